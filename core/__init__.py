@@ -1,0 +1,1 @@
+"""Compliance Research Workbench core: everything testable, no UI imports."""

@@ -1,0 +1,59 @@
+"""Settings from the environment (and Streamlit secrets fed in by the app), one object for the whole process."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """Every tunable of the workbench. Environment variables use the `WORKBENCH_` prefix unless aliased."""
+
+    model_config = SettingsConfigDict(env_prefix="WORKBENCH_", extra="ignore", populate_by_name=True)
+
+    data_dir: Path = Path("./data")
+    collection: str = "regulatory"
+    qdrant_url: str | None = Field(default=None, validation_alias="QDRANT_URL")
+    qdrant_api_key: str | None = Field(default=None, validation_alias="QDRANT_API_KEY")
+    database_url: str | None = None
+
+    embedding_model: str = "all-MiniLM-L6-v2"
+    chunk_words: int = 180
+    chunk_overlap_words: int = 30
+    max_upload_mb: int = 50
+    max_query_chars: int = 4000
+
+    engine: str | None = None
+    openai_api_key: str | None = Field(default=None, validation_alias="OPENAI_API_KEY")
+    openai_base_url: str | None = Field(default=None, validation_alias="OPENAI_BASE_URL")
+    llm_model: str = "gpt-4o-mini"
+    llm_timeout_s: float = 60.0
+    llm_max_retries: int = 3
+
+    retrieval_k: int = 8
+    correction_k: int = 4
+    max_cycles: int = 4
+    quality_threshold: float = 0.85
+    blocking_severity: str = "high"
+    plateau_epsilon: float = 0.01
+    plateau_cycles: int = 2
+    unresolvable_after: int = 2
+
+    @property
+    def checkpoint_path(self) -> Path:
+        """SQLite file holding checkpoints and the session store."""
+        return self.data_dir / "checkpoints.sqlite"
+
+    @property
+    def qdrant_path(self) -> Path:
+        """Directory holding the embedded Qdrant Edge shards, one sub-directory per collection."""
+        return self.data_dir / "qdrant"
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide settings, read once."""
+    return Settings()

@@ -1,0 +1,121 @@
+"""Deficiency lifecycle: the one place where statuses change, as a transition table, plus cycle reconciliation."""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Iterable
+
+from core.state import Deficiency, ResolutionStatus
+
+S = ResolutionStatus
+
+
+class Event(str, Enum):
+    """What can happen to a deficiency."""
+
+    approved_and_retrieved = "approved_and_retrieved"
+    rejected = "rejected"
+    found_again = "found_again"
+    not_found = "not_found"
+
+
+TRANSITIONS: dict[tuple[ResolutionStatus, Event], ResolutionStatus] = {
+    (S.open, Event.approved_and_retrieved): S.addressed,
+    (S.open, Event.rejected): S.dismissed,
+    (S.open, Event.found_again): S.open,
+    (S.open, Event.not_found): S.resolved,
+    (S.addressed, Event.found_again): S.open,
+    (S.addressed, Event.not_found): S.resolved,
+    (S.addressed, Event.rejected): S.dismissed,
+    (S.resolved, Event.found_again): S.open,
+    (S.resolved, Event.not_found): S.resolved,
+    (S.unresolvable, Event.found_again): S.unresolvable,
+    (S.unresolvable, Event.not_found): S.resolved,
+    (S.dismissed, Event.found_again): S.dismissed,
+    (S.dismissed, Event.not_found): S.resolved,
+}
+"""(status, event) -> next status. `found_again` after a correction also counts an attempt (see `apply`)."""
+
+COUNTS_ATTEMPT = {(S.addressed, Event.found_again), (S.resolved, Event.found_again)}
+
+
+class TransitionError(ValueError):
+    """An event that is not allowed in the deficiency's current status."""
+
+
+def apply(d: Deficiency, event: Event, unresolvable_after: int) -> Deficiency:
+    """Apply one event; a failed correction counts an attempt and, at `unresolvable_after`, gives up."""
+    key = (d.resolution_status, event)
+    if key not in TRANSITIONS:
+        raise TransitionError(f"{d.id}: cannot apply {event.value} to a {d.resolution_status.value} deficiency")
+    target = TRANSITIONS[key]
+    attempts = d.resolution_attempt_count + (1 if key in COUNTS_ATTEMPT else 0)
+    if target == S.open and attempts >= unresolvable_after and key in COUNTS_ATTEMPT:
+        target = S.unresolvable
+    return d.model_copy(update={"resolution_status": target, "resolution_attempt_count": attempts})
+
+
+def reconcile(
+    previous: Iterable[Deficiency], found: Iterable[Deficiency], cycle: int, unresolvable_after: int
+) -> list[Deficiency]:
+    """Statuses after a critique: known problems found again or not, new problems opened.
+
+    Analyst-added deficiencies are never judged by the critics, so they keep their status.
+    A problem found again takes the critic's fresh wording and query but keeps the analyst's severity.
+    """
+    prev = {d.id: d for d in previous}
+    found_by_id = {d.id: d for d in found}
+    out: list[Deficiency] = []
+    for did, old in prev.items():
+        if old.origin == "analyst":
+            out.append(old)
+            continue
+        fresh = found_by_id.get(did)
+        if fresh is None:
+            out.append(apply(old, Event.not_found, unresolvable_after))
+            continue
+        moved = apply(old, Event.found_again, unresolvable_after)
+        out.append(
+            moved.model_copy(
+                update={
+                    "description": fresh.description,
+                    "affected_section": fresh.affected_section,
+                    "suggested_correction_query": fresh.suggested_correction_query,
+                    "correction_filter": fresh.correction_filter,
+                    "evidence_doc_ids": fresh.evidence_doc_ids,
+                }
+            )
+        )
+    for did, fresh in found_by_id.items():
+        if did not in prev:
+            out.append(
+                fresh.model_copy(
+                    update={
+                        "identified_at_cycle": cycle,
+                        "resolution_status": S.open,
+                        "resolution_attempt_count": 0,
+                    }
+                )
+            )
+    return out
+
+
+def residual(deficiencies: Iterable[Deficiency]) -> list[Deficiency]:
+    """Everything not resolved: what the final answer must disclose."""
+    return [d for d in deficiencies if d.resolution_status != S.resolved]
+
+
+def open_ones(deficiencies: Iterable[Deficiency]) -> list[Deficiency]:
+    """Deficiencies still waiting for a correction."""
+    return [d for d in deficiencies if d.resolution_status == S.open]
+
+
+def diff(before: Iterable[Deficiency], after: Iterable[Deficiency]) -> dict[str, list[str]]:
+    """IDs that appeared, disappeared or changed status between two cycles."""
+    b = {d.id: d for d in before}
+    a = {d.id: d for d in after}
+    return {
+        "new": sorted(set(a) - set(b)),
+        "gone": sorted(set(b) - set(a)),
+        "changed": sorted(k for k in set(a) & set(b) if a[k].resolution_status != b[k].resolution_status),
+    }

@@ -1,0 +1,379 @@
+"""Node functions of the evaluation loop. Each reads the state, calls an engine or the store, returns an update.
+
+Nodes never import the UI. Side effects (retrieval) happen only in `retrieve` and in `correct`, which runs
+strictly after the review interrupt.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import time
+from dataclasses import dataclass
+from datetime import date
+from typing import Any, Callable
+
+from langgraph.types import Command, Send, interrupt
+
+from core.config import Settings
+from core.deficiencies import Event, apply, open_ones, reconcile, residual
+from core.engines.base import Critic, Drafter, EngineContext, Usage
+from core.engines.text import best_sentences
+from core.retrieval.models import Hit, SearchFilter
+from core.state import (
+    AnalystDeficiency,
+    ApprovalPolicy,
+    DecisionRecord,
+    Deficiency,
+    EvaluationCycleRecord,
+    Evidence,
+    ResolutionStatus,
+    ReviewDecision,
+    ReviewResponse,
+    WorkbenchState,
+    utc_now,
+)
+from core.termination import STOPPED_BY_ANALYST, TerminationPolicy, decide, next_plateau_streak
+
+log = logging.getLogger(__name__)
+SNIPPET_CHARS = 700
+
+
+@dataclass(frozen=True)
+class Deps:
+    """What the nodes need besides the state."""
+
+    store: Any
+    drafter: Drafter
+    critic: Critic
+    settings: Settings
+    policy: TerminationPolicy
+    engine_name: str
+
+    def context(self, as_of: date) -> EngineContext:
+        """Engine context at the session's as-of date, over the current catalog."""
+        return EngineContext(catalog=self.store.catalog(), as_of=as_of, doc_text=self._doc_text)
+
+    def _doc_text(self, doc_id: str) -> str:
+        return "\n".join(c.text for c in self.store.chunks(doc_id))
+
+
+def timed(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Add the node's wall time to `metrics["seconds.<node>"]`, whatever the node returns."""
+
+    def wrap(fn: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(fn)
+        def run(state: WorkbenchState) -> Any:
+            start = time.perf_counter()
+            out = fn(state)
+            spent = {f"seconds.{name}": time.perf_counter() - start}
+            if isinstance(out, Command):
+                update = dict(out.update or {})
+                update["metrics"] = {**update.get("metrics", {}), **spent}
+                return Command(goto=out.goto, update=update, graph=out.graph)
+            out = dict(out or {})
+            out["metrics"] = {**out.get("metrics", {}), **spent}
+            return out
+
+        return run
+
+    return wrap
+
+
+def _usage_metrics(usage: Usage) -> dict[str, float]:
+    return {"llm_calls": usage.llm_calls, "prompt_tokens": usage.prompt_tokens,
+            "completion_tokens": usage.completion_tokens}
+
+
+def _snippet(hit: Hit, query: str) -> str:
+    best = [s for _, s in best_sentences(hit.text, query, 3)]
+    text = " ".join(best) if best else hit.text
+    return text[:SNIPPET_CHARS]
+
+
+def make_nodes(deps: Deps) -> dict[str, Callable[..., Any]]:
+    """The node functions bound to their dependencies."""
+    settings = deps.settings
+
+    @timed("retrieve")
+    def retrieve(state: WorkbenchState) -> dict[str, Any]:
+        try:
+            hits = deps.store.search(state["original_query"], k=settings.retrieval_k)
+        except Exception as exc:  # noqa: BLE001 - any store failure degrades the run, never loses it
+            log.exception("retrieval failed")
+            return {"degraded": "retrieval", "messages": [{"role": "system", "content": f"retrieval failed: {exc}"}]}
+        return {
+            "retrieved_doc_ids": list(dict.fromkeys(h.doc_id for h in hits)),
+            "retrieved_snippets": [
+                {"doc_id": h.doc_id, "chunk_id": h.chunk_id, "chunk_index": h.chunk_index, "score": round(h.score, 4),
+                 "jurisdiction": h.jurisdiction, "title": h.title, "status": h.status}
+                for h in hits
+            ],
+            "metrics": {"retrievals": 1},
+        }
+
+    @timed("draft")
+    def draft(state: WorkbenchState) -> dict[str, Any]:
+        if state.get("degraded"):
+            return {}
+        ctx = deps.context(state["as_of"])
+        hits = _rehydrate(deps.store, state.get("retrieved_snippets", []))
+        try:
+            result = deps.drafter.draft(state["original_query"], hits, ctx)
+        except Exception as exc:  # noqa: BLE001 - a failed drafter degrades the run honestly
+            log.exception("drafting failed")
+            return {"degraded": "drafter", "current_answer": "",
+                    "messages": [{"role": "system", "content": f"drafting failed: {exc}"}]}
+        return {"current_answer": result.answer, "citations": result.citations, "evaluation_cycle": 0,
+                "metrics": _usage_metrics(result.usage)}
+
+    @timed("critique")
+    def critique(state: WorkbenchState) -> dict[str, Any]:
+        cycle = state.get("evaluation_cycle", 0)
+        previous = state.get("identified_deficiencies", [])
+        degraded = state.get("degraded")
+        notes: list[str] = []
+        usage = Usage()
+        critics: tuple[str, ...] = ()
+        if degraded:
+            found, score = [], 0.0
+            notes.append(f"{degraded} failed; no critique was possible")
+        else:
+            try:
+                result = deps.critic.critique(state["original_query"], state["current_answer"], previous,
+                                              deps.context(state["as_of"]))
+                found, score, usage, critics = result.deficiencies, result.score, result.usage, result.critics
+                notes.extend(result.notes)
+                degraded = result.degraded
+            except Exception as exc:  # noqa: BLE001 - the loop ends honestly instead of crashing
+                log.exception("critique failed")
+                found, score, degraded = [], state.get("last_evaluation_score") or 0.0, "critic"
+                notes.append(f"critic failed: {exc}")
+        updated = reconcile(previous, found, cycle, settings.unresolvable_after) if not degraded or found else list(previous)
+        before = {d.id: d.resolution_status for d in previous}
+        resolved_now = [d.id for d in updated
+                        if d.resolution_status == ResolutionStatus.resolved and before.get(d.id) != ResolutionStatus.resolved]
+        last = state.get("last_evaluation_score")
+        plateau = next_plateau_streak(last, score, state.get("plateau_streak", 0), settings.plateau_epsilon)
+        improving = state.get("consecutive_score_improvement_streak", 0) + 1 if last is not None and score > last else 0
+        reason = decide(deficiencies=updated, score=score, cycle=cycle, max_cycles=state["max_evaluation_cycles"],
+                        plateau_streak=plateau, policy=deps.policy, degraded=degraded)
+        history = state.get("evaluation_history", [])
+        status_counts: dict[str, int] = {}
+        type_counts: dict[str, int] = {}
+        for d in updated:
+            status_counts[d.resolution_status.value] = status_counts.get(d.resolution_status.value, 0) + 1
+            type_counts[d.deficiency_type.value] = type_counts.get(d.deficiency_type.value, 0) + 1
+        seconds = {k.split(".", 1)[1]: round(v, 4) for k, v in state.get("metrics", {}).items() if k.startswith("seconds.")}
+        record = EvaluationCycleRecord(
+            cycle_number=cycle,
+            timestamp=utc_now(),
+            deficiencies_found=tuple(d.id for d in found),
+            deficiencies_resolved=tuple(resolved_now),
+            overall_score=score,
+            retrieval_queries_issued=tuple(state.get("pending_queries", [])),
+            decisions=tuple(state.get("pending_decisions", [])),
+            engine=deps.engine_name,
+            critics=critics,
+            node_seconds=seconds,
+            status_counts=status_counts,
+            type_counts=type_counts,
+            answer=state.get("current_answer", ""),
+            notes=tuple(notes),
+            llm_calls=usage.llm_calls,
+            prompt_tokens=usage.prompt_tokens,
+            completion_tokens=usage.completion_tokens,
+        ).sealed(history[-1].record_hash if history else "")
+        return {
+            "identified_deficiencies": updated,
+            "evaluation_history": [record],
+            "last_evaluation_score": score,
+            "quality_score": score,
+            "plateau_streak": plateau,
+            "consecutive_score_improvement_streak": improving,
+            "evaluation_termination_reason": reason,
+            "degraded": degraded,
+            "pending_decisions": None,
+            "pending_queries": None,
+            "evidence": None,
+            "metrics": {"critic_calls": 1, **_usage_metrics(usage)},
+        }
+
+    @timed("review")
+    def review(state: WorkbenchState) -> Command:
+        cycle = state.get("evaluation_cycle", 0)
+        waiting_on = open_ones(state.get("identified_deficiencies", []))
+        policy = ApprovalPolicy.parse(state.get("approval_policy"))
+        auto: dict[str, ReviewDecision] = {}
+        for d in waiting_on:
+            if policy.mode == "all" or (policy.mode == "severity" and d.severity.rank >= policy.min_severity.rank):
+                auto[d.id] = ReviewDecision(action="approve", note=f"auto-approved by policy {policy}")
+            elif policy.mode == "none":
+                auto[d.id] = ReviewDecision(action="reject", note=f"auto-rejected by policy {policy}")
+        pending = [d for d in waiting_on if d.id not in auto]
+        response = ReviewResponse()
+        if pending:
+            payload = {
+                "cycle": cycle,
+                "proposals": [proposal(d) for d in pending],
+                "auto_decided": {k: v.action for k, v in auto.items()},
+                "answer": state.get("current_answer", ""),
+            }
+            response = ReviewResponse.parse(interrupt(payload))
+        return _apply_review(state, cycle, waiting_on, pending, auto, response)
+
+    @timed("correct")
+    def correct(task: dict[str, Any]) -> dict[str, Any]:
+        d: Deficiency = task["deficiency"]
+        query: str = task["query"]
+        flt = SearchFilter(
+            jurisdictions=tuple(d.correction_filter.get("jurisdictions", ())),
+            doc_ids=tuple(d.correction_filter.get("doc_ids", ())),
+            exclude_doc_ids=tuple(d.correction_filter.get("exclude_doc_ids", ())),
+            statuses=("in_force", "not_yet_applicable"),
+        )
+        try:
+            hits = deps.store.search(query, k=settings.correction_k, flt=flt)
+        except Exception as exc:  # noqa: BLE001 - a failed correction stays open and is retried or disclosed
+            log.exception("correction retrieval failed")
+            return {"pending_queries": [query], "messages": [{"role": "system", "content": f"correction retrieval failed: {exc}"}],
+                    "metrics": {"retrievals": 1}}
+        evidence = [
+            Evidence(deficiency_id=d.id, query=query, doc_id=h.doc_id, chunk_id=h.chunk_id, title=h.title,
+                     jurisdiction=h.jurisdiction, status=h.status, snippet=_snippet(h, query), score=round(h.score, 4),
+                     cycle=task["cycle"])
+            for h in hits
+        ]
+        addressed = apply(d, Event.approved_and_retrieved, settings.unresolvable_after).model_copy(
+            update={"evidence_doc_ids": tuple(dict.fromkeys([*d.evidence_doc_ids, *(h.doc_id for h in hits)]))}
+        )
+        return {"evidence": evidence, "identified_deficiencies": [addressed], "pending_queries": [query],
+                "metrics": {"retrievals": 1}}
+
+    @timed("revise")
+    def revise(state: WorkbenchState) -> dict[str, Any]:
+        addressed = [d for d in state.get("identified_deficiencies", []) if d.resolution_status == ResolutionStatus.addressed
+                     and d.id in {e.deficiency_id for e in state.get("evidence", [])} | _approved_ids(state)]
+        ctx = deps.context(state["as_of"])
+        try:
+            result = deps.drafter.revise(state["original_query"], state["current_answer"], addressed,
+                                         state.get("evidence", []), ctx)
+        except Exception as exc:  # noqa: BLE001 - keep the last answer and end honestly
+            log.exception("revision failed")
+            return {"degraded": "drafter", "evaluation_cycle": state.get("evaluation_cycle", 0) + 1,
+                    "messages": [{"role": "system", "content": f"revision failed: {exc}"}]}
+        return {"current_answer": result.answer, "citations": result.citations,
+                "evaluation_cycle": state.get("evaluation_cycle", 0) + 1, "metrics": _usage_metrics(result.usage)}
+
+    @timed("finalize")
+    def finalize(state: WorkbenchState) -> dict[str, Any]:
+        deficiencies = state.get("identified_deficiencies", [])
+        left = residual(deficiencies)
+        reason = state.get("evaluation_termination_reason") or decide(
+            deficiencies=deficiencies, score=state.get("last_evaluation_score") or 0.0,
+            cycle=state.get("evaluation_cycle", 0), max_cycles=state.get("max_evaluation_cycles", 0),
+            plateau_streak=state.get("plateau_streak", 0), policy=deps.policy, degraded=state.get("degraded"),
+        ) or "max_cycles_reached"
+        return {
+            "final_answer": final_text(state.get("current_answer", ""), left),
+            "quality_score": state.get("last_evaluation_score") or 0.0,
+            "residual_deficiencies": left,
+            "evaluation_termination_reason": reason,
+        }
+
+    return {"retrieve": retrieve, "draft": draft, "critique": critique, "review": review, "correct": correct,
+            "revise": revise, "finalize": finalize}
+
+
+def _approved_ids(state: WorkbenchState) -> set[str]:
+    return {r.deficiency_id for r in state.get("pending_decisions", []) if r.action in ("approve", "edit")}
+
+
+def proposal(d: Deficiency) -> dict[str, Any]:
+    """The JSON form of one proposed correction in the review interrupt."""
+    return {"id": d.id, "deficiency_type": d.deficiency_type.value, "subject": d.subject, "description": d.description,
+            "severity": d.severity.value, "query": d.suggested_correction_query, "section": d.affected_section,
+            "attempts": d.resolution_attempt_count}
+
+
+def _apply_review(state: WorkbenchState, cycle: int, waiting_on: list[Deficiency], pending: list[Deficiency],
+                  auto: dict[str, ReviewDecision], response: ReviewResponse) -> Command:
+    """Turn decisions into deficiency updates, audit records and one `Send` per approved correction."""
+    by_id = {d.id: d for d in state.get("identified_deficiencies", [])}
+    records: list[DecisionRecord] = []
+    updates: list[Deficiency] = []
+    sends: list[Send] = []
+    decisions: dict[str, tuple[ReviewDecision, bool]] = {k: (v, True) for k, v in auto.items()}
+    for d in pending:
+        given = response.decisions.get(d.id)
+        decisions[d.id] = (given, False) if given else (
+            ReviewDecision(action="reject", note="no decision given in the review; not retried"), False)
+    for did, given in response.decisions.items():
+        if did in by_id and did not in decisions and by_id[did].resolution_status != ResolutionStatus.resolved:
+            decisions[did] = (given, False)
+    if response.stop:
+        for d in pending:
+            records.append(DecisionRecord(deficiency_id=d.id, action="stop", decided_by=response.reviewer))
+        return Command(goto="finalize", update={"evaluation_termination_reason": STOPPED_BY_ANALYST,
+                                                "pending_decisions": records})
+    for did, (dec, automatic) in decisions.items():
+        d = by_id[did]
+        if dec.severity is not None:
+            d = d.model_copy(update={"severity": dec.severity})
+        if dec.note:
+            d = d.model_copy(update={"analyst_note": dec.note})
+        who = "policy" if automatic else response.reviewer
+        records.append(DecisionRecord(deficiency_id=did, action=dec.action, query=dec.query, note=dec.note,
+                                      decided_by=who, automatic=automatic))
+        if dec.action == "reject":
+            if d.resolution_status in (ResolutionStatus.open, ResolutionStatus.addressed):
+                d = apply(d, Event.rejected, 1)
+            updates.append(d)
+            continue
+        if d.resolution_status != ResolutionStatus.open:
+            updates.append(d)
+            continue
+        query = dec.query or d.suggested_correction_query
+        d = d.model_copy(update={"suggested_correction_query": query})
+        updates.append(d)
+        sends.append(Send("correct", {"deficiency": d, "query": query, "cycle": cycle}))
+    for added in response.added:
+        d = analyst_deficiency(added, cycle)
+        records.append(DecisionRecord(deficiency_id=d.id, action="add", query=d.suggested_correction_query,
+                                      note=added.note, decided_by=response.reviewer))
+        updates.append(d)
+        sends.append(Send("correct", {"deficiency": d, "query": d.suggested_correction_query, "cycle": cycle}))
+    update: dict[str, Any] = {"identified_deficiencies": updates, "pending_decisions": records}
+    if sends:
+        return Command(goto=sends, update=update)
+    return Command(goto="finalize", update=update)
+
+
+def analyst_deficiency(added: AnalystDeficiency, cycle: int) -> Deficiency:
+    """A board-added deficiency as a full Deficiency with origin `analyst`."""
+    return Deficiency(
+        deficiency_type=added.deficiency_type, subject=added.subject, description=added.description,
+        suggested_correction_query=added.suggested_correction_query, severity=added.severity,
+        identified_at_cycle=cycle, origin="analyst", analyst_note=added.note,
+    )
+
+
+def _rehydrate(store: Any, snippets: list[dict[str, Any]]) -> list[Hit]:
+    """Full passages for the chunk IDs kept in state (the state itself holds no document text)."""
+    texts: dict[str, str] = {}
+    for doc_id in dict.fromkeys(s["doc_id"] for s in snippets):
+        for chunk in store.chunks(doc_id):
+            texts[chunk.chunk_id] = chunk.text
+    return [Hit(doc_id=s["doc_id"], chunk_id=s["chunk_id"], chunk_index=s["chunk_index"], score=s["score"],
+                title=s["title"], jurisdiction=s["jurisdiction"], status=s["status"], text=texts.get(s["chunk_id"], ""))
+            for s in snippets]
+
+
+def final_text(answer: str, left: list[Deficiency]) -> str:
+    """The final answer with its residual deficiencies disclosed in a section of their own."""
+    if not left:
+        return answer
+    lines = ["", "", "## Residual deficiencies (not resolved)"]
+    for d in sorted(left, key=lambda x: -x.severity.rank):
+        lines.append(f"- [{d.severity.value}] {d.deficiency_type.value} ({d.resolution_status.value}): {d.description}")
+    return answer + "\n".join(lines)

@@ -1,0 +1,202 @@
+"""Value types of the corpus: document metadata, chunks, search hits and filters, and the date-aware catalog."""
+
+from __future__ import annotations
+
+from datetime import date
+from enum import Enum
+from typing import Any, Iterable, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+
+class DocStatus(str, Enum):
+    """Legal status of a source document, as declared or as computed at an as-of date."""
+
+    in_force = "in_force"
+    not_yet_applicable = "not_yet_applicable"
+    superseded = "superseded"
+    repealed = "repealed"
+    proposed = "proposed"
+    erroneous = "erroneous"
+
+
+USABLE_STATUSES = frozenset({DocStatus.in_force})
+"""Statuses a source may have at the as-of date to be cited as the law that applies then."""
+
+Comparator = Literal[">", ">=", "<", "<=", "=="]
+
+
+class Threshold(BaseModel):
+    """A numeric rule a document states, e.g. beneficial ownership `>= 25 percent`."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    value: float
+    unit: str = ""
+    comparator: Comparator = ">="
+    applies_to: tuple[str, ...] = ()
+    effective: date | None = None
+    until: date | None = None
+    note: str = ""
+
+    def applies_at(self, as_of: date) -> bool:
+        """Whether this figure is the one in force on `as_of` (documents may list old and new figures)."""
+        if self.effective is not None and self.effective > as_of:
+            return False
+        return self.until is None or as_of < self.until
+
+    @field_validator("applies_to", mode="before")
+    @classmethod
+    def _listify(cls, v: Any) -> Any:
+        return (v,) if isinstance(v, str) else tuple(v or ())
+
+
+class Exemption(BaseModel):
+    """An exemption or applicability rule for an entity type."""
+
+    model_config = ConfigDict(frozen=True)
+
+    entity: str
+    rule: str
+
+
+class DocumentMeta(BaseModel):
+    """Front matter of one corpus document. Unknown keys are kept in `extra`."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    title: str
+    jurisdiction: str
+    authority: str | None = None
+    instrument: str | None = None
+    citation: str | None = None
+    published: date | None = None
+    effective: date | None = None
+    applies_until: date | None = None
+    status: DocStatus = DocStatus.in_force
+    superseded_by: tuple[str, ...] = ()
+    applies_to: tuple[str, ...] = ()
+    topics: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
+    thresholds: tuple[Threshold, ...] = ()
+    exemptions: tuple[Exemption, ...] = ()
+    source_path: str | None = None
+    extra: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("superseded_by", "applies_to", "topics", "aliases", mode="before")
+    @classmethod
+    def _listify(cls, v: Any) -> Any:
+        return (v,) if isinstance(v, str) else tuple(v or ())
+
+
+class Chunk(BaseModel):
+    """One indexed passage of a document."""
+
+    model_config = ConfigDict(frozen=True)
+
+    doc_id: str
+    chunk_index: int
+    text: str
+    heading: str = ""
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    """Passage-level metadata kept in the payload (e.g. the passage id and extra keys of a .jsonl line)."""
+
+    @property
+    def chunk_id(self) -> str:
+        """Stable chunk identifier: document id and chunk position."""
+        return f"{self.doc_id}#{self.chunk_index}"
+
+
+class Hit(BaseModel):
+    """One ranked search result."""
+
+    model_config = ConfigDict(frozen=True)
+
+    doc_id: str
+    chunk_id: str
+    chunk_index: int
+    score: float
+    title: str
+    jurisdiction: str
+    status: str
+    text: str
+    heading: str = ""
+
+
+class SearchFilter(BaseModel):
+    """Payload filter of a query. `as_of` excludes documents not yet effective at that date."""
+
+    model_config = ConfigDict(frozen=True)
+
+    jurisdictions: tuple[str, ...] = ()
+    statuses: tuple[str, ...] = ()
+    doc_ids: tuple[str, ...] = ()
+    exclude_doc_ids: tuple[str, ...] = ()
+    as_of: date | None = None
+
+
+class Catalog:
+    """Document metadata by id, with the status of each document computed at an as-of date."""
+
+    def __init__(self, docs: Iterable[DocumentMeta]):
+        self._docs: dict[str, DocumentMeta] = {d.id: d for d in docs}
+
+    def __contains__(self, doc_id: str) -> bool:
+        return doc_id in self._docs
+
+    def __len__(self) -> int:
+        return len(self._docs)
+
+    def get(self, doc_id: str) -> DocumentMeta | None:
+        """Metadata of one document, or None when the corpus does not hold it."""
+        return self._docs.get(doc_id)
+
+    def all(self) -> list[DocumentMeta]:
+        """Every document, in id order."""
+        return [self._docs[k] for k in sorted(self._docs)]
+
+    def jurisdictions(self) -> list[str]:
+        """The jurisdiction codes present in the corpus."""
+        return sorted({d.jurisdiction for d in self._docs.values()})
+
+    def status_at(self, doc_id: str, as_of: date) -> DocStatus:
+        """The document's status on `as_of`: declared error/proposal/repeal wins, then dates decide.
+
+        A document is superseded once a successor named in `superseded_by` is itself in force at `as_of`,
+        and not yet applicable before its own `effective` date.
+        """
+        doc = self._docs[doc_id]
+        if doc.status in (DocStatus.erroneous, DocStatus.proposed, DocStatus.repealed):
+            return doc.status
+        if doc.applies_until is not None and as_of >= doc.applies_until:
+            return DocStatus.repealed
+        if doc.effective is not None and doc.effective > as_of:
+            return DocStatus.not_yet_applicable
+        known_successors = [self._docs[s] for s in doc.superseded_by if s in self._docs]
+        for succ in known_successors:
+            if succ.status in (DocStatus.erroneous, DocStatus.proposed):
+                continue
+            if succ.effective is None or succ.effective <= as_of:
+                return DocStatus.superseded
+        if doc.status == DocStatus.superseded and not known_successors:
+            return DocStatus.superseded
+        if doc.status == DocStatus.not_yet_applicable and doc.effective is None:
+            return DocStatus.not_yet_applicable
+        return DocStatus.in_force
+
+    def predecessors_in_force(self, doc_id: str, as_of: date) -> list[DocumentMeta]:
+        """Documents that name `doc_id` as successor and still apply at `as_of` (the law until it applies)."""
+        return [
+            d
+            for d in self.all()
+            if doc_id in d.superseded_by and self.status_at(d.id, as_of) == DocStatus.in_force
+        ]
+
+    def successors(self, doc_id: str) -> list[DocumentMeta]:
+        """Documents that replace `doc_id`, as far as the corpus holds them."""
+        doc = self._docs.get(doc_id)
+        if doc is None:
+            return []
+        return [self._docs[s] for s in doc.superseded_by if s in self._docs]

@@ -1,0 +1,387 @@
+"""The store interface, the shared collection layout, and the process-wide registry of open stores.
+
+Layout (both backends): one point per chunk, id = uuid5(doc id + chunk index); named vectors `dense` (MiniLM,
+cosine) and `bm25` (sparse, IDF modifier); payload `doc_id`, `chunk_index`, `text`, `heading`, `title`,
+`jurisdiction`, `status` (declared), `effective` (int YYYYMMDD, absent when undated), `meta` (passage metadata,
+.jsonl only) and, on chunk 0 only, `document` (the serialised `DocumentMeta`). Keyword indexes on doc_id,
+jurisdiction and status; integer indexes on chunk_index and effective.
+
+`open_store(settings)` returns the embedded Qdrant Edge store (a shard directory under the data dir) unless
+`QDRANT_URL` is set, then a qdrant-client store. One store object per shard directory / server collection per
+process: Qdrant Edge locks its directory, so a second open would fail.
+"""
+
+from __future__ import annotations
+
+import atexit
+import threading
+import uuid
+from abc import ABC, abstractmethod
+from datetime import date
+from typing import TYPE_CHECKING, Any, Callable, Literal, Protocol, Sequence, runtime_checkable
+
+from core.config import Settings
+from core.retrieval.embeddings import Embedder, get_embedder
+from core.retrieval.errors import StoreClosedError
+from core.retrieval.models import Catalog, Chunk, DocumentMeta, Hit, SearchFilter
+
+if TYPE_CHECKING:
+    import qdrant_edge as qe
+
+SearchMode = Literal["hybrid", "dense", "sparse"]
+SEARCH_MODES: tuple[str, ...] = ("hybrid", "dense", "sparse")
+DENSE = "dense"
+SPARSE = "bm25"
+RRF_K = 60
+FACET_KEYS: tuple[str, ...] = ("jurisdiction", "status")
+KEYWORD_FIELDS: tuple[str, ...] = ("doc_id", "jurisdiction", "status")
+INTEGER_FIELDS: tuple[str, ...] = ("chunk_index", "effective")
+HIT_FIELDS: list[str] = ["doc_id", "chunk_index", "text", "heading", "title", "jurisdiction", "status"]
+CHUNK_FIELDS: list[str] = ["doc_id", "chunk_index", "text", "heading", "meta"]
+_POINT_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "urn:compliance-research-workbench:chunk")
+
+
+def point_id(doc_id: str, chunk_index: int) -> str:
+    """Deterministic point id of a chunk, so re-ingesting a document overwrites its points."""
+    return str(uuid.uuid5(_POINT_NAMESPACE, f"{doc_id}#{chunk_index}"))
+
+
+def date_key(d: date) -> int:
+    """A date as the integer YYYYMMDD stored in the payload (range-filterable on both backends)."""
+    return d.year * 10000 + d.month * 100 + d.day
+
+
+def prefetch_limit(k: int) -> int:
+    """Candidates each hybrid prefetch hands to RRF."""
+    return max(4 * k, 40)
+
+
+@runtime_checkable
+class Store(Protocol):
+    """What the app, the service and the CLI may call on a corpus store (both backends)."""
+
+    collection: str
+
+    def upsert_document(self, meta: DocumentMeta, chunks: Sequence[Chunk]) -> int: ...
+    def upsert_documents(self, docs: Sequence[tuple[DocumentMeta, Sequence[Chunk]]]) -> int: ...
+    def delete_document(self, doc_id: str) -> None: ...
+    def reset(self) -> None: ...
+    def count(self) -> int: ...
+    def search(
+        self, query: str, k: int = 10, flt: SearchFilter | None = None, mode: SearchMode = "hybrid"
+    ) -> list[Hit]: ...
+    def search_many(
+        self, queries: Sequence[str], k: int = 10, flt: SearchFilter | None = None, mode: SearchMode = "hybrid"
+    ) -> list[list[Hit]]: ...
+    def documents(self) -> list[DocumentMeta]: ...
+    def catalog(self) -> Catalog: ...
+    def get_document(self, doc_id: str) -> DocumentMeta | None: ...
+    def facets(self, key: str) -> dict[str, int]: ...
+    def chunks(self, doc_id: str) -> list[Chunk]: ...
+    def close(self) -> None: ...
+
+
+class BaseStore(ABC):
+    """Embedding, payload layout and hit building shared by both backends; subclasses run the engine calls."""
+
+    def __init__(self, collection: str, model_name: str, on_close: Callable[[BaseStore], None] | None = None):
+        self.collection = collection
+        self._model_name = model_name
+        self._on_close = on_close
+        self._closed = False
+
+    @property
+    def embedder(self) -> Embedder:
+        """The process-wide embedder (loaded on first use, so metadata-only callers never load the model)."""
+        return get_embedder(self._model_name)
+
+    # -- writes -------------------------------------------------------------------------------------------
+    def upsert_document(self, meta: DocumentMeta, chunks: Sequence[Chunk]) -> int:
+        """Index one document's chunks, replacing its previous version; returns the number of chunks written."""
+        return self.upsert_documents([(meta, chunks)])
+
+    def upsert_documents(self, docs: Sequence[tuple[DocumentMeta, Sequence[Chunk]]]) -> int:
+        """Index several documents with one batched embedding pass; returns the number of chunks written."""
+        texts = [embedding_text(meta, c) for meta, chunks in docs for c in chunks]
+        dense = self.embedder.dense(texts)
+        sparse = self.embedder.sparse_documents(texts)
+        written = 0
+        for meta, chunks in docs:
+            n = len(chunks)
+            self.upsert_vectors(meta, chunks, dense[written : written + n], sparse[written : written + n])
+            written += n
+        return written
+
+    def upsert_vectors(
+        self,
+        meta: DocumentMeta,
+        chunks: Sequence[Chunk],
+        dense: Sequence[Sequence[float]],
+        sparse: Sequence[qe.SparseVector],
+    ) -> int:
+        """Write one document with precomputed vectors and drop its chunks beyond the new length."""
+        self._check_open()
+        if not chunks:
+            raise ValueError(f"document {meta.id!r} has no chunks to index")
+        if [c.chunk_index for c in chunks] != list(range(len(chunks))) or {c.doc_id for c in chunks} != {meta.id}:
+            raise ValueError(f"chunks of {meta.id!r} must belong to it and be numbered 0..n-1 in order")
+        points = [
+            (point_id(meta.id, c.chunk_index), list(d), s, self._payload(meta, c))
+            for c, d, s in zip(chunks, dense, sparse, strict=True)
+        ]
+        self._upsert(points)
+        self._delete_from(meta.id, len(chunks))
+        return len(points)
+
+    def delete_document(self, doc_id: str) -> None:
+        """Remove every chunk of a document (no-op when absent)."""
+        self._check_open()
+        self._delete_from(doc_id, 0)
+
+    # -- reads --------------------------------------------------------------------------------------------
+    def search(
+        self, query: str, k: int = 10, flt: SearchFilter | None = None, mode: SearchMode = "hybrid"
+    ) -> list[Hit]:
+        """Top-k chunks for a query: dense + BM25 fused with RRF (`hybrid`), or one of them alone."""
+        _check_mode(mode)
+        dense = self.embedder.dense_query(query) if mode != "sparse" else None
+        sparse = self.embedder.sparse_query(query) if mode != "dense" else None
+        return self.search_vectors(dense, sparse, k, flt, mode)
+
+    def search_many(
+        self, queries: Sequence[str], k: int = 10, flt: SearchFilter | None = None, mode: SearchMode = "hybrid"
+    ) -> list[list[Hit]]:
+        """`search` for many queries: one batched embedding pass and one batched engine call."""
+        _check_mode(mode)
+        self._check_open()
+        if not queries:
+            return []
+        dense: list[list[float] | None] = (
+            list(self.embedder.dense(queries)) if mode != "sparse" else [None] * len(queries)
+        )
+        sparse = [self.embedder.sparse_query(q) if mode != "dense" else None for q in queries]
+        plans = [_plan(d, s, mode) for d, s in zip(dense, sparse)]
+        runnable = [i for i, p in enumerate(plans) if p is not None]
+        results: list[list[Hit]] = [[] for _ in queries]
+        batch = self._query_batch([plans[i] for i in runnable], k, flt)  # type: ignore[misc]
+        for i, scored in zip(runnable, batch):
+            results[i] = [_hit(score, payload) for score, payload in scored]
+        return results
+
+    def search_vectors(
+        self,
+        dense: Sequence[float] | None,
+        sparse: qe.SparseVector | None,
+        k: int = 10,
+        flt: SearchFilter | None = None,
+        mode: SearchMode = "hybrid",
+    ) -> list[Hit]:
+        """Search with precomputed query vectors (the engine part of `search`; also used by the benchmark)."""
+        _check_mode(mode)
+        self._check_open()
+        plan = _plan(dense, sparse, mode)
+        if plan is None:
+            return []
+        return [_hit(score, payload) for score, payload in self._query(plan, k, flt)]
+
+    def documents(self) -> list[DocumentMeta]:
+        """Full metadata of every indexed document, in id order."""
+        self._check_open()
+        docs = [DocumentMeta.model_validate(p["document"]) for p in self._scroll(None, True, ["document"])]
+        return sorted(docs, key=lambda d: d.id)
+
+    def catalog(self) -> Catalog:
+        """The date-aware catalog over every indexed document."""
+        return Catalog(self.documents())
+
+    def get_document(self, doc_id: str) -> DocumentMeta | None:
+        """Metadata of one document, or None when it is not indexed."""
+        self._check_open()
+        payload = self._retrieve(point_id(doc_id, 0), ["document"])
+        return DocumentMeta.model_validate(payload["document"]) if payload else None
+
+    def chunks(self, doc_id: str) -> list[Chunk]:
+        """A document's chunks in order (empty when the document is not indexed)."""
+        self._check_open()
+        payloads = sorted(self._scroll(doc_id, False, CHUNK_FIELDS), key=lambda p: p["chunk_index"])
+        return [
+            Chunk(
+                doc_id=p["doc_id"],
+                chunk_index=p["chunk_index"],
+                text=p["text"],
+                heading=p.get("heading", ""),
+                metadata=p.get("meta") or {},
+            )
+            for p in payloads
+        ]
+
+    def facets(self, key: str) -> dict[str, int]:
+        """Number of documents per value of `key` (`jurisdiction` or `status`), for the corpus page."""
+        if key not in FACET_KEYS:
+            raise ValueError(f"facets are available for {', '.join(FACET_KEYS)}, not {key!r}")
+        self._check_open()
+        return dict(sorted(self._facet(key).items()))
+
+    def close(self) -> None:
+        """Release the engine (and the shard lock); the registry forgets this store."""
+        if self._closed:
+            return
+        self._closed = True
+        self._close_engine()
+        if self._on_close is not None:
+            self._on_close(self)
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StoreClosedError(f"store for collection {self.collection!r} is closed; call open_store() again")
+
+    @staticmethod
+    def _payload(meta: DocumentMeta, chunk: Chunk) -> dict[str, Any]:
+        payload: dict[str, Any] = {
+            "doc_id": meta.id,
+            "chunk_index": chunk.chunk_index,
+            "text": chunk.text,
+            "heading": chunk.heading,
+            "title": meta.title,
+            "jurisdiction": meta.jurisdiction,
+            "status": meta.status.value,
+        }
+        if meta.effective is not None:
+            payload["effective"] = date_key(meta.effective)
+        if chunk.metadata:
+            payload["meta"] = chunk.metadata
+        if chunk.chunk_index == 0:
+            payload["document"] = meta.model_dump(mode="json")
+        return payload
+
+    # -- engine primitives --------------------------------------------------------------------------------
+    @abstractmethod
+    def count(self) -> int:
+        """Number of indexed chunks (points)."""
+
+    @abstractmethod
+    def reset(self) -> None:
+        """Drop every point and recreate the empty collection with the same layout."""
+
+    @abstractmethod
+    def _upsert(self, points: list[tuple[str, list[float], qe.SparseVector, dict[str, Any]]]) -> None: ...
+
+    @abstractmethod
+    def _delete_from(self, doc_id: str, first_index: int) -> None:
+        """Delete the document's points whose chunk_index >= first_index."""
+
+    @abstractmethod
+    def _query(self, plan: QueryPlan, k: int, flt: SearchFilter | None) -> list[tuple[float, dict[str, Any]]]: ...
+
+    @abstractmethod
+    def _query_batch(
+        self, plans: list[QueryPlan], k: int, flt: SearchFilter | None
+    ) -> list[list[tuple[float, dict[str, Any]]]]: ...
+
+    @abstractmethod
+    def _scroll(self, doc_id: str | None, first_chunk_only: bool, fields: list[str]) -> list[dict[str, Any]]: ...
+
+    @abstractmethod
+    def _retrieve(self, pid: str, fields: list[str]) -> dict[str, Any] | None: ...
+
+    @abstractmethod
+    def _facet(self, key: str) -> dict[str, int]:
+        """Counts of documents (chunk 0 points) per value of an indexed keyword field."""
+
+    @abstractmethod
+    def _close_engine(self) -> None: ...
+
+
+class QueryPlan:
+    """The vectors one query runs with: both (RRF fusion), or just one of them."""
+
+    __slots__ = ("dense", "sparse")
+
+    def __init__(self, dense: Sequence[float] | None, sparse: qe.SparseVector | None):
+        self.dense = dense
+        self.sparse = sparse
+
+
+def embedding_text(meta: DocumentMeta, chunk: Chunk) -> str:
+    """What gets embedded for a chunk: the document title gives short passages their context."""
+    return f"{meta.title}\n{chunk.text}"
+
+
+def _check_mode(mode: str) -> None:
+    if mode not in SEARCH_MODES:
+        raise ValueError(f"search mode must be one of {', '.join(SEARCH_MODES)}, not {mode!r}")
+
+
+def _plan(dense: Sequence[float] | None, sparse: qe.SparseVector | None, mode: str) -> QueryPlan | None:
+    """Which vectors to query with; a query of only stop words has no BM25 terms and falls back to dense."""
+    if sparse is not None and not sparse.indices:
+        sparse = None
+    if mode == "dense" or (mode == "hybrid" and sparse is None):
+        return QueryPlan(dense, None) if dense is not None else None
+    if mode == "sparse":
+        return QueryPlan(None, sparse) if sparse is not None else None
+    return QueryPlan(dense, sparse)
+
+
+def _hit(score: float, p: dict[str, Any]) -> Hit:
+    return Hit(
+        doc_id=p["doc_id"],
+        chunk_id=f"{p['doc_id']}#{p['chunk_index']}",
+        chunk_index=p["chunk_index"],
+        score=score,
+        title=p["title"],
+        jurisdiction=p["jurisdiction"],
+        status=p["status"],
+        text=p["text"],
+        heading=p.get("heading", ""),
+    )
+
+
+# -- process-wide registry ----------------------------------------------------------------------------------
+_registry: dict[str, BaseStore] = {}
+_registry_lock = threading.Lock()
+
+
+def open_store(settings: Settings, collection: str | None = None) -> Store:
+    """The store for `collection` (default `settings.collection`): Qdrant Edge under the data dir, or a Qdrant
+    server when `settings.qdrant_url` is set. The same instance is returned while it is open.
+
+    Raises StoreLockedError when another process holds the embedded shard.
+    """
+    name = collection or settings.collection
+    if settings.qdrant_url:
+        key = f"server:{settings.qdrant_url}|{name}"
+    else:
+        key = f"edge:{(settings.qdrant_path / name).resolve()}"
+    with _registry_lock:
+        store = _registry.get(key)
+        if store is None:
+            store = _registry[key] = _create(settings, name, key)
+        return store
+
+
+def close_all() -> None:
+    """Close every open store (registered with atexit so shard locks and WALs are released cleanly)."""
+    with _registry_lock:
+        stores = list(_registry.values())
+    for store in stores:
+        store.close()
+
+
+def _create(settings: Settings, name: str, key: str) -> BaseStore:
+    def forget(store: BaseStore) -> None:
+        with _registry_lock:
+            if _registry.get(key) is store:
+                del _registry[key]
+
+    if settings.qdrant_url:
+        from core.retrieval.server_store import ServerStore, connect
+
+        client = connect(settings.qdrant_url, settings.qdrant_api_key)
+        return ServerStore(client, name, settings.embedding_model, on_close=forget, owns_client=True)
+    from core.retrieval.edge_store import EdgeStore
+
+    return EdgeStore(settings.qdrant_path / name, name, settings.embedding_model, on_close=forget)
+
+
+atexit.register(close_all)

@@ -1,0 +1,466 @@
+"""The one API that the pages and the CLI use: start, resume, show, sessions, annotate, branch, export."""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import time
+import uuid
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import date, datetime, timezone
+from typing import Any, Callable, Iterator
+
+from langgraph.types import Command
+from pydantic import BaseModel, ConfigDict, Field
+
+from core.config import Settings, get_settings
+from core.deficiencies import residual
+from core.engines.factory import make_engines
+from core.graph import build_graph
+from core.nodes import Deps, final_text, proposal
+from core.persistence import Persistence, open_persistence
+from core.state import (
+    ApprovalPolicy,
+    Citation,
+    Deficiency,
+    EvaluationCycleRecord,
+    ReviewResponse,
+    Severity,
+    verify_chain,
+)
+from core.termination import TerminationPolicy, describe
+
+log = logging.getLogger(__name__)
+SESSIONS_NS = ("sessions",)
+MIN_AS_OF = date(1990, 1, 1)
+MAX_AS_OF_YEARS_AHEAD = 30
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+class InputError(ValueError):
+    """Bad input from a person: the message names the problem and what to do."""
+
+
+class SessionBusyError(RuntimeError):
+    """A run is already executing on this session."""
+
+
+class SessionNotFoundError(KeyError):
+    """No session with that thread id (or not one this user may open)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "session not found"
+
+
+class RunResult(BaseModel):
+    """Where a session stands: finished, or paused with a review pending."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    thread_id: str
+    status: str
+    question: str
+    as_of: date | None = None
+    engine: str = "offline"
+    approval_policy: str = "manual"
+    current_answer: str = ""
+    final_answer: str = ""
+    quality_score: float | None = None
+    termination_reason: str | None = None
+    termination_text: str = ""
+    residual_deficiencies: list[Deficiency] = Field(default_factory=list)
+    identified_deficiencies: list[Deficiency] = Field(default_factory=list)
+    evaluation_history: list[EvaluationCycleRecord] = Field(default_factory=list)
+    citations: list[Citation] = Field(default_factory=list)
+    pending_review: dict[str, Any] | None = None
+    metrics: dict[str, Any] = Field(default_factory=dict)
+    max_evaluation_cycles: int = 0
+    evaluation_cycle: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """The `run --json` object of DESIGN.md §7."""
+        return self.model_dump(mode="json")
+
+
+class SessionSummary(BaseModel):
+    """One row of the session list."""
+
+    thread_id: str
+    question: str
+    status: str
+    quality_score: float | None = None
+    termination_reason: str | None = None
+    created_at: str
+    updated_at: str
+    user_id: str = "local"
+    engine: str = "offline"
+    parent_thread_id: str | None = None
+    branched_from_cycle: int | None = None
+
+
+@dataclass
+class ProgressEvent:
+    """A node finished: shown live by the UI and the CLI."""
+
+    node: str
+    cycle: int
+    detail: str
+
+
+_thread_locks: dict[str, threading.Lock] = {}
+_locks_guard = threading.Lock()
+
+
+@contextmanager
+def thread_lock(thread_id: str) -> Iterator[None]:
+    """One run at a time per session thread, within this process."""
+    with _locks_guard:
+        lock = _thread_locks.setdefault(thread_id, threading.Lock())
+    if not lock.acquire(blocking=False):
+        raise SessionBusyError(f"session {thread_id} is already running; wait for it to pause or finish")
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+def validate_question(question: str, settings: Settings) -> str:
+    """A clean question or an InputError naming what is wrong."""
+    if not isinstance(question, str):
+        raise InputError("the question must be text")
+    cleaned = _CONTROL_RE.sub(" ", question).strip()
+    if not cleaned:
+        raise InputError("the question is empty: type a regulatory question")
+    if len(cleaned) > settings.max_query_chars:
+        raise InputError(f"the question has {len(cleaned)} characters; the limit is {settings.max_query_chars}: shorten it")
+    return cleaned
+
+
+def validate_as_of(as_of: date | str | None) -> date:
+    """The as-of date, defaulting to today, within a sane range."""
+    if as_of is None or as_of == "":
+        return date.today()
+    if isinstance(as_of, str):
+        try:
+            as_of = date.fromisoformat(as_of)
+        except ValueError as exc:
+            raise InputError(f"as-of date {as_of!r} is not a date in YYYY-MM-DD form") from exc
+    latest = date(date.today().year + MAX_AS_OF_YEARS_AHEAD, 12, 31)
+    if not (MIN_AS_OF <= as_of <= latest):
+        raise InputError(f"as-of date {as_of.isoformat()} is outside {MIN_AS_OF.isoformat()}..{latest.isoformat()}")
+    return as_of
+
+
+class Workbench:
+    """Facade over graph, store and persistence. Create once per process (the app caches it)."""
+
+    def __init__(self, settings: Settings | None = None, *, store: Any = None, persistence: Persistence | None = None):
+        self.settings = settings or get_settings()
+        self._store = store
+        self._persistence = persistence
+        self._graphs: dict[str, Any] = {}
+        self._stores: dict[str, Any] = {}
+        self.drafter, self.critic, self.engine_name = make_engines(self.settings)
+
+    # ---------------------------------------------------------------------------------------------- wiring
+    @property
+    def persistence(self) -> Persistence:
+        """Checkpointer and store (opened on first use)."""
+        if self._persistence is None:
+            self._persistence = open_persistence(self.settings)
+        return self._persistence
+
+    def store(self, collection: str | None = None) -> Any:
+        """The vector store of a collection (opened on first use, shared per process)."""
+        name = collection or self.settings.collection
+        if self._store is not None and name == self.settings.collection:
+            return self._store
+        if name not in self._stores:
+            from core.retrieval.store import open_store
+
+            self._stores[name] = open_store(self.settings, name)
+        return self._stores[name]
+
+    def graph(self, collection: str | None = None) -> Any:
+        """The compiled loop for a collection."""
+        name = collection or self.settings.collection
+        if name not in self._graphs:
+            s = self.settings
+            deps = Deps(
+                store=self.store(name), drafter=self.drafter, critic=self.critic, settings=s,
+                policy=TerminationPolicy(quality_threshold=s.quality_threshold,
+                                         blocking_severity=Severity(s.blocking_severity),
+                                         plateau_epsilon=s.plateau_epsilon, plateau_cycles=s.plateau_cycles),
+                engine_name=self.engine_name,
+            )
+            self._graphs[name] = build_graph(deps, checkpointer=self.persistence.checkpointer)
+        return self._graphs[name]
+
+    # ------------------------------------------------------------------------------------------------ runs
+    def start(
+        self,
+        question: str,
+        *,
+        as_of: date | str | None = None,
+        max_cycles: int | None = None,
+        approve: str | None = "manual",
+        collection: str | None = None,
+        user_id: str = "local",
+        on_event: Callable[[ProgressEvent], None] | None = None,
+    ) -> RunResult:
+        """Start a new session and run it until it pauses for review or finishes."""
+        q = validate_question(question, self.settings)
+        day = validate_as_of(as_of)
+        cycles = self.settings.max_cycles if max_cycles is None else max_cycles
+        if not 0 <= cycles <= 50:
+            raise InputError(f"max cycles must be between 0 and 50, not {cycles}")
+        try:
+            policy = ApprovalPolicy.parse(approve)
+        except ValueError as exc:
+            raise InputError(str(exc)) from exc
+        store = self.store(collection)
+        if store.count() == 0:
+            raise InputError("the corpus is empty: ingest documents first (python -m core ingest PATH or the Corpus page)")
+        thread_id = uuid.uuid4().hex[:12]
+        now = _now()
+        self._save_session(thread_id, {
+            "question": q, "status": "running", "created_at": now, "updated_at": now, "user_id": user_id,
+            "engine": self.engine_name, "collection": collection or self.settings.collection,
+            "as_of": day.isoformat(), "elapsed_s": 0.0,
+        })
+        initial = {
+            "original_query": q, "as_of": day, "session_id": thread_id, "user_id": user_id,
+            "approval_policy": str(policy), "engine": self.engine_name, "max_evaluation_cycles": cycles,
+            "evaluation_cycle": 0, "identified_deficiencies": [], "evaluation_history": [],
+            "consecutive_score_improvement_streak": 0, "plateau_streak": 0, "last_evaluation_score": None,
+            "evaluation_termination_reason": None, "messages": [{"role": "user", "content": q}],
+        }
+        return self._run(thread_id, initial, on_event)
+
+    def resume(self, thread_id: str, decisions: Any, *, on_event: Callable[[ProgressEvent], None] | None = None,
+               user_id: str | None = None) -> RunResult:
+        """Answer the pending review (approve / edit / reject per correction, added deficiencies, stop)."""
+        current = self.show(thread_id, user_id=user_id)
+        if current.status != "awaiting_review" or not current.pending_review:
+            raise InputError(f"session {thread_id} is not waiting for a review (status: {current.status})")
+        try:
+            response = ReviewResponse.parse(decisions)
+        except ValueError as exc:
+            raise InputError(f"invalid review decisions: {_first_error(exc)}") from exc
+        pending_ids = {p["id"] for p in current.pending_review["proposals"]}
+        unknown = set(response.decisions) - {d.id for d in current.identified_deficiencies}
+        if unknown:
+            raise InputError(f"decisions name unknown deficiencies: {', '.join(sorted(unknown))}")
+        missing = pending_ids - set(response.decisions)
+        if missing and not response.stop:
+            raise InputError(f"no decision for {len(missing)} proposed correction(s): {', '.join(sorted(missing))}")
+        return self._run(thread_id, Command(resume=response.model_dump(mode="json")), on_event)
+
+    def _run(self, thread_id: str, payload: Any, on_event: Callable[[ProgressEvent], None] | None) -> RunResult:
+        meta = self._session(thread_id)
+        graph = self.graph(meta.get("collection"))
+        config = {"configurable": {"thread_id": thread_id}, "recursion_limit": 200}
+        started = time.perf_counter()
+        with thread_lock(thread_id):
+            self._save_session(thread_id, {**meta, "status": "running", "updated_at": _now()})
+            try:
+                for chunk in graph.stream(payload, config, stream_mode="updates", durability="sync"):
+                    if on_event is None:
+                        continue
+                    for node, update in chunk.items():
+                        if node.startswith("__"):
+                            continue
+                        on_event(_event(node, update))
+            finally:
+                result = self._result(thread_id, graph)
+                meta = {**self._session(thread_id), "status": result.status, "updated_at": _now(),
+                        "quality_score": result.quality_score, "termination_reason": result.termination_reason,
+                        "elapsed_s": round(self._session(thread_id).get("elapsed_s", 0.0) + time.perf_counter() - started, 4)}
+                self._save_session(thread_id, meta)
+        result.metrics["elapsed_s"] = meta["elapsed_s"]
+        return result
+
+    # -------------------------------------------------------------------------------------------- reading
+    def show(self, thread_id: str, *, user_id: str | None = None) -> RunResult:
+        """The session as stored (works across processes and after a crash)."""
+        meta = self._session(thread_id)
+        if user_id is not None and meta.get("user_id", "local") != user_id:
+            raise SessionNotFoundError(f"no session {thread_id}")
+        result = self._result(thread_id, self.graph(meta.get("collection")))
+        result.metrics["elapsed_s"] = meta.get("elapsed_s", 0.0)
+        return result
+
+    def _result(self, thread_id: str, graph: Any) -> RunResult:
+        snap = graph.get_state({"configurable": {"thread_id": thread_id}})
+        v = snap.values or {}
+        pending = None
+        for task in snap.tasks:
+            for intr in task.interrupts:
+                pending = intr.value
+        finished = bool(v.get("final_answer") is not None and "final_answer" in v and not snap.next)
+        status = "awaiting_review" if pending else "completed" if finished else ("interrupted" if snap.next else "empty")
+        metrics = dict(v.get("metrics", {}))
+        seconds = {k.split(".", 1)[1]: v2 for k, v2 in metrics.items() if k.startswith("seconds.")}
+        out_metrics = {k: v2 for k, v2 in metrics.items() if not k.startswith("seconds.")}
+        for key in ("retrievals", "critic_calls", "llm_calls"):
+            out_metrics.setdefault(key, 0)
+        out_metrics["node_seconds"] = seconds
+        deficiencies = list(v.get("identified_deficiencies", []))
+        reason = v.get("evaluation_termination_reason") if finished else None
+        return RunResult(
+            thread_id=thread_id, status=status, question=v.get("original_query", ""), as_of=v.get("as_of"),
+            engine=v.get("engine", self.engine_name), approval_policy=v.get("approval_policy", "manual"),
+            current_answer=v.get("current_answer", ""), final_answer=v.get("final_answer", ""),
+            quality_score=v.get("quality_score"), termination_reason=reason,
+            termination_text=describe(reason) if finished else "",
+            residual_deficiencies=list(v.get("residual_deficiencies", [])) if finished else residual(deficiencies),
+            identified_deficiencies=deficiencies, evaluation_history=list(v.get("evaluation_history", [])),
+            citations=list(v.get("citations", [])), pending_review=pending, metrics=out_metrics,
+            max_evaluation_cycles=v.get("max_evaluation_cycles", 0), evaluation_cycle=v.get("evaluation_cycle", 0),
+        )
+
+    def sessions(self, *, user_id: str | None = None) -> list[SessionSummary]:
+        """Sessions newest first; only the user's own when a user is given."""
+        items = self.persistence.store.search(SESSIONS_NS, limit=10_000)
+        out = []
+        for item in items:
+            value = item.value
+            if user_id is not None and value.get("user_id", "local") != user_id:
+                continue
+            out.append(SessionSummary(thread_id=item.key, **{k: value.get(k) for k in SessionSummary.model_fields
+                                                             if k != "thread_id" and value.get(k) is not None}))
+        return sorted(out, key=lambda s: s.created_at, reverse=True)
+
+    def verify_audit(self, thread_id: str) -> tuple[bool, str]:
+        """Check the hash chain of the session's cycle records."""
+        return verify_chain(self.show(thread_id).evaluation_history)
+
+    # -------------------------------------------------------------------------------------------- editing
+    def annotate(self, thread_id: str, deficiency_id: str, *, editor: str, reason: str, note: str | None = None,
+                 accepted_risk: bool | None = None, severity: str | None = None) -> RunResult:
+        """After a run: record a note / accepted risk on a deficiency, with editor and reason in the checkpoint."""
+        if not editor.strip() or not reason.strip():
+            raise InputError("an annotation needs the editor's name and a reason")
+        current = self.show(thread_id)
+        if current.status != "completed":
+            raise InputError("annotations are made on finished sessions; while paused, edits travel with the review")
+        found = [d for d in current.identified_deficiencies if d.id == deficiency_id]
+        if not found:
+            raise InputError(f"no deficiency {deficiency_id} in session {thread_id}")
+        update: dict[str, Any] = {}
+        if note is not None:
+            update["analyst_note"] = note
+        if accepted_risk is not None:
+            update["accepted_risk"] = accepted_risk
+        if severity is not None:
+            update["severity"] = Severity(severity)
+        changed = found[0].model_copy(update=update)
+        graph = self.graph(self._session(thread_id).get("collection"))
+        config = {"configurable": {"thread_id": thread_id}}
+        with thread_lock(thread_id):
+            deficiencies = [changed if d.id == deficiency_id else d for d in current.identified_deficiencies]
+            left = residual(deficiencies)
+            graph.update_state(
+                config,
+                {"identified_deficiencies": [changed], "residual_deficiencies": left,
+                 "final_answer": final_text(current.current_answer, left),
+                 "messages": [{"role": "analyst", "content": f"{editor} annotated {deficiency_id}: {reason}"}]},
+                as_node="finalize",
+            )
+        self._annotate_metadata(thread_id, editor, reason, deficiency_id)
+        return self.show(thread_id)
+
+    def _annotate_metadata(self, thread_id: str, editor: str, reason: str, deficiency_id: str) -> None:
+        meta = self._session(thread_id)
+        edits = list(meta.get("edits", []))
+        edits.append({"editor": editor, "reason": reason, "deficiency_id": deficiency_id, "at": _now()})
+        self._save_session(thread_id, {**meta, "edits": edits, "updated_at": _now()})
+
+    def branch(self, thread_id: str, cycle: int, *, user_id: str | None = None) -> str:
+        """Fork a new session from the checkpoint right after cycle `cycle`'s critique."""
+        meta = self._session(thread_id)
+        graph = self.graph(meta.get("collection"))
+        config = {"configurable": {"thread_id": thread_id}}
+        target = None
+        for snap in graph.get_state_history(config):
+            history = snap.values.get("evaluation_history", [])
+            if snap.next and len(history) == cycle + 1 and history[-1].cycle_number == cycle and "review" in snap.next or (
+                    snap.next and len(history) == cycle + 1 and "finalize" in snap.next):
+                target = snap
+                break
+        if target is None:
+            raise InputError(f"session {thread_id} has no checkpoint after cycle {cycle}")
+        new_id = uuid.uuid4().hex[:12]
+        new_config = {"configurable": {"thread_id": new_id}}
+        graph.update_state(new_config, target.values, as_node="critique")
+        now = _now()
+        self._save_session(new_id, {**meta, "status": "interrupted", "created_at": now, "updated_at": now,
+                                    "parent_thread_id": thread_id, "branched_from_cycle": cycle,
+                                    "user_id": user_id or meta.get("user_id", "local"), "edits": []})
+        result = self._run(new_id, None, None)
+        return result.thread_id
+
+    def delete(self, thread_id: str) -> None:
+        """Remove a session's checkpoints and its list entry."""
+        self._session(thread_id)
+        with thread_lock(thread_id):
+            self.persistence.checkpointer.delete_thread(thread_id)
+            self.persistence.store.delete(SESSIONS_NS, thread_id)
+
+    # --------------------------------------------------------------------------------------------- export
+    def export(self, thread_id: str, fmt: str) -> bytes:
+        """The session rendered as md, json or docx."""
+        from core.export import render
+
+        result = self.show(thread_id)
+        ok, message = verify_chain(result.evaluation_history)
+        return render(result, fmt, audit_ok=ok, audit_message=message)
+
+    # ------------------------------------------------------------------------------------------- sessions
+    def _session(self, thread_id: str) -> dict[str, Any]:
+        item = self.persistence.store.get(SESSIONS_NS, thread_id)
+        if item is None:
+            raise SessionNotFoundError(f"no session {thread_id}")
+        return dict(item.value)
+
+    def _save_session(self, thread_id: str, value: dict[str, Any]) -> None:
+        self.persistence.store.put(SESSIONS_NS, thread_id, value, index=False)
+
+
+def _event(node: str, update: Any) -> ProgressEvent:
+    if node == "__interrupt__":
+        return ProgressEvent(node="review", cycle=-1, detail="waiting for the analyst's review")
+    data = update.update if isinstance(update, Command) else (update or {})
+    if not isinstance(data, dict):
+        data = {}
+    cycle = data.get("evaluation_cycle", -1)
+    detail = {
+        "retrieve": f"retrieved {len(data.get('retrieved_doc_ids', []))} documents",
+        "draft": "drafted an answer",
+        "critique": _critique_detail(data),
+        "review": f"review decided {len(data.get('pending_decisions', []) or [])} correction(s)",
+        "correct": f"correction retrieval: {len(data.get('evidence', []) or [])} passages",
+        "revise": "revised the answer",
+        "finalize": f"finished: {data.get('evaluation_termination_reason')}",
+    }.get(node, node)
+    if node == "critique" and data.get("evaluation_history"):
+        cycle = data["evaluation_history"][-1].cycle_number
+    return ProgressEvent(node=node, cycle=cycle, detail=detail)
+
+
+def _critique_detail(data: dict[str, Any]) -> str:
+    records = data.get("evaluation_history") or []
+    if not records:
+        return "critique"
+    r = records[-1]
+    return f"cycle {r.cycle_number}: score {r.overall_score:.2f}, {len(r.deficiencies_found)} deficiencies found, {len(r.deficiencies_resolved)} resolved"
+
+
+def _first_error(exc: Exception) -> str:
+    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")

@@ -1,0 +1,376 @@
+"""The loop's typed state: pydantic value types, the graph's TypedDict state and its reducers.
+
+Everything stored in a checkpoint is defined at module top level so the serializer allow-list can name it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import operator
+import re
+from datetime import date, datetime, timezone
+from enum import Enum
+from typing import Annotated, Any, Iterable, Literal, Mapping
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+from typing_extensions import TypedDict
+
+
+class DeficiencyType(str, Enum):
+    """The six kinds of problem the critics report."""
+
+    outdated_source = "outdated_source"
+    missing_jurisdiction = "missing_jurisdiction"
+    incorrect_threshold = "incorrect_threshold"
+    missing_exemption = "missing_exemption"
+    contradictory_sources = "contradictory_sources"
+    insufficient_specificity = "insufficient_specificity"
+
+
+class Severity(str, Enum):
+    """How much a deficiency harms the answer; `rank` orders them."""
+
+    low = "low"
+    medium = "medium"
+    high = "high"
+    critical = "critical"
+
+    @property
+    def rank(self) -> int:
+        """0 for low up to 3 for critical."""
+        return _SEVERITY_ORDER.index(self.value)
+
+    @property
+    def weight(self) -> float:
+        """Penalty this severity takes off the quality score (see README, "Score")."""
+        return SEVERITY_WEIGHTS[self.value]
+
+
+_SEVERITY_ORDER = ["low", "medium", "high", "critical"]
+SEVERITY_WEIGHTS: dict[str, float] = {"low": 0.02, "medium": 0.05, "high": 0.12, "critical": 0.2}
+
+
+class ResolutionStatus(str, Enum):
+    """Lifecycle of a deficiency; transitions live in core.deficiencies."""
+
+    open = "open"
+    addressed = "addressed"
+    resolved = "resolved"
+    unresolvable = "unresolvable"
+    dismissed = "dismissed"
+
+
+def normalise_subject(subject: str) -> str:
+    """Lower-case, collapse white space and drop punctuation that does not change meaning."""
+    text = re.sub(r"[^\w:%.\-/ ]+", " ", subject.lower())
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def deficiency_id(deficiency_type: DeficiencyType | str, subject: str) -> str:
+    """Stable ID from type and normalised subject: rewording the answer keeps the same ID."""
+    kind = DeficiencyType(deficiency_type).value
+    digest = hashlib.sha256(f"{kind}|{normalise_subject(subject)}".encode()).hexdigest()[:10]
+    return f"D-{digest}"
+
+
+class Deficiency(BaseModel):
+    """One actionable problem in the answer, with its lifecycle status."""
+
+    model_config = ConfigDict(frozen=True, use_enum_values=False)
+
+    id: str = ""
+    deficiency_type: DeficiencyType
+    subject: str
+    description: str
+    affected_section: str = ""
+    affected_text: str = ""
+    suggested_correction_query: str = ""
+    severity: Severity = Severity.medium
+    identified_at_cycle: int = 0
+    resolution_status: ResolutionStatus = ResolutionStatus.open
+    resolution_attempt_count: int = 0
+    origin: str = "offline"
+    evidence_doc_ids: tuple[str, ...] = ()
+    analyst_note: str = ""
+    accepted_risk: bool = False
+    correction_filter: dict[str, Any] = Field(default_factory=dict)
+
+    def model_post_init(self, __context: Any) -> None:
+        if not self.id:
+            object.__setattr__(self, "id", deficiency_id(self.deficiency_type, self.subject))
+
+    @field_validator("evidence_doc_ids", mode="before")
+    @classmethod
+    def _tuple(cls, v: Any) -> Any:
+        return tuple(v or ())
+
+
+class Citation(BaseModel):
+    """A source the answer cites, with its status at the session's as-of date."""
+
+    model_config = ConfigDict(frozen=True)
+
+    doc_id: str
+    title: str
+    jurisdiction: str
+    declared_status: str
+    status_at_as_of: str
+    effective: date | None = None
+    citation: str | None = None
+    chunk_ids: tuple[str, ...] = ()
+
+
+class Evidence(BaseModel):
+    """A short snippet that a correction retrieval found for one deficiency."""
+
+    model_config = ConfigDict(frozen=True)
+
+    deficiency_id: str
+    query: str
+    doc_id: str
+    chunk_id: str
+    title: str
+    jurisdiction: str
+    status: str
+    snippet: str
+    score: float
+    cycle: int
+
+
+class ReviewDecision(BaseModel):
+    """The analyst's (or the approval policy's) decision on one proposed correction."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    action: Literal["approve", "edit", "reject"]
+    query: str | None = None
+    note: str = ""
+    severity: Severity | None = None
+
+    @field_validator("query")
+    @classmethod
+    def _query_not_blank(cls, v: str | None) -> str | None:
+        if v is not None and not v.strip():
+            raise ValueError("an edited correction query must not be empty")
+        return v
+
+
+class AnalystDeficiency(BaseModel):
+    """A deficiency the analyst adds on the board while the run is paused."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    deficiency_type: DeficiencyType
+    subject: str = Field(min_length=1)
+    description: str = Field(min_length=1)
+    suggested_correction_query: str = Field(min_length=1)
+    severity: Severity = Severity.medium
+    note: str = ""
+
+
+class ReviewResponse(BaseModel):
+    """The resume payload of the review interrupt, validated.
+
+    Accepts `{"decisions": {...}, "added": [...], "stop": bool, "reviewer": str}` or the short form
+    `{deficiency_id: {"action": ..., "query": ..., "note": ...}}`.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    decisions: dict[str, ReviewDecision] = Field(default_factory=dict)
+    added: tuple[AnalystDeficiency, ...] = ()
+    stop: bool = False
+    reviewer: str = "analyst"
+
+    @classmethod
+    def parse(cls, payload: Any) -> "ReviewResponse":
+        """Validate either accepted shape."""
+        if isinstance(payload, ReviewResponse):
+            return payload
+        if not isinstance(payload, Mapping):
+            raise ValueError("review response must be a JSON object")
+        if set(payload) & {"decisions", "added", "stop", "reviewer"}:
+            return cls.model_validate(dict(payload))
+        return cls.model_validate({"decisions": dict(payload)})
+
+
+class DecisionRecord(BaseModel):
+    """A decision as kept in the audit trail."""
+
+    model_config = ConfigDict(frozen=True)
+
+    deficiency_id: str
+    action: str
+    query: str | None = None
+    note: str = ""
+    decided_by: str
+    automatic: bool = False
+
+
+class EvaluationCycleRecord(BaseModel):
+    """One immutable audit record per critique; `record_hash` covers the previous record's hash."""
+
+    model_config = ConfigDict(frozen=True)
+
+    cycle_number: int
+    timestamp: str
+    deficiencies_found: tuple[str, ...]
+    deficiencies_resolved: tuple[str, ...]
+    overall_score: float
+    retrieval_queries_issued: tuple[str, ...] = ()
+    decisions: tuple[DecisionRecord, ...] = ()
+    engine: str = "offline"
+    critics: tuple[str, ...] = ()
+    node_seconds: dict[str, float] = Field(default_factory=dict)
+    status_counts: dict[str, int] = Field(default_factory=dict)
+    type_counts: dict[str, int] = Field(default_factory=dict)
+    answer: str = ""
+    notes: tuple[str, ...] = ()
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    prev_hash: str = ""
+    record_hash: str = ""
+
+    def compute_hash(self) -> str:
+        """SHA-256 over every field but `record_hash`, in canonical JSON."""
+        body = self.model_dump(mode="json", exclude={"record_hash"})
+        return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+    def sealed(self, prev_hash: str) -> "EvaluationCycleRecord":
+        """This record chained to `prev_hash`, with its own hash filled in."""
+        linked = self.model_copy(update={"prev_hash": prev_hash, "record_hash": ""})
+        return linked.model_copy(update={"record_hash": linked.compute_hash()})
+
+
+def verify_chain(records: Iterable[EvaluationCycleRecord | Mapping[str, Any]]) -> tuple[bool, str]:
+    """Check every record's hash and link; returns (ok, message naming the first broken record)."""
+    prev = ""
+    count = 0
+    for raw in records:
+        rec = raw if isinstance(raw, EvaluationCycleRecord) else EvaluationCycleRecord.model_validate(raw)
+        if rec.prev_hash != prev:
+            return False, f"cycle record {rec.cycle_number}: link to the previous record is broken"
+        if rec.compute_hash() != rec.record_hash:
+            return False, f"cycle record {rec.cycle_number}: content does not match its hash (tampered)"
+        prev = rec.record_hash
+        count += 1
+    return True, f"{count} cycle records verified"
+
+
+def utc_now() -> str:
+    """ISO timestamp in UTC, for audit records."""
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def merge_deficiencies(
+    left: list[Deficiency] | None, right: Iterable[Deficiency | Mapping[str, Any]] | None
+) -> list[Deficiency]:
+    """Reducer: merge by ID, the right side replacing; accepts models or dicts; never mutates its inputs."""
+    merged: dict[str, Deficiency] = {}
+    for item in left or []:
+        d = item if isinstance(item, Deficiency) else Deficiency.model_validate(item)
+        merged[d.id] = d
+    for item in right or []:
+        d = item if isinstance(item, Deficiency) else Deficiency.model_validate(item)
+        merged[d.id] = d
+    return list(merged.values())
+
+
+def append_records(
+    left: list[EvaluationCycleRecord] | None,
+    right: Iterable[EvaluationCycleRecord | Mapping[str, Any]] | None,
+) -> list[EvaluationCycleRecord]:
+    """Reducer: append-only; a record is never replaced or removed."""
+    out = list(left or [])
+    for item in right or []:
+        out.append(item if isinstance(item, EvaluationCycleRecord) else EvaluationCycleRecord.model_validate(item))
+    return out
+
+
+def add_metrics(left: dict[str, float] | None, right: Mapping[str, float] | None) -> dict[str, float]:
+    """Reducer: counters and seconds add up per key."""
+    out = dict(left or {})
+    for key, value in (right or {}).items():
+        out[key] = round(out.get(key, 0) + value, 6)
+    return out
+
+
+def accumulate(left: list[Any] | None, right: list[Any] | None) -> list[Any]:
+    """Reducer for per-cycle scratch lists written by parallel tasks: appends; `None` on the right clears."""
+    if right is None:
+        return []
+    return list(left or []) + list(right)
+
+
+class ApprovalPolicy(BaseModel):
+    """Which proposed corrections are decided without a person: all, none (reject all), severity>=X, manual."""
+
+    model_config = ConfigDict(frozen=True)
+
+    mode: Literal["manual", "all", "none", "severity"] = "manual"
+    min_severity: Severity | None = None
+
+    @classmethod
+    def parse(cls, text: str | None) -> "ApprovalPolicy":
+        """From the CLI form `all | none | manual | severity>=high`."""
+        value = (text or "manual").strip().lower()
+        if value in ("manual", "all", "none"):
+            return cls(mode=value)  # type: ignore[arg-type]
+        match = re.fullmatch(r"severity\s*>=\s*(\w+)", value)
+        if match and match.group(1) in _SEVERITY_ORDER:
+            return cls(mode="severity", min_severity=Severity(match.group(1)))
+        raise ValueError(f"unknown approval policy {text!r}: use all, none, manual or severity>=low|medium|high|critical")
+
+    def __str__(self) -> str:
+        return f"severity>={self.min_severity.value}" if self.mode == "severity" and self.min_severity else self.mode
+
+
+class WorkbenchState(TypedDict, total=False):
+    """The graph state. Holds document IDs and short snippets, never whole documents."""
+
+    original_query: str
+    as_of: date
+    session_id: str
+    user_id: str
+    messages: Annotated[list[dict[str, Any]], operator.add]
+    approval_policy: str
+    engine: str
+    retrieved_doc_ids: list[str]
+    retrieved_snippets: list[dict[str, Any]]
+    current_answer: str
+    citations: list[Citation]
+    evaluation_cycle: int
+    max_evaluation_cycles: int
+    identified_deficiencies: Annotated[list[Deficiency], merge_deficiencies]
+    evaluation_history: Annotated[list[EvaluationCycleRecord], append_records]
+    consecutive_score_improvement_streak: int
+    plateau_streak: int
+    last_evaluation_score: float | None
+    evaluation_termination_reason: str | None
+    pending_decisions: Annotated[list[DecisionRecord], accumulate]
+    pending_queries: Annotated[list[str], accumulate]
+    evidence: Annotated[list[Evidence], accumulate]
+    metrics: Annotated[dict[str, float], add_metrics]
+    degraded: str | None
+    final_answer: str
+    quality_score: float
+    residual_deficiencies: list[Deficiency]
+
+
+CHECKPOINT_TYPES: tuple[type, ...] = (
+    DeficiencyType,
+    Severity,
+    ResolutionStatus,
+    Deficiency,
+    Citation,
+    Evidence,
+    ReviewDecision,
+    AnalystDeficiency,
+    ReviewResponse,
+    DecisionRecord,
+    EvaluationCycleRecord,
+    ApprovalPolicy,
+)
+"""Types the checkpoint serializer may revive; everything else stays out of state."""

@@ -1,0 +1,89 @@
+"""The termination policy: a pure function from the loop's position to a named reason, or None to go on."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from core.state import Deficiency, ResolutionStatus, Severity
+
+QUALITY_THRESHOLD_MET = "quality_threshold_met"
+NO_OPEN_DEFICIENCIES = "no_open_deficiencies"
+SCORE_PLATEAU = "score_plateau"
+MAX_CYCLES_REACHED = "max_cycles_reached"
+ONLY_UNRESOLVABLE_REMAINING = "only_unresolvable_remaining"
+STOPPED_BY_ANALYST = "stopped_by_analyst"
+DEGRADED_PREFIX = "degraded_"
+
+REASON_TEXT: dict[str, str] = {
+    QUALITY_THRESHOLD_MET: "The quality score reached the threshold and no open deficiency is at or above the blocking severity.",
+    NO_OPEN_DEFICIENCIES: "No deficiency is left open: every problem found was resolved.",
+    SCORE_PLATEAU: "The score stopped improving for several cycles, so further corrections were not worth running.",
+    MAX_CYCLES_REACHED: "The maximum number of correction cycles was reached.",
+    ONLY_UNRESOLVABLE_REMAINING: "Only deficiencies that could not be fixed or that the analyst dismissed remain.",
+    STOPPED_BY_ANALYST: "The analyst stopped the loop.",
+}
+
+
+def describe(reason: str | None) -> str:
+    """A sentence for a reason, for the UI and exports."""
+    if reason is None:
+        return "The loop has not finished."
+    if reason.startswith(DEGRADED_PREFIX):
+        component = reason[len(DEGRADED_PREFIX):]
+        return f"A component failed ({component}); the loop stopped and the answer is given as it stood."
+    return REASON_TEXT.get(reason, reason)
+
+
+@dataclass(frozen=True)
+class TerminationPolicy:
+    """Thresholds of the policy; see README "Termination"."""
+
+    quality_threshold: float = 0.85
+    blocking_severity: Severity = Severity.high
+    plateau_epsilon: float = 0.01
+    plateau_cycles: int = 2
+
+
+def decide(
+    *,
+    deficiencies: Iterable[Deficiency],
+    score: float,
+    cycle: int,
+    max_cycles: int,
+    plateau_streak: int,
+    policy: TerminationPolicy,
+    degraded: str | None = None,
+    stopped: bool = False,
+) -> str | None:
+    """Why the loop stops after this critique, or None. Checked in order of what matters most to report."""
+    if stopped:
+        return STOPPED_BY_ANALYST
+    if degraded:
+        return f"{DEGRADED_PREFIX}{degraded}"
+    items = list(deficiencies)
+    open_items = [d for d in items if d.resolution_status == ResolutionStatus.open]
+    if not open_items:
+        stuck = [d for d in items if d.resolution_status in (ResolutionStatus.unresolvable, ResolutionStatus.dismissed)]
+        return ONLY_UNRESOLVABLE_REMAINING if stuck else NO_OPEN_DEFICIENCIES
+    blocking = [d for d in open_items if d.severity.rank >= policy.blocking_severity.rank]
+    if score >= policy.quality_threshold and not blocking:
+        return QUALITY_THRESHOLD_MET
+    if cycle >= max_cycles:
+        return MAX_CYCLES_REACHED
+    if plateau_streak >= policy.plateau_cycles:
+        return SCORE_PLATEAU
+    return None
+
+
+def next_plateau_streak(previous_score: float | None, score: float, streak: int, epsilon: float) -> int:
+    """Consecutive cycles whose improvement stayed below epsilon."""
+    if previous_score is None:
+        return 0
+    return streak + 1 if score - previous_score < epsilon else 0
+
+
+def quality_score(found: Iterable[Deficiency]) -> float:
+    """1 minus the summed severity weights of the problems found in the current answer, floored at 0."""
+    penalty = sum(d.severity.weight for d in found)
+    return round(max(0.0, 1.0 - penalty), 4)
