@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from core import cli_corpus
+from core import cli_corpus, cli_loop
 
 
 class CliError(Exception):
@@ -17,6 +17,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m core", description="Compliance Research Workbench")
     sub = parser.add_subparsers(dest="command", required=True)
     cli_corpus.register(sub)
+    cli_loop.register(sub)
     return parser
 
 

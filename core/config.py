@@ -37,7 +37,7 @@ class Settings(BaseSettings):
     correction_k: int = 4
     max_cycles: int = 4
     quality_threshold: float = 0.85
-    blocking_severity: str = "high"
+    blocking_severity: str = "medium"
     plateau_epsilon: float = 0.01
     plateau_cycles: int = 2
     unresolvable_after: int = 2

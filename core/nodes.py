@@ -36,7 +36,7 @@ from core.state import (
 from core.termination import STOPPED_BY_ANALYST, TerminationPolicy, decide, next_plateau_streak
 
 log = logging.getLogger(__name__)
-SNIPPET_CHARS = 700
+SNIPPET_CHARS = 1000
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,7 @@ def _usage_metrics(usage: Usage) -> dict[str, float]:
 
 
 def _snippet(hit: Hit, query: str) -> str:
-    best = [s for _, s in best_sentences(hit.text, query, 3)]
+    best = [s for _, s in best_sentences(hit.text, query, 5)]
     text = " ".join(best) if best else hit.text
     return text[:SNIPPET_CHARS]
 

@@ -92,10 +92,11 @@ def _same_sentence(a: str, b: str) -> bool:
 
 
 def _applicability_sentence(doc: DocumentMeta, preds: Sequence[DocumentMeta]) -> str:
-    text = f"Applicability: {doc.title} applies only from {format_date(doc.effective)}" if doc.effective else (
-        f"Applicability: {doc.title} is not yet applicable")
+    name = short_name(doc)
+    text = f"Applicability: {name} applies only from {format_date(doc.effective)}" if doc.effective else (
+        f"Applicability: {name} is not yet applicable")
     if preds:
-        text += "; until then " + " and ".join(p.title for p in preds) + " apply"
+        text += "; until then " + " and ".join(short_name(p) for p in preds) + " apply"
     return _cite(text + ".", doc.id, *(p.id for p in preds))
 
 
@@ -187,15 +188,21 @@ def _section_of(sections: dict[str, list[str]], code: str) -> list[str]:
 
 
 def _add_evidence(lines: list[str], ev: Iterable[Evidence], query: str, n: int, *, want_unit: str | None = None,
-                  exclude: Iterable[str] = ()) -> int:
-    """Append up to `n` new evidence sentences that best match `query`; return how many were added."""
+                  want_values: Iterable[float] = (), exclude: Iterable[str] = ()) -> int:
+    """Append up to `n` new evidence sentences that best match `query`; return how many were added.
+
+    With `want_unit` only sentences stating a figure in that unit qualify, and with `want_values` only those
+    stating one of those values.
+    """
     excluded = set(exclude)
+    values = set(want_values)
     pool: list[tuple[float, str, str]] = []
     for e in ev:
         if e.doc_id in excluded:
             continue
-        for ov, sent in best_sentences(e.snippet, query, 4):
-            if want_unit and not any(f.unit == want_unit for f in figures(sent)):
+        for ov, sent in best_sentences(e.snippet, query, 8):
+            figs = figures(sent)
+            if want_unit and not any(f.unit == want_unit and (not values or f.value in values) for f in figs):
                 continue
             pool.append((ov + e.score * 0.01, sent, e.doc_id))
     pool.sort(key=lambda x: -x[0])
@@ -212,6 +219,21 @@ def _add_evidence(lines: list[str], ev: Iterable[Evidence], query: str, n: int, 
 
 def _in_force(ev: Sequence[Evidence], ctx: EngineContext) -> list[Evidence]:
     return [e for e in ev if e.doc_id in ctx.catalog and ctx.catalog.status_at(e.doc_id, ctx.as_of) == DocStatus.in_force]
+
+
+def _add_preferring_in_force(lines: list[str], ev: Sequence[Evidence], ctx: EngineContext, query: str, n: int,
+                             **kw: object) -> int:
+    """Evidence from sources in force at as-of first; other usable evidence only when that finds nothing."""
+    added = _add_evidence(lines, _in_force(ev, ctx), query, n, **kw)
+    return added or _add_evidence(lines, ev, query, n, **kw)
+
+
+def short_name(doc: DocumentMeta) -> str:
+    """The document's first alias (its usual short name), else its title; flawed documents keep their full title
+    so they are never confused with the instrument they misdescribe."""
+    if doc.status in (DocStatus.erroneous, DocStatus.superseded) or not doc.aliases:
+        return doc.title
+    return doc.aliases[0]
 
 
 def _revise_outdated(sections: dict[str, list[str]], d: Deficiency, ev: list[Evidence], ctx: EngineContext) -> None:
@@ -243,8 +265,7 @@ def _revise_outdated(sections: dict[str, list[str]], d: Deficiency, ev: list[Evi
 def _revise_missing_jurisdiction(sections: dict[str, list[str]], d: Deficiency, ev: list[Evidence],
                                  ctx: EngineContext) -> None:
     lines = _section_of(sections, d.subject)
-    pool = _in_force(ev, ctx) or ev
-    _add_evidence(lines, [e for e in pool if e.jurisdiction == d.subject], d.suggested_correction_query, 3)
+    _add_preferring_in_force(lines, [e for e in ev if e.jurisdiction == d.subject], ctx, d.suggested_correction_query, 3)
 
 
 def _revise_threshold(sections: dict[str, list[str]], d: Deficiency, ev: list[Evidence], ctx: EngineContext) -> None:
@@ -252,7 +273,7 @@ def _revise_threshold(sections: dict[str, list[str]], d: Deficiency, ev: list[Ev
         sections[head] = [line for line in sec if not (d.affected_text and _same_sentence(line, d.affected_text))]
     unit = d.correction_filter.get("unit")
     lines = _section_of(sections, d.affected_section)
-    _add_evidence(lines, _in_force(ev, ctx) or ev, d.suggested_correction_query, 2, want_unit=unit)
+    _add_preferring_in_force(lines, ev, ctx, d.suggested_correction_query, 2, want_unit=unit)
 
 
 def _revise_exemption(sections: dict[str, list[str]], d: Deficiency, ev: list[Evidence], ctx: EngineContext) -> None:
@@ -262,7 +283,7 @@ def _revise_exemption(sections: dict[str, list[str]], d: Deficiency, ev: list[Ev
 
 def _revise_contradiction(sections: dict[str, list[str]], d: Deficiency, ev: list[Evidence], ctx: EngineContext) -> None:
     lines = _section_of(sections, d.affected_section)
-    note = _cite(f"Sources disagree: {d.description} Verify against the official text.", *d.evidence_doc_ids)
+    note = _cite(f"Sources disagree {d.description.rstrip('.')}; verify against the official text.", *d.evidence_doc_ids)
     if not any(_same_sentence(note, x) for x in lines):
         lines.append(note)
 
@@ -280,8 +301,8 @@ def _revise_specificity(sections: dict[str, list[str]], d: Deficiency, ev: list[
         for head, sec in sections.items():
             sections[head] = [line for line in sec if not _same_sentence(line, d.affected_text)]
         lines = _section_of(sections, d.affected_section)
-    _add_evidence(lines, _in_force(ev, ctx) or ev, d.suggested_correction_query, 1,
-                  want_unit=d.correction_filter.get("unit"))
+    _add_preferring_in_force(lines, ev, ctx, d.suggested_correction_query, 1, want_unit=d.correction_filter.get("unit"),
+                             want_values=d.correction_filter.get("values", ()))
 
 
 _REVISERS = {
@@ -373,9 +394,9 @@ class OfflineCritic:
                     out.append(Deficiency(
                         deficiency_type=T.outdated_source, subject=doc_id, severity=Severity.high,
                         affected_section=section,
-                        description=(f"The answer applies {doc.title} as current law, but at {format_date(ctx.as_of)} "
+                        description=(f"The answer applies {short_name(doc)} as current law, but at {format_date(ctx.as_of)} "
                                      f"it is not yet applicable (applies from {format_date(doc.effective) if doc.effective else 'a later date'}); "
-                                     f"the rules that apply now come from {', '.join(p.title for p in preds)}."),
+                                     f"the rules that apply now come from {', '.join(short_name(p) for p in preds)}."),
                         suggested_correction_query=" ".join([*(p.title for p in preds), *doc.topics[:3]]),
                         correction_filter=_flt(doc_ids=[p.id for p in preds]),
                         evidence_doc_ids=(doc_id, *(p.id for p in preds)),
@@ -386,11 +407,11 @@ class OfflineCritic:
             what = {"erroneous": "is flagged as erroneous in the corpus",
                     "superseded": "has been superseded", "repealed": "no longer applies",
                     "proposed": "is only a proposal"}.get(status.value, status.value)
-            repl = f" Use {', '.join(s.title for s in successors)} instead." if successors else ""
+            repl = f" Use {', '.join(short_name(s) for s in successors)} instead." if successors else ""
             query = " ".join(s.title for s in successors) if successors else f"{doc.title} current rules"
             out.append(Deficiency(
                 deficiency_type=T.outdated_source, subject=doc_id, severity=severity, affected_section=section,
-                description=f"The answer cites {doc.title}, which {what} at {format_date(ctx.as_of)}.{repl}",
+                description=f"The answer cites {short_name(doc)}, which {what} at {format_date(ctx.as_of)}.{repl}",
                 suggested_correction_query=f"{query} {' '.join(doc.topics[:3])}".strip(),
                 correction_filter=_flt(jurisdictions=[doc.jurisdiction], exclude_doc_ids=[doc_id]),
                 evidence_doc_ids=(doc_id, *(s.id for s in successors)),
@@ -438,9 +459,9 @@ class OfflineCritic:
             for t in own:
                 right = self._authoritative(doc.jurisdiction, t.name, t.unit, ctx)
                 if right and not any(_matches(fig, r) and r.comparator == t.comparator for _, r in right):
-                    statement = "; ".join(f"{d.title}: {_fmt_threshold(r)}" for d, r in right)
+                    statement = "; ".join(f"{short_name(d)}: {_fmt_threshold(r)}" for d, r in right)
                     return self._threshold_deficiency(c, doc, t.name, fig, f"The answer states {fig.text} for {t.name.replace('_', ' ')} "
-                                                      f"from {doc.title} ({status.value}); the applicable rule is {statement}.",
+                                                      f"from {short_name(doc)} ({status.value}); the applicable rule is {statement}.",
                                                       [d.id for d, _ in right])
             return None
         verbatim = strip_citations(c.sentence).rstrip(".").lower() in ctx.doc_text(doc.id).lower()
@@ -451,17 +472,17 @@ class OfflineCritic:
             if fig.comparator and all(t.comparator != fig.comparator for t in own) and not _comparator_compatible(fig, own):
                 t = own[0]
                 return self._threshold_deficiency(c, doc, t.name, fig, f"The answer words the {t.name.replace('_', ' ')} threshold as "
-                                                  f"'{fig.text}' with comparator {fig.comparator}, but {doc.title} sets {_fmt_threshold(t)}.",
+                                                  f"'{fig.text}' with comparator {fig.comparator}, but {short_name(doc)} sets {_fmt_threshold(t)}.",
                                                   [doc.id])
             stale = [t for t in own if not _usable_at(doc, t, ctx.as_of)]
             if stale and len(stale) == len(own):
                 t = stale[0]
-                return self._threshold_deficiency(c, doc, t.name, fig, f"The figure {fig.text} for {t.name.replace('_', ' ')} in {doc.title} "
+                return self._threshold_deficiency(c, doc, t.name, fig, f"The figure {fig.text} for {t.name.replace('_', ' ')} in {short_name(doc)} "
                                                   f"does not apply at {format_date(ctx.as_of)}.", [doc.id])
             return None
         if same_unit and _number_text(fig) not in ctx.doc_text(doc.id):
             return self._threshold_deficiency(c, doc, f"{fig.unit}:{fig.value:g}", fig,
-                                              f"The answer states {fig.text}, which {doc.title} does not support.", [doc.id])
+                                              f"The answer states {fig.text}, which {short_name(doc)} does not support.", [doc.id])
         return None
 
     @staticmethod
@@ -511,7 +532,7 @@ class OfflineCritic:
                 out.append(Deficiency(
                     deficiency_type=T.missing_exemption, subject=f"{doc_id}:{ex.entity}", severity=Severity.high,
                     affected_section=section,
-                    description=f"The question concerns {ex.entity}, and {doc.title} has a rule for them the answer omits: {ex.rule}",
+                    description=f"The question concerns {ex.entity}, and {short_name(doc)} has a rule for them the answer omits: {ex.rule}",
                     suggested_correction_query=f"{ex.entity} {ex.rule}",
                     correction_filter=_flt(doc_ids=[doc_id]),
                     evidence_doc_ids=(doc_id,),
@@ -533,12 +554,17 @@ class OfflineCritic:
             variants = {(t.value, t.comparator) for _, t in items}
             if len(variants) < 2 or not _scopes_overlap([t for _, t in items]):
                 continue
-            statement = "; ".join(f"{d.title} gives {_fmt_threshold(t)}" for d, t in items)
+            docs = list(dict.fromkeys(d.id for d, _ in items))
+            if len(docs) == 1:
+                statement = f"the sources summarised in {short_name(items[0][0])} give " + " or ".join(
+                    _fmt_threshold(t) for _, t in items)
+            else:
+                statement = "; ".join(f"{short_name(d)} gives {_fmt_threshold(t)}" for d, t in items)
             section = next((c.section for c in claims if any(d.id in c.doc_ids for d, _ in items)), code)
             out.append(Deficiency(
                 deficiency_type=T.contradictory_sources, subject=f"{code}:{name}", severity=Severity.medium,
                 affected_section=section,
-                description=f"for {name.replace('_', ' ')} in {code}, {statement}.",
+                description=f"on the {name.replace('_', ' ')} figure in {code}: {statement}.",
                 suggested_correction_query=f"{name.replace('_', ' ')} {code} official figure",
                 correction_filter=_flt(jurisdictions=[code]),
                 evidence_doc_ids=tuple(dict.fromkeys(d.id for d, _ in items)),
@@ -571,7 +597,7 @@ class OfflineCritic:
                 out.append(Deficiency(
                     deficiency_type=T.insufficient_specificity, subject=f"{doc_id}:application_date",
                     severity=Severity.medium, affected_section=section,
-                    description=f"The answer relies on {doc.title} without saying it applies only from {format_date(doc.effective)}.",
+                    description=f"The answer relies on {short_name(doc)} without saying it applies only from {format_date(doc.effective)}.",
                     suggested_correction_query=f"{doc.title} application date",
                     correction_filter=_flt(doc_ids=[doc_id]),
                     evidence_doc_ids=(doc_id,),
@@ -599,9 +625,10 @@ class OfflineCritic:
                         deficiency_type=T.insufficient_specificity, subject=f"{doc.jurisdiction}:{t.name}",
                         severity=Severity.medium, affected_section=sec,
                         description=(f"The question asks for figures, but the {sec} section never states the "
-                                     f"{t.name.replace('_', ' ')} figure that {doc.title} sets."),
+                                     f"{t.name.replace('_', ' ')} figure that {short_name(doc)} sets."),
                         suggested_correction_query=f"{t.name.replace('_', ' ')} threshold {' '.join(doc.aliases[:1])}".strip(),
-                        correction_filter=_flt(jurisdictions=[doc.jurisdiction], unit=t.unit),
+                        correction_filter=_flt(jurisdictions=[doc.jurisdiction], unit=t.unit,
+                                               values=sorted({x.value for x in named})),
                         evidence_doc_ids=(doc_id,),
                     ))
         return out

@@ -90,6 +90,8 @@ def sentences(text: str) -> list[str]:
     """Split a passage into sentences (headings and bullets become plain sentences)."""
     out: list[str] = []
     for para in clean_passage(text).splitlines():
+        if para[-1] not in ".!?:;)" and len(para.split()) <= 12:
+            continue
         for s in _split_sentences(para):
             s = s.strip()
             if len(s) >= 25:

@@ -1,0 +1,146 @@
+"""CLI commands of the evaluation loop: run, resume, show, sessions, export."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from core.service import InputError, ProgressEvent, RunResult, SessionBusyError, SessionNotFoundError, Workbench
+
+
+def register(sub: Any) -> None:
+    """Add the loop's sub-commands to the `python -m core` parser."""
+    run = sub.add_parser("run", help="ask a question and run the evaluation loop")
+    run.add_argument("question")
+    run.add_argument("--approve", default="manual", help="all | none | manual | severity>=low|medium|high|critical")
+    run.add_argument("--max-cycles", type=int, default=None)
+    run.add_argument("--as-of", default=None, help="YYYY-MM-DD (default: today)")
+    run.add_argument("--collection", default=None)
+    run.add_argument("--json", action="store_true")
+    run.set_defaults(handler=_run)
+
+    resume = sub.add_parser("resume", help="answer a pending review from a decisions file")
+    resume.add_argument("thread_id")
+    resume.add_argument("--decisions", required=True, help="JSON file: {deficiency_id: {action, query, note}} or {decisions, added, stop}")
+    resume.add_argument("--json", action="store_true")
+    resume.set_defaults(handler=_resume)
+
+    show = sub.add_parser("show", help="show a session")
+    show.add_argument("thread_id")
+    show.add_argument("--json", action="store_true")
+    show.set_defaults(handler=_show)
+
+    sessions = sub.add_parser("sessions", help="list sessions")
+    sessions.add_argument("--json", action="store_true")
+    sessions.set_defaults(handler=_sessions)
+
+    export = sub.add_parser("export", help="export a session")
+    export.add_argument("thread_id")
+    export.add_argument("--format", required=True, choices=["md", "json", "docx"])
+    export.add_argument("-o", "--output", default=None, help="file to write (default: stdout; required for docx)")
+    export.set_defaults(handler=_export)
+
+
+def _workbench() -> Workbench:
+    return Workbench()
+
+
+def _guard(fn: Any) -> Any:
+    def run(args: argparse.Namespace) -> int:
+        from core.cli import CliError
+
+        try:
+            return fn(args)
+        except (InputError, SessionBusyError) as exc:
+            raise CliError(str(exc)) from exc
+        except SessionNotFoundError as exc:
+            raise CliError(str(exc)) from exc
+
+    return run
+
+
+def _progress(event: ProgressEvent) -> None:
+    print(f"[{event.node}] {event.detail}", file=sys.stderr)
+
+
+@_guard
+def _run(args: argparse.Namespace) -> int:
+    result = _workbench().start(args.question, as_of=args.as_of, max_cycles=args.max_cycles, approve=args.approve,
+                                collection=args.collection, on_event=None if args.json else _progress)
+    _print_result(result, args.json)
+    return 0
+
+
+@_guard
+def _resume(args: argparse.Namespace) -> int:
+    from core.cli import CliError
+
+    path = Path(args.decisions)
+    if not path.is_file():
+        raise CliError(f"decisions file {path} does not exist")
+    try:
+        decisions = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise CliError(f"decisions file {path} is not valid JSON: {exc}") from exc
+    result = _workbench().resume(args.thread_id, decisions, on_event=None if args.json else _progress)
+    _print_result(result, args.json)
+    return 0
+
+
+@_guard
+def _show(args: argparse.Namespace) -> int:
+    _print_result(_workbench().show(args.thread_id), args.json)
+    return 0
+
+
+@_guard
+def _sessions(args: argparse.Namespace) -> int:
+    items = _workbench().sessions()
+    if args.json:
+        print(json.dumps([s.model_dump(mode="json") for s in items], indent=2))
+        return 0
+    if not items:
+        print("no sessions yet")
+    for s in items:
+        score = f"{s.quality_score:.2f}" if s.quality_score is not None else "-"
+        print(f"{s.thread_id}  {s.created_at}  {s.status:<16} score {score:<5} {s.termination_reason or '':<28} {s.question[:70]}")
+    return 0
+
+
+@_guard
+def _export(args: argparse.Namespace) -> int:
+    from core.cli import CliError
+
+    data = _workbench().export(args.thread_id, args.format)
+    if args.output:
+        Path(args.output).write_bytes(data)
+        print(f"wrote {args.output} ({len(data)} bytes)", file=sys.stderr)
+    elif args.format == "docx":
+        raise CliError("docx is binary: give -o FILE")
+    else:
+        sys.stdout.write(data.decode("utf-8"))
+    return 0
+
+
+def _print_result(result: RunResult, as_json: bool) -> None:
+    if as_json:
+        out = result.to_json()
+        out["termination_reason"] = result.termination_reason
+        print(json.dumps(out, indent=2, default=str))
+        return
+    print(f"session {result.thread_id}: {result.status} (engine {result.engine})")
+    if result.status == "awaiting_review" and result.pending_review:
+        print(f"\nCurrent answer (cycle {result.pending_review['cycle']}):\n{result.current_answer}\n")
+        print("Proposed corrections awaiting review:")
+        for p in result.pending_review["proposals"]:
+            print(f"  {p['id']}  [{p['severity']}] {p['deficiency_type']}: {p['description']}")
+            print(f"      query: {p['query']}")
+        print(f"\nAnswer with: python -m core resume {result.thread_id} --decisions FILE.json")
+        return
+    print(f"\n{result.final_answer or result.current_answer}\n")
+    score = f"{result.quality_score:.2f}" if result.quality_score is not None else "-"
+    print(f"quality score {score}; stopped: {result.termination_reason} - {result.termination_text}")
+    print(f"cycles: {len(result.evaluation_history)}; residual deficiencies: {len(result.residual_deficiencies)}")

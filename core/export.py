@@ -1,0 +1,241 @@
+"""Session exports (Markdown, JSON, DOCX) with residual deficiencies disclosed and the audit chain's verdict.
+
+Everything embedded is untrusted text (document passages, critic output, analyst notes): Markdown escapes
+HTML everywhere and Markdown control characters in table cells; DOCX drops characters XML cannot hold.
+Nothing from the settings is exported.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+import re
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Callable
+
+from docx import Document
+from docx.document import Document as DocxDocument
+
+from core.state import Deficiency, ResolutionStatus
+from core.termination import describe
+
+if TYPE_CHECKING:
+    from core.service import RunResult
+
+FORMATS = ("md", "json", "docx")
+RESIDUAL_HEADING = "Residual deficiencies (not resolved)"
+NO_RESIDUALS = "None: every deficiency found was resolved."
+_XML_ILLEGAL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_MD_CELL_CONTROL_RE = re.compile(r"([\\`|\[\]])")
+_MD_HEADING_RE = re.compile(r"^( {0,3})(#{1,5})(?=[ \t]|$)", re.MULTILINE)
+
+Row = list[str]
+
+
+def render(result: RunResult, fmt: str, *, audit_ok: bool, audit_message: str) -> bytes:
+    """The session as `md`, `json` or `docx` bytes; any other format raises ValueError."""
+    renderers: dict[str, Callable[[RunResult, bool, str], bytes]] = {"md": _markdown, "json": _json, "docx": _docx}
+    if fmt not in renderers:
+        raise ValueError(f"unknown export format {fmt!r}: use one of {', '.join(FORMATS)}")
+    return renderers[fmt](result, audit_ok, audit_message)
+
+
+# ------------------------------------------------------------------------------------------ shared content
+def _finished(result: RunResult) -> bool:
+    return result.status == "completed"
+
+
+def _provisional_notice(result: RunResult) -> str:
+    return (f"This session has not finished (status: {result.status}). "
+            "The answer below is provisional and may still change.")
+
+
+def _score(value: float | None) -> str:
+    return "not scored" if value is None else f"{value:.2f}"
+
+
+def _termination(result: RunResult) -> str:
+    text = describe(result.termination_reason)
+    return f"{text} ({result.termination_reason})" if result.termination_reason else text
+
+
+def _audit_line(ok: bool, message: str) -> str:
+    verdict = "verified" if ok else "FAILED, the records may have been altered"
+    return f"Audit chain check: {verdict}. {message}"
+
+
+def _metadata_rows(result: RunResult, exported_at: str) -> list[Row]:
+    return [
+        ["Question", result.question],
+        ["As-of date", result.as_of.isoformat() if result.as_of else "not set"],
+        ["Status", result.status],
+        ["Engine", result.engine],
+        ["Quality score", _score(result.quality_score)],
+        ["Cycles run", f"{len(result.evaluation_history)} (maximum {result.max_evaluation_cycles})"],
+        ["Termination reason", _termination(result)],
+        ["Session", result.thread_id],
+        ["Exported at", exported_at],
+    ]
+
+
+def why_unresolved(d: Deficiency, *, finished: bool) -> str:
+    """Why a residual deficiency is still there, from its resolution status and annotations."""
+    attempts = d.resolution_attempt_count
+    match d.resolution_status:
+        case ResolutionStatus.dismissed:
+            reason = f"dismissed by the analyst ({d.analyst_note or 'no note given'})"
+        case ResolutionStatus.unresolvable:
+            reason = f"unresolvable after {attempts} attempt{'s' if attempts != 1 else ''}"
+        case ResolutionStatus.open:
+            reason = "still open when the loop stopped" if finished else "still open: the loop has not finished"
+        case ResolutionStatus.addressed if d.origin == "analyst":
+            reason = "addressed but not verifiable: added by the analyst, so no critic re-checks it"
+        case ResolutionStatus.addressed:
+            reason = "addressed: a correction was retrieved but not yet re-checked"
+        case _:
+            reason = d.resolution_status.value
+    if d.analyst_note and d.resolution_status != ResolutionStatus.dismissed:
+        reason += f"; analyst note: {d.analyst_note}"
+    if d.accepted_risk:
+        reason += "; risk accepted by the analyst"
+    return reason
+
+
+RESIDUAL_HEADER: Row = ["ID", "Severity", "Type", "Subject", "Description", "Why unresolved"]
+CITATION_HEADER: Row = ["Document", "Title", "Jurisdiction", "Citation", "Declared status", "Status at as-of",
+                        "Effective"]
+CYCLE_HEADER: Row = ["Cycle", "Score", "Found", "Resolved", "Queries issued", "Decisions"]
+
+
+def _residual_rows(result: RunResult) -> list[Row]:
+    ordered = sorted(result.residual_deficiencies, key=lambda d: -d.severity.rank)
+    return [[d.id, d.severity.value, d.deficiency_type.value, d.subject, d.description,
+             why_unresolved(d, finished=_finished(result))] for d in ordered]
+
+
+def _citation_rows(result: RunResult) -> list[Row]:
+    return [[c.doc_id, c.title, c.jurisdiction, c.citation or "", c.declared_status, c.status_at_as_of,
+             c.effective.isoformat() if c.effective else "unknown"] for c in result.citations]
+
+
+def _ids(ids: tuple[str, ...]) -> str:
+    return f"{len(ids)} ({', '.join(ids)})" if ids else "0"
+
+
+def _cycle_rows(result: RunResult) -> list[Row]:
+    rows = []
+    for r in result.evaluation_history:
+        decisions = "; ".join(
+            f"{x.deficiency_id}: {x.action}{' (auto)' if x.automatic else ''} by {x.decided_by}"
+            + (f", query: {x.query}" if x.query else "") + (f", note: {x.note}" if x.note else "")
+            for x in r.decisions
+        )
+        rows.append([str(r.cycle_number), f"{r.overall_score:.2f}", _ids(r.deficiencies_found),
+                     _ids(r.deficiencies_resolved), "; ".join(r.retrieval_queries_issued) or "none",
+                     decisions or "none"])
+    return rows
+
+
+# ----------------------------------------------------------------------------------------------- Markdown
+def md_text(text: str) -> str:
+    """Untrusted prose for Markdown: no control characters, HTML shown as text, never as markup."""
+    return html.escape(_XML_ILLEGAL_RE.sub(" ", text), quote=False)
+
+
+def md_cell(text: str) -> str:
+    """Untrusted text for one Markdown table cell: one line, no HTML, no cell breaks, code spans, links or images."""
+    one_line = " ".join(md_text(text).split())
+    return _MD_CELL_CONTROL_RE.sub(r"\\\1", one_line)
+
+
+def _md_table(header: Row, rows: list[Row]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(md_cell(cell) for cell in row) + " |" for row in rows]
+    return lines + [""]
+
+
+def _markdown(result: RunResult, audit_ok: bool, audit_message: str) -> bytes:
+    out = ["# Compliance research export", ""]
+    if not _finished(result):
+        out += [f"> **PROVISIONAL.** {md_text(_provisional_notice(result))}", ""]
+    out += _md_table(["Field", "Value"], _metadata_rows(result, _now()))
+    answer = _MD_HEADING_RE.sub(r"\1#\2", md_text(result.current_answer.strip()))
+    out += ["## Answer", "", answer or "_No answer has been drafted yet._", ""]
+    out += [f"## {RESIDUAL_HEADING}", ""]
+    residuals = _residual_rows(result)
+    out += _md_table(RESIDUAL_HEADER, residuals) if residuals else [NO_RESIDUALS, ""]
+    out += ["## Citations", ""]
+    citations = _citation_rows(result)
+    out += _md_table(CITATION_HEADER, citations) if citations else ["No sources cited.", ""]
+    out += ["## Evaluation cycles", ""]
+    cycles = _cycle_rows(result)
+    out += _md_table(CYCLE_HEADER, cycles) if cycles else ["No evaluation cycle has run.", ""]
+    out += ["## Termination", "", md_text(_termination(result)), ""]
+    out += ["## Audit", "", md_text(_audit_line(audit_ok, audit_message)), ""]
+    return "\n".join(out).encode("utf-8")
+
+
+# --------------------------------------------------------------------------------------------------- JSON
+def _json(result: RunResult, audit_ok: bool, audit_message: str) -> bytes:
+    payload = result.model_dump(mode="json")
+    payload["provisional"] = not _finished(result)
+    payload["audit"] = {"verified": audit_ok, "message": audit_message}
+    payload["exported_at"] = _now()
+    return json.dumps(payload, indent=2, ensure_ascii=False).encode("utf-8")
+
+
+# --------------------------------------------------------------------------------------------------- DOCX
+def _plain(text: str) -> str:
+    """Text python-docx can store: characters XML forbids become spaces."""
+    return _XML_ILLEGAL_RE.sub(" ", text)
+
+
+def _docx_table(doc: DocxDocument, header: Row, rows: list[Row]) -> None:
+    table = doc.add_table(rows=1, cols=len(header))
+    table.style = "Table Grid"
+    for cell, text in zip(table.rows[0].cells, header):
+        cell.text = ""
+        cell.paragraphs[0].add_run(text).bold = True
+    for row in rows:
+        for cell, text in zip(table.add_row().cells, row):
+            cell.text = _plain(text)
+
+
+def _docx_section(doc: DocxDocument, heading: str, header: Row, rows: list[Row], empty: str) -> None:
+    doc.add_heading(heading, level=1)
+    if rows:
+        _docx_table(doc, header, rows)
+    else:
+        doc.add_paragraph(empty)
+
+
+def _docx(result: RunResult, audit_ok: bool, audit_message: str) -> bytes:
+    doc = Document()
+    doc.add_heading("Compliance research export", level=0)
+    if not _finished(result):
+        notice = doc.add_paragraph()
+        notice.add_run("PROVISIONAL. ").bold = True
+        notice.add_run(_provisional_notice(result))
+    _docx_table(doc, ["Field", "Value"], _metadata_rows(result, _now()))
+    doc.add_heading("Answer", level=1)
+    answer = _plain(result.current_answer.strip())
+    for line in answer.splitlines() or ["No answer has been drafted yet."]:
+        if line.lstrip().startswith("#"):
+            doc.add_heading(line.lstrip().lstrip("#").strip(), level=2)
+        elif line.strip():
+            doc.add_paragraph(line)
+    _docx_section(doc, RESIDUAL_HEADING, RESIDUAL_HEADER, _residual_rows(result), NO_RESIDUALS)
+    _docx_section(doc, "Citations", CITATION_HEADER, _citation_rows(result), "No sources cited.")
+    _docx_section(doc, "Evaluation cycles", CYCLE_HEADER, _cycle_rows(result), "No evaluation cycle has run.")
+    doc.add_heading("Termination", level=1)
+    doc.add_paragraph(_plain(_termination(result)))
+    doc.add_heading("Audit", level=1)
+    doc.add_paragraph(_plain(_audit_line(audit_ok, audit_message)))
+    buffer = io.BytesIO()
+    doc.save(buffer)
+    return buffer.getvalue()
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")

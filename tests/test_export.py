@@ -1,0 +1,192 @@
+"""Exports: Markdown, JSON and DOCX carry the answer, residuals with reasons, cycles, termination and audit."""
+
+from __future__ import annotations
+
+import io
+import json
+from datetime import date
+
+import pytest
+from docx import Document
+
+from core.export import NO_RESIDUALS, RESIDUAL_HEADING, render
+from core.service import RunResult
+from core.state import (
+    Citation,
+    DecisionRecord,
+    Deficiency,
+    DeficiencyType,
+    EvaluationCycleRecord,
+    ResolutionStatus,
+    Severity,
+    verify_chain,
+)
+
+ANSWER = "## EU\nThe reporting threshold is EUR 10,000 [eu-amld6].\n\n## UK\nSee [uk-mlr-2017]."
+
+
+def _deficiency(subject: str, status: ResolutionStatus, **kw: object) -> Deficiency:
+    return Deficiency(deficiency_type=kw.pop("deficiency_type", DeficiencyType.missing_jurisdiction),
+                      subject=subject, description=kw.pop("description", f"problem with {subject}"),
+                      resolution_status=status, **kw)
+
+
+DISMISSED = _deficiency("fr", ResolutionStatus.dismissed, analyst_note="out of scope for this client",
+                        severity=Severity.low)
+UNRESOLVABLE = _deficiency("threshold:eu", ResolutionStatus.unresolvable, resolution_attempt_count=2,
+                           deficiency_type=DeficiencyType.incorrect_threshold, severity=Severity.critical)
+OPEN = _deficiency("de", ResolutionStatus.open, severity=Severity.high)
+ANALYST = _deficiency("sanctions screening", ResolutionStatus.addressed, origin="analyst",
+                      deficiency_type=DeficiencyType.insufficient_specificity)
+RESOLVED = _deficiency("uk", ResolutionStatus.resolved)
+
+
+def _history() -> list[EvaluationCycleRecord]:
+    first = EvaluationCycleRecord(
+        cycle_number=0, timestamp="2024-05-01T10:00:00+00:00", deficiencies_found=(OPEN.id, RESOLVED.id),
+        deficiencies_resolved=(), overall_score=0.83, retrieval_queries_issued=("uk money laundering regulations",),
+        decisions=(DecisionRecord(deficiency_id=RESOLVED.id, action="approve", decided_by="alice"),),
+    ).sealed("")
+    second = EvaluationCycleRecord(
+        cycle_number=1, timestamp="2024-05-01T10:01:00+00:00", deficiencies_found=(OPEN.id,),
+        deficiencies_resolved=(RESOLVED.id,), overall_score=0.88,
+    ).sealed(first.record_hash)
+    return [first, second]
+
+
+def _result(**kw: object) -> RunResult:
+    base: dict[str, object] = dict(
+        thread_id="abc123", status="completed", question="What is the AML reporting threshold?",
+        as_of=date(2024, 5, 1), engine="offline", current_answer=ANSWER, final_answer=ANSWER + "\n\nresidual",
+        quality_score=0.88, termination_reason="max_cycles_reached",
+        residual_deficiencies=[DISMISSED, UNRESOLVABLE, OPEN, ANALYST],
+        identified_deficiencies=[DISMISSED, UNRESOLVABLE, OPEN, ANALYST, RESOLVED], evaluation_history=_history(),
+        citations=[Citation(doc_id="eu-amld6", title="EU AMLD 6", jurisdiction="EU", declared_status="in_force",
+                            status_at_as_of="in_force", effective=date(2021, 6, 3), citation="Directive 2018/1673"),
+                   Citation(doc_id="uk-mlr-2017", title="UK MLR 2017", jurisdiction="UK",
+                            declared_status="amended", status_at_as_of="repealed")],
+        max_evaluation_cycles=2, evaluation_cycle=2,
+    )
+    base.update(kw)
+    return RunResult(**base)
+
+
+def _export(result: RunResult, fmt: str) -> bytes:
+    ok, message = verify_chain(result.evaluation_history)
+    return render(result, fmt, audit_ok=ok, audit_message=message)
+
+
+def _docx_text(data: bytes) -> tuple[str, list[list[list[str]]]]:
+    doc = Document(io.BytesIO(data))
+    tables = [[[c.text for c in row.cells] for row in t.rows] for t in doc.tables]
+    return "\n".join(p.text for p in doc.paragraphs), tables
+
+
+def test_markdown_has_answer_citations_residuals_cycles_termination_and_audit() -> None:
+    md = _export(_result(), "md").decode()
+    assert "The reporting threshold is EUR 10,000 [eu-amld6]." in md
+    assert "### EU" in md  # answer headings sit below the export's own sections
+    assert "| eu-amld6 | EU AMLD 6 | EU | Directive 2018/1673 | in_force | in_force | 2021-06-03 |" in md
+    assert "| uk-mlr-2017 | UK MLR 2017 | UK |  | amended | repealed | unknown |" in md
+    assert md.index("## Answer") < md.index(f"## {RESIDUAL_HEADING}") < md.index("## Citations")
+    assert "dismissed by the analyst (out of scope for this client)" in md
+    assert "unresolvable after 2 attempts" in md
+    assert "still open when the loop stopped" in md
+    assert "addressed but not verifiable" in md
+    assert RESOLVED.id not in md.split(f"## {RESIDUAL_HEADING}")[1].split("## Citations")[0]
+    residual_rows = md.split(f"## {RESIDUAL_HEADING}")[1].split("## Citations")[0]
+    assert residual_rows.index("critical") < residual_rows.index("| low |")
+    assert "| Cycle | Score | Found | Resolved | Queries issued | Decisions |" in md
+    assert f"| 1 | 0.88 | 1 ({OPEN.id}) | 1 ({RESOLVED.id}) | none | none |" in md
+    assert f"{RESOLVED.id}: approve by alice" in md
+    assert "The maximum number of correction cycles was reached." in md
+    assert "Audit chain check: verified. 2 cycle records verified" in md
+    assert "PROVISIONAL" not in md
+
+
+def test_markdown_without_residuals_says_so() -> None:
+    md = _export(_result(residual_deficiencies=[]), "md").decode()
+    assert f"## {RESIDUAL_HEADING}\n\n{NO_RESIDUALS}" in md
+
+
+def test_json_round_trips_and_carries_audit() -> None:
+    result = _result()
+    data = json.loads(_export(result, "json"))
+    assert data["audit"] == {"verified": True, "message": "2 cycle records verified"}
+    assert data["exported_at"] and data["provisional"] is False
+    assert RunResult.model_validate(data) == result
+    assert verify_chain(data["evaluation_history"]) == (True, "2 cycle records verified")
+
+
+def test_docx_opens_and_contains_the_residual_table() -> None:
+    text, tables = _docx_text(_export(_result(), "docx"))
+    assert RESIDUAL_HEADING in text and "The reporting threshold is EUR 10,000 [eu-amld6]." in text
+    residual = next(t for t in tables if t[0][-1] == "Why unresolved")
+    assert {row[0] for row in residual[1:]} == {DISMISSED.id, UNRESOLVABLE.id, OPEN.id, ANALYST.id}
+    assert any("unresolvable after 2 attempts" in row[-1] for row in residual)
+    metadata = dict((row[0], row[1]) for row in tables[0])
+    assert metadata["Question"] == "What is the AML reporting threshold?"
+    assert metadata["As-of date"] == "2024-05-01" and metadata["Quality score"] == "0.88"
+    assert metadata["Termination reason"].startswith("The maximum number of correction cycles")
+    assert any(t[0][0] == "Document" for t in tables) and any(t[0][0] == "Cycle" for t in tables)
+    assert "Audit chain check: verified" in text
+
+
+def test_docx_without_residuals_says_so() -> None:
+    text, tables = _docx_text(_export(_result(residual_deficiencies=[]), "docx"))
+    assert NO_RESIDUALS in text and not any(t[0][-1] == "Why unresolved" for t in tables)
+
+
+def test_tampered_record_shows_failed_audit_everywhere() -> None:
+    first, second = _history()
+    tampered = _result(evaluation_history=[first.model_copy(update={"overall_score": 0.99}), second])
+    md = _export(tampered, "md").decode()
+    assert "Audit chain check: FAILED" in md and "cycle record 0" in md and "tampered" in md
+    data = json.loads(_export(tampered, "json"))
+    assert data["audit"]["verified"] is False and "cycle record 0" in data["audit"]["message"]
+    text, _ = _docx_text(_export(tampered, "docx"))
+    assert "Audit chain check: FAILED" in text
+
+
+def test_untrusted_text_is_escaped_in_markdown() -> None:
+    evil = _deficiency("xss", ResolutionStatus.open,
+                       description="<script>alert(1)</script> a | b\n## injected [link](javascript:x)")
+    answer = "Body <img src=x onerror=alert(1)> text"
+    md = _export(_result(residual_deficiencies=[evil], current_answer=answer), "md").decode()
+    assert "<script>" not in md and "<img" not in md
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in md and "Body &lt;img src=x onerror=alert(1)&gt; text" in md
+    row = next(line for line in md.splitlines() if line.startswith(f"| {evil.id} |"))
+    assert "a \\| b ## injected \\[link\\](javascript:x)" in row
+    assert row.count(" | ") == 5  # six cells: the pipe inside the description does not add a column
+    assert "\n## injected" not in md
+
+
+def test_docx_tolerates_control_characters() -> None:
+    text, _ = _docx_text(_export(_result(current_answer="bad\x0bchar\x00here"), "docx"))
+    assert "bad char here" in text
+
+
+@pytest.mark.parametrize("fmt", ["pdf", "MD", ""])
+def test_unknown_format_raises(fmt: str) -> None:
+    with pytest.raises(ValueError, match="unknown export format"):
+        render(_result(), fmt, audit_ok=True, audit_message="ok")
+
+
+@pytest.mark.parametrize("status", ["awaiting_review", "interrupted"])
+def test_unfinished_session_is_labelled_provisional(status: str) -> None:
+    result = _result(status=status, termination_reason=None, quality_score=None,
+                     residual_deficiencies=[OPEN], final_answer="")
+    md = _export(result, "md").decode()
+    top = md.split("## Answer")[0]
+    assert "PROVISIONAL" in top and f"has not finished (status: {status})" in top and "provisional" in top
+    assert "still open: the loop has not finished" in md
+    assert "The loop has not finished." in md and "not scored" in md
+    assert json.loads(_export(result, "json"))["provisional"] is True
+    text, _ = _docx_text(_export(result, "docx"))
+    assert text.index("PROVISIONAL") < text.index("Answer")
+
+
+def test_nothing_from_settings_is_exported(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WORKBENCH_API_KEY", "sk-secret-value")
+    outputs = [_export(_result(), fmt) for fmt in ("md", "json", "docx")]
+    assert not any(b"sk-secret-value" in out for out in outputs)
