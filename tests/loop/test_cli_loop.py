@@ -1,0 +1,103 @@
+"""The loop through `python -m core` on the sample corpus, in fresh processes (real Qdrant Edge, real SQLite)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+Q1 = ("Compare CDD requirements for money service businesses under EU AMLR 2024 and FinCEN's CDD Rule, "
+      "focusing on beneficial ownership thresholds.")
+
+
+def cli(env: dict[str, str], *args: str, timeout: int = 240) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "core", *args], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    data = tmp_path_factory.mktemp("cli-loop")
+    e = {**os.environ, "WORKBENCH_DATA_DIR": str(data), "HF_HUB_OFFLINE": "1"}
+    e.pop("OPENAI_BASE_URL", None)
+    e.pop("OPENAI_API_KEY", None)
+    done = cli(e, "ingest", "core/corpus")
+    assert done.returncode == 0, done.stderr
+    return e
+
+
+def test_run_approve_all_json(env: dict[str, str]) -> None:
+    out = cli(env, "run", Q1, "--approve", "all", "--as-of", "2026-11-30", "--json")
+    assert out.returncode == 0, out.stderr
+    r = json.loads(out.stdout)
+    assert r["status"] == "completed" and r["termination_reason"]
+    assert len(r["evaluation_history"]) >= 2
+    assert r["evaluation_history"][0]["deficiencies_found"]
+    assert any(d["resolution_status"] == "resolved" for d in r["identified_deficiencies"])
+    assert r["evaluation_history"][-1]["overall_score"] > r["evaluation_history"][0]["overall_score"]
+    residual_ids = {d["id"] for d in r["residual_deficiencies"]}
+    assert residual_ids == {d["id"] for d in r["identified_deficiencies"] if d["resolution_status"] != "resolved"}
+    assert {"retrievals", "critic_calls", "llm_calls", "elapsed_s", "node_seconds"} <= set(r["metrics"])
+    assert r["citations"] and r["final_answer"].startswith("## ")
+
+
+def test_run_approve_none_leaves_every_deficiency_residual(env: dict[str, str]) -> None:
+    r = json.loads(cli(env, "run", Q1, "--approve", "none", "--as-of", "2026-11-30", "--json").stdout)
+    assert r["identified_deficiencies"]
+    assert all(d["resolution_status"] == "dismissed" for d in r["identified_deficiencies"])
+    assert len(r["residual_deficiencies"]) == len(r["identified_deficiencies"])
+    assert r["metrics"]["retrievals"] == 1
+
+
+def test_resume_after_the_process_is_killed_at_the_review_pause(env: dict[str, str], tmp_path: Path) -> None:
+    script = textwrap.dedent(f"""
+        import sys, time
+        from core.service import Workbench
+        r = Workbench().start({Q1!r}, as_of="2026-11-30")
+        print(r.thread_id, r.status, flush=True)
+        time.sleep(600)
+    """)
+    proc = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        thread_id, status = proc.stdout.readline().split()
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(30)
+    assert status == "awaiting_review"
+    shown = json.loads(cli(env, "show", thread_id, "--json").stdout)
+    assert shown["status"] == "awaiting_review"
+    decisions = tmp_path / "decisions.json"
+    decisions.write_text(json.dumps({p["id"]: {"action": "approve"} for p in shown["pending_review"]["proposals"]}))
+    resumed = cli(env, "resume", thread_id, "--decisions", str(decisions), "--json")
+    assert resumed.returncode == 0, resumed.stderr
+    r = json.loads(resumed.stdout)
+    assert r["status"] in ("completed", "awaiting_review")
+    first_decisions = r["evaluation_history"][1]["decisions"]
+    assert len(first_decisions) == len(shown["pending_review"]["proposals"])
+    listed = cli(env, "sessions", "--json")
+    assert thread_id in {s["thread_id"] for s in json.loads(listed.stdout)}
+    md = cli(env, "export", thread_id, "--format", "md")
+    assert md.returncode == 0 and "Residual deficiencies" in md.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["run", "   "], "question is empty"),
+        (["run", Q1, "--approve", "maybe"], "approval policy"),
+        (["run", Q1, "--as-of", "2026-13-01"], "as-of date"),
+        (["show", "nope"], "no session"),
+        (["resume", "nope", "--decisions", "/nonexistent.json"], "does not exist"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(env: dict[str, str], args: list[str], needle: str) -> None:
+    out = cli(env, *args)
+    assert out.returncode == 2
+    assert needle in out.stderr and len(out.stderr.strip().splitlines()) == 1

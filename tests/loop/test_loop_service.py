@@ -1,0 +1,199 @@
+"""The whole loop through core.service, parametrised over in-memory, SQLite (and Postgres when configured)."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Callable
+
+import pytest
+
+from core.service import InputError, SessionBusyError, Workbench, thread_lock
+from core.state import ResolutionStatus, verify_chain
+from core.termination import (
+    MAX_CYCLES_REACHED,
+    NO_OPEN_DEFICIENCIES,
+    ONLY_UNRESOLVABLE_REMAINING,
+    SCORE_PLATEAU,
+    STOPPED_BY_ANALYST,
+)
+from tests.loop.corpora import RU_QUESTION
+
+S = ResolutionStatus
+Factory = Callable[..., Workbench]
+
+
+def test_approve_all_resolves_and_the_score_rises(workbench_factory: Factory, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING)
+    r = workbench_factory().start(RU_QUESTION, as_of="2026-11-30", approve="all")
+    assert r.status == "completed" and r.termination_reason == NO_OPEN_DEFICIENCIES
+    scores = [h.overall_score for h in r.evaluation_history]
+    assert len(scores) >= 2 and scores[-1] > scores[0]
+    assert any(h.deficiencies_resolved for h in r.evaluation_history[1:])
+    assert r.evaluation_history[1].retrieval_queries_issued and r.evaluation_history[1].decisions
+    assert "ru-blog-wrong" not in r.final_answer and r.residual_deficiencies == []
+    assert r.metrics["retrievals"] >= 2 and r.metrics["critic_calls"] == len(scores)
+    assert set(r.metrics["node_seconds"]) >= {"retrieve", "draft", "critique", "review", "correct", "revise", "finalize"}
+    assert verify_chain(r.evaluation_history)[0]
+    assert not [rec for rec in caplog.records if "unregistered" in rec.getMessage().lower()]
+
+
+def test_reloaded_state_is_typed_not_dicts(workbench_factory: Factory) -> None:
+    r = workbench_factory().start(RU_QUESTION, as_of="2026-11-30", approve="all")
+    again = workbench_factory().show(r.thread_id)
+    assert type(again.identified_deficiencies[0]).__name__ == "Deficiency"
+    assert type(again.evaluation_history[0]).__name__ == "EvaluationCycleRecord"
+    assert again.final_answer == r.final_answer
+
+
+def test_approve_none_retrieves_nothing_and_everything_stays_residual(workbench_factory: Factory) -> None:
+    r = workbench_factory().start(RU_QUESTION, as_of="2026-11-30", approve="none")
+    assert r.termination_reason == ONLY_UNRESOLVABLE_REMAINING
+    assert r.metrics["retrievals"] == 1
+    assert r.residual_deficiencies and all(d.resolution_status == S.dismissed for d in r.residual_deficiencies)
+    assert "Residual deficiencies" in r.final_answer
+
+
+@pytest.mark.parametrize("cycles", [0, 1])
+def test_max_cycles(workbench_factory: Factory, cycles: int) -> None:
+    wb = workbench_factory(retrieval_k=2)
+    r = wb.start(RU_QUESTION, as_of="2026-11-30", approve="all", max_cycles=cycles)
+    assert len(r.evaluation_history) == cycles + 1
+    if cycles == 0:
+        assert r.termination_reason == MAX_CYCLES_REACHED and r.metrics["retrievals"] == 1
+        assert r.residual_deficiencies
+
+
+def test_manual_review_pauses_before_any_correction_retrieval_and_resumes_in_a_new_instance(workbench_factory: Factory) -> None:
+    first = workbench_factory()
+    paused = first.start(RU_QUESTION, as_of="2026-11-30")
+    assert paused.status == "awaiting_review" and paused.metrics["retrievals"] == 1
+    proposals = paused.pending_review["proposals"]
+    assert proposals and {"id", "deficiency_type", "description", "severity", "query"} <= set(proposals[0])
+    decisions = {p["id"]: {"action": "approve"} for p in proposals}
+    rejected = proposals[-1]["id"]
+    decisions[rejected] = {"action": "reject", "note": "out of scope"}
+    edited = proposals[0]["id"]
+    decisions[edited] = {"action": "edit", "query": "Payments Act owner disclosure more than 30%"}
+    restarted = workbench_factory()
+    done = restarted.resume(paused.thread_id, {"decisions": decisions, "reviewer": "alice"})
+    assert done.status in ("completed", "awaiting_review")
+    record = done.evaluation_history[1]
+    by_id = {dec.deficiency_id: dec for dec in record.decisions}
+    assert by_id[rejected].action == "reject" and by_id[rejected].decided_by == "alice"
+    assert by_id[edited].query == "Payments Act owner disclosure more than 30%"
+    assert "Payments Act owner disclosure more than 30%" in record.retrieval_queries_issued
+    dismissed = next(d for d in done.identified_deficiencies if d.id == rejected)
+    assert dismissed.resolution_status == S.dismissed and dismissed.analyst_note == "out of scope"
+
+
+def test_review_input_is_validated(workbench_factory: Factory) -> None:
+    wb = workbench_factory()
+    paused = wb.start(RU_QUESTION, as_of="2026-11-30")
+    with pytest.raises(InputError, match="no decision"):
+        wb.resume(paused.thread_id, {})
+    with pytest.raises(InputError, match="invalid review decisions"):
+        wb.resume(paused.thread_id, {paused.pending_review["proposals"][0]["id"]: {"action": "maybe"}})
+    with pytest.raises(InputError, match="unknown deficiencies"):
+        wb.resume(paused.thread_id, {"D-nope": {"action": "approve"}})
+    assert wb.show(paused.thread_id).status == "awaiting_review"
+
+
+def test_analyst_can_stop_add_and_change_severity(workbench_factory: Factory) -> None:
+    wb = workbench_factory()
+    paused = wb.start(RU_QUESTION, as_of="2026-11-30")
+    stopped = wb.resume(paused.thread_id, {"stop": True})
+    assert stopped.termination_reason == STOPPED_BY_ANALYST and stopped.residual_deficiencies
+
+    paused = wb.start(RU_QUESTION, as_of="2026-11-30")
+    first = paused.pending_review["proposals"][0]["id"]
+    decisions = {p["id"]: {"action": "approve"} for p in paused.pending_review["proposals"]}
+    decisions[first] = {"action": "approve", "severity": "low"}
+    added = {"deficiency_type": "missing_jurisdiction", "subject": "ZZ", "description": "Zedland not covered",
+             "suggested_correction_query": "Xylandia owner disclosure"}
+    r = wb.resume(paused.thread_id, {"decisions": decisions, "added": [added]})
+    mine = [d for d in r.identified_deficiencies if d.origin == "analyst"]
+    assert len(mine) == 1 and mine[0].resolution_status == S.addressed
+    assert mine[0] in r.residual_deficiencies or r.status == "awaiting_review"
+    assert next(d for d in r.identified_deficiencies if d.id == first).severity.value == "low"
+
+
+def test_unresolvable_after_n_attempts_and_plateau(workbench_factory: Factory) -> None:
+    wb = workbench_factory(unresolvable_after=1)
+    q = "What owner disclosure threshold applies in Ruritania?"
+    r = wb.start(q, as_of="2026-11-30", approve="all", max_cycles=5)
+    assert r.status == "completed"
+    stuck = workbench_factory(unresolvable_after=5, plateau_cycles=1, retrieval_k=1)
+    p = stuck.start("What owner disclosure threshold applies to a savings club in Ruritania and Xylandia?",
+                    as_of="2026-11-30", approve="all", max_cycles=6)
+    assert p.termination_reason in (SCORE_PLATEAU, NO_OPEN_DEFICIENCIES, ONLY_UNRESOLVABLE_REMAINING)
+
+
+def test_tampering_with_a_stored_record_fails_verification(workbench_factory: Factory) -> None:
+    r = workbench_factory().start(RU_QUESTION, as_of="2026-11-30", approve="all")
+    history = list(r.evaluation_history)
+    history[0] = history[0].model_copy(update={"overall_score": 1.0})
+    ok, message = verify_chain(history)
+    assert not ok and "cycle record 0" in message
+
+
+def test_one_run_at_a_time_per_session() -> None:
+    with thread_lock("t-1"):
+        with pytest.raises(SessionBusyError):
+            with thread_lock("t-1"):
+                pass
+        with thread_lock("t-2"):
+            pass
+    ready = threading.Event()
+    release = threading.Event()
+
+    def hold() -> None:
+        with thread_lock("t-3"):
+            ready.set()
+            release.wait(5)
+
+    worker = threading.Thread(target=hold)
+    worker.start()
+    ready.wait(5)
+    with pytest.raises(SessionBusyError, match="already running"):
+        with thread_lock("t-3"):
+            pass
+    release.set()
+    worker.join()
+
+
+@pytest.mark.parametrize("question", ["", "   ", "x" * 20_000])
+def test_bad_questions_are_refused_with_a_reason(workbench_factory: Factory, question: str) -> None:
+    with pytest.raises(InputError):
+        workbench_factory().start(question)
+
+
+@pytest.mark.parametrize("as_of", ["1700-01-01", "3000-01-01", "30/11/2026"])
+def test_bad_as_of_dates_are_refused(workbench_factory: Factory, as_of: str) -> None:
+    with pytest.raises(InputError, match="as-of"):
+        workbench_factory().start(RU_QUESTION, as_of=as_of)
+
+
+def test_sessions_list_and_branch(workbench_factory: Factory) -> None:
+    wb = workbench_factory()
+    r = wb.start(RU_QUESTION, as_of="2026-11-30", approve="all")
+    ids = {s.thread_id for s in wb.sessions()}
+    assert r.thread_id in ids
+    branch = wb.branch(r.thread_id, 0)
+    b = wb.show(branch)
+    assert b.thread_id != r.thread_id and b.evaluation_history[0].record_hash == r.evaluation_history[0].record_hash
+    assert b.status in ("completed", "awaiting_review")
+
+
+def test_annotations_after_completion_record_editor_and_reason(workbench_factory: Factory) -> None:
+    wb = workbench_factory()
+    r = wb.start(RU_QUESTION, as_of="2026-11-30", approve="none")
+    target = r.residual_deficiencies[0].id
+    with pytest.raises(InputError, match="editor"):
+        wb.annotate(r.thread_id, target, editor="", reason="x", accepted_risk=True)
+    after = wb.annotate(r.thread_id, target, editor="bob", reason="immaterial for this client", note="accepted",
+                        accepted_risk=True)
+    changed = next(d for d in after.identified_deficiencies if d.id == target)
+    assert changed.accepted_risk and changed.analyst_note == "accepted"
+    assert after.status == "completed" and after.termination_reason == r.termination_reason
+    assert verify_chain(after.evaluation_history)[0]

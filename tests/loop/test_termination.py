@@ -1,0 +1,59 @@
+"""The termination policy as a pure function."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.state import Deficiency, DeficiencyType, ResolutionStatus, Severity
+from core.termination import (
+    MAX_CYCLES_REACHED,
+    NO_OPEN_DEFICIENCIES,
+    ONLY_UNRESOLVABLE_REMAINING,
+    QUALITY_THRESHOLD_MET,
+    SCORE_PLATEAU,
+    STOPPED_BY_ANALYST,
+    TerminationPolicy,
+    decide,
+    describe,
+    next_plateau_streak,
+    quality_score,
+)
+
+POLICY = TerminationPolicy(quality_threshold=0.85, blocking_severity=Severity.medium, plateau_epsilon=0.01, plateau_cycles=2)
+
+
+def d(status: str = "open", severity: str = "high", subject: str = "EU") -> Deficiency:
+    return Deficiency(deficiency_type=DeficiencyType.missing_jurisdiction, subject=subject, description="x",
+                      resolution_status=ResolutionStatus(status), severity=Severity(severity))
+
+
+@pytest.mark.parametrize(
+    ("items", "score", "cycle", "plateau", "kw", "expected"),
+    [
+        ([d()], 0.5, 0, 0, {"stopped": True}, STOPPED_BY_ANALYST),
+        ([d()], 0.5, 0, 0, {"degraded": "llm"}, "degraded_llm"),
+        ([], 1.0, 0, 0, {}, NO_OPEN_DEFICIENCIES),
+        ([d("resolved")], 1.0, 1, 0, {}, NO_OPEN_DEFICIENCIES),
+        ([d("dismissed"), d("unresolvable", subject="US")], 0.7, 1, 0, {}, ONLY_UNRESOLVABLE_REMAINING),
+        ([d(severity="low")], 0.98, 0, 0, {}, QUALITY_THRESHOLD_MET),
+        ([d(severity="medium")], 0.95, 0, 0, {}, None),
+        ([d()], 0.5, 3, 0, {}, MAX_CYCLES_REACHED),
+        ([d()], 0.5, 2, 2, {}, SCORE_PLATEAU),
+        ([d()], 0.5, 1, 1, {}, None),
+    ],
+)
+def test_decide(items: list[Deficiency], score: float, cycle: int, plateau: int, kw: dict, expected: str | None) -> None:
+    assert decide(deficiencies=items, score=score, cycle=cycle, max_cycles=3, plateau_streak=plateau, policy=POLICY, **kw) == expected
+
+
+def test_zero_max_cycles_stops_after_first_critique() -> None:
+    assert decide(deficiencies=[d()], score=0.1, cycle=0, max_cycles=0, plateau_streak=0, policy=POLICY) == MAX_CYCLES_REACHED
+
+
+def test_plateau_streak_and_score_formula() -> None:
+    assert next_plateau_streak(None, 0.5, 0, 0.01) == 0
+    assert next_plateau_streak(0.5, 0.505, 0, 0.01) == 1
+    assert next_plateau_streak(0.5, 0.6, 3, 0.01) == 0
+    assert quality_score([d(severity="critical"), d(severity="low", subject="US")]) == pytest.approx(0.78)
+    assert quality_score([d(severity="critical", subject=str(i)) for i in range(9)]) == 0.0
+    assert "not finished" in describe(None) and "component failed" in describe("degraded_critic")
