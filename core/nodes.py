@@ -11,7 +11,7 @@ import logging
 import time
 from dataclasses import dataclass
 from datetime import date
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from langgraph.types import Command, Send, interrupt
 
@@ -33,10 +33,10 @@ from core.state import (
     WorkbenchState,
     utc_now,
 )
-from core.termination import STOPPED_BY_ANALYST, TerminationPolicy, decide, next_plateau_streak
+from core.termination import LLM_BUDGET_EXHAUSTED, STOPPED_BY_ANALYST, TerminationPolicy, decide, next_plateau_streak
 
 log = logging.getLogger(__name__)
-SNIPPET_CHARS = 1000
+SNIPPET_CHARS = 600
 
 
 @dataclass(frozen=True)
@@ -58,6 +58,18 @@ class Deps:
         return "\n".join(c.text for c in self.store.chunks(doc_id))
 
 
+NodeObserver = Callable[[str, float, float], None]
+_observers: list[NodeObserver] = []
+
+
+def observe_nodes(observer: NodeObserver | None) -> None:
+    """Profiling hook: call `observer(node, start, end)` (perf_counter times) after every node; None removes all."""
+    if observer is None:
+        _observers.clear()
+    else:
+        _observers.append(observer)
+
+
 def timed(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Add the node's wall time to `metrics["seconds.<node>"]`, whatever the node returns."""
 
@@ -66,7 +78,10 @@ def timed(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         def run(state: WorkbenchState) -> Any:
             start = time.perf_counter()
             out = fn(state)
-            spent = {f"seconds.{name}": time.perf_counter() - start}
+            end = time.perf_counter()
+            for observer in _observers:
+                observer(name, start, end)
+            spent = {f"seconds.{name}": end - start}
             if isinstance(out, Command):
                 update = dict(out.update or {})
                 update["metrics"] = {**update.get("metrics", {}), **spent}
@@ -83,6 +98,35 @@ def timed(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
 def _usage_metrics(usage: Usage) -> dict[str, float]:
     return {"llm_calls": usage.llm_calls, "prompt_tokens": usage.prompt_tokens,
             "completion_tokens": usage.completion_tokens}
+
+
+def _engine_notes(notes: Iterable[str], cycle: int) -> list[dict[str, Any]]:
+    """Engine notes (fallbacks, retries) as messages tagged with the cycle whose record will carry them."""
+    return [{"role": "engine", "cycle": cycle, "content": n} for n in notes]
+
+
+def _cycle_usage(state: WorkbenchState, critic: Usage) -> Usage:
+    """Model usage of this cycle: the critic's plus what draft/revise spent since the previous record."""
+    m = state.get("metrics", {})
+    history = state.get("evaluation_history", [])
+    return Usage(
+        llm_calls=int(m.get("llm_calls", 0)) - sum(r.llm_calls for r in history) + critic.llm_calls,
+        prompt_tokens=int(m.get("prompt_tokens", 0)) - sum(r.prompt_tokens for r in history) + critic.prompt_tokens,
+        completion_tokens=int(m.get("completion_tokens", 0)) - sum(r.completion_tokens for r in history)
+        + critic.completion_tokens,
+    )
+
+
+def _budget_note(settings: Settings, state: WorkbenchState, critic: Usage) -> str | None:
+    """Why the session's LLM budget is used up after this critique, or None (0 in a setting means unlimited)."""
+    m = state.get("metrics", {})
+    calls = int(m.get("llm_calls", 0)) + critic.llm_calls
+    tokens = int(m.get("prompt_tokens", 0) + m.get("completion_tokens", 0)) + critic.prompt_tokens + critic.completion_tokens
+    if settings.llm_budget_calls and calls >= settings.llm_budget_calls:
+        return f"llm budget exhausted: {calls} of {settings.llm_budget_calls} calls used"
+    if settings.llm_budget_tokens and tokens >= settings.llm_budget_tokens:
+        return f"llm budget exhausted: {tokens} of {settings.llm_budget_tokens} tokens used"
+    return None
 
 
 def _snippet(hit: Hit, query: str) -> str:
@@ -122,10 +166,10 @@ def make_nodes(deps: Deps) -> dict[str, Callable[..., Any]]:
             result = deps.drafter.draft(state["original_query"], hits, ctx)
         except Exception as exc:  # noqa: BLE001 - a failed drafter degrades the run honestly
             log.exception("drafting failed")
-            return {"degraded": "drafter", "current_answer": "",
-                    "messages": [{"role": "system", "content": f"drafting failed: {exc}"}]}
+            return {"degraded": getattr(exc, "component", "drafter"), "current_answer": "",
+                    "messages": [{"role": "system", "cycle": 0, "content": f"drafting failed: {exc}"}]}
         return {"current_answer": result.answer, "citations": result.citations, "evaluation_cycle": 0,
-                "metrics": _usage_metrics(result.usage)}
+                "metrics": _usage_metrics(result.usage), "messages": _engine_notes(result.notes, 0)}
 
     @timed("critique")
     def critique(state: WorkbenchState) -> dict[str, Any]:
@@ -135,6 +179,7 @@ def make_nodes(deps: Deps) -> dict[str, Callable[..., Any]]:
         notes: list[str] = []
         usage = Usage()
         critics: tuple[str, ...] = ()
+        notes.extend(m["content"] for m in state.get("messages", []) if m.get("cycle") == cycle)
         if degraded:
             found, score = [], 0.0
             notes.append(f"{degraded} failed; no critique was possible")
@@ -147,7 +192,8 @@ def make_nodes(deps: Deps) -> dict[str, Callable[..., Any]]:
                 degraded = result.degraded
             except Exception as exc:  # noqa: BLE001 - the loop ends honestly instead of crashing
                 log.exception("critique failed")
-                found, score, degraded = [], state.get("last_evaluation_score") or 0.0, "critic"
+                found, score = [], state.get("last_evaluation_score") or 0.0
+                degraded = getattr(exc, "component", "critic")
                 notes.append(f"critic failed: {exc}")
         updated = reconcile(previous, found, cycle, settings.unresolvable_after) if not degraded or found else list(previous)
         before = {d.id: d.resolution_status for d in previous}
@@ -158,6 +204,11 @@ def make_nodes(deps: Deps) -> dict[str, Callable[..., Any]]:
         improving = state.get("consecutive_score_improvement_streak", 0) + 1 if last is not None and score > last else 0
         reason = decide(deficiencies=updated, score=score, cycle=cycle, max_cycles=state["max_evaluation_cycles"],
                         plateau_streak=plateau, policy=deps.policy, degraded=degraded)
+        budget = _budget_note(settings, state, usage)
+        if budget:
+            notes.append(budget)
+            reason = reason or LLM_BUDGET_EXHAUSTED
+        spent = _cycle_usage(state, usage)
         history = state.get("evaluation_history", [])
         status_counts: dict[str, int] = {}
         type_counts: dict[str, int] = {}
@@ -180,9 +231,9 @@ def make_nodes(deps: Deps) -> dict[str, Callable[..., Any]]:
             type_counts=type_counts,
             answer=state.get("current_answer", ""),
             notes=tuple(notes),
-            llm_calls=usage.llm_calls,
-            prompt_tokens=usage.prompt_tokens,
-            completion_tokens=usage.completion_tokens,
+            llm_calls=spent.llm_calls,
+            prompt_tokens=spent.prompt_tokens,
+            completion_tokens=spent.completion_tokens,
         ).sealed(history[-1].record_hash if history else "")
         return {
             "identified_deficiencies": updated,
@@ -260,10 +311,12 @@ def make_nodes(deps: Deps) -> dict[str, Callable[..., Any]]:
                                          state.get("evidence", []), ctx)
         except Exception as exc:  # noqa: BLE001 - keep the last answer and end honestly
             log.exception("revision failed")
-            return {"degraded": "drafter", "evaluation_cycle": state.get("evaluation_cycle", 0) + 1,
-                    "messages": [{"role": "system", "content": f"revision failed: {exc}"}]}
+            return {"degraded": getattr(exc, "component", "drafter"), "evaluation_cycle": state.get("evaluation_cycle", 0) + 1,
+                    "messages": [{"role": "system", "cycle": state.get("evaluation_cycle", 0) + 1,
+                                  "content": f"revision failed: {exc}"}]}
         return {"current_answer": result.answer, "citations": result.citations,
-                "evaluation_cycle": state.get("evaluation_cycle", 0) + 1, "metrics": _usage_metrics(result.usage)}
+                "evaluation_cycle": state.get("evaluation_cycle", 0) + 1, "metrics": _usage_metrics(result.usage),
+                "messages": _engine_notes(result.notes, state.get("evaluation_cycle", 0) + 1)}
 
     @timed("finalize")
     def finalize(state: WorkbenchState) -> dict[str, Any]:

@@ -1,0 +1,121 @@
+"""Loop benchmark: Q1-Q6 of FACTS.md on the offline engine over the sample corpus.
+
+Prints per question: cycles, found/resolved/residual deficiencies, retrievals, wall time, seconds per node;
+orchestration overhead (wall time minus time inside nodes) as a share of the run (target <= 10%), and
+checkpoint bytes per cycle (target <= 64 KB). `--update-readme` writes the table into README.md.
+
+Usage: python tests/bench/loop.py [--update-readme]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sqlite3
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+from core.config import Settings  # noqa: E402
+from core.nodes import observe_nodes  # noqa: E402
+from core.retrieval.ingest import ingest_paths  # noqa: E402
+from core.retrieval.store import close_all  # noqa: E402
+from core.service import Workbench  # noqa: E402
+
+QUESTIONS = [
+    "Compare CDD requirements for money service businesses under EU AMLR 2024 and FinCEN's CDD Rule, focusing on beneficial ownership thresholds.",
+    "What beneficial ownership percentage triggers identification of an owner holding exactly 25% of a company in the EU today, in the EU after July 2027, in the US, and in the UK?",
+    "Is there a 15% beneficial ownership threshold under the new EU AML package?",
+    "After FinCEN's March 2025 interim final rule, must a Delaware LLC report beneficial owners to FinCEN, and must its bank still collect beneficial ownership information?",
+    "Compare the definition of \"control\" for beneficial ownership under the US CDD Rule, the CTA Reporting Rule and the EU AMLR.",
+    "What CDD thresholds apply to occasional transactions and transfers of funds for a remittance business in the EU, the UK and the US?",
+]
+
+
+def checkpoint_bytes(path: Path, thread_id: str) -> int:
+    """Bytes stored for one thread: checkpoints plus pending writes."""
+    with sqlite3.connect(path) as conn:
+        a = conn.execute("select coalesce(sum(length(checkpoint)) + sum(length(metadata)), 0) from checkpoints where thread_id=?",
+                         (thread_id,)).fetchone()[0]
+        b = conn.execute("select coalesce(sum(length(value)), 0) from writes where thread_id=?", (thread_id,)).fetchone()[0]
+    return int(a + b)
+
+
+def busy_seconds(intervals: list[tuple[float, float]]) -> float:
+    """Length of the union of intervals: time when at least one node was running (correct runs in parallel)."""
+    total, end = 0.0, float("-inf")
+    for a, b in sorted(intervals):
+        if b <= end:
+            continue
+        total += b - max(a, end)
+        end = b
+    return total
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--update-readme", action="store_true")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = Settings(data_dir=Path(tmp))
+        wb = Workbench(settings)
+        ingest_paths(wb.store(), [ROOT / "core" / "corpus"], settings=settings)
+        wb.start(QUESTIONS[0], as_of="2026-11-30", approve="all")  # warm-up: model and graph compiled once
+        rows = []
+        intervals: list[tuple[float, float]] = []
+        observe_nodes(lambda _name, a, b: intervals.append((a, b)))
+        for n, q in enumerate(QUESTIONS, 1):
+            intervals.clear()
+            started = time.perf_counter()
+            r = wb.start(q, as_of="2026-11-30", approve="all")
+            wall = time.perf_counter() - started
+            inside = busy_seconds(intervals)
+            cycles = len(r.evaluation_history)
+            found = len(r.identified_deficiencies)
+            resolved = sum(d.resolution_status.value == "resolved" for d in r.identified_deficiencies)
+            size = checkpoint_bytes(settings.checkpoint_path, r.thread_id)
+            rows.append({
+                "q": f"Q{n}", "cycles": cycles, "found": found, "resolved": resolved,
+                "residual": len(r.residual_deficiencies), "retrievals": int(r.metrics["retrievals"]),
+                "wall_ms": wall * 1000, "overhead": (wall - inside) / wall, "kb_per_cycle": size / cycles / 1024,
+                "reason": r.termination_reason,
+                "node_sum_ms": sum(r.metrics["node_seconds"].values()) * 1000,
+                "nodes": " ".join(f"{k}={v * 1000:.0f}ms" for k, v in sorted(r.metrics["node_seconds"].items())),
+            })
+        observe_nodes(None)
+        close_all()
+    header = "| question | cycles | found | resolved | residual | retrievals | wall ms | overhead | checkpoint KB/cycle | stopped |"
+    lines = [header, "|" + "---|" * 10]
+    for x in rows:
+        lines.append(f"| {x['q']} | {x['cycles']} | {x['found']} | {x['resolved']} | {x['residual']} | {x['retrievals']} | "
+                     f"{x['wall_ms']:.0f} | {x['overhead']:.1%} | {x['kb_per_cycle']:.1f} | {x['reason']} |")
+    worst_overhead = max(x["overhead"] for x in rows)
+    worst_kb = max(x["kb_per_cycle"] for x in rows)
+    verdict = (f"Worst orchestration overhead {worst_overhead:.1%} (target <= 10%: {'met' if worst_overhead <= 0.10 else 'NOT met'}); "
+               f"worst checkpoint size {worst_kb:.1f} KB per cycle (target <= 64 KB: {'met' if worst_kb <= 64 else 'NOT met'}).")
+    table = "\n".join(lines)
+    print(table)
+    print()
+    for x in rows:
+        print(f"{x['q']} seconds per node: {x['nodes']}")
+    print(verdict)
+    if args.update_readme:
+        block = ("### Loop (offline engine, sample corpus, `python tests/bench/loop.py`)\n\n" + table + "\n\n" + verdict +
+                 "\n\nOverhead is wall time (of `Workbench.start`, including the session bookkeeping) minus the time when"
+                 " at least one node was running (parallel `correct` tasks counted once), as a share of the run; checkpoint bytes are"
+                 " everything SQLite stores for the thread (checkpoints, metadata, pending writes) divided by its cycles.")
+        readme = ROOT / "README.md"
+        text = readme.read_text()
+        text = re.sub(r"(<!-- bench:loop:start -->\n).*?(\n<!-- bench:loop:end -->)", lambda m: m.group(1) + block + m.group(2),
+                      text, flags=re.S)
+        readme.write_text(text)
+
+
+if __name__ == "__main__":
+    main()
