@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from core import cli_corpus, cli_loop
+from core import cli_corpus, cli_eval, cli_loop
 
 
 class CliError(Exception):
@@ -18,6 +18,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     cli_corpus.register(sub)
     cli_loop.register(sub)
+    cli_eval.register(sub)
     return parser
 
 

@@ -32,6 +32,10 @@ class Settings(BaseSettings):
     llm_model: str = "gpt-4o-mini"
     llm_timeout_s: float = 60.0
     llm_max_retries: int = 3
+    llm_backoff_s: float = 1.0
+    llm_max_wait_s: float = 20.0
+    llm_budget_calls: int = 0
+    llm_budget_tokens: int = 0
 
     retrieval_k: int = 8
     correction_k: int = 4

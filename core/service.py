@@ -428,6 +428,50 @@ class Workbench:
     def _save_session(self, thread_id: str, value: dict[str, Any]) -> None:
         self.persistence.store.put(SESSIONS_NS, thread_id, value, index=False)
 
+    # ------------------------------------------------------------------------------------- UI additions
+    def is_running(self, thread_id: str) -> bool:
+        """Whether a run is executing on this session in this process (the board is read-only meanwhile)."""
+        lock = _thread_locks.get(thread_id)
+        return lock is not None and lock.locked()
+
+    def continue_run(self, thread_id: str, *, on_event: Callable[[ProgressEvent], None] | None = None,
+                     user_id: str | None = None) -> RunResult:
+        """Carry on a run that was cut off (process stopped mid-run) from its last checkpoint."""
+        current = self.show(thread_id, user_id=user_id)
+        if current.status != "interrupted":
+            raise InputError(f"session {thread_id} was not cut off mid-run (status: {current.status})")
+        return self._run(thread_id, None, on_event)
+
+    def ensure_sample_corpus(self, progress: Callable[[int, int, str], None] | None = None) -> Any:
+        """Ingest the bundled sample corpus into an empty default collection; None when it holds documents."""
+        from core.retrieval.ingest import ensure_sample_corpus
+
+        return ensure_sample_corpus(self.store(), self.settings, progress)
+
+    def ingest_uploads(self, files: list[tuple[str, bytes, dict[str, Any]]], *,
+                       progress: Callable[[int, int, str], None] | None = None,
+                       collection: str | None = None) -> Any:
+        """Ingest uploaded files `(name, content, metadata defaults)`; one IngestReport with per-file errors."""
+        import tempfile
+        from pathlib import Path
+
+        from core.retrieval.ingest import FileResult, IngestReport, ingest_paths
+
+        store = self.store(collection)
+        results: list[FileResult] = []
+        with tempfile.TemporaryDirectory(prefix="workbench-upload-") as tmp:
+            for i, (name, content, defaults) in enumerate(files):
+                path = Path(tmp) / str(i) / Path(name).name
+                path.parent.mkdir()
+                path.write_bytes(content)
+                report = ingest_paths(store, [path], defaults=defaults or None, settings=self.settings)
+                results.extend(FileResult(path.name, r.doc_ids, r.chunks,
+                                          r.error.replace(str(path), path.name) if r.error else None)
+                               for r in report.results)
+                if progress is not None:
+                    progress(i + 1, len(files), path.name)
+        return IngestReport(tuple(results))
+
 
 def _event(node: str, update: Any) -> ProgressEvent:
     if node == "__interrupt__":

@@ -13,6 +13,7 @@ SCORE_PLATEAU = "score_plateau"
 MAX_CYCLES_REACHED = "max_cycles_reached"
 ONLY_UNRESOLVABLE_REMAINING = "only_unresolvable_remaining"
 STOPPED_BY_ANALYST = "stopped_by_analyst"
+LLM_BUDGET_EXHAUSTED = "llm_budget_exhausted"
 DEGRADED_PREFIX = "degraded_"
 
 REASON_TEXT: dict[str, str] = {
@@ -22,6 +23,7 @@ REASON_TEXT: dict[str, str] = {
     MAX_CYCLES_REACHED: "The maximum number of correction cycles was reached.",
     ONLY_UNRESOLVABLE_REMAINING: "Only deficiencies that could not be fixed or that the analyst dismissed remain.",
     STOPPED_BY_ANALYST: "The analyst stopped the loop.",
+    LLM_BUDGET_EXHAUSTED: "The session's LLM budget (calls or tokens) was used up, so no further cycle was run.",
 }
 
 

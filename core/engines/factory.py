@@ -1,4 +1,5 @@
-"""Engine choice: offline unless a model is configured; see README "Engines"."""
+"""Engine choice: `offline | llm | hybrid` from settings.engine; hybrid when a model is configured, else offline.
+See README "Engines"."""
 
 from __future__ import annotations
 
@@ -6,14 +7,40 @@ from core.config import Settings
 from core.engines.base import Critic, Drafter
 from core.engines.offline import OfflineCritic, OfflineDrafter
 
+ENGINES = ("offline", "llm", "hybrid")
+
 
 class EngineConfigError(ValueError):
     """The requested engine cannot run with the current settings."""
 
 
+def model_configured(settings: Settings) -> bool:
+    """Whether an OpenAI-compatible model is configured (an API key or a base URL)."""
+    return bool(settings.openai_api_key or settings.openai_base_url)
+
+
+def engine_name(settings: Settings) -> str:
+    """The engine the settings ask for: WORKBENCH_ENGINE, else hybrid with a model, offline without."""
+    name = (settings.engine or "").strip().lower()
+    return name or ("hybrid" if model_configured(settings) else "offline")
+
+
 def make_engines(settings: Settings) -> tuple[Drafter, Critic, str]:
-    """The drafter, critic and engine name the settings ask for."""
-    name = settings.engine or "offline"
+    """The drafter, critic and engine name the settings ask for.
+
+    llm: LLM drafter and LLM critic, each falling back to the offline engine per call when the model fails.
+    hybrid: LLM drafter and the composite critic (LLM critic and rule critic merged by deficiency ID).
+    """
+    name = engine_name(settings)
+    if name not in ENGINES:
+        raise EngineConfigError(f"unknown engine {name!r}: use one of {', '.join(ENGINES)}")
     if name == "offline":
         return OfflineDrafter(), OfflineCritic(), "offline"
-    raise EngineConfigError(f"unknown engine {name!r}: use offline")
+    if not model_configured(settings):
+        raise EngineConfigError(f"engine {name!r} needs a model: set OPENAI_API_KEY and/or OPENAI_BASE_URL")
+    from core.engines.composite import CompositeCritic
+    from core.engines.llm import LlmClient, LlmCritic, LlmDrafter
+
+    client = LlmClient(settings)
+    critic = CompositeCritic(LlmCritic(client), OfflineCritic(), always_rules=name == "hybrid")
+    return LlmDrafter(client, fallback=OfflineDrafter()), critic, name

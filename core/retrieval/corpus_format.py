@@ -21,6 +21,16 @@ STRING_KEYS = ("authority", "instrument", "citation")
 LIST_KEYS = ("superseded_by", "applies_to", "topics", "aliases")
 KNOWN_KEYS = frozenset(DocumentMeta.model_fields) - {"extra"}
 
+
+class _FrontMatterLoader(yaml.CSafeLoader):
+    """Safe YAML that leaves dates as text, so a bad date becomes our error naming the key, not a crash."""
+
+
+_FrontMatterLoader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.CSafeLoader.yaml_implicit_resolvers.items()
+}
+
 _DOC_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]*$")
 _FENCE = re.compile(r"^---[ \t]*$")
 _FENCE_END = re.compile(r"^(---|\.\.\.)[ \t]*$")
@@ -38,7 +48,7 @@ def split_front_matter(text: str, source: str) -> tuple[dict[str, Any] | None, s
         raise IngestError(source, "front matter starts with '---' but has no closing '---' line")
     raw = "".join(lines[1:end])
     try:
-        data = yaml.load(raw, Loader=yaml.CSafeLoader)
+        data = yaml.load(raw, Loader=_FrontMatterLoader)  # noqa: S506 (a safe loader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" (line {mark.line + 2})" if mark is not None else ""
@@ -131,7 +141,8 @@ def _records(value: Any, source: str, key: str, model: type[BaseModel]) -> tuple
     out = []
     for i, item in enumerate(value):
         if not isinstance(item, dict):
-            raise CorpusFormatError(source, f"{key}[{i}]", f"must be a mapping with keys {expected}, got {_describe(item)}")
+            problem = f"must be a mapping with keys {expected}, got {_describe(item)}"
+            raise CorpusFormatError(source, f"{key}[{i}]", problem)
         try:
             out.append(model.model_validate(item))
         except ValidationError as exc:

@@ -63,6 +63,11 @@ class Embedder:
         self._bm25 = bm25
         self.dim: int = int(model.get_embedding_dimension())
 
+    @property
+    def model(self) -> SentenceTransformer:
+        """The underlying sentence-transformers model (e.g. for benchmarks against raw encode)."""
+        return self._model
+
     def dense(self, texts: Sequence[str]) -> list[list[float]]:
         """Unit-length dense vectors, one per text (batched)."""
         if not texts:

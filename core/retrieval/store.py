@@ -102,6 +102,11 @@ class BaseStore(ABC):
 
     def upsert_documents(self, docs: Sequence[tuple[DocumentMeta, Sequence[Chunk]]]) -> int:
         """Index several documents with one batched embedding pass; returns the number of chunks written."""
+        self._check_open()
+        if not docs:
+            return 0
+        for meta, chunks in docs:
+            _check_chunks(meta, chunks)
         texts = [embedding_text(meta, c) for meta, chunks in docs for c in chunks]
         dense = self.embedder.dense(texts)
         sparse = self.embedder.sparse_documents(texts)
@@ -121,10 +126,7 @@ class BaseStore(ABC):
     ) -> int:
         """Write one document with precomputed vectors and drop its chunks beyond the new length."""
         self._check_open()
-        if not chunks:
-            raise ValueError(f"document {meta.id!r} has no chunks to index")
-        if [c.chunk_index for c in chunks] != list(range(len(chunks))) or {c.doc_id for c in chunks} != {meta.id}:
-            raise ValueError(f"chunks of {meta.id!r} must belong to it and be numbered 0..n-1 in order")
+        _check_chunks(meta, chunks)
         points = [
             (point_id(meta.id, c.chunk_index), list(d), s, self._payload(meta, c))
             for c, d, s in zip(chunks, dense, sparse, strict=True)
@@ -305,6 +307,13 @@ class QueryPlan:
 def embedding_text(meta: DocumentMeta, chunk: Chunk) -> str:
     """What gets embedded for a chunk: the document title gives short passages their context."""
     return f"{meta.title}\n{chunk.text}"
+
+
+def _check_chunks(meta: DocumentMeta, chunks: Sequence[Chunk]) -> None:
+    if not chunks:
+        raise ValueError(f"document {meta.id!r} has no chunks to index")
+    if [c.chunk_index for c in chunks] != list(range(len(chunks))) or {c.doc_id for c in chunks} != {meta.id}:
+        raise ValueError(f"chunks of {meta.id!r} must belong to it and be numbered 0..n-1 in order")
 
 
 def _check_mode(mode: str) -> None:

@@ -1,0 +1,24 @@
+"""Compliance Research Workbench: page setup, sign-in, the shared sidebar and the navigation over the pages."""
+
+import streamlit as st
+
+from ui import shared
+
+st.set_page_config(page_title="Compliance Research Workbench", page_icon=":material/gavel:", layout="wide")
+
+user = shared.require_user()
+wb = shared.workbench()
+shared.ensure_corpus(wb)
+shared.sync_session(wb, user)
+
+page = st.navigation([
+    st.Page("pages/research.py", title="Research", icon=":material/travel_explore:", default=True),
+    st.Page("pages/deficiencies.py", title="Deficiencies", icon=":material/rule:"),
+    st.Page("pages/cycles.py", title="Cycles", icon=":material/monitoring:"),
+    st.Page("pages/export.py", title="Export", icon=":material/download:"),
+    st.Page("pages/corpus.py", title="Corpus", icon=":material/library_books:"),
+    st.Page("pages/sessions.py", title="Sessions", icon=":material/history:"),
+])
+shared.sidebar(wb, shared.current_result(wb))
+shared.show_flash()
+page.run()

@@ -1,0 +1,189 @@
+"""Corpus commands of `python -m core`: `ingest` and `search` (DESIGN.md §7).
+
+Input is validated before the store or the embedding model is opened, so bad input fails fast with exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from core.config import Settings, get_settings
+from core.retrieval.models import Hit, SearchFilter
+
+if TYPE_CHECKING:
+    from core.retrieval.store import Store
+
+MAX_K = 100
+SNIPPET_CHARS = 240
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the `ingest` and `search` sub-commands."""
+    ingest = sub.add_parser("ingest", help="index corpus files (.md, .txt, .pdf, .jsonl) or directories")
+    ingest.add_argument("paths", nargs="+", metavar="PATH", help="files or directories (searched recursively)")
+    ingest.add_argument("--collection", help="collection name (default: WORKBENCH_COLLECTION)")
+    ingest.add_argument("--reset", action="store_true", help="empty the collection first")
+    ingest.add_argument(
+        "--jurisdiction", help="jurisdiction for files without front matter (front matter always wins)"
+    )
+    ingest.set_defaults(handler=run_ingest)
+
+    search = sub.add_parser("search", help="hybrid search over the corpus")
+    search.add_argument("text", nargs="?", metavar="TEXT", help="the query")
+    search.add_argument("--queries", metavar="FILE.jsonl", help='many queries, one {"id","text"} per line')
+    search.add_argument("--collection", help="collection name (default: WORKBENCH_COLLECTION)")
+    search.add_argument("-k", type=int, default=10, help="number of hits (default 10)")
+    search.add_argument(
+        "--jurisdiction", action="append", default=[], help="only these jurisdictions (repeatable)"
+    )
+    search.add_argument("--as-of", metavar="YYYY-MM-DD", help="leave out documents not yet effective at this date")
+    search.add_argument("--mode", choices=("hybrid", "dense", "sparse"), default="hybrid", help="default hybrid")
+    search.add_argument("--json", action="store_true", help="print the ranked hits as JSON")
+    search.set_defaults(handler=run_search)
+
+
+def run_ingest(args: argparse.Namespace) -> int:
+    """`ingest PATH...`: one line per file, a summary; exit 2 when nothing could be ingested."""
+    from core.cli import CliError
+    from core.retrieval.errors import RetrievalError
+    from core.retrieval.ingest import expand_paths, ingest_paths
+
+    settings = get_settings()
+    files, _ = expand_paths(args.paths)
+    if not files:
+        missing = ", ".join(args.paths)
+        raise CliError(f"nothing to ingest: no .md, .txt, .pdf or .jsonl files at {missing}")
+    defaults = {"jurisdiction": args.jurisdiction} if args.jurisdiction else None
+    try:
+        store = _open(settings, args.collection)
+        if args.reset:
+            store.reset()
+        report = ingest_paths(store, args.paths, defaults=defaults, settings=settings)
+    except RetrievalError as exc:
+        raise CliError(str(exc)) from None
+    for r in report.results:
+        if r.ok:
+            print(f"ok     {r.path} -> {', '.join(r.doc_ids)} ({r.chunks} chunks)")
+        else:
+            print(f"error  {r.error}")
+    print(f"{report.summary()}; collection '{store.collection}' now holds {store.count()} chunks")
+    if not report.succeeded:
+        raise CliError("no file could be ingested (see the errors above)")
+    return 0
+
+
+def run_search(args: argparse.Namespace) -> int:
+    """`search TEXT` or `search --queries FILE.jsonl`."""
+    from core.cli import CliError
+    from core.retrieval.errors import RetrievalError
+
+    settings = get_settings()
+    if (args.text is None) == (args.queries is None):
+        raise CliError('give either a query TEXT or --queries FILE.jsonl (not both)')
+    if not 1 <= args.k <= MAX_K:
+        raise CliError(f"-k must be between 1 and {MAX_K}, got {args.k}")
+    flt = SearchFilter(jurisdictions=tuple(args.jurisdiction), as_of=_as_of(args.as_of))
+    if args.queries is not None:
+        queries = _read_queries(Path(args.queries), settings.max_query_chars)
+    else:
+        queries = [(None, _check_query(args.text, settings.max_query_chars, "query"))]
+    try:
+        store = _open(settings, args.collection)
+        if store.count() == 0:
+            where = f"collection '{store.collection}' in {settings.data_dir}"
+            raise CliError(f"{where} is empty; run `python -m core ingest PATH` first")
+        results = store.search_many([q for _, q in queries], k=args.k, flt=flt, mode=args.mode)
+    except RetrievalError as exc:
+        raise CliError(str(exc)) from None
+    if args.queries is not None:
+        for (qid, _), hits in zip(queries, results):
+            print(json.dumps({"id": qid, "hits": [_hit_json(h) for h in hits]}, ensure_ascii=False))
+    elif args.json:
+        print(json.dumps([_hit_json(h) for h in results[0]], ensure_ascii=False, indent=2))
+    else:
+        _print_hits(results[0])
+    return 0
+
+
+def _open(settings: Settings, collection: str | None) -> Store:
+    from core.retrieval.store import open_store  # imported on use: `--help` and input errors stay fast
+
+    return open_store(settings, collection)
+
+
+def _check_query(text: Any, max_chars: int, what: str) -> str:
+    from core.cli import CliError
+
+    if not isinstance(text, str) or not text.strip():
+        raise CliError(f"{what} is empty")
+    if len(text) > max_chars:
+        raise CliError(f"{what} is {len(text)} characters long; the limit is {max_chars} (WORKBENCH_MAX_QUERY_CHARS)")
+    return text.strip()
+
+
+def _as_of(value: str | None) -> date | None:
+    from core.cli import CliError
+
+    if value is None:
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise CliError(f"--as-of {value!r} is not a date in the form YYYY-MM-DD") from None
+
+
+def _read_queries(path: Path, max_chars: int) -> list[tuple[Any, str]]:
+    """All (id, text) pairs of a queries file, validated up front so one bad line fails the whole run."""
+    from core.cli import CliError
+
+    if not path.is_file():
+        raise CliError(f"queries file {path} does not exist")
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except UnicodeDecodeError:
+        raise CliError(f"queries file {path} is not UTF-8 text") from None
+    queries: list[tuple[Any, str]] = []
+    for lineno, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise CliError(f"{path}:{lineno}: not valid JSON ({exc.msg})") from None
+        if not isinstance(row, dict) or "id" not in row or "text" not in row:
+            raise CliError(f'{path}:{lineno}: expected an object with "id" and "text"')
+        queries.append((row["id"], _check_query(row["text"], max_chars, f"{path}:{lineno}: text")))
+    if not queries:
+        raise CliError(f"queries file {path} holds no queries")
+    return queries
+
+
+def _hit_json(h: Hit) -> dict[str, Any]:
+    return {
+        "doc_id": h.doc_id,
+        "chunk_id": h.chunk_id,
+        "score": round(h.score, 6),
+        "title": h.title,
+        "jurisdiction": h.jurisdiction,
+        "status": h.status,
+        "heading": h.heading,
+        "text": h.text,
+    }
+
+
+def _print_hits(hits: list[Hit]) -> None:
+    if not hits:
+        print("no hits")
+        return
+    for rank, h in enumerate(hits, start=1):
+        snippet = " ".join(h.text.split())
+        if len(snippet) > SNIPPET_CHARS:
+            snippet = snippet[: SNIPPET_CHARS - 1].rstrip() + "…"
+        print(f"{rank:>2}. {h.title}  [{h.jurisdiction} · {h.status}]  {h.chunk_id}  score {h.score:.4f}")
+        if h.heading:
+            print(f"    § {h.heading}")
+        print(f"    {snippet}")

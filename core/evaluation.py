@@ -1,0 +1,413 @@
+"""Does the loop help? Questions files, three answering strategies on the same engine and corpus, and scoring.
+
+Strategies (all use the workbench's drafter, critic, store and settings):
+
+- `single`: retrieve (k = WORKBENCH_RETRIEVAL_K), draft, one critique; nothing is corrected.
+- `retry`:  naive retry without deficiency state. Draft, critique; while the critic finds anything and the
+  budget (N = max cycles) is not spent, retrieve again with a wider k (k, 2k, 3k, ...) and re-draft from
+  scratch. The critic is never told what it found before. Residual = what the last critique found.
+- `loop`:   the stateful loop (`Workbench.start` with `approve="all"`).
+
+Per question the run is scored by `core.scoring`: fact coverage of the answer (without the residual
+disclosure), residual count and summed severity weights, deficiencies resolved, detection recall of the
+expected deficiency types among all types detected during the run, retrieval and critic calls, cycles
+(corrections or re-drafts after the first draft) and wall time.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import yaml
+
+from core.engines.base import EngineContext
+from core.scoring import Fact, detection_recall, fact_coverage, fact_label, residual_summary
+from core.state import Deficiency, DeficiencyType, ResolutionStatus
+
+STRATEGY_NAMES: tuple[str, ...] = ("loop", "single", "retry")
+QUESTION_KEYS: tuple[str, ...] = ("question", "as_of", "jurisdictions", "expected_facts",
+                                  "expected_deficiency_types", "notes")
+AVERAGED_FIELDS: tuple[str, ...] = ("fact_coverage", "facts_found", "facts_expected", "residual_count",
+                                   "residual_severity", "resolved", "retrievals", "critic_calls", "cycles", "wall_s",
+                                   "detection_recall")
+SUMMED_FIELDS: tuple[str, ...] = tuple(f for f in AVERAGED_FIELDS if f not in ("fact_coverage", "detection_recall"))
+
+
+# ---------------------------------------------------------------------------------------------- questions
+
+
+class QuestionsFileError(ValueError):
+    """A questions file that cannot be used; the message names the file, the entry and the key."""
+
+
+@dataclass(frozen=True)
+class EvalQuestion:
+    """One entry of a questions file."""
+
+    label: str
+    question: str
+    as_of: date | None = None
+    jurisdictions: tuple[str, ...] = ()
+    expected_facts: tuple[Fact, ...] = ()
+    expected_deficiency_types: tuple[DeficiencyType, ...] = ()
+    notes: str = ""
+
+
+def load_questions(path: str | Path) -> list[EvalQuestion]:
+    """Read and validate a questions file (a YAML list of mappings; unknown keys are ignored)."""
+    p = Path(path)
+    if not p.is_file():
+        raise QuestionsFileError(f"questions file {p} does not exist")
+    try:
+        text = p.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise QuestionsFileError(f"{p}: not UTF-8 text") from None
+    try:
+        data = yaml.load(text, Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (line {mark.line + 1})" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise QuestionsFileError(f"{p}: not valid YAML{where}: {problem}") from None
+    return parse_questions(data, str(p))
+
+
+class _Loader(yaml.SafeLoader):
+    """SafeLoader that leaves dates as text, so a bad date is reported with its entry and key."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+def parse_questions(data: Any, source: str = "questions") -> list[EvalQuestion]:
+    """Validate already-parsed YAML data into questions; every error names the source, the entry and the key."""
+    if data is None:
+        raise QuestionsFileError(f"{source}: the file is empty; expected a YAML list of questions")
+    if not isinstance(data, list):
+        raise QuestionsFileError(f"{source}: expected a YAML list of questions, got a {_kind(data)}")
+    if not data:
+        raise QuestionsFileError(f"{source}: the list holds no questions")
+    out = []
+    labels: set[str] = set()
+    for n, entry in enumerate(data, start=1):
+        q = _parse_entry(entry, n, source)
+        if q.label in labels:
+            raise QuestionsFileError(f"{source}: entry {n}: key 'id': duplicate id {q.label!r}")
+        labels.add(q.label)
+        out.append(q)
+    return out
+
+
+def _parse_entry(entry: Any, n: int, source: str) -> EvalQuestion:
+    where = f"{source}: entry {n}"
+    if not isinstance(entry, dict):
+        raise QuestionsFileError(f"{where}: expected a mapping with at least a 'question' key, got a {_kind(entry)}")
+    entry = {str(k): v for k, v in entry.items()}
+
+    def bad(key: str, problem: str) -> QuestionsFileError:
+        return QuestionsFileError(f"{where}: key '{key}': {problem}")
+
+    question = entry.get("question")
+    if question is None:
+        raise bad("question", "missing (required)")
+    if not isinstance(question, str) or not question.strip():
+        raise bad("question", "must be non-empty text")
+    label = entry.get("id", f"Q{n}")
+    if not isinstance(label, (str, int)) or not str(label).strip():
+        raise bad("id", "must be a short text label")
+    as_of = entry.get("as_of")
+    if as_of is not None and not isinstance(as_of, date):
+        if not isinstance(as_of, str):
+            raise bad("as_of", f"expected an ISO date (YYYY-MM-DD), got {as_of!r}")
+        try:
+            as_of = date.fromisoformat(as_of.strip())
+        except ValueError:
+            raise bad("as_of", f"{as_of!r} is not an ISO date (YYYY-MM-DD)") from None
+    jurisdictions = _str_list(entry.get("jurisdictions"), bad, "jurisdictions")
+    facts: list[Fact] = []
+    raw_facts = entry.get("expected_facts")
+    if raw_facts is not None:
+        if not isinstance(raw_facts, list):
+            raise bad("expected_facts", f"expected a list of short strings, got a {_kind(raw_facts)}")
+        for i, fact in enumerate(raw_facts, start=1):
+            if isinstance(fact, (int, float)) and not isinstance(fact, bool):
+                fact = str(fact)
+            if isinstance(fact, str) and fact.strip():
+                facts.append(fact.strip())
+            elif isinstance(fact, list) and fact and all(isinstance(a, str) and a.strip() for a in fact):
+                facts.append(tuple(a.strip() for a in fact))
+            else:
+                raise bad("expected_facts", f"item {i} must be a non-empty string or a list of alternative strings, got {fact!r}")
+    types: list[DeficiencyType] = []
+    for t in _str_list(entry.get("expected_deficiency_types"), bad, "expected_deficiency_types"):
+        try:
+            types.append(DeficiencyType(t))
+        except ValueError:
+            allowed = ", ".join(x.value for x in DeficiencyType)
+            raise bad("expected_deficiency_types", f"unknown type {t!r}; use one of {allowed}") from None
+    notes = entry.get("notes") or ""
+    if not isinstance(notes, str):
+        raise bad("notes", f"expected text, got a {_kind(notes)}")
+    return EvalQuestion(label=str(label).strip(), question=question.strip(), as_of=as_of,
+                        jurisdictions=tuple(jurisdictions), expected_facts=tuple(facts),
+                        expected_deficiency_types=tuple(dict.fromkeys(types)), notes=notes.strip())
+
+
+def _str_list(value: Any, bad: Callable[[str, str], QuestionsFileError], key: str) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list):
+        raise bad(key, f"expected a list of strings, got a {_kind(value)}")
+    out = []
+    for i, item in enumerate(value, start=1):
+        if not isinstance(item, str) or not item.strip():
+            raise bad(key, f"item {i} must be a non-empty string, got {item!r}")
+        out.append(item.strip())
+    return out
+
+
+def _kind(value: Any) -> str:
+    return {dict: "mapping", list: "list", str: "string", int: "number", float: "number", bool: "boolean"}.get(
+        type(value), type(value).__name__)
+
+
+# --------------------------------------------------------------------------------------------- strategies
+
+
+@dataclass
+class RunOutcome:
+    """What one strategy produced for one question, before scoring."""
+
+    strategy: str
+    answer: str
+    residual: list[Deficiency]
+    detected: list[Deficiency]
+    resolved: int
+    retrievals: int
+    critic_calls: int
+    cycles: int
+    wall_s: float
+    stop_reason: str = ""
+
+
+def _context(store: Any, as_of: date) -> EngineContext:
+    """The same engine context the loop's nodes build (core.nodes.Deps.context)."""
+    return EngineContext(catalog=store.catalog(), as_of=as_of,
+                         doc_text=lambda doc_id: "\n".join(c.text for c in store.chunks(doc_id)))
+
+
+def _prepare(wb: Any, q: EvalQuestion, collection: str | None) -> tuple[str, date, Any]:
+    from core.service import InputError, validate_as_of, validate_question
+
+    text = validate_question(q.question, wb.settings)
+    day = validate_as_of(q.as_of)
+    store = wb.store(collection)
+    if store.count() == 0:
+        raise InputError("the corpus is empty: ingest documents first (python -m core ingest PATH or the Corpus page)")
+    return text, day, store
+
+
+def run_single(wb: Any, q: EvalQuestion, *, collection: str | None = None, max_cycles: int | None = None) -> RunOutcome:
+    """Single pass: retrieve, draft, one critique; nothing is corrected."""
+    started = time.perf_counter()
+    text, day, store = _prepare(wb, q, collection)
+    hits = store.search(text, k=wb.settings.retrieval_k)
+    ctx = _context(store, day)
+    draft = wb.drafter.draft(text, hits, ctx)
+    found = list(wb.critic.critique(text, draft.answer, [], ctx).deficiencies)
+    return RunOutcome(strategy="single", answer=draft.answer, residual=found, detected=found, resolved=0,
+                      retrievals=1, critic_calls=1, cycles=0, wall_s=time.perf_counter() - started,
+                      stop_reason="single_pass")
+
+
+def run_retry(wb: Any, q: EvalQuestion, *, collection: str | None = None, max_cycles: int | None = None) -> RunOutcome:
+    """Naive retry: re-draft from a wider retrieval up to N times, with no memory of what was wrong."""
+    started = time.perf_counter()
+    text, day, store = _prepare(wb, q, collection)
+    budget = wb.settings.max_cycles if max_cycles is None else max_cycles
+    base_k = wb.settings.retrieval_k
+    ctx = _context(store, day)
+    seen: dict[str, Deficiency] = {}
+    answer, found, attempt = "", [], 0
+    retrievals = critic_calls = 0
+    stop = "max_cycles_reached"
+    for attempt in range(budget + 1):
+        hits = store.search(text, k=base_k * (attempt + 1))
+        retrievals += 1
+        answer = wb.drafter.draft(text, hits, ctx).answer
+        found = list(wb.critic.critique(text, answer, [], ctx).deficiencies)
+        critic_calls += 1
+        for d in found:
+            seen.setdefault(d.id, d)
+        if not found:
+            stop = "no_deficiencies_found"
+            break
+    last = {d.id for d in found}
+    return RunOutcome(strategy="retry", answer=answer, residual=found, detected=list(seen.values()),
+                      resolved=sum(1 for did in seen if did not in last), retrievals=retrievals,
+                      critic_calls=critic_calls, cycles=attempt, wall_s=time.perf_counter() - started,
+                      stop_reason=stop)
+
+
+def run_loop(wb: Any, q: EvalQuestion, *, collection: str | None = None, max_cycles: int | None = None) -> RunOutcome:
+    """The stateful loop with every proposed correction approved."""
+    started = time.perf_counter()
+    result = wb.start(q.question, as_of=q.as_of, max_cycles=max_cycles, approve="all", collection=collection)
+    wall = time.perf_counter() - started
+    if result.status != "completed":
+        raise RuntimeError(f"the loop did not finish for {q.label} (status {result.status})")
+    identified = list(result.identified_deficiencies)
+    return RunOutcome(
+        strategy="loop", answer=result.current_answer or result.final_answer,
+        residual=list(result.residual_deficiencies), detected=identified,
+        resolved=sum(1 for d in identified if d.resolution_status == ResolutionStatus.resolved),
+        retrievals=int(result.metrics.get("retrievals", 0)), critic_calls=int(result.metrics.get("critic_calls", 0)),
+        cycles=int(result.evaluation_cycle), wall_s=wall, stop_reason=result.termination_reason or "",
+    )
+
+
+STRATEGIES: dict[str, Callable[..., RunOutcome]] = {"loop": run_loop, "single": run_single, "retry": run_retry}
+
+
+# ------------------------------------------------------------------------------------------------ scoring
+
+
+@dataclass
+class QuestionScore:
+    """One question's scored outcome (the `questions[]` entry of `eval --json`)."""
+
+    label: str
+    question: str
+    as_of: str | None
+    fact_coverage: float | None
+    facts_found: int
+    facts_expected: int
+    facts_missing: list[str]
+    residual_count: int
+    residual_severity: float
+    residual_types: dict[str, int]
+    resolved: int
+    retrievals: int
+    critic_calls: int
+    cycles: int
+    wall_s: float
+    detected_types: list[str]
+    detection_recall: float | None
+    expected_types_missed: list[str]
+    stop_reason: str
+    answer: str = field(repr=False, default="")
+
+    def to_json(self, *, with_answer: bool = False) -> dict[str, Any]:
+        out = {k: v for k, v in self.__dict__.items() if k != "answer"}
+        if with_answer:
+            out["answer"] = self.answer
+        return out
+
+
+def score(q: EvalQuestion, outcome: RunOutcome) -> QuestionScore:
+    """Score one strategy's outcome against the question's expectations."""
+    cov = fact_coverage(outcome.answer, q.expected_facts)
+    res = residual_summary(outcome.residual)
+    detected = sorted({d.deficiency_type.value for d in outcome.detected})
+    expected = [t.value for t in q.expected_deficiency_types]
+    return QuestionScore(
+        label=q.label, question=q.question, as_of=q.as_of.isoformat() if q.as_of else None,
+        fact_coverage=cov.ratio, facts_found=len(cov.found), facts_expected=cov.expected,
+        facts_missing=list(cov.missing), residual_count=res.count, residual_severity=res.severity,
+        residual_types=res.by_type, resolved=outcome.resolved, retrievals=outcome.retrievals,
+        critic_calls=outcome.critic_calls, cycles=outcome.cycles, wall_s=round(outcome.wall_s, 4),
+        detected_types=detected, detection_recall=detection_recall(expected, detected),
+        expected_types_missed=[t for t in expected if t not in detected], stop_reason=outcome.stop_reason,
+        answer=outcome.answer,
+    )
+
+
+@dataclass
+class EvalReport:
+    """All questions of one strategy, with means and totals."""
+
+    strategy: str
+    rows: list[QuestionScore]
+
+    def summary(self) -> dict[str, Any]:
+        """`{"count", "fact_coverage_overall", "mean": {...}, "total": {...}}`; ratios are averaged, not summed,
+        and questions without expectations (None) are left out of a mean."""
+        mean: dict[str, float | None] = {}
+        total: dict[str, float | None] = {}
+        for name in AVERAGED_FIELDS:
+            values = [getattr(r, name) for r in self.rows if getattr(r, name) is not None]
+            mean[name] = round(sum(values) / len(values), 4) if values else None
+            if name in SUMMED_FIELDS:
+                total[name] = round(sum(values), 4)
+        facts_expected = total["facts_expected"] or 0
+        return {
+            "count": len(self.rows),
+            "fact_coverage_overall": round((total["facts_found"] or 0) / facts_expected, 4) if facts_expected else None,
+            "mean": mean,
+            "total": total,
+        }
+
+    def to_json(self, *, with_answers: bool = False) -> dict[str, Any]:
+        """The `python -m core eval --json` object."""
+        return {"strategy": self.strategy, "questions": [r.to_json(with_answer=with_answers) for r in self.rows],
+                "summary": self.summary()}
+
+
+def evaluate(
+    wb: Any,
+    questions: Sequence[EvalQuestion],
+    strategy: str,
+    *,
+    collection: str | None = None,
+    max_cycles: int | None = None,
+    on_result: Callable[[QuestionScore], None] | None = None,
+) -> EvalReport:
+    """Run one strategy over every question on the workbench's engine and corpus, and score each."""
+    if strategy not in STRATEGIES:
+        raise ValueError(f"unknown strategy {strategy!r}: use {', '.join(STRATEGY_NAMES)}")
+    if max_cycles is not None and not 0 <= max_cycles <= 50:
+        raise ValueError(f"max cycles must be between 0 and 50, not {max_cycles}")
+    run = STRATEGIES[strategy]
+    rows = []
+    for q in questions:
+        row = score(q, run(wb, q, collection=collection, max_cycles=max_cycles))
+        rows.append(row)
+        if on_result is not None:
+            on_result(row)
+    return EvalReport(strategy=strategy, rows=rows)
+
+
+def format_table(report: EvalReport) -> list[str]:
+    """Plain-text table of a report, one line per question plus a total line."""
+    head = f"{'id':<6} {'facts':>7} {'cover':>6} {'resid':>5} {'sev':>6} {'resolv':>6} {'retr':>5} {'crit':>5} {'cyc':>4} {'wall_s':>7}  stop"
+    lines = [head, "-" * len(head)]
+    for r in report.rows:
+        cover = "-" if r.fact_coverage is None else f"{r.fact_coverage:.2f}"
+        lines.append(f"{r.label:<6} {r.facts_found:>3}/{r.facts_expected:<3} {cover:>6} {r.residual_count:>5} "
+                     f"{r.residual_severity:>6.2f} {r.resolved:>6} {r.retrievals:>5} {r.critic_calls:>5} {r.cycles:>4} "
+                     f"{r.wall_s:>7.2f}  {r.stop_reason}")
+    s = report.summary()
+    t = s["total"]
+    cover = "-" if s["fact_coverage_overall"] is None else f"{s['fact_coverage_overall']:.2f}"
+    lines.append("-" * len(head))
+    lines.append(f"{'total':<6} {int(t['facts_found'] or 0):>3}/{int(t['facts_expected'] or 0):<3} {cover:>6} "
+                 f"{int(t['residual_count'] or 0):>5} {t['residual_severity'] or 0:>6.2f} {int(t['resolved'] or 0):>6} "
+                 f"{int(t['retrievals'] or 0):>5} {int(t['critic_calls'] or 0):>5} {int(t['cycles'] or 0):>4} "
+                 f"{t['wall_s'] or 0:>7.2f}")
+    return lines
+
+
+__all__ = [
+    "EvalQuestion", "EvalReport", "QuestionScore", "QuestionsFileError", "RunOutcome", "STRATEGIES", "STRATEGY_NAMES",
+    "evaluate", "fact_label", "format_table", "load_questions", "parse_questions", "run_loop", "run_retry",
+    "run_single", "score",
+]

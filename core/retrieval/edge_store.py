@@ -1,0 +1,173 @@
+"""The embedded default backend: Qdrant Edge (qdrant-edge-py, pinned 0.9.0), one shard directory per collection."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any, Callable
+
+import qdrant_edge as qe
+
+from core.retrieval.embeddings import embedding_dim
+from core.retrieval.errors import StoreLockedError
+from core.retrieval.models import SearchFilter
+from core.retrieval.store import (
+    DENSE,
+    HIT_FIELDS,
+    INTEGER_FIELDS,
+    KEYWORD_FIELDS,
+    RRF_K,
+    SPARSE,
+    BaseStore,
+    QueryPlan,
+    date_key,
+    prefetch_limit,
+)
+
+_PAGE = 256
+_CONFIG_FILE = "edge_config.json"
+
+
+class EdgeStore(BaseStore):
+    """A corpus store on an in-process Qdrant Edge shard. Open it through `open_store`, never twice per path."""
+
+    def __init__(
+        self,
+        path: Path,
+        collection: str,
+        model_name: str,
+        on_close: Callable[[BaseStore], None] | None = None,
+    ):
+        super().__init__(collection, model_name, on_close)
+        self.path = Path(path)
+        self._config = qe.EdgeConfig(
+            vectors={DENSE: qe.EdgeVectorParams(size=embedding_dim(model_name), distance=qe.Distance.Cosine)},
+            sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
+        )
+        self._hit_payload = qe.PayloadSelector.Include(HIT_FIELDS)
+        self._shard = self._open()
+
+    def _open(self) -> qe.EdgeShard:
+        try:
+            if (self.path / _CONFIG_FILE).exists():
+                shard = qe.EdgeShard.load(str(self.path), self._config)
+            else:
+                self.path.mkdir(parents=True, exist_ok=True)
+                shard = qe.EdgeShard.create(str(self.path), self._config)
+        except Exception as exc:  # the binding raises plain Exception; tell a held lock from other failures
+            if "WouldBlock" in str(exc):
+                raise StoreLockedError(
+                    f"the Qdrant store {self.path} (data dir {self.path.parent.parent}) is locked: another "
+                    "process (the app or the CLI) has it open. Close that process, or point "
+                    "WORKBENCH_DATA_DIR at another directory."
+                ) from exc
+            raise
+        indexed = shard.info().payload_schema
+        for field in KEYWORD_FIELDS:
+            if field not in indexed:
+                shard.update(qe.UpdateOperation.create_field_index(field, qe.PayloadSchemaType.Keyword))
+        for field in INTEGER_FIELDS:
+            if field not in indexed:
+                params = qe.IntegerIndexParams(lookup=True, range=True)
+                shard.update(qe.UpdateOperation.create_field_index(field, params))
+        return shard
+
+    def count(self) -> int:
+        self._check_open()
+        return self._shard.count(qe.CountRequest(exact=True))
+
+    def reset(self) -> None:
+        self._check_open()
+        self._shard.close()
+        shutil.rmtree(self.path)
+        self._shard = self._open()
+
+    def _upsert(self, points: list[tuple[str, list[float], qe.SparseVector, dict[str, Any]]]) -> None:
+        self._shard.update(
+            qe.UpdateOperation.upsert_points(
+                [qe.Point(pid, {DENSE: dense, SPARSE: sparse}, payload) for pid, dense, sparse, payload in points]
+            )
+        )
+
+    def _delete_from(self, doc_id: str, first_index: int) -> None:
+        must = [qe.FieldCondition(key="doc_id", match=qe.MatchValue(doc_id))]
+        if first_index:
+            must.append(qe.FieldCondition(key="chunk_index", range=qe.RangeFloat(gte=first_index)))
+        self._shard.update(qe.UpdateOperation.delete_points_by_filter(qe.Filter(must=must)))
+
+    def _request(self, plan: QueryPlan, k: int, flt: SearchFilter | None) -> qe.QueryRequest:
+        f = _filter(flt)
+        if plan.dense is not None and plan.sparse is not None:
+            limit = prefetch_limit(k)
+            return qe.QueryRequest(
+                limit=k,
+                prefetches=[
+                    qe.Prefetch(limit=limit, query=qe.Query.Nearest(plan.dense, using=DENSE), filter=f),
+                    qe.Prefetch(limit=limit, query=qe.Query.Nearest(plan.sparse, using=SPARSE), filter=f),
+                ],
+                query=qe.Fusion.Rrf(k=RRF_K),
+                with_payload=self._hit_payload,
+            )
+        vector, using = (plan.dense, DENSE) if plan.dense is not None else (plan.sparse, SPARSE)
+        return qe.QueryRequest(
+            limit=k, query=qe.Query.Nearest(vector, using=using), filter=f, with_payload=self._hit_payload
+        )
+
+    def _query(self, plan: QueryPlan, k: int, flt: SearchFilter | None) -> list[tuple[float, dict[str, Any]]]:
+        return [(p.score, p.payload) for p in self._shard.query(self._request(plan, k, flt))]
+
+    def _query_batch(
+        self, plans: list[QueryPlan], k: int, flt: SearchFilter | None
+    ) -> list[list[tuple[float, dict[str, Any]]]]:
+        if not plans:
+            return []
+        batch = qe.QueryBatchRequest([self._request(p, k, flt) for p in plans])
+        return [[(p.score, p.payload) for p in res] for res in self._shard.query_batch(batch)]
+
+    def _scroll(self, doc_id: str | None, first_chunk_only: bool, fields: list[str]) -> list[dict[str, Any]]:
+        must = []
+        if doc_id is not None:
+            must.append(qe.FieldCondition(key="doc_id", match=qe.MatchValue(doc_id)))
+        if first_chunk_only:
+            must.append(qe.FieldCondition(key="chunk_index", match=qe.MatchValue(0)))
+        f = qe.Filter(must=must) if must else None
+        out: list[dict[str, Any]] = []
+        offset = None
+        while True:
+            records, offset = self._shard.scroll(
+                qe.ScrollRequest(offset=offset, limit=_PAGE, filter=f, with_payload=qe.PayloadSelector.Include(fields))
+            )
+            out.extend(r.payload or {} for r in records)
+            if offset is None:
+                return out
+
+    def _retrieve(self, pid: str, fields: list[str]) -> dict[str, Any] | None:
+        records = self._shard.retrieve([pid], with_payload=qe.PayloadSelector.Include(fields), with_vector=False)
+        return records[0].payload if records else None
+
+    def _facet(self, key: str) -> dict[str, int]:
+        first = qe.Filter(must=[qe.FieldCondition(key="chunk_index", match=qe.MatchValue(0))])
+        response = self._shard.facet(qe.FacetRequest(key=key, limit=10_000, exact=True, filter=first))
+        return {str(h.value): h.count for h in response}
+
+    def _close_engine(self) -> None:
+        self._shard.flush()
+        self._shard.close()
+
+
+def _filter(flt: SearchFilter | None) -> qe.Filter | None:
+    """The Edge filter of a SearchFilter: keyword matches, exclusions, and `effective <= as_of` (undated pass)."""
+    if flt is None:
+        return None
+    must: list[Any] = []
+    must_not: list[Any] = []
+    for key, values in (("jurisdiction", flt.jurisdictions), ("status", flt.statuses), ("doc_id", flt.doc_ids)):
+        if values:
+            must.append(qe.FieldCondition(key=key, match=qe.MatchAny([getattr(v, "value", v) for v in values])))
+    if flt.exclude_doc_ids:
+        must_not.append(qe.FieldCondition(key="doc_id", match=qe.MatchAny(list(flt.exclude_doc_ids))))
+    if flt.as_of is not None:
+        must_not.append(qe.FieldCondition(key="effective", range=qe.RangeFloat(gt=date_key(flt.as_of))))
+    if not must and not must_not:
+        return None
+    return qe.Filter(must=must or None, must_not=must_not or None)

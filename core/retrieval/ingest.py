@@ -1,0 +1,171 @@
+"""Batch ingest: expand paths, read and chunk each file, embed in large batches, upsert per document.
+
+A bad file is reported (FileResult.error) while the rest of the batch still goes in; `IngestReport.summary()`
+gives the closing line. `ensure_sample_corpus` fills an empty store with the bundled sample corpus on first start.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from core.config import Settings, get_settings
+from core.retrieval.errors import IngestError
+from core.retrieval.readers import SUPPORTED_SUFFIXES, ParsedDocument, read_file
+from core.retrieval.store import Store
+
+ProgressCallback = Callable[[int, int, str], None]
+"""progress(done, total, label): called once per file with the number of files finished so far."""
+
+SAMPLE_CORPUS_DIR = Path(__file__).resolve().parent.parent / "corpus"
+EMBED_BATCH_CHUNKS = 256
+"""Chunks embedded per model call across documents (large batches keep ingest close to raw encode speed)."""
+
+
+@dataclass(frozen=True)
+class FileResult:
+    """Outcome of one input file."""
+
+    path: str
+    doc_ids: tuple[str, ...] = ()
+    chunks: int = 0
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        """Whether the file was indexed."""
+        return self.error is None
+
+
+@dataclass(frozen=True)
+class IngestReport:
+    """Per-file outcomes of one ingest batch."""
+
+    results: tuple[FileResult, ...]
+
+    @property
+    def succeeded(self) -> list[FileResult]:
+        """Files that were indexed."""
+        return [r for r in self.results if r.ok]
+
+    @property
+    def failed(self) -> list[FileResult]:
+        """Files that were refused, each with its error."""
+        return [r for r in self.results if not r.ok]
+
+    @property
+    def documents(self) -> int:
+        """Documents indexed."""
+        return sum(len(r.doc_ids) for r in self.results)
+
+    @property
+    def chunks(self) -> int:
+        """Chunks (points) written."""
+        return sum(r.chunks for r in self.results)
+
+    def summary(self) -> str:
+        """One closing line, e.g. 'ingested 19 documents (84 chunks) from 19 files; 1 file failed'."""
+        files = len(self.succeeded)
+        line = (
+            f"ingested {self.documents} document{'s' * (self.documents != 1)} ({self.chunks} chunks) "
+            f"from {files} file{'s' * (files != 1)}"
+        )
+        if self.failed:
+            n = len(self.failed)
+            line += f"; {n} file{'s' * (n != 1)} failed"
+        return line
+
+
+def expand_paths(paths: Iterable[str | Path]) -> tuple[list[Path], list[FileResult]]:
+    """Files to ingest (directories expanded recursively to supported files, sorted) and errors for bad paths."""
+    files: list[Path] = []
+    errors: list[FileResult] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            found = sorted(
+                p for p in path.rglob("*")
+                if p.is_file() and p.suffix.lower() in SUPPORTED_SUFFIXES
+                and not any(part.startswith(".") for part in p.relative_to(path).parts)
+            )
+            if not found:
+                kinds = ", ".join(SUPPORTED_SUFFIXES)
+                errors.append(FileResult(str(path), error=f"{path}: no {kinds} files in this directory"))
+            files.extend(found)
+        elif path.is_file():
+            files.append(path)
+        else:
+            errors.append(FileResult(str(path), error=f"{path}: no such file or directory"))
+    return files, errors
+
+
+def ingest_paths(
+    store: Store,
+    paths: Iterable[str | Path],
+    defaults: Mapping[str, Any] | None = None,
+    settings: Settings | None = None,
+    progress: ProgressCallback | None = None,
+) -> IngestReport:
+    """Ingest files and directories into `store`; re-ingesting a document replaces its chunks.
+
+    `defaults` (a DocumentMeta-like mapping, e.g. {"jurisdiction": "XY"}) fills keys the files do not declare;
+    files without front matter need at least a jurisdiction from it. A document id seen twice in one batch is an
+    error for the second file.
+    """
+    settings = settings or get_settings()
+    files, results = expand_paths(paths)
+    total = len(files)
+    seen: dict[str, str] = {}
+    pending: list[tuple[Path, list[ParsedDocument]]] = []
+    done = 0
+
+    def flush() -> None:
+        nonlocal done
+        store.upsert_documents([(d.meta, d.chunks) for _, docs in pending for d in docs])
+        for path, docs in pending:
+            results.append(FileResult(str(path), tuple(d.meta.id for d in docs), sum(len(d.chunks) for d in docs)))
+            done += 1
+            if progress is not None:
+                progress(done, total, path.name)
+        pending.clear()
+
+    for path in files:
+        try:
+            docs = read_file(path, defaults, settings.chunk_words, settings.chunk_overlap_words)
+            _claim_ids(path, docs, seen)
+        except IngestError as exc:
+            results.append(FileResult(str(path), error=str(exc)))
+            done += 1
+            if progress is not None:
+                progress(done, total, path.name)
+            continue
+        pending.append((path, docs))
+        if sum(len(d.chunks) for _, ds in pending for d in ds) >= EMBED_BATCH_CHUNKS:
+            flush()
+    if pending:
+        flush()
+    order = {str(p): i for i, p in enumerate(files)}
+    return IngestReport(tuple(sorted(results, key=lambda r: order.get(r.path, -1))))
+
+
+def ensure_sample_corpus(
+    store: Store, settings: Settings | None = None, progress: ProgressCallback | None = None
+) -> IngestReport | None:
+    """On first start: ingest the bundled sample corpus (core/corpus/*.md) when the store is empty.
+
+    Returns the report, or None when the store already holds documents.
+    """
+    if store.count() > 0:
+        return None
+    return ingest_paths(store, sorted(SAMPLE_CORPUS_DIR.glob("*.md")), settings=settings, progress=progress)
+
+
+def _claim_ids(path: Path, docs: Sequence[ParsedDocument], seen: dict[str, str]) -> None:
+    """Record the file's document ids for this batch; a repeat is an error naming the earlier file."""
+    for d in docs:
+        if d.meta.id in seen:
+            earlier = seen[d.meta.id]
+            raise IngestError(str(path), f"duplicate document id {d.meta.id!r} (already in {earlier} in this batch)")
+    for d in docs:
+        seen[d.meta.id] = str(path)

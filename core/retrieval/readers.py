@@ -1,0 +1,177 @@
+"""Read one corpus file (.md, .txt, .pdf, .jsonl) into documents: metadata plus chunks.
+
+Markdown may carry YAML front matter (see corpus_format). Files without it take their metadata from the
+caller's `defaults` (a DocumentMeta-like mapping): id from the file stem, title from the first heading or the
+stem, and a jurisdiction the caller must supply. Every failure is an IngestError naming the file.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+from core.retrieval.chunking import chunk_text, first_heading
+from core.retrieval.corpus_format import KNOWN_KEYS, parse_document_meta, split_front_matter
+from core.retrieval.errors import CorpusFormatError, IngestError
+from core.retrieval.models import Chunk, DocumentMeta
+
+MAX_TEXT_CHARS = 2_000_000
+"""Cap on the text of one file (after PDF extraction): larger inputs are refused rather than half-indexed."""
+
+SUPPORTED_SUFFIXES = (".md", ".markdown", ".txt", ".pdf", ".jsonl")
+_JSONL_STRUCTURAL = ("id", "text", "doc_id")
+
+
+@dataclass(frozen=True)
+class ParsedDocument:
+    """A document ready to index."""
+
+    meta: DocumentMeta
+    chunks: list[Chunk]
+
+
+def read_file(
+    path: Path,
+    defaults: Mapping[str, Any] | None = None,
+    chunk_words: int = 180,
+    overlap_words: int = 30,
+) -> list[ParsedDocument]:
+    """Parse and chunk one file; a .jsonl file may hold several documents."""
+    source = str(path)
+    suffix = path.suffix.lower()
+    if suffix not in SUPPORTED_SUFFIXES:
+        raise IngestError(source, f"unsupported file type {suffix or '(none)'!r}; use .md, .txt, .pdf or .jsonl")
+    if suffix == ".jsonl":
+        return _read_jsonl(path, defaults or {}, chunk_words, overlap_words)
+    if suffix == ".pdf":
+        text, pdf_title = _pdf_text(path)
+        front = None
+        derived = {"title": pdf_title or path.stem}
+    else:
+        text = _utf8_text(path)
+        front, text = split_front_matter(text, source) if suffix != ".txt" else (None, text)
+        derived = {"title": (first_heading(text) if suffix != ".txt" else None) or path.stem}
+    if not text.strip():
+        what = "the file is empty apart from front matter" if front else "the file is empty"
+        raise IngestError(source, f"no text to index ({what})")
+    if front is None:
+        data = {"id": stem_id(path), **derived, **(defaults or {})}
+        if not data.get("jurisdiction"):
+            raise CorpusFormatError(
+                source, "jurisdiction", "missing: a file without front matter needs a jurisdiction from the caller "
+                "(e.g. `python -m core ingest --jurisdiction XY ...`)"
+            )
+    else:
+        data = {**(defaults or {}), **front}
+    meta = parse_document_meta({**data, "source_path": source}, source)
+    chunks = [
+        Chunk(doc_id=meta.id, chunk_index=i, text=p.text, heading=p.heading)
+        for i, p in enumerate(chunk_text(text, chunk_words, overlap_words))
+    ]
+    return [ParsedDocument(meta, chunks)]
+
+
+def stem_id(path: Path) -> str:
+    """A document id from a file name: the stem with anything but letters, digits, '.', '_', '-' turned to '-'."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", path.stem).strip("-._") or "document"
+
+
+def _utf8_text(path: Path) -> str:
+    raw = path.read_bytes()
+    if len(raw) > 4 * MAX_TEXT_CHARS:
+        limit = f"the limit is {MAX_TEXT_CHARS:,} characters"
+        raise IngestError(str(path), f"file is too large ({len(raw):,} bytes; {limit})")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise IngestError(
+            str(path), f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start}); re-save the file as UTF-8"
+        ) from None
+    _check_size(str(path), len(text))
+    return text
+
+
+def _check_size(source: str, chars: int) -> None:
+    if chars > MAX_TEXT_CHARS:
+        limit = f"the limit is {MAX_TEXT_CHARS:,}"
+        raise IngestError(source, f"text is too large ({chars:,} characters; {limit}); split the file")
+
+
+def _pdf_text(path: Path) -> tuple[str, str | None]:
+    """Extracted text and metadata title of a PDF; refuses corrupt, encrypted, text-less or enormous files."""
+    from pypdf import PdfReader
+
+    source = str(path)
+    pages: list[str] = []
+    total = 0
+    try:
+        reader = PdfReader(path)
+        if reader.is_encrypted and not reader.decrypt(""):
+            raise IngestError(source, "PDF is encrypted; save an unencrypted copy and ingest that")
+        for page in reader.pages:
+            text = page.extract_text() or ""
+            total += len(text)
+            _check_size(source, total)
+            pages.append(text)
+        title = reader.metadata.title if reader.metadata else None
+    except IngestError:
+        raise
+    except Exception as exc:  # pypdf raises many exception types on malformed input
+        raise IngestError(source, f"not a readable PDF ({type(exc).__name__}: {exc})") from None
+    text = "\n\n".join(pages)
+    if not text.strip():
+        raise IngestError(source, "the PDF has no extractable text (scanned images?); OCR it first")
+    return text, (title.strip() or None) if isinstance(title, str) else None
+
+
+def _read_jsonl(path: Path, defaults: Mapping[str, Any], chunk_words: int, overlap_words: int) -> list[ParsedDocument]:
+    """One passage per line: `id`, `text`, optional `doc_id` (passages sharing it form one document), optional
+    document metadata (`title`, `jurisdiction`, ... taken from the document's first line); any other key is
+    passage metadata kept in the chunk payload."""
+    source = str(path)
+    docs: dict[str, tuple[dict[str, Any], list[Chunk]]] = {}
+    for lineno, line in enumerate(_utf8_text(path).splitlines(), start=1):
+        if not line.strip():
+            continue
+        where = f"{source}:{lineno}"
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise IngestError(where, f"line {lineno} is not valid JSON ({exc.msg} at column {exc.colno})") from None
+        if not isinstance(row, dict):
+            raise IngestError(where, f"line {lineno} must be a JSON object with 'id' and 'text'")
+        pid, text = row.get("id"), row.get("text")
+        if not isinstance(pid, (str, int)) or isinstance(pid, bool) or not str(pid).strip():
+            raise CorpusFormatError(where, "id", "missing or not a string/integer passage id")
+        if not isinstance(text, str) or not text.strip():
+            raise CorpusFormatError(where, "text", "missing or empty passage text")
+        doc_id = str(row.get("doc_id") or pid)
+        if doc_id not in docs:
+            meta_keys = {k: v for k, v in row.items() if k in KNOWN_KEYS and k != "id"}
+            docs[doc_id] = ({"title": doc_id, **defaults, **meta_keys, "id": doc_id, "source_path": source}, [])
+        data, chunks = docs[doc_id]
+        extra = {k: v for k, v in row.items() if k not in KNOWN_KEYS and k not in _JSONL_STRUCTURAL}
+        for passage in chunk_text(text, chunk_words, overlap_words):
+            chunks.append(
+                Chunk(
+                    doc_id=doc_id,
+                    chunk_index=len(chunks),
+                    text=passage.text,
+                    heading=passage.heading,
+                    metadata={"passage_id": str(pid), **extra},
+                )
+            )
+    if not docs:
+        raise IngestError(source, "no passages (the file is empty)")
+    out = []
+    for data, chunks in docs.values():
+        if not data.get("jurisdiction"):
+            raise CorpusFormatError(
+                source, "jurisdiction", f"missing for document {data['id']!r}: give it on the document's first line "
+                "or as a default from the caller"
+            )
+        out.append(ParsedDocument(parse_document_meta(data, source), chunks))
+    return out

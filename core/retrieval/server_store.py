@@ -1,0 +1,181 @@
+"""The scale-out backend: a Qdrant server (or qdrant-client's local mode in tests) through qdrant-client.
+
+Same collection layout and query shape as the Edge store; BM25 sparse vectors come from `qdrant_edge.Bm25`.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any, Callable
+
+import qdrant_edge as qe
+from qdrant_client import QdrantClient, models
+
+from core.retrieval.embeddings import embedding_dim
+from core.retrieval.models import SearchFilter
+from core.retrieval.store import (
+    DENSE,
+    HIT_FIELDS,
+    INTEGER_FIELDS,
+    KEYWORD_FIELDS,
+    RRF_K,
+    SPARSE,
+    BaseStore,
+    QueryPlan,
+    date_key,
+    prefetch_limit,
+)
+
+_PAGE = 256
+_UPSERT_BATCH = 512
+
+
+def connect(url: str, api_key: str | None = None) -> QdrantClient:
+    """A client for `url`; ":memory:" gives qdrant-client's in-process local mode (tests)."""
+    if url == ":memory:":
+        return QdrantClient(location=":memory:")
+    return QdrantClient(url=url, api_key=api_key)
+
+
+class ServerStore(BaseStore):
+    """A corpus store in one collection of a Qdrant server (or a local-mode client)."""
+
+    def __init__(
+        self,
+        client: QdrantClient,
+        collection: str,
+        model_name: str,
+        on_close: Callable[[BaseStore], None] | None = None,
+        owns_client: bool = False,
+    ):
+        super().__init__(collection, model_name, on_close)
+        self.client = client
+        self._owns_client = owns_client
+        self._dim = embedding_dim(model_name)
+        self._hit_payload = models.PayloadSelectorInclude(include=HIT_FIELDS)
+        if not client.collection_exists(collection):
+            self._create_collection()
+
+    def _create_collection(self) -> None:
+        self.client.create_collection(
+            self.collection,
+            vectors_config={DENSE: models.VectorParams(size=self._dim, distance=models.Distance.COSINE)},
+            sparse_vectors_config={SPARSE: models.SparseVectorParams(modifier=models.Modifier.IDF)},
+        )
+        with warnings.catch_warnings():  # local mode ignores payload indexes and warns; a server uses them
+            warnings.filterwarnings("ignore", message="Payload indexes have no effect")
+            for field in KEYWORD_FIELDS:
+                self.client.create_payload_index(self.collection, field, models.PayloadSchemaType.KEYWORD)
+            for field in INTEGER_FIELDS:
+                self.client.create_payload_index(self.collection, field, models.PayloadSchemaType.INTEGER)
+
+    def count(self) -> int:
+        self._check_open()
+        return self.client.count(self.collection, exact=True).count
+
+    def reset(self) -> None:
+        self._check_open()
+        self.client.delete_collection(self.collection)
+        self._create_collection()
+
+    def _upsert(self, points: list[tuple[str, list[float], qe.SparseVector, dict[str, Any]]]) -> None:
+        structs = [
+            models.PointStruct(
+                id=pid,
+                vector={DENSE: dense, SPARSE: models.SparseVector(indices=sparse.indices, values=sparse.values)},
+                payload=payload,
+            )
+            for pid, dense, sparse, payload in points
+        ]
+        for start in range(0, len(structs), _UPSERT_BATCH):
+            self.client.upsert(self.collection, structs[start : start + _UPSERT_BATCH], wait=True)
+
+    def _delete_from(self, doc_id: str, first_index: int) -> None:
+        must: list[models.Condition] = [models.FieldCondition(key="doc_id", match=models.MatchValue(value=doc_id))]
+        if first_index:
+            must.append(models.FieldCondition(key="chunk_index", range=models.Range(gte=first_index)))
+        self.client.delete(self.collection, models.FilterSelector(filter=models.Filter(must=must)), wait=True)
+
+    def _request(self, plan: QueryPlan, k: int, flt: SearchFilter | None) -> models.QueryRequest:
+        f = _filter(flt)
+        if plan.dense is not None and plan.sparse is not None:
+            limit = prefetch_limit(k)
+            return models.QueryRequest(
+                prefetch=[
+                    models.Prefetch(query=list(plan.dense), using=DENSE, limit=limit, filter=f),
+                    models.Prefetch(query=_sparse(plan.sparse), using=SPARSE, limit=limit, filter=f),
+                ],
+                query=models.RrfQuery(rrf=models.Rrf(k=RRF_K)),
+                limit=k,
+                with_payload=self._hit_payload,
+            )
+        query: Any
+        if plan.dense is not None:
+            query, using = list(plan.dense), DENSE
+        else:  # a plan always holds at least one vector
+            query, using = _sparse(plan.sparse), SPARSE
+        return models.QueryRequest(query=query, using=using, filter=f, limit=k, with_payload=self._hit_payload)
+
+    def _query(self, plan: QueryPlan, k: int, flt: SearchFilter | None) -> list[tuple[float, dict[str, Any]]]:
+        return self._query_batch([plan], k, flt)[0]
+
+    def _query_batch(
+        self, plans: list[QueryPlan], k: int, flt: SearchFilter | None
+    ) -> list[list[tuple[float, dict[str, Any]]]]:
+        if not plans:
+            return []
+        responses = self.client.query_batch_points(self.collection, [self._request(p, k, flt) for p in plans])
+        return [[(p.score, p.payload or {}) for p in res.points] for res in responses]
+
+    def _scroll(self, doc_id: str | None, first_chunk_only: bool, fields: list[str]) -> list[dict[str, Any]]:
+        must: list[models.Condition] = []
+        if doc_id is not None:
+            must.append(models.FieldCondition(key="doc_id", match=models.MatchValue(value=doc_id)))
+        if first_chunk_only:
+            must.append(models.FieldCondition(key="chunk_index", match=models.MatchValue(value=0)))
+        f = models.Filter(must=must) if must else None
+        out: list[dict[str, Any]] = []
+        offset = None
+        while True:
+            records, offset = self.client.scroll(
+                self.collection, scroll_filter=f, limit=_PAGE, offset=offset, with_payload=fields, with_vectors=False
+            )
+            out.extend(r.payload or {} for r in records)
+            if offset is None:
+                return out
+
+    def _retrieve(self, pid: str, fields: list[str]) -> dict[str, Any] | None:
+        records = self.client.retrieve(self.collection, [pid], with_payload=fields, with_vectors=False)
+        return (records[0].payload or {}) if records else None
+
+    def _facet(self, key: str) -> dict[str, int]:
+        first = models.Filter(must=[models.FieldCondition(key="chunk_index", match=models.MatchValue(value=0))])
+        response = self.client.facet(self.collection, key=key, facet_filter=first, limit=10_000, exact=True)
+        return {str(h.value): h.count for h in response.hits}
+
+    def _close_engine(self) -> None:
+        if self._owns_client:
+            self.client.close()
+
+
+def _sparse(v: qe.SparseVector) -> models.SparseVector:
+    return models.SparseVector(indices=v.indices, values=v.values)
+
+
+def _filter(flt: SearchFilter | None) -> models.Filter | None:
+    """The qdrant-client filter of a SearchFilter (same semantics as the Edge store's)."""
+    if flt is None:
+        return None
+    must: list[models.Condition] = []
+    must_not: list[models.Condition] = []
+    for key, values in (("jurisdiction", flt.jurisdictions), ("status", flt.statuses), ("doc_id", flt.doc_ids)):
+        if values:
+            match = models.MatchAny(any=[getattr(v, "value", v) for v in values])
+            must.append(models.FieldCondition(key=key, match=match))
+    if flt.exclude_doc_ids:
+        must_not.append(models.FieldCondition(key="doc_id", match=models.MatchAny(any=list(flt.exclude_doc_ids))))
+    if flt.as_of is not None:
+        must_not.append(models.FieldCondition(key="effective", range=models.Range(gt=date_key(flt.as_of))))
+    if not must and not must_not:
+        return None
+    return models.Filter(must=must or None, must_not=must_not or None)

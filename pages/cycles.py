@@ -1,0 +1,43 @@
+"""Cycles: how the answer moved from cycle to cycle, from the session's audit records."""
+
+import streamlit as st
+
+from ui import shared
+from ui.charts import score_figure, status_figure, type_figure
+from ui.frames import answer_diff, cycle_frame, md_escape, status_line
+
+wb = shared.workbench()
+result = shared.current_result(wb)
+
+st.title("Cycles")
+
+if result is None:
+    shared.no_session_hint()
+elif not result.evaluation_history:
+    st.info("No cycle has been critiqued yet in this session.")
+else:
+    history = result.evaluation_history
+    if result.status == "completed":
+        st.info(f"**Why the loop stopped:** {md_escape(result.termination_text)}", icon=":material/flag:")
+    else:
+        st.info(f"The loop is not finished: {status_line(result)}.", icon=":material/pending:")
+
+    st.plotly_chart(score_figure(history, wb.settings.quality_threshold), key="score-chart")
+    by_status, by_type = st.columns(2)
+    by_status.plotly_chart(status_figure(history), key="status-chart")
+    by_type.plotly_chart(type_figure(history), key="type-chart")
+
+    st.markdown("#### Cycle records")
+    st.dataframe(cycle_frame(history), hide_index=True,
+                 column_config={"score": st.column_config.NumberColumn(format="%.2f")})
+
+    st.markdown("#### Answer changes between cycles")
+    cycles = [r.cycle_number for r in history]
+    before_col, after_col = st.columns(2)
+    before = before_col.selectbox("From cycle", cycles, index=0)
+    after = after_col.selectbox("To cycle", cycles, index=len(cycles) - 1)
+    diff = answer_diff(history, before, after)
+    if diff:
+        st.code(diff, language="diff", line_numbers=False)
+    else:
+        st.caption(f"The answer critiqued in cycle {before} and in cycle {after} is the same.")

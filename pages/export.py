@@ -1,0 +1,38 @@
+"""Export: the answer with its residual deficiencies, citations and audit check, as Markdown, JSON or Word."""
+
+import streamlit as st
+
+from ui import shared
+
+MIME = {"md": "text/markdown", "json": "application/json",
+        "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document"}
+
+wb = shared.workbench()
+result = shared.current_result(wb)
+
+st.title("Export")
+
+if result is None:
+    shared.no_session_hint()
+else:
+    tid = result.thread_id
+    ok, message = wb.verify_audit(tid)
+    if ok:
+        st.success(f"Audit chain intact: {message}.", icon=":material/verified_user:")
+    else:
+        st.error(f"Audit chain broken: {message}. The export says so too.", icon=":material/gpp_bad:")
+    if result.status != "completed":
+        st.warning("This session has not finished: the export is provisional and says so.", icon=":material/pending:")
+
+    markdown = wb.export(tid, "md")
+    md_col, json_col, docx_col = st.columns(3)
+    md_col.download_button("Markdown", markdown, file_name=f"workbench-{tid}.md", mime=MIME["md"],
+                           icon=":material/description:", on_click="ignore", width="stretch")
+    json_col.download_button("JSON", lambda: wb.export(tid, "json"), file_name=f"workbench-{tid}.json",
+                             mime=MIME["json"], icon=":material/data_object:", on_click="ignore", width="stretch")
+    docx_col.download_button("Word (DOCX)", lambda: wb.export(tid, "docx"), file_name=f"workbench-{tid}.docx",
+                             mime=MIME["docx"], icon=":material/article:", on_click="ignore", width="stretch")
+
+    st.markdown("#### Preview")
+    with st.container(border=True, height=720):
+        st.markdown(markdown.decode("utf-8"))

@@ -1,0 +1,300 @@
+"""Does the loop help? Single pass vs naive retry vs the stateful loop on one questions file.
+
+    python tests/bench/quality.py QUESTIONS_FILE [--corpus DIR] [--collection NAME] [--max-cycles N]
+                                  [--out DIR] [--update-readme] [--strict]
+
+All three strategies run on the same engine, store and settings (core.evaluation). Prints one table per
+strategy and a comparison, checks the issue's targets (pass/fail), writes a plotly chart (HTML, and PNG when
+kaleido can render here) and the raw results as JSON into test-artifacts/. With `--corpus DIR` the corpus is
+ingested into a fresh temporary data dir first (nothing of yours is touched); otherwise the configured
+WORKBENCH_DATA_DIR / collection is used. `--update-readme` replaces the `bench:quality` block of README.md
+with the generated table. `--strict` exits 1 when a target fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import tempfile
+from contextlib import nullcontext
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from core.config import Settings, get_settings  # noqa: E402
+from core.evaluation import EvalReport, QuestionsFileError, evaluate, format_table, load_questions  # noqa: E402
+
+ORDER = ("single", "retry", "loop")
+LABELS = {"single": "single pass", "retry": "naive retry", "loop": "stateful loop"}
+START, END = "<!-- bench:quality:start -->", "<!-- bench:quality:end -->"
+
+
+# ------------------------------------------------------------------------------------------------ targets
+
+
+def targets(reports: dict[str, EvalReport]) -> list[tuple[str, bool, str]]:
+    """The issue's three targets: (name, passed, evidence)."""
+    t = {k: r.summary()["total"] for k, r in reports.items()}
+    loop, single, retry = t["loop"], t["single"], t["retry"]
+    out = []
+    limit = single["residual_severity"] / 2
+    out.append(("loop residual severity <= 1/2 of single pass",
+                loop["residual_severity"] <= limit + 1e-9,
+                f"{loop['residual_severity']:.2f} vs limit {limit:.2f} (single {single['residual_severity']:.2f})"))
+    out.append(("loop covers more expected facts than both baselines",
+                loop["facts_found"] > single["facts_found"] and loop["facts_found"] > retry["facts_found"],
+                f"{int(loop['facts_found'])} vs single {int(single['facts_found'])}, retry {int(retry['facts_found'])} "
+                f"(of {int(loop['facts_expected'])})"))
+    out.append(("loop uses no more retrieval calls than naive retry",
+                loop["retrievals"] <= retry["retrievals"],
+                f"{int(loop['retrievals'])} vs retry {int(retry['retrievals'])}"))
+    return out
+
+
+# -------------------------------------------------------------------------------------------------- tables
+
+
+def comparison_rows(reports: dict[str, EvalReport]) -> list[list[str]]:
+    """One row per strategy: the figures the issue asks for, totals over all questions."""
+    rows = []
+    for name in ORDER:
+        s = reports[name].summary()
+        t, m = s["total"], s["mean"]
+        cover = s["fact_coverage_overall"]
+        recall = m["detection_recall"]
+        rows.append([
+            LABELS[name],
+            f"{int(t['facts_found'])}/{int(t['facts_expected'])} ({cover:.0%})" if cover is not None else "-",
+            f"{int(t['residual_count'])}",
+            f"{t['residual_severity']:.2f}",
+            f"{int(t['resolved'])}",
+            f"{int(t['retrievals'])}",
+            f"{int(t['critic_calls'])}",
+            f"{int(t['cycles'])}",
+            f"{t['wall_s']:.2f}",
+            f"{recall:.2f}" if recall is not None else "-",
+        ])
+    return rows
+
+
+HEADERS = ["strategy", "facts covered", "residual deficiencies", "residual severity", "resolved", "retrieval calls",
+           "critic calls", "cycles", "wall time (s)", "detection recall"]
+
+
+def per_question_rows(reports: dict[str, EvalReport]) -> list[list[str]]:
+    """One row per question: coverage and residual severity of each strategy side by side."""
+    rows = []
+    for i, q in enumerate(reports["loop"].rows):
+        cells = [q.label]
+        for name in ORDER:
+            r = reports[name].rows[i]
+            cells.append(f"{r.facts_found}/{r.facts_expected}")
+        for name in ORDER:
+            cells.append(f"{reports[name].rows[i].residual_severity:.2f}")
+        for name in ORDER:
+            cells.append(str(reports[name].rows[i].retrievals))
+        rows.append(cells)
+    return rows
+
+
+PER_Q_HEADERS = (["question"] + [f"facts {LABELS[n]}" for n in ORDER] + [f"severity {LABELS[n]}" for n in ORDER]
+                 + [f"retrievals {LABELS[n]}" for n in ORDER])
+
+
+def markdown_table(headers: list[str], rows: list[list[str]]) -> str:
+    """A GitHub Markdown table."""
+    lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" if i == 0 else "---:" for i in range(len(headers))) + "|"]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def text_table(headers: list[str], rows: list[list[str]]) -> str:
+    """A fixed-width table for the terminal."""
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+    fmt = lambda cells: "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))  # noqa: E731
+    return "\n".join([fmt(headers), "  ".join("-" * w for w in widths), *(fmt(r) for r in rows)])
+
+
+def readme_block(reports: dict[str, EvalReport], questions_file: str, context: dict[str, Any]) -> str:
+    """The generated README section body (between the bench:quality markers)."""
+    checks = targets(reports)
+    n = len(reports["loop"].rows)
+    lines = [
+        f"Generated by `tests/bench/quality.py` on {context['date']} — {n} questions from `{questions_file}`, "
+        f"{context['engine']} engine, corpus: {context['corpus']} ({context['chunks']} chunks), "
+        f"max cycles {context['max_cycles']}, retrieval k {context['retrieval_k']}. Totals over all questions; "
+        "residual severity sums the severity weights (low 0.02, medium 0.05, high 0.12, critical 0.2) of what is "
+        "left unresolved in each final answer.",
+        "",
+        markdown_table(HEADERS, comparison_rows(reports)),
+        "",
+        "Targets:",
+        "",
+    ]
+    lines += [f"- {'PASS' if ok else 'FAIL'}: {name} — {evidence}" for name, ok, evidence in checks]
+    lines += [
+        "",
+        "<details><summary>Per question</summary>",
+        "",
+        markdown_table(PER_Q_HEADERS, per_question_rows(reports)),
+        "",
+        "</details>",
+        "",
+        "**How to run.** `python tests/bench/quality.py questions/q1-q6.yaml --corpus core/corpus` ingests the "
+        "sample corpus into a throwaway data dir, runs the three strategies on the same engine and corpus — "
+        "single pass (retrieve, draft, one critique, no correction), naive retry (re-draft up to max-cycles times "
+        "with a wider retrieval each time, k, 2k, 3k, …, and no memory of earlier deficiencies) and the stateful "
+        "loop with every correction approved — prints the tables and the targets, and writes "
+        "`test-artifacts/quality.html`, `.png` and `.json`; add `--update-readme` to regenerate this block. "
+        "Any questions file in the same format can be scored one strategy at a time with "
+        "`python -m core eval FILE [--strategy loop|single|retry] [--json]` against the configured corpus. "
+        "Fact coverage counts the expected facts stated in the answer body (not in the residual-deficiency "
+        "disclosure), with normalised matching of amounts, percentages, comparators, dates and citations.",
+    ]
+    return "\n".join(lines)
+
+
+def update_readme(readme: Path, body: str) -> None:
+    """Replace the block between the bench:quality markers."""
+    text = readme.read_text(encoding="utf-8")
+    if START not in text or END not in text:
+        raise SystemExit(f"{readme} has no {START} ... {END} block")
+    pattern = re.compile(re.escape(START) + r".*?" + re.escape(END), re.S)
+    readme.write_text(pattern.sub(lambda _: f"{START}\n{body}\n{END}", text, count=1), encoding="utf-8")
+
+
+# --------------------------------------------------------------------------------------------------- chart
+
+
+def write_chart(reports: dict[str, EvalReport], out: Path, *, png: bool = True) -> list[str]:
+    """Plotly chart (HTML always, PNG when asked and kaleido can render); returns lines to print."""
+    import plotly.graph_objects as go
+    from plotly.subplots import make_subplots
+
+    labels = [r.label for r in reports["loop"].rows]
+    fig = make_subplots(rows=2, cols=2, subplot_titles=(
+        "Fact coverage (share of expected facts)", "Residual severity (summed weights)",
+        "Retrieval calls", "Critic calls"))
+    colors = {"single": "#9e9e9e", "retry": "#f0a030", "loop": "#2a6fdb"}
+    for name in ORDER:
+        rows = reports[name].rows
+        common = dict(name=LABELS[name], marker_color=colors[name], legendgroup=name)
+        fig.add_trace(go.Bar(x=labels, y=[r.fact_coverage or 0 for r in rows], **common), row=1, col=1)
+        fig.add_trace(go.Bar(x=labels, y=[r.residual_severity for r in rows], showlegend=False, **common), row=1, col=2)
+        fig.add_trace(go.Bar(x=labels, y=[r.retrievals for r in rows], showlegend=False, **common), row=2, col=1)
+        fig.add_trace(go.Bar(x=labels, y=[r.critic_calls for r in rows], showlegend=False, **common), row=2, col=2)
+    fig.update_layout(barmode="group", title="Does the loop help? Single pass vs naive retry vs stateful loop",
+                      height=720, width=1100, template="plotly_white")
+    fig.update_yaxes(range=[0, 1], row=1, col=1)
+    out.mkdir(parents=True, exist_ok=True)
+    html, png_path = out / "quality.html", out / "quality.png"
+    fig.write_html(str(html), include_plotlyjs=True)
+    lines = [f"chart: {html}"]
+    if not png:
+        return lines
+    try:
+        fig.write_image(str(png_path), scale=1)
+        lines.append(f"chart: {png_path}")
+    except Exception as exc:  # noqa: BLE001 - kaleido needs a browser; say so and keep the HTML
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        lines.append(f"PNG not written: kaleido could not render in this environment ({type(exc).__name__}: {first[:200]}); "
+                     f"the HTML chart above has the same content")
+    return lines
+
+
+# ---------------------------------------------------------------------------------------------------- main
+
+
+def _settings(args: argparse.Namespace, tmp: str | None) -> Settings:
+    if tmp is None:
+        return get_settings()
+    return Settings(data_dir=Path(tmp), qdrant_url=None, qdrant_api_key=None, database_url=None)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="tests/bench/quality.py", description=__doc__.splitlines()[0])
+    parser.add_argument("questions_file", metavar="QUESTIONS_FILE")
+    parser.add_argument("--corpus", metavar="DIR", help="ingest DIR into a fresh temporary data dir and use that")
+    parser.add_argument("--collection", default=None)
+    parser.add_argument("--max-cycles", type=int, default=None)
+    parser.add_argument("--out", default=str(ROOT / "test-artifacts"), help="artifact directory (default test-artifacts/)")
+    parser.add_argument("--update-readme", action="store_true", help="rewrite the bench:quality block of README.md")
+    parser.add_argument("--readme", default=str(ROOT / "README.md"), help=argparse.SUPPRESS)
+    parser.add_argument("--strict", action="store_true", help="exit 1 when a target fails")
+    args = parser.parse_args(argv)
+
+    try:
+        questions = load_questions(args.questions_file)
+    except QuestionsFileError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+    from core.persistence import memory_persistence
+    from core.service import Workbench
+
+    with tempfile.TemporaryDirectory(prefix="bench-quality-") if args.corpus else nullcontext() as tmp:
+        settings = _settings(args, tmp)
+        wb = Workbench(settings, persistence=memory_persistence())
+        store = wb.store(args.collection)
+        corpus_label = args.corpus or f"collection '{args.collection or settings.collection}' in {settings.data_dir}"
+        if args.corpus:
+            from core.retrieval.ingest import ingest_paths
+
+            report = ingest_paths(store, [args.corpus], settings=settings)
+            if report.failed:
+                print(f"error: could not ingest {len(report.failed)} file(s): {report.failed[0].error}", file=sys.stderr)
+                return 2
+            print(f"ingested {report.documents} documents from {args.corpus} into a temporary data dir")
+        if store.count() == 0:
+            print("error: the corpus is empty; ingest it first or pass --corpus DIR", file=sys.stderr)
+            return 2
+        store.search("warm-up", k=1)  # load the embedding model before any strategy is timed
+        reports: dict[str, EvalReport] = {}
+        for name in ORDER:
+            started = time.perf_counter()
+            reports[name] = evaluate(wb, questions, name, collection=args.collection, max_cycles=args.max_cycles)
+            print(f"\n== {LABELS[name]} ({name}), {time.perf_counter() - started:.2f}s")
+            print("\n".join(format_table(reports[name])))
+        context = {
+            "date": datetime.now(timezone.utc).strftime("%Y-%m-%d"), "engine": wb.engine_name,
+            "corpus": f"`{args.corpus}`" if args.corpus else corpus_label, "chunks": store.count(),
+            "max_cycles": settings.max_cycles if args.max_cycles is None else args.max_cycles,
+            "retrieval_k": settings.retrieval_k,
+        }
+        if args.corpus:
+            store.close()  # release the temporary shard before its directory is removed
+
+    print("\n== comparison (totals over all questions)")
+    print(text_table(HEADERS, comparison_rows(reports)))
+    print("\n== targets")
+    checks = targets(reports)
+    for name, ok, evidence in checks:
+        print(f"{'PASS' if ok else 'FAIL'}  {name}: {evidence}")
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "quality.json").write_text(json.dumps(
+        {"questions_file": args.questions_file, "context": context,
+         "targets": [{"name": n, "passed": ok, "evidence": e} for n, ok, e in checks],
+         "strategies": {k: r.to_json(with_answers=True) for k, r in reports.items()}},
+        ensure_ascii=False, indent=2), encoding="utf-8")
+    print(f"\nresults: {out / 'quality.json'}")
+    for line in write_chart(reports, out):
+        print(line)
+    if args.update_readme:
+        update_readme(Path(args.readme), readme_block(reports, args.questions_file, context))
+        print(f"README: updated the bench:quality block of {args.readme}")
+    if args.strict and not all(ok for _, ok, _ in checks):
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

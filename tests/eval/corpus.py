@@ -1,0 +1,55 @@
+"""A tiny corpus the eval tests build themselves: two fictional jurisdictions the sample corpus lacks (FD, SV)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from core.retrieval.models import DocumentMeta, SearchFilter, Threshold
+from tests.fakes import KeywordStore
+
+AS_OF = date(2026, 11, 30)
+QUESTION = "What owner identification threshold applies to a remitter in Freedonia and in Sylvania?"
+
+
+def freedonia_corpus() -> list[tuple[DocumentMeta, list[str]]]:
+    """FD: an act in force and an erroneous blog citing a wrong figure; SV: one code in force."""
+    act = DocumentMeta(
+        id="fd-act-2015", title="Freedonia Money Transfer Act 2015", jurisdiction="FD",
+        aliases=("Freedonia", "Money Transfer Act"), effective=date(2015, 1, 1),
+        thresholds=(Threshold(name="owner_identification", value=25, unit="percent", comparator=">"),),
+    )
+    blog = DocumentMeta(
+        id="fd-blog-wrong", title="Blog: Freedonia owner identification at 10%", jurisdiction="FD", status="erroneous",
+        superseded_by=("fd-act-2015",),
+        thresholds=(Threshold(name="owner_identification", value=10, unit="percent", comparator=">="),),
+    )
+    code = DocumentMeta(
+        id="sv-code-2019", title="Sylvania Remittance Code 2019", jurisdiction="SV", aliases=("Sylvania",),
+        effective=date(2019, 3, 1),
+        thresholds=(Threshold(name="owner_identification", value=20, unit="percent", comparator=">="),),
+    )
+    return [
+        (act, ["Under the Money Transfer Act, a remitter applies owner identification to each owner holding more than "
+               "25% of a corporate customer.",
+               "Under the Money Transfer Act, the owner identification threshold applies from 1 January 2015."]),
+        (blog, ["A blog says Freedonia owner identification applies to a remitter for each owner holding 10% or more."]),
+        (code, ["In Sylvania, a remitter applies owner identification to each owner holding 20% or more of a "
+                "corporate customer."]),
+    ]
+
+
+def clean_corpus() -> list[tuple[DocumentMeta, list[str]]]:
+    """Only SV: an answer the critic finds nothing wrong with."""
+    return [d for d in freedonia_corpus() if d[0].jurisdiction == "SV"]
+
+
+class RecordingStore(KeywordStore):
+    """KeywordStore that also records every k it was asked for."""
+
+    def __init__(self, docs: list[tuple[DocumentMeta, list[str]]]):
+        super().__init__(docs)
+        self.ks: list[int] = []
+
+    def search(self, query: str, k: int = 10, flt: SearchFilter | None = None, mode: str = "hybrid"):  # type: ignore[override]
+        self.ks.append(k)
+        return super().search(query, k=k, flt=flt, mode=mode)

@@ -1,0 +1,217 @@
+"""A scripted OpenAI-compatible chat-completions server on 127.0.0.1, for the LLM engine tests.
+
+It implements `POST /v1/chat/completions` as langchain-openai uses it for structured output
+(`response_format: {"type": "json_schema", "json_schema": {...}}`) and answers from a per-test script:
+valid JSON, malformed or truncated JSON, refusals, slow replies, 429 with Retry-After, 5xx. When the script is
+empty, an optional `FakeModel` answers from the request itself, so whole loops can run against it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Callable
+
+PATH = "/v1/chat/completions"
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One scripted HTTP response; `delay_s` is waited before answering (interrupted when the server stops)."""
+
+    status: int = 200
+    body: dict[str, Any] | str = ""
+    headers: dict[str, str] = field(default_factory=dict)
+    delay_s: float = 0.0
+
+
+def completion(content: str | None, *, finish_reason: str = "stop", refusal: str | None = None,
+               prompt_tokens: int = 120, completion_tokens: int = 40, delay_s: float = 0.0) -> Reply:
+    """A chat.completion object with one choice and a usage block."""
+    body = {
+        "id": "chatcmpl-loopback",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": "loopback-model",
+        "choices": [{"index": 0, "finish_reason": finish_reason, "logprobs": None,
+                     "message": {"role": "assistant", "content": content, "refusal": refusal}}],
+        "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                  "total_tokens": prompt_tokens + completion_tokens},
+    }
+    return Reply(body=body, delay_s=delay_s)
+
+
+def structured(obj: dict[str, Any], **kw: Any) -> Reply:
+    """A completion whose content is `obj` as JSON, i.e. a well-formed structured output."""
+    return completion(json.dumps(obj), **kw)
+
+
+def error(status: int, message: str, headers: dict[str, str] | None = None) -> Reply:
+    """An OpenAI-style error response."""
+    return Reply(status=status, body={"error": {"message": message, "type": "loopback_error", "code": status}},
+                 headers=headers or {})
+
+
+def closed_port() -> int:
+    """A loopback port nothing listens on (bound, then released), for connection-refused tests."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LoopbackLLM:
+    """The server: a queue of scripted replies, the requests it received, and an optional fallback model."""
+
+    def __init__(self, model: Callable[[dict[str, Any]], Reply] | None = None):
+        self.requests: list[dict[str, Any]] = []
+        self.model = model
+        self._script: deque[Reply] = deque()
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._httpd.daemon_threads = True
+        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05},
+                                        daemon=True)
+        self._thread.start()
+
+    @property
+    def base_url(self) -> str:
+        """The OPENAI_BASE_URL of this server."""
+        return f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
+
+    def push(self, *replies: Reply) -> None:
+        """Queue replies, answered in order before the fallback model is asked."""
+        with self._lock:
+            self._script.extend(replies)
+
+    def schemas(self) -> list[str]:
+        """The structured-output schema name of every request received, in order."""
+        return [r["response_format"]["json_schema"]["name"] for r in self.requests]
+
+    def close(self) -> None:
+        """Stop serving and wake any reply that is still waiting out its delay."""
+        self._stop.set()
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+    def _next(self, request: dict[str, Any]) -> Reply:
+        with self._lock:
+            self.requests.append(request)
+            if self._script:
+                return self._script.popleft()
+        if self.model is not None:
+            return self.model(request)
+        return error(500, "loopback script exhausted")
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_POST(self) -> None:  # noqa: N802 - http.server naming
+                length = int(self.headers.get("Content-Length", 0))
+                raw = self.rfile.read(length)
+                if self.path != PATH:
+                    return self._send(error(404, f"no route {self.path}"))
+                try:
+                    request = json.loads(raw)
+                except json.JSONDecodeError:
+                    return self._send(error(400, "request body is not JSON"))
+                fmt = request.get("response_format") or {}
+                if fmt.get("type") != "json_schema" or "schema" not in fmt.get("json_schema", {}):
+                    return self._send(error(400, "expected response_format of type json_schema with a schema"))
+                reply = server._next(request)
+                if reply.delay_s and server._stop.wait(reply.delay_s):
+                    return None
+                return self._send(reply)
+
+            def _send(self, reply: Reply) -> None:
+                data = reply.body if isinstance(reply.body, str) else json.dumps(reply.body)
+                payload = data.encode()
+                try:
+                    self.send_response(reply.status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(payload)))
+                    for key, value in reply.headers.items():
+                        self.send_header(key, value)
+                    self.end_headers()
+                    self.wfile.write(payload)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up (timeout test): nothing left to answer
+
+            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - silence per-request logging
+                return None
+
+        return Handler
+
+
+# ------------------------------------------------------------------------------------------- a fake model
+
+_DOC_RE = re.compile(r'<document id="([^"]+)"[^>]*?jurisdiction="([^"]+)"[^>]*>\n?(.*?)\n?</document>', re.S)
+_ANSWER_RE = re.compile(r"<current_answer>\n?(.*?)\n?</current_answer>", re.S)
+_CITE_RE = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9_.\-]*)\]")
+
+
+def user_text(request: dict[str, Any]) -> str:
+    """The last user message of a chat request."""
+    return [m["content"] for m in request["messages"] if m["role"] == "user"][-1]
+
+
+def system_text(request: dict[str, Any]) -> str:
+    """The system message of a chat request."""
+    return next(m["content"] for m in request["messages"] if m["role"] == "system")
+
+
+def _first_sentence(text: str) -> str:
+    flat = " ".join(text.split())
+    match = re.search(r"^(.{20,}?[.!?])(\s|$)", flat)
+    return (match.group(1) if match else flat)[:300]
+
+
+class FakeModel:
+    """Answers structured-output requests the way a cooperative model would, from the prompt alone.
+
+    Drafts: the first sentence of each delimited document, per jurisdiction, minus `skip_jurisdictions` on the
+    first draft. Revisions: the current answer plus the first sentence of each evidence document. Critiques: the
+    next scripted item of `findings`, a list of deficiencies or a raw `Reply` (none once they run out).
+    """
+
+    def __init__(self, skip_jurisdictions: tuple[str, ...] = (),
+                 findings: list[list[dict[str, Any]] | Reply] | None = None):
+        self.skip = set(skip_jurisdictions)
+        self.findings = deque(findings or [])
+        self.drafts = 0
+
+    def __call__(self, request: dict[str, Any]) -> Reply:
+        name = request["response_format"]["json_schema"]["name"]
+        text = user_text(request)
+        if name == "CritiqueFindings":
+            found = self.findings.popleft() if self.findings else []
+            return found if isinstance(found, Reply) else structured({"deficiencies": found})
+        sections: dict[str, list[dict[str, Any]]] = {}
+        answer = _ANSWER_RE.search(text)
+        if answer:
+            heading = ""
+            for line in answer.group(1).splitlines():
+                if line.startswith("## "):
+                    heading = line[3:].strip()
+                elif line.strip():
+                    ids = _CITE_RE.findall(line)
+                    sections.setdefault(heading, []).append({"text": _CITE_RE.sub("", line).strip(), "doc_ids": ids})
+        skip = self.skip if not answer and self.drafts == 0 else set()
+        if not answer:
+            self.drafts += 1
+        for doc_id, code, body in _DOC_RE.findall(text):
+            if code in skip:
+                continue
+            sentence = {"text": _first_sentence(body), "doc_ids": [doc_id]}
+            if sentence["text"] not in [s["text"] for s in sections.get(code, [])]:
+                sections.setdefault(code, []).append(sentence)
+        return structured({"sections": [{"jurisdiction": k, "sentences": v} for k, v in sections.items()]})

@@ -1,0 +1,138 @@
+"""`python -m core ingest|search`: a real subprocess for the happy path and exit codes, in-process `main()` for
+the many bad-input cases (they fail before any model or store is opened, so they are fast)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from core.cli import main
+from core.config import Settings, get_settings
+from core.retrieval.store import open_store
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+XY = """---
+id: xy-bo
+title: XY beneficial ownership notice
+jurisdiction: XY
+effective: 2021-01-01
+---
+# XY notice
+
+Payment firms in XY identify owners holding 30 percent or more.
+"""
+ZZ = """---
+id: zz-cash
+title: ZZ cash rule
+jurisdiction: ZZ
+effective: 2030-01-01
+---
+# ZZ rule
+
+ZZ traders may not accept cash above ZZD 9,000.
+"""
+
+
+def run_cli(*args: str, data_dir: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith(("WORKBENCH_", "QDRANT_"))}
+    full_env.update(WORKBENCH_DATA_DIR=str(data_dir), HF_HUB_OFFLINE="1", **env)
+    return subprocess.run(
+        [sys.executable, "-m", "core", *args], cwd=REPO_ROOT, env=full_env, capture_output=True, text=True, timeout=180
+    )
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A data dir the in-process CLI uses through WORKBENCH_DATA_DIR; its store is closed afterwards."""
+    path = tmp_path / "data"
+    for key in [k for k in os.environ if k.startswith(("WORKBENCH_", "QDRANT_"))]:
+        monkeypatch.delenv(key)
+    monkeypatch.setenv("WORKBENCH_DATA_DIR", str(path))
+    get_settings.cache_clear()
+    yield path
+    open_store(Settings(data_dir=path, qdrant_url=None)).close()
+    get_settings.cache_clear()
+
+
+def test_ingest_and_search_through_the_real_command(tmp_path: Path, data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "xy.md").write_text(XY, encoding="utf-8")
+    (corpus / "zz.md").write_text(ZZ, encoding="utf-8")
+    (corpus / "qq-memo.txt").write_text("QQ remitters verify every customer.", encoding="utf-8")
+    (corpus / "broken.md").write_text("---\nid: b\ntitle: B\njurisdiction: XY\nstatus: maybe\n---\nText.\n", encoding="utf-8")
+
+    ingest = run_cli("ingest", str(corpus), "--jurisdiction", "QQ", data_dir=data_dir)
+    assert ingest.returncode == 0, ingest.stderr
+    assert f"ok     {corpus / 'xy.md'} -> xy-bo (1 chunks)" in ingest.stdout
+    assert f"error  {corpus / 'broken.md'}: key 'status': 'maybe' is not one of" in ingest.stdout
+    assert "ingested 3 documents (3 chunks) from 3 files; 1 file failed; collection 'regulatory' now holds 3 chunks" in ingest.stdout
+
+    search = run_cli(
+        "search", "owners holding 30 percent", "--json", "-k", "2", "--jurisdiction", "XY", "--jurisdiction", "QQ",
+        data_dir=data_dir,
+    )
+    assert search.returncode == 0, search.stderr
+    hits = json.loads(search.stdout)
+    assert [h["doc_id"] for h in hits] == ["xy-bo", "qq-memo"]
+    assert set(hits[0]) >= {"doc_id", "chunk_id", "score", "title", "jurisdiction", "status", "text"}
+    assert hits[0]["chunk_id"] == "xy-bo#0" and "30 percent or more" in hits[0]["text"]
+
+    # the same data dir in-process (the subprocesses have exited, so the shard is free)
+    queries = tmp_path / "q.jsonl"
+    queries.write_text('{"id": "a", "text": "cash above ZZD 9,000"}\n\n{"id": 2, "text": "owners 30 percent"}\n', encoding="utf-8")
+    assert main(["search", "--queries", str(queries), "-k", "1", "--as-of", "2026-11-30"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["id"] for line in lines] == ["a", 2]
+    assert "zz-cash" not in {h["doc_id"] for line in lines for h in line["hits"]}  # effective 2030: filtered out
+    assert lines[1]["hits"][0]["doc_id"] == "xy-bo"
+
+    assert main(["search", "cash above ZZD 9,000", "-k", "1"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith(" 1. ZZ cash rule  [ZZ · in_force]  zz-cash#0  score ") and "    § ZZ rule" in text
+
+
+def test_bad_input_exits_2_with_one_line_on_stderr(tmp_path: Path) -> None:
+    result = run_cli("search", "   ", data_dir=tmp_path / "data")
+    assert result.returncode == 2
+    assert result.stderr == "error: query is empty\n" and result.stdout == ""
+
+
+@pytest.mark.parametrize(
+    "argv, queries_file, message",
+    [
+        (["search", ""], None, "query is empty"),
+        (["search", "x" * 21], None, "query is 21 characters long; the limit is 20"),
+        (["search"], None, "give either a query TEXT or --queries"),
+        (["search", "x", "--queries", "{q}"], '{"id": 1, "text": "a"}\n', "give either a query TEXT or --queries"),
+        (["search", "--queries", "{q}"], '{"id": 1, "text": "ok"}\n{"id": 2, "text": oops}\n', "q.jsonl:2: not valid JSON"),
+        (["search", "--queries", "{q}"], '{"id": 1, "query": "wrong key"}\n', 'q.jsonl:1: expected an object with "id" and "text"'),
+        (["search", "--queries", "{q}"], '{"id": 1, "text": ""}\n', "q.jsonl:1: text is empty"),
+        (["search", "--queries", "{q}"], "\n\n", "holds no queries"),
+        (["search", "--queries", "missing.jsonl"], None, "queries file missing.jsonl does not exist"),
+        (["search", "x", "-k", "0"], None, "-k must be between 1 and 100"),
+        (["search", "x", "--as-of", "2026-02-30"], None, "--as-of '2026-02-30' is not a date"),
+        (["search", "anything"], None, "collection 'regulatory' in"),
+        (["ingest", "no/such/dir", "nope.md"], None, "nothing to ingest"),
+        (["ingest", "{q}"], "not json\n", "no file could be ingested"),
+    ],
+)
+def test_bad_input_cases(
+    argv: list[str], queries_file: str | None, message: str, tmp_path: Path, data_dir: Path,
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("WORKBENCH_MAX_QUERY_CHARS", "20")
+    get_settings.cache_clear()
+    q = tmp_path / "q.jsonl"
+    if queries_file is not None:
+        q.write_text(queries_file, encoding="utf-8")
+    assert main([a.replace("{q}", str(q)) for a in argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.startswith("error: ") and err.count("\n") == 1

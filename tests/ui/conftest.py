@@ -1,0 +1,73 @@
+"""Fixtures of the UI tests (AppTest and browser).
+
+    ui_data_dir     session: a data dir whose default collection holds the sample corpus (ingested once, reusing
+                    the session `embedder` of tests/conftest.py).
+    app_env         the environment the app reads (WORKBENCH_DATA_DIR = ui_data_dir, offline engine, no servers),
+                    with the app's cached Workbench cleared before and after the test.
+    app             an AppTest of app.py in that environment (not yet run).
+    wb              a Workbench on the same data dir, to set up sessions and check what the pages did.
+    q1_paused / q1_done     Q1 of FACTS.md §6 started through the service: paused at its first review / finished.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core.config import Settings
+from core.retrieval.embeddings import Embedder
+from core.retrieval.ingest import ensure_sample_corpus
+from core.retrieval.store import open_store
+from core.service import RunResult, Workbench
+from tests.ui.support import APP, Q1, Q1_AS_OF, offline_env
+from ui.shared import workbench
+
+
+@pytest.fixture(scope="session")
+def ui_data_dir(tmp_path_factory: pytest.TempPathFactory, embedder: Embedder) -> Path:
+    """The sample corpus in the default collection of a session-wide data dir."""
+    data = tmp_path_factory.mktemp("ui-data")
+    settings = Settings(data_dir=data, qdrant_url=None, qdrant_api_key=None, database_url=None)
+    report = ensure_sample_corpus(open_store(settings), settings)
+    assert report is not None and not report.failed, report and [r.error for r in report.failed]
+    return data
+
+
+@pytest.fixture
+def app_env(monkeypatch: pytest.MonkeyPatch, ui_data_dir: Path) -> Iterator[Path]:
+    """The app's environment on the shared data dir, with a fresh cached Workbench."""
+    offline_env(monkeypatch, ui_data_dir)
+    workbench.clear()
+    yield ui_data_dir
+    workbench.clear()
+
+
+@pytest.fixture
+def app(app_env: Path) -> AppTest:
+    """app.py under AppTest (call .run() to load it)."""
+    return AppTest.from_file(str(APP), default_timeout=60)
+
+
+@pytest.fixture
+def wb(app_env: Path) -> Workbench:
+    """The service on the app's data dir."""
+    return Workbench(Settings())
+
+
+@pytest.fixture
+def q1_paused(wb: Workbench) -> RunResult:
+    """Q1 waiting for its first review."""
+    result = wb.start(Q1, as_of=Q1_AS_OF, approve="manual")
+    assert result.status == "awaiting_review"
+    return result
+
+
+@pytest.fixture
+def q1_done(wb: Workbench) -> RunResult:
+    """Q1 run to the end with every correction approved by policy."""
+    result = wb.start(Q1, as_of=Q1_AS_OF, approve="all")
+    assert result.status == "completed"
+    return result

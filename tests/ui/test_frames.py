@@ -1,0 +1,169 @@
+"""The pages' plain-data rules: board edits into a review payload, annotations, tables, escaping, settings."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+import pytest
+
+from core.state import Deficiency, DeficiencyType, EvaluationCycleRecord, ResolutionStatus, Severity
+from ui.frames import (
+    BoardChanges, annotation_changes, answer_diff, board_frame, board_rows, card_decision, cycle_frame,
+    frame_records, md_escape, needs_metadata, paused_changes, review_payload, upload_defaults,
+)
+from ui.shared import settings_from_secrets
+
+S = ResolutionStatus
+
+
+def make(subject: str, status: S = S.open, severity: Severity = Severity.medium, **kw: object) -> Deficiency:
+    return Deficiency(deficiency_type=kw.pop("deficiency_type", DeficiencyType.missing_jurisdiction), subject=subject,
+                      description=f"{subject} is missing", suggested_correction_query=f"{subject} rules",
+                      resolution_status=status, severity=severity, **kw)
+
+
+@pytest.fixture
+def deficiencies() -> list[Deficiency]:
+    return [make("EU"), make("US", severity=Severity.high), make("UK", S.resolved), make("SG", S.unresolvable)]
+
+
+def rows_of(deficiencies: list[Deficiency]) -> list[dict]:
+    """What an untouched board gives back (through a DataFrame, like the editor)."""
+    return frame_records(board_frame(board_rows(deficiencies)))
+
+
+def row(rows: list[dict], subject: str) -> dict:
+    return next(r for r in rows if r["subject"] == subject)
+
+
+def test_untouched_board_changes_nothing(deficiencies: list[Deficiency]) -> None:
+    changes = paused_changes(deficiencies, rows_of(deficiencies), [deficiencies[0].id, deficiencies[1].id])
+    assert not changes and changes.problems == []
+
+
+def test_board_edits_become_decisions(deficiencies: list[Deficiency]) -> None:
+    eu, us, _, sg = deficiencies
+    rows = rows_of(deficiencies)
+    row(rows, "EU")["status"] = "dismissed"
+    row(rows, "US").update({"severity": "critical", "correction query": "FinCEN CDD rule 31 CFR 1010.230"})
+    row(rows, "SG")["severity"] = "low"
+    changes = paused_changes(deficiencies, rows, [eu.id, us.id])
+    assert changes.decisions[eu.id] == {"action": "reject", "note": "dismissed on the board"}
+    assert changes.decisions[us.id] == {"action": "edit", "query": "FinCEN CDD rule 31 CFR 1010.230",
+                                        "severity": "critical"}
+    assert changes.decisions[sg.id] == {"action": "approve", "severity": "low"}
+    assert changes.problems == []
+
+
+def test_board_refuses_what_the_loop_owns(deficiencies: list[Deficiency]) -> None:
+    eu, us, uk, sg = deficiencies
+    rows = rows_of(deficiencies)
+    row(rows, "EU")["status"] = "resolved"
+    row(rows, "US")["description"] = "reworded"
+    row(rows, "UK")["severity"] = "critical"
+    row(rows, "SG")["correction query"] = "MAS notice"
+    changes = paused_changes(deficiencies, rows, [eu.id, us.id])
+    assert not changes
+    assert sorted(p.split(":")[0] for p in changes.problems) == sorted([eu.id, us.id, uk.id, sg.id])
+
+
+def test_added_rows_need_type_subject_description_and_query(deficiencies: list[Deficiency]) -> None:
+    rows = rows_of(deficiencies)
+    blank = dict.fromkeys(rows[0])
+    rows.append({**blank, "type": "missing_jurisdiction", "subject": "SG", "description": "Singapore not covered",
+                 "correction query": "MAS PSN01 customer due diligence", "severity": "high", "note": "client asks"})
+    rows.append({**blank, "type": "missing_exemption", "subject": "EU"})
+    rows.append(dict(blank))
+    changes = paused_changes(deficiencies, rows, [])
+    assert changes.added == [{"deficiency_type": "missing_jurisdiction", "subject": "SG",
+                              "description": "Singapore not covered",
+                              "suggested_correction_query": "MAS PSN01 customer due diligence",
+                              "severity": "high", "note": "client asks"}]
+    assert len(changes.problems) == 1 and "description, correction query" in changes.problems[0]
+
+
+def test_review_payload_merges_cards_and_board(deficiencies: list[Deficiency]) -> None:
+    eu, us, _, sg = deficiencies
+    proposals = [{"id": eu.id, "query": "EU rules"}, {"id": us.id, "query": "US rules"}]
+    board = BoardChanges(decisions={eu.id: {"action": "reject", "note": "out of scope"},
+                                    us.id: {"action": "approve", "severity": "critical"},
+                                    sg.id: {"action": "approve", "severity": "low"}},
+                         added=[{"deficiency_type": "missing_jurisdiction", "subject": "SG"}])
+    cards = {eu.id: {"action": "approve", "note": ""}, us.id: {"action": "edit", "query": "FinCEN", "note": ""}}
+    payload = review_payload(proposals, cards, board, "ana")
+    assert payload["decisions"] == {
+        eu.id: {"action": "reject", "note": "out of scope"},
+        us.id: {"action": "edit", "query": "FinCEN", "note": "", "severity": "critical"},
+        sg.id: {"action": "approve", "severity": "low"},
+    }
+    assert payload["added"] == board.added and payload["reviewer"] == "ana" and payload["stop"] is False
+
+
+@pytest.mark.parametrize(
+    ("action", "query", "note", "expected", "error"),
+    [
+        ("approve", "EU rules", "", {"action": "approve", "note": ""}, None),
+        ("approve", "EU AMLR rules", "", {"action": "edit", "query": "EU AMLR rules", "note": ""}, None),
+        ("edit", " ", "", None, "empty"),
+        ("reject", "EU rules", "", None, "say why"),
+        ("reject", "EU rules", "covered elsewhere", {"action": "reject", "note": "covered elsewhere"}, None),
+    ],
+)
+def test_card_decision(action: str, query: str, note: str, expected: dict | None, error: str | None) -> None:
+    decision, problem = card_decision({"id": "D-1", "query": "EU rules"}, action, query, note)
+    assert decision == expected
+    assert (problem is None) if error is None else (error in problem)
+
+
+def test_annotation_changes(deficiencies: list[Deficiency]) -> None:
+    rows = rows_of(deficiencies)
+    row(rows, "SG").update({"note": "checked with counsel", "accepted risk": True})
+    row(rows, "US")["severity"] = "low"
+    assert annotation_changes(deficiencies, rows) == [
+        {"id": deficiencies[1].id, "severity": "low"},
+        {"id": deficiencies[3].id, "note": "checked with counsel", "accepted_risk": True},
+    ]
+
+
+def test_board_lists_open_and_severe_first(deficiencies: list[Deficiency]) -> None:
+    assert [r["subject"] for r in board_rows(deficiencies)] == ["US", "EU", "SG", "UK"]
+
+
+def test_md_escape_makes_markup_inert() -> None:
+    text = "<script>x</script> [link](http://evil) **bold** :red[alert] $x$ # head"
+    escaped = md_escape(text)
+    assert re.search(r"(?<!\\)[<>\[\]()*:$#]", escaped) is None
+    assert escaped.replace("\\", "") == text
+
+
+def test_cycle_table_and_answer_diff() -> None:
+    records = [EvaluationCycleRecord(cycle_number=i, timestamp="2026-11-30T10:00:00+00:00", deficiencies_found=("D-1",) * (2 - i),
+                                     deficiencies_resolved=(), overall_score=0.7 + 0.1 * i, status_counts={"open": 2 - i},
+                                     answer=f"line one\nfigure {i}") for i in range(3)]
+    table = cycle_frame(records)
+    assert list(table["cycle"]) == [0, 1, 2] and list(table["open"]) == [2, 1, 0]
+    diff = answer_diff(records, 0, 2)
+    assert "-figure 0" in diff and "+figure 2" in diff
+    assert answer_diff(records, 1, 1) == ""
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "expected"),
+    [("a.md", b"---\nid: a\n---\ntext", False), ("a.md", b"# Title\ntext", True), ("a.txt", b"text", True),
+     ("a.pdf", b"%PDF", True), ("a.jsonl", b'{"id": 1}', False), ("b.md", b"\xef\xbb\xbf---\nid: b", False)],
+)
+def test_needs_metadata(name: str, content: bytes, expected: bool) -> None:
+    assert needs_metadata(name, content) is expected
+
+
+def test_upload_defaults_keep_only_what_was_filled() -> None:
+    assert upload_defaults({"jurisdiction": " EU ", "title": "", "status": "in_force", "effective": date(2027, 7, 10)}) == {
+        "jurisdiction": "EU", "status": "in_force", "effective": "2027-07-10"}
+
+
+def test_secrets_fill_settings_the_environment_leaves_unset(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WORKBENCH_MAX_CYCLES", "7")
+    monkeypatch.delenv("WORKBENCH_QUALITY_THRESHOLD", raising=False)
+    settings = settings_from_secrets({"WORKBENCH_MAX_CYCLES": 2, "quality_threshold": 0.9, "auth": {"client_id": "x"}})
+    assert settings.max_cycles == 7 and settings.quality_threshold == 0.9

@@ -1,0 +1,249 @@
+"""Each page's main path under AppTest, on the offline engine and the sample corpus."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from datetime import date
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core.config import Settings
+from core.retrieval import ingest
+from core.retrieval.embeddings import Embedder
+from core.retrieval.ingest import SAMPLE_CORPUS_DIR
+from core.retrieval.store import open_store
+from core.service import RunResult, Workbench, thread_lock
+from tests.ui.support import APP, Q1, offline_env, open_session
+from ui.frames import board_rows
+from ui.shared import workbench
+
+RESEARCH, BOARD, CYCLES, EXPORT, CORPUS, SESSIONS = (f"pages/{name}.py" for name in (
+    "research", "deficiencies", "cycles", "export", "corpus", "sessions"))
+
+
+def text(elements: object) -> str:
+    """Every value of an element list, joined (markdown is escaped on screen, so backslashes are dropped)."""
+    return " ".join(str(e.value) for e in elements).replace("\\", "")
+
+
+def click(app: AppTest, label: str) -> AppTest:
+    """Click the button (or form submit button) with this label and rerun."""
+    next(b for b in app.button if b.label == label).click()
+    app.run()
+    assert not app.exception, app.exception
+    return app
+
+
+def test_first_start_indexes_the_sample_corpus(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                               embedder: Embedder) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for name in ("eu-amlr-2024-1624.md", "us-fincen-cdd-2016.md"):
+        shutil.copy(SAMPLE_CORPUS_DIR / name, corpus / name)
+    monkeypatch.setattr(ingest, "SAMPLE_CORPUS_DIR", corpus)
+    offline_env(monkeypatch, tmp_path / "data")
+    workbench.clear()
+    try:
+        app = AppTest.from_file(str(APP), default_timeout=120).run()
+        assert not app.exception
+        assert "**2** documents" in text(app.sidebar.markdown)
+        assert "Single-user mode" in text(app.sidebar.caption)
+    finally:
+        workbench.clear()
+        open_store(Settings(data_dir=tmp_path / "data")).close()
+
+
+def test_research_runs_q1_through_the_review_queue(app: AppTest, wb: Workbench) -> None:
+    app.run()
+    app.text_area[0].input(Q1)
+    app.date_input[0].set_value(date(2026, 11, 30))
+    click(app, "Run")
+    tid = app.session_state["thread_id"]
+    paused = wb.show(tid)
+    assert paused.status == "awaiting_review" and paused.as_of == date(2026, 11, 30)
+    proposals = paused.pending_review["proposals"]
+    assert len(proposals) >= 2 and len(app.radio) == len(proposals)
+    assert "Paused for review at cycle 0" in app.status[0].label
+
+    rejected, edited = proposals[0]["id"], proposals[1]["id"]
+    app.radio(key=f"action-{tid}-0-{rejected}").set_value("reject")
+    click(app, "Submit decisions")
+    assert "say why you reject" in text(app.error)
+    assert wb.show(tid).status == "awaiting_review"
+
+    app.text_input(key=f"note-{tid}-0-{rejected}").input("out of scope for this memo")
+    app.text_input(key=f"query-{tid}-0-{edited}").input("FinCEN CDD Rule 31 CFR 1010.230 covered financial institutions")
+    click(app, "Submit decisions")
+    for _ in range(10):
+        if wb.show(tid).status != "awaiting_review":
+            break
+        click(app, "Approve all")
+    done = wb.show(tid)
+    assert done.status == "completed"
+    first_decisions = {d.deficiency_id: d for d in done.evaluation_history[1].decisions}
+    assert first_decisions[rejected].action == "reject" and first_decisions[rejected].decided_by == "analyst"
+    assert first_decisions[edited].action == "edit" and first_decisions[edited].query.startswith("FinCEN CDD Rule")
+    assert "Why the loop stopped" in text(app.info) and done.termination_text.rstrip(".") in text(app.info)
+    assert "residual deficienc" in text(app.error) and "out of scope for this memo" in text(app.caption)
+    assert "## US" in text(app.markdown)
+    assert len(app.dataframe[0].value) == len(done.citations)
+
+
+def test_empty_question_is_refused(app: AppTest) -> None:
+    app.run()
+    click(app, "Run")
+    assert "the question is empty" in text(app.error)
+    assert app.session_state["thread_id"] is None
+
+
+def test_reload_reopens_the_session_from_the_url(app: AppTest, q1_paused: RunResult) -> None:
+    open_session(app, q1_paused.thread_id)
+    assert app.session_state["thread_id"] == q1_paused.thread_id
+    assert q1_paused.thread_id in text(app.sidebar.markdown)
+    assert len(app.radio) == len(q1_paused.pending_review["proposals"])
+
+
+def test_unknown_session_in_the_url_says_so(app: AppTest) -> None:
+    app.query_params["session"] = "nosuchthread"
+    app.run()
+    assert "does not exist" in text(app.warning)
+    assert app.session_state["thread_id"] is None
+
+
+def test_board_edits_travel_with_the_resume(app: AppTest, wb: Workbench, q1_paused: RunResult) -> None:
+    tid = q1_paused.thread_id
+    pending = [p["id"] for p in q1_paused.pending_review["proposals"]]
+    rows = board_rows(q1_paused.identified_deficiencies)
+    by_id = {r["id"]: r for r in rows}
+    by_id[pending[0]]["status"] = "dismissed"
+    by_id[pending[1]]["severity"] = "critical"
+    rows.append({**dict.fromkeys(rows[0]), "type": "missing_jurisdiction", "subject": "SG",
+                 "description": "Singapore is not covered", "correction query": "MAS PSN01 customer due diligence",
+                 "severity": "high"})
+    app.session_state["board-staged"] = {f"{tid}:0": rows}
+
+    open_session(app, tid)
+    assert "Edits staged on the Deficiencies board" in text(app.warning)
+    app.switch_page(BOARD).run()
+    assert "Staged for the next resume" in text(app.markdown)
+    click(app, "Resume with these edits")
+
+    after = {d.id: d for d in wb.show(tid).identified_deficiencies}
+    assert after[pending[0]].resolution_status.value == "dismissed"
+    assert after[pending[1]].severity.value == "critical"
+    added = [d for d in after.values() if d.origin == "analyst"]
+    assert [(d.subject, d.severity.value) for d in added] == [("SG", "high")]
+
+
+def test_board_is_read_only_while_a_run_executes(app: AppTest, q1_paused: RunResult) -> None:
+    with thread_lock(q1_paused.thread_id):
+        open_session(app, q1_paused.thread_id, BOARD)
+        assert "read-only" in text(app.info)
+        assert not [b for b in app.button if b.label == "Resume with these edits"]
+        app.switch_page(RESEARCH).run()
+        assert "A run is executing" in text(app.info) and not app.radio
+
+
+def test_finished_board_takes_annotations(app: AppTest, q1_done: RunResult) -> None:
+    open_session(app, q1_done.thread_id, BOARD)
+    assert {t.label for t in app.text_input} >= {"Editor", "Reason"}
+    assert len(app.dataframe[0].value) == len(q1_done.identified_deficiencies)
+    click(app, "Save annotations")
+    assert "Nothing changed" in text(app.info)
+
+
+def test_cycles_page_charts_the_loop(app: AppTest, q1_done: RunResult) -> None:
+    open_session(app, q1_done.thread_id, CYCLES)
+    charts = app.get("plotly_chart")
+    assert len(charts) == 3
+    score_spec = json.loads(charts[0].proto.spec)
+    assert any(shape.get("y0") == 0.85 for shape in score_spec["layout"]["shapes"])
+    assert len(app.dataframe[0].value) == len(q1_done.evaluation_history)
+    assert "Why the loop stopped" in text(app.info)
+    if len(q1_done.evaluation_history) > 1:
+        assert "+++ cycle" in app.code[0].value
+        app.selectbox[1].set_value(0).run()
+        assert "is the same" in text(app.caption)
+
+
+def test_export_page_offers_three_formats(app: AppTest, q1_done: RunResult) -> None:
+    open_session(app, q1_done.thread_id, EXPORT)
+    assert "Audit chain intact" in text(app.success)
+    assert [b.label for b in app.get("download_button")] == ["Markdown", "JSON", "Word (DOCX)"]
+    preview = text(app.markdown)
+    assert "Compliance research export" in preview and "Residual deficiencies" in preview
+
+
+def test_corpus_page_browses_filters_and_searches(app: AppTest) -> None:
+    app.run()
+    app.switch_page(CORPUS).run()
+    assert app.metric[0].value == "19"
+    assert len(app.dataframe[0].value) == 19
+    app.multiselect[0].set_value(["SG"]).run()
+    assert set(app.dataframe[0].value["jurisdiction"]) == {"SG"}
+    next(t for t in app.text_input if t.label == "Search the corpus").input("beneficial ownership threshold")
+    click(app, "Search")
+    assert "passage(s) for" in text(app.caption) and "score" in text(app.markdown)
+
+
+def test_uploads_are_ingested_with_metadata_and_per_file_errors(wb: Workbench) -> None:
+    files = [
+        ("note.txt", b"Virtual asset service providers must apply CDD above 1,000 units.", {"jurisdiction": "XY",
+                                                                                              "title": "XY VASP note"}),
+        ("bare.txt", b"No jurisdiction was given for this one.", {}),
+        ("fm.md", b"---\nid: xy-law\ntitle: XY law\njurisdiction: XY\n---\n# XY law\nText of the law.", {}),
+    ]
+    seen: list[tuple[int, int, str]] = []
+    report = wb.ingest_uploads(files, progress=lambda *a: seen.append(a), collection="ui-uploads")
+    assert [r.ok for r in report.results] == [True, False, True]
+    assert report.failed[0].error.startswith("bare.txt:") and "jurisdiction" in report.failed[0].error
+    meta = wb.store("ui-uploads").get_document("note")
+    assert (meta.jurisdiction, meta.title) == ("XY", "XY VASP note")
+    assert seen[-1] == (3, 3, "fm.md")
+
+
+def test_sessions_page_opens_branches_and_deletes(app: AppTest, wb: Workbench, q1_done: RunResult) -> None:
+    tid = q1_done.thread_id
+    app.run()
+    app.switch_page(SESSIONS).run()
+    assert tid in set(app.dataframe[0].value["id"])
+    app.selectbox[0].set_value(tid).run()
+    click(app, "Open session")
+    assert app.session_state["thread_id"] == tid and app.title[0].value == "Research"
+
+    app.switch_page(SESSIONS).run()
+    next(s for s in app.selectbox if s.label == "Cycle").set_value(0).run()
+    click(app, "Branch from cycle 0")
+    branched = app.session_state["thread_id"]
+    assert branched != tid
+    assert next(s for s in wb.sessions() if s.thread_id == branched).parent_thread_id == tid
+
+    app.switch_page(SESSIONS).run()
+    app.selectbox[0].set_value(tid).run()
+    click(app, "Delete…")
+    assert "permanently" in text(app.warning)
+    click(app, "Delete")
+    assert tid not in {s.thread_id for s in wb.sessions()}
+    assert app.session_state["thread_id"] == branched
+
+
+def test_a_cut_off_run_can_be_continued(app: AppTest, wb: Workbench) -> None:
+    class CutOff(Exception):
+        pass
+
+    def die_after_draft(event: object) -> None:
+        if event.node == "draft":
+            raise CutOff
+
+    before = {s.thread_id for s in wb.sessions()}
+    with pytest.raises(CutOff):
+        wb.start(Q1, as_of="2026-11-30", on_event=die_after_draft)
+    (tid,) = {s.thread_id for s in wb.sessions()} - before
+    assert wb.show(tid).status == "interrupted"
+    open_session(app, tid)
+    assert "cut off" in text(app.warning)
+    click(app, "Continue the run")
+    assert wb.show(tid).status == "awaiting_review"

@@ -1,0 +1,1 @@
+"""Streamlit front end helpers: shared page plumbing (`shared`), plain-data views (`frames`), figures (`charts`)."""

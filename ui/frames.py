@@ -1,0 +1,323 @@
+"""What the pages show and send, as plain data: tables, board edits turned into a review payload, diffs.
+
+No Streamlit here, so every rule is unit-tested without a browser. Text from the corpus, the critics and the
+analyst is untrusted: `md_escape` makes it inert before it reaches `st.markdown`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, Sequence
+
+import pandas as pd
+
+from core.service import RunResult, SessionSummary
+from core.state import Deficiency, DeficiencyType, EvaluationCycleRecord, ResolutionStatus, Severity
+from core.termination import describe
+
+SEVERITIES: tuple[str, ...] = tuple(s.value for s in Severity)
+STATUSES: tuple[str, ...] = tuple(s.value for s in ResolutionStatus)
+TYPES: tuple[str, ...] = tuple(t.value for t in DeficiencyType)
+BOARD_COLUMNS: tuple[str, ...] = ("id", "type", "subject", "description", "severity", "status", "attempts",
+                                  "correction query", "origin", "first seen", "note", "accepted risk")
+LOCKED_COLUMNS: tuple[str, ...] = ("type", "subject", "description")
+"""The critic's own words: editable only on rows the analyst adds."""
+SEVERITY_COLORS: dict[str, str] = {"low": "gray", "medium": "blue", "high": "orange", "critical": "red"}
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:=])")
+
+
+def md_escape(text: str) -> str:
+    """Untrusted text made inert for st.markdown: Markdown, HTML, LaTeX and Streamlit directives escaped."""
+    return _MD_SPECIAL.sub(r"\\\1", text).replace("\n", "  \n")
+
+
+def label(value: str) -> str:
+    """`missing_jurisdiction` -> `missing jurisdiction`."""
+    return value.replace("_", " ")
+
+
+def severity_badge(severity: str) -> str:
+    """A fixed-markup Streamlit badge for a severity value."""
+    return f":{SEVERITY_COLORS.get(severity, 'gray')}-badge[{severity if severity in SEVERITY_COLORS else '?'}]"
+
+
+# ------------------------------------------------------------------------------------------------ board
+def board_rows(deficiencies: Iterable[Deficiency]) -> list[dict[str, Any]]:
+    """One row per deficiency, in the board's column order (most severe and still open first)."""
+    order = {s: i for i, s in enumerate(("open", "addressed", "unresolvable", "dismissed", "resolved"))}
+    items = sorted(deficiencies, key=lambda d: (order.get(d.resolution_status.value, 9), -d.severity.rank, d.id))
+    return [
+        {"id": d.id, "type": d.deficiency_type.value, "subject": d.subject, "description": d.description,
+         "severity": d.severity.value, "status": d.resolution_status.value, "attempts": d.resolution_attempt_count,
+         "correction query": d.suggested_correction_query, "origin": d.origin, "first seen": d.identified_at_cycle,
+         "note": d.analyst_note, "accepted risk": d.accepted_risk}
+        for d in items
+    ]
+
+
+def board_frame(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+    """The board rows as a DataFrame with every column present, even when empty."""
+    return pd.DataFrame(list(rows), columns=list(BOARD_COLUMNS))
+
+
+def frame_records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """DataFrame rows as dicts with missing cells as None (the editor gives NaN for cells left blank)."""
+    return [{k: _clean(v) for k, v in row.items()} for row in frame.to_dict("records")]
+
+
+def _clean(value: Any) -> Any:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    if value is pd.NaT:
+        return None
+    if isinstance(value, str):
+        return value.strip()
+    return value
+
+
+@dataclass
+class BoardChanges:
+    """Board edits made while paused, in the shape of the review payload, plus what could not be taken."""
+
+    decisions: dict[str, dict[str, Any]] = field(default_factory=dict)
+    added: list[dict[str, Any]] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.decisions or self.added)
+
+    def summary(self) -> list[str]:
+        """One line per staged change, for the screen."""
+        lines = []
+        for did, dec in self.decisions.items():
+            parts = []
+            if dec["action"] == "reject":
+                parts.append("dismiss")
+            if dec["action"] == "edit":
+                parts.append(f"query → {dec['query']}")
+            if dec.get("severity"):
+                parts.append(f"severity → {dec['severity']}")
+            if dec.get("note"):
+                parts.append(f"note: {dec['note']}")
+            lines.append(f"{did}: {'; '.join(parts) or 'approve'}")
+        lines.extend(f"new {a['deficiency_type']}: {a['subject']}" for a in self.added)
+        return lines
+
+
+def paused_changes(deficiencies: Iterable[Deficiency], rows: Sequence[Mapping[str, Any]],
+                   pending_ids: Iterable[str]) -> BoardChanges:
+    """Compare the edited board with the stored deficiencies: severity, query, note, dismissals, added rows."""
+    by_id = {d.id: d for d in deficiencies}
+    pending = set(pending_ids)
+    out = BoardChanges()
+    for n, row in enumerate(rows, start=1):
+        did = row.get("id")
+        if not did:
+            _added_row(n, row, out)
+            continue
+        d = by_id.get(did)
+        if d is None:
+            out.problems.append(f"{did}: not in this session; the row is ignored")
+            continue
+        _edited_row(d, row, did in pending, out)
+    return out
+
+
+def _edited_row(d: Deficiency, row: Mapping[str, Any], pending: bool, out: BoardChanges) -> None:
+    locked = [c for c in LOCKED_COLUMNS if (row.get(c) or "") != _original(d, c)]
+    if locked:
+        out.problems.append(f"{d.id}: {', '.join(locked)} come from the critic and stay as found; the change is ignored")
+    status = row.get("status") or d.resolution_status.value
+    severity = row.get("severity") or d.severity.value
+    query = row.get("correction query") or d.suggested_correction_query
+    note = row.get("note") or ""
+    decision: dict[str, Any] = {}
+    if severity != d.severity.value:
+        decision["severity"] = severity
+    if note != d.analyst_note:
+        decision["note"] = note
+    if status != d.resolution_status.value:
+        if status != ResolutionStatus.dismissed.value:
+            out.problems.append(f"{d.id}: only 'dismissed' can be set while paused; the loop sets the other statuses")
+        elif d.resolution_status in (ResolutionStatus.resolved, ResolutionStatus.dismissed):
+            out.problems.append(f"{d.id}: a {d.resolution_status.value} deficiency cannot be dismissed")
+        else:
+            out.decisions[d.id] = {"action": "reject", **decision, "note": note or "dismissed on the board"}
+            return
+    if query != d.suggested_correction_query:
+        if pending:
+            decision.update(action="edit", query=query)
+        else:
+            out.problems.append(f"{d.id}: the query of a {d.resolution_status.value} deficiency is not run; the change is ignored")
+    if d.resolution_status == ResolutionStatus.resolved and decision:
+        out.problems.append(f"{d.id}: resolved deficiencies are not changed while paused; annotate after the run")
+        return
+    if decision:
+        decision.setdefault("action", "approve")
+        out.decisions[d.id] = decision
+
+
+def _original(d: Deficiency, column: str) -> str:
+    return {"type": d.deficiency_type.value, "subject": d.subject, "description": d.description}[column]
+
+
+def _added_row(n: int, row: Mapping[str, Any], out: BoardChanges) -> None:
+    values = {"deficiency_type": row.get("type"), "subject": row.get("subject"),
+              "description": row.get("description"), "suggested_correction_query": row.get("correction query")}
+    if not any(values.values()) and not row.get("note"):
+        return
+    missing = [k.replace("suggested_", "").replace("deficiency_", "").replace("_", " ") for k, v in values.items() if not v]
+    if missing:
+        out.problems.append(f"new row {n}: needs {', '.join(missing)}; it is not sent until complete")
+        return
+    if values["deficiency_type"] not in TYPES:
+        out.problems.append(f"new row {n}: type must be one of {', '.join(TYPES)}")
+        return
+    severity = row.get("severity") if row.get("severity") in SEVERITIES else "medium"
+    out.added.append({**values, "severity": severity, "note": row.get("note") or ""})
+
+
+def card_decision(proposal: Mapping[str, Any], action: str, query: str, note: str) -> tuple[dict[str, Any] | None, str | None]:
+    """One review card's values as a decision, or an error saying what the card still needs."""
+    query, note = query.strip(), note.strip()
+    if action == "reject":
+        if not note:
+            return None, f"{proposal['id']}: say why you reject this correction (note)"
+        return {"action": "reject", "note": note}, None
+    if action == "edit" or query != proposal["query"]:
+        if not query:
+            return None, f"{proposal['id']}: the edited correction query is empty"
+        return {"action": "edit", "query": query, "note": note}, None
+    return {"action": "approve", "note": note}, None
+
+
+def review_payload(proposals: Sequence[Mapping[str, Any]], cards: Mapping[str, Mapping[str, Any]],
+                   board: BoardChanges, reviewer: str, *, stop: bool = False) -> dict[str, Any]:
+    """The resume payload: a card that differs from "approve as proposed" wins, else the board's edit for that
+    proposal, else approve; the board's severity edits, other deficiencies' edits and added rows ride along."""
+    decisions: dict[str, dict[str, Any]] = {}
+    for p in proposals:
+        card = dict(cards.get(p["id"]) or {"action": "approve"})
+        staged = board.decisions.get(p["id"], {})
+        chosen = card if card["action"] != "approve" or card.get("note") or not staged else dict(staged)
+        if staged.get("severity"):
+            chosen["severity"] = staged["severity"]
+        decisions[p["id"]] = chosen
+    for did, staged in board.decisions.items():
+        decisions.setdefault(did, dict(staged))
+    return {"decisions": decisions, "added": list(board.added), "stop": stop, "reviewer": reviewer}
+
+
+def annotation_changes(deficiencies: Iterable[Deficiency], rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """After a run: per changed row, the note / accepted risk / severity to record with `annotate`."""
+    by_id = {d.id: d for d in deficiencies}
+    out = []
+    for row in rows:
+        d = by_id.get(row.get("id") or "")
+        if d is None:
+            continue
+        change: dict[str, Any] = {}
+        if (row.get("note") or "") != d.analyst_note:
+            change["note"] = row.get("note") or ""
+        if bool(row.get("accepted risk")) != d.accepted_risk:
+            change["accepted_risk"] = bool(row.get("accepted risk"))
+        if (row.get("severity") or d.severity.value) != d.severity.value:
+            change["severity"] = row.get("severity")
+        if change:
+            out.append({"id": d.id, **change})
+    return out
+
+
+# ------------------------------------------------------------------------------------------------ cycles
+def cycle_frame(history: Sequence[EvaluationCycleRecord]) -> pd.DataFrame:
+    """The audit records as a table, one row per critique."""
+    rows = []
+    for r in history:
+        rows.append({
+            "cycle": r.cycle_number, "time (UTC)": r.timestamp.replace("T", " ").replace("+00:00", ""),
+            "score": r.overall_score, "found": len(r.deficiencies_found), "resolved": len(r.deficiencies_resolved),
+            **{label(s): r.status_counts.get(s, 0) for s in STATUSES},
+            "queries": len(r.retrieval_queries_issued),
+            "decisions": ", ".join(f"{x.action}:{x.deficiency_id}" for x in r.decisions),
+            "seconds": round(sum(r.node_seconds.values()), 3), "engine": r.engine, "hash": r.record_hash[:12],
+        })
+    return pd.DataFrame(rows)
+
+
+def answer_diff(history: Sequence[EvaluationCycleRecord], before: int, after: int) -> str:
+    """Unified diff of the answer as critiqued in two cycles ('' when identical)."""
+    answers = {r.cycle_number: r.answer for r in history}
+    lines = difflib.unified_diff(answers[before].splitlines(), answers[after].splitlines(),
+                                 fromfile=f"cycle {before}", tofile=f"cycle {after}", lineterm="")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------- sessions
+def session_frame(sessions: Sequence[SessionSummary]) -> pd.DataFrame:
+    """The session list as a table."""
+    return pd.DataFrame(
+        [{"question": s.question, "status": label(s.status), "score": s.quality_score,
+          "termination": describe(s.termination_reason) if s.termination_reason else "",
+          "created (UTC)": s.created_at.replace("T", " ").replace("+00:00", ""), "engine": s.engine,
+          "branched from": f"{s.parent_thread_id} @ cycle {s.branched_from_cycle}" if s.parent_thread_id else "",
+          "id": s.thread_id}
+         for s in sessions],
+        columns=["question", "status", "score", "termination", "created (UTC)", "engine", "branched from", "id"],
+    )
+
+
+def status_line(result: RunResult) -> str:
+    """Where the session stands, in a few words."""
+    if result.status == "completed":
+        return f"finished after cycle {result.evaluation_cycle}: {label(result.termination_reason or '')}"
+    if result.status == "awaiting_review":
+        return f"paused for review at cycle {result.pending_review['cycle'] if result.pending_review else '?'}"
+    return label(result.status)
+
+
+# ------------------------------------------------------------------------------------------------ corpus
+def citation_frame(result: RunResult) -> pd.DataFrame:
+    """The cited sources with their status at the session's as-of date."""
+    return pd.DataFrame(
+        [{"document": c.doc_id, "title": c.title, "jurisdiction": c.jurisdiction,
+          "status at as-of": label(c.status_at_as_of), "effective": c.effective, "citation": c.citation or ""}
+         for c in result.citations],
+        columns=["document", "title", "jurisdiction", "status at as-of", "effective", "citation"],
+    )
+
+
+def document_frame(documents: Iterable[Any], status_today: Mapping[str, str]) -> pd.DataFrame:
+    """Corpus documents (DocumentMeta) as a browsable table."""
+    return pd.DataFrame(
+        [{"id": d.id, "title": d.title, "jurisdiction": d.jurisdiction, "declared status": label(d.status.value),
+          "status today": label(status_today.get(d.id, d.status.value)), "effective": d.effective,
+          "authority": d.authority or "", "citation": d.citation or "", "topics": ", ".join(d.topics)}
+         for d in documents],
+        columns=["id", "title", "jurisdiction", "declared status", "status today", "effective", "authority",
+                 "citation", "topics"],
+    )
+
+
+def needs_metadata(name: str, content: bytes) -> bool:
+    """Whether an upload carries no front matter, so the analyst must give its jurisdiction (and may give more)."""
+    suffix = name.lower().rsplit(".", 1)[-1] if "." in name else ""
+    if suffix in ("txt", "pdf"):
+        return True
+    if suffix in ("md", "markdown"):
+        head = content[:8].decode("utf-8", errors="replace").lstrip("\ufeff")
+        return not head.startswith("---")
+    return False
+
+
+def upload_defaults(row: Mapping[str, Any]) -> dict[str, Any]:
+    """Metadata-form row -> ingest defaults (only the keys the analyst filled in)."""
+    out: dict[str, Any] = {}
+    for key in ("jurisdiction", "title", "status"):
+        if row.get(key):
+            out[key] = str(row[key]).strip()
+    if row.get("effective") is not None:
+        out["effective"] = str(row["effective"])[:10]
+    return out

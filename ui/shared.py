@@ -1,0 +1,324 @@
+"""Plumbing every page shares: the one Workbench, the signed-in user, the open session, the sidebar, live progress.
+
+The open session's thread id lives in `st.session_state` and in the URL (`?session=...`), so a reload reopens it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from typing import Any, Callable, Mapping
+
+import streamlit as st
+from streamlit.runtime.scriptrunner_utils.exceptions import ScriptControlException
+
+from core.config import Settings
+from core.retrieval.errors import RetrievalError
+from core.service import InputError, ProgressEvent, RunResult, SessionBusyError, SessionNotFoundError, Workbench
+from ui.frames import label, md_escape, status_line
+
+log = logging.getLogger(__name__)
+
+THREAD_KEY = "thread_id"
+QUERY_KEY = "session"
+LOCAL_USER = "local"
+RESEARCH_PAGE = "pages/research.py"
+CORPUS_PAGE = "pages/corpus.py"
+SESSIONS_PAGE = "pages/sessions.py"
+STATUS_COLORS = {"completed": "green", "awaiting_review": "orange", "interrupted": "red", "running": "blue"}
+NODE_NAMES = {"retrieve": "Retrieve", "draft": "Draft", "critique": "Critique", "review": "Review",
+              "correct": "Correction retrieval", "revise": "Revise", "finalize": "Finalize"}
+
+
+# --------------------------------------------------------------------------------------------- the service
+def settings_from_secrets(secrets: Mapping[str, Any]) -> Settings:
+    """Settings from the environment, with top-level Streamlit secrets filling what the environment leaves unset.
+
+    Secrets may use the environment names (`WORKBENCH_MAX_CYCLES`, `OPENAI_API_KEY`) or the field names.
+    """
+    overrides: dict[str, Any] = {}
+    for key, value in secrets.items():
+        if isinstance(value, Mapping) or key.upper() in os.environ:
+            continue
+        name = key.lower().removeprefix("workbench_")
+        if name in Settings.model_fields:
+            overrides[name] = value
+    return Settings(**overrides)
+
+
+def _secrets() -> Mapping[str, Any]:
+    return st.secrets.to_dict() if st.secrets.load_if_toml_exists() else {}
+
+
+@st.cache_resource(show_spinner="Opening the workbench…")
+def workbench() -> Workbench:
+    """The process-wide Workbench: graph, checkpointer, vector store and embedder are created once."""
+    return Workbench(settings_from_secrets(_secrets()))
+
+
+def ensure_corpus(wb: Workbench) -> None:
+    """On first start (empty store), index the bundled sample corpus with a progress bar."""
+    try:
+        empty = wb.store().count() == 0
+    except RetrievalError as exc:
+        st.error(f"The corpus store cannot be opened: {exc}. Stop the other process using "
+                 f"{wb.settings.data_dir} (the CLI?) or point WORKBENCH_DATA_DIR elsewhere, then reload.")
+        st.stop()
+    if not empty:
+        return
+    bar = LiveBar("First start: indexing the sample corpus…")
+    report = wb.ensure_sample_corpus(progress=bar)
+    if report is not None:
+        flash(f"First start: sample corpus {report.summary()}.", "info")
+    bar.finish("Indexed.")
+    st.rerun()
+
+
+# ------------------------------------------------------------------------------------------------- users
+def auth_configured() -> bool:
+    """Whether an OIDC login is configured (an `[auth]` section in .streamlit/secrets.toml)."""
+    return isinstance(_secrets().get("auth"), Mapping)
+
+
+def require_user() -> str:
+    """The signed-in user's id, or `local` in single-user mode; shows the login screen and stops otherwise."""
+    if not auth_configured():
+        return LOCAL_USER
+    if not st.user.is_logged_in:
+        st.title("Compliance Research Workbench")
+        st.write("Sign in to open your research sessions.")
+        st.button("Log in", on_click=st.login, type="primary")
+        st.stop()
+    return str(st.user.get("email") or st.user.get("sub"))
+
+
+def user_id() -> str:
+    """The current user's id (see `require_user`)."""
+    return str(st.user.get("email") or st.user.get("sub")) if auth_configured() else LOCAL_USER
+
+
+def reviewer() -> str:
+    """The name recorded with review decisions and annotations."""
+    return (st.session_state.get("reviewer") or "").strip() or user_id()
+
+
+# ---------------------------------------------------------------------------------------- the open session
+def sync_session(wb: Workbench, user: str) -> None:
+    """Take the session from the URL on a fresh load; keep the URL pointing at the open session afterwards."""
+    if THREAD_KEY not in st.session_state:
+        wanted = st.query_params.get(QUERY_KEY)
+        st.session_state[THREAD_KEY] = None
+        if wanted:
+            try:
+                wb.show(wanted, user_id=user)
+                st.session_state[THREAD_KEY] = wanted
+            except SessionNotFoundError:
+                flash(f"Session {wanted} does not exist (deleted?); start a new one or pick one on Sessions.", "warning")
+    set_thread(st.session_state[THREAD_KEY])
+
+
+def current_thread() -> str | None:
+    """Thread id of the open session, if any."""
+    return st.session_state.get(THREAD_KEY)
+
+
+def set_thread(thread_id: str | None) -> None:
+    """Open a session (or none) in this browser tab and in the URL."""
+    st.session_state[THREAD_KEY] = thread_id
+    if thread_id:
+        if st.query_params.get(QUERY_KEY) != thread_id:
+            st.query_params[QUERY_KEY] = thread_id
+    elif QUERY_KEY in st.query_params:
+        del st.query_params[QUERY_KEY]
+
+
+def current_result(wb: Workbench) -> RunResult | None:
+    """The open session as stored, or None (closing it when it no longer exists)."""
+    thread_id = current_thread()
+    if not thread_id:
+        return None
+    try:
+        return wb.show(thread_id, user_id=user_id())
+    except SessionNotFoundError:
+        set_thread(None)
+        flash(f"Session {thread_id} no longer exists.", "warning")
+        return None
+
+
+def flash(message: str, kind: str = "success") -> None:
+    """A message for the next page render (survives st.rerun and page switches)."""
+    st.session_state.setdefault("flash", []).append((kind, message))
+
+
+def show_flash() -> None:
+    """Show and forget the pending messages."""
+    for kind, message in st.session_state.pop("flash", []):
+        getattr(st, kind)(message)
+
+
+def no_session_hint() -> None:
+    """What to do when a page needs a session and none is open."""
+    st.info("No session is open. Ask a question on the Research page, or open one from Sessions.")
+    st.page_link(RESEARCH_PAGE, label="Ask a question", icon=":material/travel_explore:")
+    st.page_link(SESSIONS_PAGE, label="Open a past session", icon=":material/history:")
+
+
+# --------------------------------------------------------------------------------------------- the sidebar
+def sidebar(wb: Workbench, result: RunResult | None) -> None:
+    """Engine, corpus size, the open session and the user mode."""
+    with st.sidebar:
+        engine = wb.engine_name if wb.engine_name == "offline" else f"{wb.engine_name} ({wb.settings.llm_model})"
+        st.markdown(f":material/memory: Engine: **{md_escape(engine)}**")
+        store = wb.store()
+        documents = sum(store.facets("jurisdiction").values())
+        st.markdown(f":material/library_books: Corpus: **{documents}** documents · {store.count()} passages")
+        if result is None:
+            st.caption("No session open.")
+        else:
+            color = STATUS_COLORS.get(result.status, "gray")
+            st.markdown(f":material/folder_open: Session `{result.thread_id}` :{color}-badge[{label(result.status)}]")
+            st.caption(md_escape(_clip(result.question, 140)))
+            st.button("New question", icon=":material/add:", on_click=set_thread, args=(None,), width="stretch")
+        st.divider()
+        st.text_input("Your name", value="analyst", key="reviewer", persist_state="session",
+                      help="Recorded in the audit trail with your review decisions and annotations.")
+        if auth_configured():
+            st.caption(f"Signed in as {md_escape(user_id())}")
+            st.button("Log out", on_click=st.logout)
+        else:
+            st.caption("Single-user mode: no login is configured, so every session here is visible to anyone "
+                       "who can open this address.")
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# ------------------------------------------------------------------------------------------ live progress
+class _Live:
+    """Calls st.* from inside a long service call; a click meanwhile is held until the call returns.
+
+    Streamlit raises its rerun/stop request at the next st.* call. Raised inside a progress callback it would cut
+    the run off between two steps, so it is kept and raised again once the service call has returned.
+    """
+
+    def __init__(self) -> None:
+        self._held: ScriptControlException | None = None
+
+    def _guard(self, draw: Callable[[], Any]) -> None:
+        try:
+            draw()
+        except ScriptControlException as exc:
+            self._held = exc
+
+    def _release(self) -> None:
+        if self._held is not None:
+            raise self._held
+
+
+class LiveBar(_Live):
+    """A progress bar fed by `progress(done, total, label)` callbacks (ingest)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self._text = text
+        self._bar = st.progress(0.0, text=text)
+
+    def __call__(self, done: int, total: int, name: str) -> None:
+        self._guard(lambda: self._bar.progress(done / max(total, 1), text=f"{self._text} {done}/{total}: {name}"))
+
+    def finish(self, text: str) -> None:
+        """Show the closing line, then act on a click held during the call."""
+        self._guard(lambda: self._bar.progress(1.0, text=text))
+        self._release()
+
+
+class LiveProgress(_Live):
+    """An st.status box showing each finished loop step as it happens."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.lines: list[str] = []
+        self._box = st.status(text, expanded=True)
+
+    def __call__(self, event: ProgressEvent) -> None:
+        line = event_line(event)
+        self.lines.append(line)
+
+        def draw() -> None:
+            self._box.markdown(line)
+            self._box.update(label=line)
+
+        self._guard(draw)
+
+    def finish(self, result: RunResult) -> None:
+        """Close the box, keep the log with the session, open the session and rerun (or act on a held click)."""
+        text = outcome_line(result)
+        st.session_state.setdefault("run-log", {})[result.thread_id] = (text, "complete", self.lines)
+        st.session_state[THREAD_KEY] = result.thread_id
+        self._guard(lambda: self._box.update(label=text, state="complete", expanded=False))
+        self._release()
+        st.rerun()
+
+    def fail(self, message: str) -> None:
+        """Mark the box failed and say why."""
+        self._guard(lambda: self._box.update(label=message, state="error", expanded=True))
+        self._guard(lambda: st.error(message))
+        self._release()
+
+
+def event_line(event: ProgressEvent) -> str:
+    """One progress line: cycle, step and what it did."""
+    step = NODE_NAMES.get(event.node, event.node)
+    where = f"Cycle {event.cycle} · " if event.cycle >= 0 and event.node != "critique" else ""
+    return f"{where}**{step}**: {md_escape(event.detail)}"
+
+
+def outcome_line(result: RunResult) -> str:
+    """Where a run left the session."""
+    if result.status == "awaiting_review" and result.pending_review:
+        n = len(result.pending_review["proposals"])
+        return f"Paused for review at cycle {result.pending_review['cycle']}: {n} proposed correction{'s' * (n != 1)}"
+    if result.status == "completed":
+        return f"Finished: {label(result.termination_reason or '')}"
+    return status_line(result).capitalize()
+
+
+def run_live(text: str, call: Callable[[LiveProgress], RunResult]) -> None:
+    """Run the loop with live progress; on success open the session and rerun, else show what went wrong."""
+    live = LiveProgress(text)
+    try:
+        result = call(live)
+    except (InputError, SessionBusyError, SessionNotFoundError) as exc:
+        live.fail(str(exc))
+        return
+    except Exception:
+        log.exception("run failed")
+        live.fail("The run stopped on an internal error; the session is kept at its last checkpoint (see the server log).")
+        raise
+    live.finish(result)
+
+
+def show_run_log(thread_id: str) -> None:
+    """The progress log of this tab's last run on the session, collapsed."""
+    entry = st.session_state.get("run-log", {}).get(thread_id)
+    if entry:
+        text, state, lines = entry
+        with st.status(f"Last run: {text}", state=state, expanded=False):
+            for line in lines:
+                st.markdown(line)
+
+
+# ----------------------------------------------------------------------------------- staged board edits
+def staged_rows(thread_id: str, cycle: int) -> list[dict[str, Any]] | None:
+    """The paused board as the analyst left it (None when untouched)."""
+    return st.session_state.get("board-staged", {}).get(f"{thread_id}:{cycle}")
+
+
+def stage_rows(thread_id: str, cycle: int, rows: list[dict[str, Any]] | None) -> None:
+    """Keep (or with None, drop) the paused board's edits until the next resume."""
+    staged = st.session_state.setdefault("board-staged", {})
+    if rows is None:
+        staged.pop(f"{thread_id}:{cycle}", None)
+    else:
+        staged[f"{thread_id}:{cycle}"] = rows
