@@ -6,7 +6,7 @@ import streamlit as st
 
 from ui import shared
 from ui.frames import (
-    BoardChanges, card_decision, citation_frame, label, md_escape, paused_changes, review_payload, severity_badge,
+    BoardChanges, answer_markdown, card_decision, citation_frame, label, md_escape, paused_changes, review_payload, severity_badge,
 )
 
 POLICIES = {
@@ -50,12 +50,13 @@ if result is None:
 else:
     tid = result.thread_id
     st.subheader(md_escape(result.question))
-    cols = st.columns(5)
-    cols[0].metric("Status", label(result.status))
-    cols[1].metric("Quality score", "—" if result.quality_score is None else f"{result.quality_score:.2f}")
-    cols[2].metric("Cycle", f"{result.evaluation_cycle} of {result.max_evaluation_cycles}")
-    cols[3].metric("As of", result.as_of.isoformat() if result.as_of else "—")
-    cols[4].metric("Approval", result.approval_policy)
+    st.markdown(f":{shared.STATUS_COLORS.get(result.status, 'gray')}-badge[{label(result.status)}] "
+                f"· session `{tid}` · engine {md_escape(result.engine)}")
+    cols = st.columns(4)
+    cols[0].metric("Quality score", "—" if result.quality_score is None else f"{result.quality_score:.2f}")
+    cols[1].metric("Cycle", f"{result.evaluation_cycle} of {result.max_evaluation_cycles}")
+    cols[2].metric("As of", result.as_of.isoformat() if result.as_of else "—")
+    cols[3].metric("Approval", result.approval_policy)
     shared.show_run_log(tid)
 
     # ------------------------------------------------------------------------------------- review queue
@@ -73,7 +74,7 @@ else:
         with draft:
             st.markdown("**Draft under review**")
             with st.container(height=640, border=True):
-                st.markdown(pending["answer"])
+                st.markdown(answer_markdown(pending["answer"]))
         with queue:
             st.info(f"Paused after cycle {cycle}: {len(proposals)} proposed correction(s) wait for your decision. "
                     "Nothing is retrieved until you decide.", icon=":material/pending_actions:")
@@ -136,7 +137,7 @@ else:
                            icon=":material/verified:")
         st.markdown("#### Answer")
         with st.container(border=True):
-            st.markdown(result.current_answer or "_The loop produced no answer._")
+            st.markdown(answer_markdown(result.current_answer) or "_The loop produced no answer._")
         st.markdown("#### Citations")
         citations = citation_frame(result)
         st.dataframe(citations, hide_index=True)

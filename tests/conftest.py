@@ -13,6 +13,7 @@ Retrieval (Qdrant stores, ingest, the corpus CLI)
 
 from __future__ import annotations
 
+import os
 import uuid
 from pathlib import Path
 from typing import Callable, Iterator
@@ -25,6 +26,10 @@ from core.retrieval.ingest import SAMPLE_CORPUS_DIR, ingest_paths
 from core.retrieval.store import Store, open_store
 
 _REPORT_KEY = pytest.StashKey[list]()
+
+for _var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "WORKBENCH_ENGINE", "WORKBENCH_DATABASE_URL", "QDRANT_URL"):
+    os.environ.pop(_var, None)
+"""Tests never reach a real model, database or Qdrant server by accident: each test that needs one sets it."""
 
 
 @pytest.fixture(scope="session")

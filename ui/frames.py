@@ -39,6 +39,17 @@ def label(value: str) -> str:
     return value.replace("_", " ")
 
 
+def answer_markdown(answer: str) -> str:
+    """An answer for display: one paragraph per sentence line, section headings one size down per level."""
+    lines = []
+    for line in answer.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("#"):
+            stripped = "##" + stripped if len(stripped) - len(stripped.lstrip("#")) < 4 else stripped
+        lines.append(stripped)
+    return "\n\n".join(line for line in lines if line)
+
+
 def severity_badge(severity: str) -> str:
     """A fixed-markup Streamlit badge for a severity value."""
     return f":{SEVERITY_COLORS.get(severity, 'gray')}-badge[{severity if severity in SEVERITY_COLORS else '?'}]"

@@ -1,0 +1,212 @@
+"""The workbench in a real browser: a `streamlit run` server driven by Playwright in Debian's Chromium.
+
+Covers what AppTest cannot: the live status box, the data editor, rendered plotly charts, file downloads and a
+page reload. Screenshots of every page go to test-artifacts/ (git-ignored).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+import zipfile
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from tests.ui.support import CLEARED_ENV, Q1, REPO_ROOT
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = REPO_ROOT / "test-artifacts"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+NOTE = "checked against the FinCEN rule text"
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
+                                reason="Debian's chromium is not installed at /usr/bin/chromium (apt-get install chromium)")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`streamlit run app.py` on a fresh data dir (the app indexes the sample corpus on first start)."""
+    tmp = tmp_path_factory.mktemp("browser")
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k not in CLEARED_ENV}
+    env.update(WORKBENCH_DATA_DIR=str(tmp / "data"), HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
+    log = (tmp / "server.log").open("wb")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),
+         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
+        cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert proc.poll() is None, (tmp / "server.log").read_text()
+            try:
+                if urllib.request.urlopen(f"{url}/_stcore/health", timeout=2).read() == b"ok":
+                    break
+            except OSError:
+                pass
+            assert time.monotonic() < deadline, "streamlit did not answer /_stcore/health within 60 s"
+            time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+        server_log = (tmp / "server.log").read_text()
+        assert "Traceback" not in server_log, server_log
+
+
+@pytest.fixture(scope="module")
+def page(server: str) -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        context = browser.new_context(viewport={"width": 1440, "height": 1000}, accept_downloads=True)
+        context.set_default_timeout(60_000)
+        yield context.new_page()
+        context.close()
+        browser.close()
+
+
+def settle(page: object) -> None:
+    """Wait until the app has finished its script run."""
+    page.wait_for_timeout(300)
+    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=120_000)
+    page.wait_for_timeout(200)
+
+
+def shot(page: object, name: str) -> None:
+    """A screenshot of the whole page (the app scrolls inside its own container, so grow the viewport first)."""
+    height = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
+    page.set_viewport_size({"width": 1440, "height": max(1000, min(height + 80, 6000))})
+    page.wait_for_timeout(400)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+    page.set_viewport_size({"width": 1440, "height": 1000})
+
+
+def go(page: object, title: str) -> None:
+    """Open a page from the sidebar navigation."""
+    page.get_by_test_id("stSidebarNav").get_by_role("link", name=title).click()
+    page.wait_for_selector(f"h1:has-text('{title if title != 'Deficiencies' else 'Deficiency board'}')")
+    settle(page)
+
+
+def download(page: object, label: str) -> bytes:
+    with page.expect_download() as info:
+        page.get_by_test_id("stDownloadButton").filter(has_text=label).get_by_role("button").click()
+    return Path(info.value.path()).read_bytes()
+
+
+def test_q1_from_question_to_downloads(server: str, page: object) -> None:
+    page.goto(server)
+    page.wait_for_selector("h1:has-text('Research')", timeout=180_000)
+    settle(page)
+    assert "19 documents" in page.get_by_test_id("stSidebar").inner_text()
+    assert "Single-user mode" in page.get_by_test_id("stSidebar").inner_text()
+
+    # ask Q1 as of 2026-11-30 with manual approval
+    page.get_by_label("Question").fill(Q1)
+    page.get_by_role("spinbutton", name="year, Answer correct as of").click()
+    page.keyboard.type("20261130")
+    page.keyboard.press("Escape")
+    page.get_by_test_id("stFormSubmitButton").filter(has_text="Run").click()
+    page.wait_for_selector("text=Paused after cycle 0", timeout=120_000)
+    settle(page)
+    assert "?session=" in page.url
+    thread_id = page.url.split("session=")[1].split("&")[0]
+    assert "2026-11-30" in page.get_by_test_id("stMain").inner_text()
+    shot(page, "01-research-review-queue")
+
+    # the review queue: reject the last proposal with a note, approve the rest; then approve until finished
+    cards = page.get_by_test_id("stForm").last.get_by_test_id("stRadio")
+    cards.last.get_by_text("Reject").click()
+    page.get_by_test_id("stForm").last.get_by_label("Note").last.fill("out of scope for this memo")
+    page.get_by_test_id("stFormSubmitButton").filter(has_text="Submit decisions").click()
+    for _ in range(10):
+        page.wait_for_selector("text=/Paused after cycle [1-9]|Why the loop stopped/", timeout=120_000)
+        settle(page)
+        if page.get_by_text("Why the loop stopped").count():
+            break
+        page.get_by_test_id("stFormSubmitButton").filter(has_text="Approve all").click()
+    main = page.get_by_test_id("stMain").inner_text()
+    assert "Why the loop stopped" in main and "residual deficienc" in main and "out of scope for this memo" in main
+    shot(page, "02-research-answer")
+
+    # the board: annotate a deficiency (note) with editor and reason
+    go(page, "Deficiencies")
+    grid = page.get_by_test_id("stDataFrame").first
+    box = grid.bounding_box()
+    page.mouse.click(box["x"] + 30, box["y"] + 35 + 17)
+    for _ in range(10):
+        page.keyboard.press("ArrowRight")
+    page.keyboard.type(NOTE)
+    page.keyboard.press("Enter")
+    page.get_by_label("Reason").fill("source check")
+    page.get_by_test_id("stFormSubmitButton").filter(has_text="Save annotations").click()
+    page.wait_for_selector("text=Saved 1 annotation(s) by analyst")
+    settle(page)
+    shot(page, "03-deficiency-board")
+
+    # the charts render
+    go(page, "Cycles")
+    page.wait_for_function("() => document.querySelectorAll('[data-testid=\"stPlotlyChart\"] .main-svg').length >= 3")
+    assert page.locator(".js-plotly-plot").count() == 3
+    assert "threshold 0.85" in page.get_by_test_id("stPlotlyChart").first.inner_text()
+    shot(page, "04-cycles")
+
+    # each export format downloads, with the residual deficiencies and the annotation
+    go(page, "Export")
+    assert "Audit chain intact" in page.get_by_test_id("stMain").inner_text()
+    shot(page, "05-export")
+    markdown = download(page, "Markdown").decode("utf-8")
+    assert markdown.startswith("# Compliance research export") and "## Residual deficiencies" in markdown
+    assert "out of scope for this memo" in markdown
+    exported = json.loads(download(page, "JSON"))
+    assert exported["thread_id"] == thread_id and exported["audit"]["verified"] is True
+    assert any(d["analyst_note"] == NOTE for d in exported["identified_deficiencies"])
+    assert exported["residual_deficiencies"]
+    docx = download(page, "Word (DOCX)")
+    with zipfile.ZipFile(io.BytesIO(docx)) as z:
+        document = z.read("word/document.xml").decode("utf-8")
+    assert "Residual deficiencies" in document and "out of scope for this memo" in document
+
+    go(page, "Corpus")
+    shot(page, "06-corpus")
+
+    # a reload keeps the session; a fresh visit finds it on the Sessions page
+    page.reload()
+    page.wait_for_selector("h1:has-text('Research')")
+    settle(page)
+    assert thread_id in page.get_by_test_id("stSidebar").inner_text()
+    assert "Why the loop stopped" in page.get_by_test_id("stMain").inner_text()
+    page.goto(server)
+    page.wait_for_selector("h1:has-text('Research')")
+    settle(page)
+    assert "No session open" in page.get_by_test_id("stSidebar").inner_text()
+    go(page, "Sessions")
+    assert "Compare CDD requirements" in page.get_by_test_id("stSelectbox").first.inner_text()
+    shot(page, "07-sessions")
+    page.get_by_role("button", name="Open session").click()
+    page.wait_for_selector("text=Why the loop stopped")
+    settle(page)
+    assert f"session={thread_id}" in page.url
