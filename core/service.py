@@ -241,53 +241,72 @@ class Workbench:
 
     def resume(self, thread_id: str, decisions: Any, *, on_event: Callable[[ProgressEvent], None] | None = None,
                user_id: str | None = None) -> RunResult:
-        """Answer the pending review (approve / edit / reject per correction, added deficiencies, stop)."""
-        current = self.show(thread_id, user_id=user_id)
-        if current.status != "awaiting_review" or not current.pending_review:
-            raise InputError(f"session {thread_id} is not waiting for a review (status: {current.status})")
-        try:
-            response = ReviewResponse.parse(decisions)
-        except ValueError as exc:
-            raise InputError(f"invalid review decisions: {_first_error(exc)}") from exc
-        pending_ids = {p["id"] for p in current.pending_review["proposals"]}
-        unknown = set(response.decisions) - {d.id for d in current.identified_deficiencies}
-        if unknown:
-            raise InputError(f"decisions name unknown deficiencies: {', '.join(sorted(unknown))}")
-        missing = pending_ids - set(response.decisions)
-        if missing and not response.stop:
-            raise InputError(f"no decision for {len(missing)} proposed correction(s): {', '.join(sorted(missing))}")
-        return self._run(thread_id, Command(resume=response.model_dump(mode="json")), on_event)
+        """Answer the pending review (approve / edit / reject per correction, added deficiencies, stop).
+
+        The review is checked under the session's lock, so a second (stale) submission of the same decisions
+        is refused as busy or as answered, never applied to a later review.
+        """
+        meta = self._owned(thread_id, user_id)
+        with thread_lock(thread_id):
+            current = self._stored(thread_id, meta)
+            if current.status != "awaiting_review" or not current.pending_review:
+                hint = "; continue the cut-off run instead (continue_run)" if current.status == "interrupted" else ""
+                raise InputError(f"session {thread_id} is not waiting for a review (status: {current.status}){hint}")
+            try:
+                response = ReviewResponse.parse(decisions)
+            except ValueError as exc:
+                raise InputError(f"invalid review decisions: {_first_error(exc)}") from exc
+            pending_ids = {p["id"] for p in current.pending_review["proposals"]}
+            unknown = set(response.decisions) - {d.id for d in current.identified_deficiencies}
+            if unknown:
+                raise InputError(f"decisions name unknown deficiencies: {', '.join(sorted(unknown))}")
+            missing = pending_ids - set(response.decisions)
+            if missing and not response.stop:
+                raise InputError(f"no decision for {len(missing)} proposed correction(s): {', '.join(sorted(missing))}")
+            return self._run_locked(thread_id, Command(resume=response.model_dump(mode="json")), on_event)
 
     def _run(self, thread_id: str, payload: Any, on_event: Callable[[ProgressEvent], None] | None) -> RunResult:
+        with thread_lock(thread_id):
+            return self._run_locked(thread_id, payload, on_event)
+
+    def _run_locked(self, thread_id: str, payload: Any, on_event: Callable[[ProgressEvent], None] | None) -> RunResult:
+        """Stream the graph from `payload` until it pauses or ends; the caller holds the session's lock."""
         meta = self._session(thread_id)
         graph = self.graph(meta.get("collection"))
         config = {"configurable": {"thread_id": thread_id}, "recursion_limit": 200}
         started = time.perf_counter()
-        with thread_lock(thread_id):
-            self._save_session(thread_id, {**meta, "status": "running", "updated_at": _now()})
-            try:
-                for chunk in graph.stream(payload, config, stream_mode="updates", durability="sync"):
-                    if on_event is None:
+        self._save_session(thread_id, {**meta, "status": "running", "updated_at": _now()})
+        try:
+            for chunk in graph.stream(payload, config, stream_mode="updates", durability="sync"):
+                if on_event is None:
+                    continue
+                for node, update in chunk.items():
+                    if node.startswith("__"):
                         continue
-                    for node, update in chunk.items():
-                        if node.startswith("__"):
-                            continue
-                        on_event(_event(node, update))
-            finally:
-                result = self._result(thread_id, graph)
-                meta = {**self._session(thread_id), "status": result.status, "updated_at": _now(),
-                        "quality_score": result.quality_score, "termination_reason": result.termination_reason,
-                        "elapsed_s": round(self._session(thread_id).get("elapsed_s", 0.0) + time.perf_counter() - started, 4)}
-                self._save_session(thread_id, meta)
+                    on_event(_event(node, update))
+        finally:
+            result = self._result(thread_id, graph)
+            meta = {**self._session(thread_id), "status": result.status, "updated_at": _now(),
+                    "quality_score": result.quality_score, "termination_reason": result.termination_reason,
+                    "elapsed_s": round(self._session(thread_id).get("elapsed_s", 0.0) + time.perf_counter() - started, 4)}
+            self._save_session(thread_id, meta)
         result.metrics["elapsed_s"] = meta["elapsed_s"]
         return result
 
     # -------------------------------------------------------------------------------------------- reading
     def show(self, thread_id: str, *, user_id: str | None = None) -> RunResult:
-        """The session as stored (works across processes and after a crash)."""
-        meta = self._session(thread_id)
-        if user_id is not None and meta.get("user_id", "local") != user_id:
-            raise SessionNotFoundError(f"no session {thread_id}")
+        """The session as stored (works across processes and after a crash).
+
+        Status `running` while a run executes in this process; `interrupted` when a run was cut off (the process
+        stopped mid-run): `continue_run` carries it on from its last checkpoint.
+        """
+        result = self._stored(thread_id, self._owned(thread_id, user_id))
+        if result.status in ("interrupted", "empty") and self.is_running(thread_id):
+            result.status = "running"
+        return result
+
+    def _stored(self, thread_id: str, meta: dict[str, Any]) -> RunResult:
+        """The session as its last checkpoint has it (callers holding the lock see `interrupted`, not `running`)."""
         result = self._result(thread_id, self.graph(meta.get("collection")))
         result.metrics["elapsed_s"] = meta.get("elapsed_s", 0.0)
         return result
@@ -333,33 +352,39 @@ class Workbench:
                                                              if k != "thread_id" and value.get(k) is not None}))
         return sorted(out, key=lambda s: s.created_at, reverse=True)
 
-    def verify_audit(self, thread_id: str) -> tuple[bool, str]:
+    def verify_audit(self, thread_id: str, *, user_id: str | None = None) -> tuple[bool, str]:
         """Check the hash chain of the session's cycle records."""
-        return verify_chain(self.show(thread_id).evaluation_history)
+        return verify_chain(self.show(thread_id, user_id=user_id).evaluation_history)
 
     # -------------------------------------------------------------------------------------------- editing
     def annotate(self, thread_id: str, deficiency_id: str, *, editor: str, reason: str, note: str | None = None,
-                 accepted_risk: bool | None = None, severity: str | None = None) -> RunResult:
+                 accepted_risk: bool | None = None, severity: str | None = None,
+                 user_id: str | None = None) -> RunResult:
         """After a run: record a note / accepted risk on a deficiency, with editor and reason in the checkpoint."""
-        if not editor.strip() or not reason.strip():
+        editor, reason = _CONTROL_RE.sub(" ", editor).strip(), _CONTROL_RE.sub(" ", reason).strip()
+        note = _CONTROL_RE.sub(" ", note) if note is not None else None
+        if not editor or not reason:
             raise InputError("an annotation needs the editor's name and a reason")
-        current = self.show(thread_id)
-        if current.status != "completed":
-            raise InputError("annotations are made on finished sessions; while paused, edits travel with the review")
-        found = [d for d in current.identified_deficiencies if d.id == deficiency_id]
-        if not found:
-            raise InputError(f"no deficiency {deficiency_id} in session {thread_id}")
-        update: dict[str, Any] = {}
-        if note is not None:
-            update["analyst_note"] = note
-        if accepted_risk is not None:
-            update["accepted_risk"] = accepted_risk
-        if severity is not None:
-            update["severity"] = Severity(severity)
-        changed = found[0].model_copy(update=update)
-        graph = self.graph(self._session(thread_id).get("collection"))
-        config = {"configurable": {"thread_id": thread_id}}
+        if severity is not None and severity not in {s.value for s in Severity}:
+            raise InputError(f"severity must be one of {', '.join(s.value for s in Severity)}, not {severity!r}")
+        meta = self._owned(thread_id, user_id)
         with thread_lock(thread_id):
+            current = self._stored(thread_id, meta)
+            if current.status != "completed":
+                raise InputError("annotations are made on finished sessions; while paused, edits travel with the review")
+            found = [d for d in current.identified_deficiencies if d.id == deficiency_id]
+            if not found:
+                raise InputError(f"no deficiency {deficiency_id} in session {thread_id}")
+            update: dict[str, Any] = {}
+            if note is not None:
+                update["analyst_note"] = note
+            if accepted_risk is not None:
+                update["accepted_risk"] = accepted_risk
+            if severity is not None:
+                update["severity"] = Severity(severity)
+            changed = found[0].model_copy(update=update)
+            graph = self.graph(self._session(thread_id).get("collection"))
+            config = {"configurable": {"thread_id": thread_id}}
             deficiencies = [changed if d.id == deficiency_id else d for d in current.identified_deficiencies]
             left = residual(deficiencies)
             graph.update_state(
@@ -379,8 +404,9 @@ class Workbench:
         self._save_session(thread_id, {**meta, "edits": edits, "updated_at": _now()})
 
     def branch(self, thread_id: str, cycle: int, *, user_id: str | None = None) -> str:
-        """Fork a new session from the checkpoint right after cycle `cycle`'s critique."""
-        meta = self._session(thread_id)
+        """Fork a new session from the checkpoint right after cycle `cycle`'s critique; the user given (who must
+        own the source session) owns the branch."""
+        meta = self._owned(thread_id, user_id)
         graph = self.graph(meta.get("collection"))
         config = {"configurable": {"thread_id": thread_id}}
         target = None
@@ -402,19 +428,19 @@ class Workbench:
         result = self._run(new_id, None, None)
         return result.thread_id
 
-    def delete(self, thread_id: str) -> None:
+    def delete(self, thread_id: str, *, user_id: str | None = None) -> None:
         """Remove a session's checkpoints and its list entry."""
-        self._session(thread_id)
+        self._owned(thread_id, user_id)
         with thread_lock(thread_id):
             self.persistence.checkpointer.delete_thread(thread_id)
             self.persistence.store.delete(SESSIONS_NS, thread_id)
 
     # --------------------------------------------------------------------------------------------- export
-    def export(self, thread_id: str, fmt: str) -> bytes:
+    def export(self, thread_id: str, fmt: str, *, user_id: str | None = None) -> bytes:
         """The session rendered as md, json or docx."""
         from core.export import render
 
-        result = self.show(thread_id)
+        result = self.show(thread_id, user_id=user_id)
         ok, message = verify_chain(result.evaluation_history)
         return render(result, fmt, audit_ok=ok, audit_message=message)
 
@@ -424,6 +450,13 @@ class Workbench:
         if item is None:
             raise SessionNotFoundError(f"no session {thread_id}")
         return dict(item.value)
+
+    def _owned(self, thread_id: str, user_id: str | None) -> dict[str, Any]:
+        """The session's list entry; with a user, another user's session is reported exactly like a missing one."""
+        meta = self._session(thread_id)
+        if user_id is not None and meta.get("user_id", "local") != user_id:
+            raise SessionNotFoundError(f"no session {thread_id}")
+        return meta
 
     def _save_session(self, thread_id: str, value: dict[str, Any]) -> None:
         self.persistence.store.put(SESSIONS_NS, thread_id, value, index=False)
@@ -436,11 +469,17 @@ class Workbench:
 
     def continue_run(self, thread_id: str, *, on_event: Callable[[ProgressEvent], None] | None = None,
                      user_id: str | None = None) -> RunResult:
-        """Carry on a run that was cut off (process stopped mid-run) from its last checkpoint."""
-        current = self.show(thread_id, user_id=user_id)
-        if current.status != "interrupted":
-            raise InputError(f"session {thread_id} was not cut off mid-run (status: {current.status})")
-        return self._run(thread_id, None, on_event)
+        """Carry on a run that was cut off (process stopped mid-run) from its last checkpoint.
+
+        LangGraph re-runs only the step that had not been saved: tasks whose writes reached the checkpointer
+        (e.g. one of several parallel corrections) are not repeated, and an answered review is not asked again.
+        """
+        meta = self._owned(thread_id, user_id)
+        with thread_lock(thread_id):
+            current = self._stored(thread_id, meta)
+            if current.status != "interrupted":
+                raise InputError(f"session {thread_id} was not cut off mid-run (status: {current.status})")
+            return self._run_locked(thread_id, None, on_event)
 
     def ensure_sample_corpus(self, progress: Callable[[int, int, str], None] | None = None) -> Any:
         """Ingest the bundled sample corpus into an empty default collection; None when it holds documents."""
@@ -451,26 +490,49 @@ class Workbench:
     def ingest_uploads(self, files: list[tuple[str, bytes, dict[str, Any]]], *,
                        progress: Callable[[int, int, str], None] | None = None,
                        collection: str | None = None) -> Any:
-        """Ingest uploaded files `(name, content, metadata defaults)`; one IngestReport with per-file errors."""
+        """Ingest uploaded files `(name, content, metadata defaults)` as one batch (a document id used by two
+        uploads is refused for the second); one IngestReport with per-file errors that name the upload."""
         import tempfile
         from pathlib import Path
 
-        from core.retrieval.ingest import FileResult, IngestReport, ingest_paths
+        from core.retrieval.errors import IngestError
+        from core.retrieval.ingest import FileResult, IngestReport, check_file_size, ingest_paths
 
         store = self.store(collection)
-        results: list[FileResult] = []
+        total = len(files)
+        results: dict[int, FileResult] = {}
         with tempfile.TemporaryDirectory(prefix="workbench-upload-") as tmp:
+            written: dict[str, tuple[int, str, dict[str, Any]]] = {}
             for i, (name, content, defaults) in enumerate(files):
-                path = Path(tmp) / str(i) / Path(name).name
+                display = Path(name).name or f"upload-{i + 1}"
+                try:
+                    check_file_size(display, len(content), self.settings)
+                except IngestError as exc:
+                    results[i] = FileResult(display, error=str(exc))
+                    continue
+                path = Path(tmp) / str(i) / display
                 path.parent.mkdir()
                 path.write_bytes(content)
-                report = ingest_paths(store, [path], defaults=defaults or None, settings=self.settings)
-                results.extend(FileResult(path.name, r.doc_ids, r.chunks,
-                                          r.error.replace(str(path), path.name) if r.error else None)
-                               for r in report.results)
-                if progress is not None:
-                    progress(i + 1, len(files), path.name)
-        return IngestReport(tuple(results))
+                written[str(path)] = (i, display, defaults or {})
+
+            def named(text: str) -> str:
+                for tmp_path, (_, display, _) in written.items():
+                    text = text.replace(tmp_path, display)
+                return text
+
+            refused = len(results)
+            if progress is not None:
+                for n, i in enumerate(sorted(results), start=1):
+                    progress(n, total, results[i].path)
+            report = ingest_paths(
+                store, [Path(p) for p in written], settings=self.settings,
+                defaults_for=lambda p: written[str(p)][2] or None,
+                progress=None if progress is None else lambda done, _t, label: progress(refused + done, total, label),
+            )
+            for r in report.results:
+                i, display, _ = written[r.path]
+                results[i] = FileResult(display, r.doc_ids, r.chunks, named(r.error) if r.error else None)
+        return IngestReport(tuple(results[i] for i in sorted(results)))
 
 
 def _event(node: str, update: Any) -> ProgressEvent:

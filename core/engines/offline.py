@@ -139,19 +139,31 @@ class OfflineDrafter:
         if not wanted:
             wanted = list(dict.fromkeys(h.jurisdiction for h in hits))[:3]
         prefer_figures = bool(_FIGURE_WORDS.search(question))
+        q_terms = term_set(question)
+        relevant = {
+            (t.unit, t.value)
+            for doc_id in {h.doc_id for h in hits}
+            if (doc := ctx.catalog.get(doc_id)) is not None
+            for t in doc.thresholds
+            if _threshold_relevant(t, q_terms)
+        }
         sections: dict[str, list[str]] = {}
         for code in wanted:
-            picks = self._pick(question, [h for h in hits if h.jurisdiction == code], prefer_figures)
+            picks = self._pick(question, [h for h in hits if h.jurisdiction == code], prefer_figures, relevant)
             sections[code] = picks or [NO_SOURCE_TEXT]
         answer = _render(sections)
         return DraftResult(answer=answer, citations=citations_for(answer, ctx))
 
     @staticmethod
-    def _pick(question: str, hits: Sequence[Hit], prefer_figures: bool) -> list[str]:
+    def _pick(question: str, hits: Sequence[Hit], prefer_figures: bool,
+              relevant: set[tuple[str, float]]) -> list[str]:
         scored: list[tuple[float, str, str]] = []
         for rank, hit in enumerate(hits):
             for ov, sent in best_sentences(hit.text, question, 3, min_overlap=0.0):
-                bonus = 0.15 if prefer_figures and figures(sent) else 0.0
+                figs = figures(sent)
+                bonus = 0.0
+                if prefer_figures and figs:
+                    bonus = 0.3 if any((f.unit, f.value) in relevant for f in figs) else 0.05
                 scored.append((ov + bonus - 0.02 * rank, sent, hit.doc_id))
         scored.sort(key=lambda x: -x[0])
         out: list[str] = []
@@ -188,7 +200,7 @@ def _section_of(sections: dict[str, list[str]], code: str) -> list[str]:
 
 
 def _add_evidence(lines: list[str], ev: Iterable[Evidence], query: str, n: int, *, want_unit: str | None = None,
-                  want_values: Iterable[float] = (), exclude: Iterable[str] = ()) -> int:
+                  want_values: Iterable[float] = (), want_any_figure: bool = False, exclude: Iterable[str] = ()) -> int:
     """Append up to `n` new evidence sentences that best match `query`; return how many were added.
 
     With `want_unit` only sentences stating a figure in that unit qualify, and with `want_values` only those
@@ -204,9 +216,13 @@ def _add_evidence(lines: list[str], ev: Iterable[Evidence], query: str, n: int, 
             figs = figures(sent)
             if want_unit and not any(f.unit == want_unit and (not values or f.value in values) for f in figs):
                 continue
+            if want_any_figure and not figs:
+                continue
             pool.append((ov + e.score * 0.01, sent, e.doc_id))
     pool.sort(key=lambda x: -x[0])
     added = 0
+    if n <= 0:
+        return 0
     for _, sent, doc_id in pool:
         if any(_same_sentence(sent, line) for line in lines):
             continue
@@ -258,14 +274,18 @@ def _revise_outdated(sections: dict[str, list[str]], d: Deficiency, ev: list[Evi
             elif len(ids) > 1:
                 kept.append(_cite(line, *[i for i in ids if i != doc.id]))
         sections[head] = kept
-    _add_evidence(_section_of(sections, d.affected_section or doc.jurisdiction), _in_force(ev, ctx),
-                  d.suggested_correction_query, 2, exclude=[doc.id])
+    _add_preferring_in_force(_section_of(sections, d.affected_section or doc.jurisdiction),
+                             [e for e in ev if e.doc_id != doc.id], ctx, d.suggested_correction_query, 2)
 
 
 def _revise_missing_jurisdiction(sections: dict[str, list[str]], d: Deficiency, ev: list[Evidence],
                                  ctx: EngineContext) -> None:
     lines = _section_of(sections, d.subject)
-    _add_preferring_in_force(lines, [e for e in ev if e.jurisdiction == d.subject], ctx, d.suggested_correction_query, 3)
+    pool = [e for e in ev if e.jurisdiction == d.subject]
+    added = 0
+    if _FIGURE_WORDS.search(d.suggested_correction_query):
+        added = _add_preferring_in_force(lines, pool, ctx, d.suggested_correction_query, 2, want_any_figure=True)
+    _add_preferring_in_force(lines, pool, ctx, d.suggested_correction_query, 3 - added)
 
 
 def _revise_threshold(sections: dict[str, list[str]], d: Deficiency, ev: list[Evidence], ctx: EngineContext) -> None:
@@ -397,7 +417,7 @@ class OfflineCritic:
                         description=(f"The answer applies {short_name(doc)} as current law, but at {format_date(ctx.as_of)} "
                                      f"it is not yet applicable (applies from {format_date(doc.effective) if doc.effective else 'a later date'}); "
                                      f"the rules that apply now come from {', '.join(short_name(p) for p in preds)}."),
-                        suggested_correction_query=" ".join([*(p.title for p in preds), *doc.topics[:3]]),
+                        suggested_correction_query=" ".join([*(short_name(p) for p in preds), question]),
                         correction_filter=_flt(doc_ids=[p.id for p in preds]),
                         evidence_doc_ids=(doc_id, *(p.id for p in preds)),
                     ))
@@ -408,11 +428,11 @@ class OfflineCritic:
                     "superseded": "has been superseded", "repealed": "no longer applies",
                     "proposed": "is only a proposal"}.get(status.value, status.value)
             repl = f" Use {', '.join(short_name(s) for s in successors)} instead." if successors else ""
-            query = " ".join(s.title for s in successors) if successors else f"{doc.title} current rules"
+            query = " ".join(short_name(s) for s in successors) if successors else f"{doc.jurisdiction} current rules"
             out.append(Deficiency(
                 deficiency_type=T.outdated_source, subject=doc_id, severity=severity, affected_section=section,
                 description=f"The answer cites {short_name(doc)}, which {what} at {format_date(ctx.as_of)}.{repl}",
-                suggested_correction_query=f"{query} {' '.join(doc.topics[:3])}".strip(),
+                suggested_correction_query=f"{query} {question}".strip(),
                 correction_filter=_flt(jurisdictions=[doc.jurisdiction], exclude_doc_ids=[doc_id]),
                 evidence_doc_ids=(doc_id, *(s.id for s in successors)),
             ))
@@ -602,6 +622,18 @@ class OfflineCritic:
                     correction_filter=_flt(doc_ids=[doc_id]),
                     evidence_doc_ids=(doc_id,),
                 ))
+        answer_figs = {(f.unit, f.value) for c in claims for f in figures(strip_citations(c.sentence))}
+        first_section = claims[0].section if claims else ""
+        for fig in figures(question):
+            if (fig.unit, fig.value) in answer_figs:
+                continue
+            out.append(Deficiency(
+                deficiency_type=T.insufficient_specificity, subject=f"question:{fig.value:g} {fig.unit}",
+                severity=Severity.medium, affected_section=first_section,
+                description=f"The question asks about {fig.text}, but the answer never addresses that figure.",
+                suggested_correction_query=question,
+                correction_filter=_flt(unit=fig.unit, values=[fig.value]),
+            ))
         if not _FIGURE_WORDS.search(question):
             return out
         q_terms = term_set(question)

@@ -186,7 +186,7 @@ _BEFORE = [
     (re.compile(r"(up to|not exceeding|no more than|at most|maximum of|capped at|below|under|less than)\s*$", re.I), "<="),
 ]
 _AFTER = [
-    (re.compile(r"^\s*(or more|or above|or higher|and above|and over|or greater|plus)", re.I), ">="),
+    (re.compile(r"^\s*(or more|or above|or higher|and above|and over|or greater|plus)(?!\s+than)", re.I), ">="),
     (re.compile(r"^\s*(or less|or below|and below)", re.I), "<="),
 ]
 

@@ -32,6 +32,7 @@ _FrontMatterLoader.yaml_implicit_resolvers = {
 }
 
 _DOC_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]*$")
+_JURISDICTION = re.compile(r"^[A-Za-z0-9]{2,5}$")
 _FENCE = re.compile(r"^---[ \t]*$")
 _FENCE_END = re.compile(r"^(---|\.\.\.)[ \t]*$")
 
@@ -74,6 +75,11 @@ def parse_document_meta(data: Mapping[str, Any], source: str) -> DocumentMeta:
     if not _DOC_ID.match(fields["id"]):
         raise CorpusFormatError(
             source, "id", f"{fields['id']!r} is not a document id (letters, digits, '.', '_', '-', ':'; no spaces)"
+        )
+    if not _JURISDICTION.match(fields["jurisdiction"]):
+        raise CorpusFormatError(
+            source, "jurisdiction",
+            f"{fields['jurisdiction']!r} is not a jurisdiction code (2 to 5 letters or digits, e.g. EU, US, SG, INT)",
         )
     for key in STRING_KEYS:
         if data.get(key) is not None:

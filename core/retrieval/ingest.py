@@ -106,12 +106,14 @@ def ingest_paths(
     defaults: Mapping[str, Any] | None = None,
     settings: Settings | None = None,
     progress: ProgressCallback | None = None,
+    defaults_for: Callable[[Path], Mapping[str, Any] | None] | None = None,
 ) -> IngestReport:
     """Ingest files and directories into `store`; re-ingesting a document replaces its chunks.
 
     `defaults` (a DocumentMeta-like mapping, e.g. {"jurisdiction": "XY"}) fills keys the files do not declare;
-    files without front matter need at least a jurisdiction from it. A document id seen twice in one batch is an
-    error for the second file.
+    files without front matter need at least a jurisdiction from it; `defaults_for(path)`, when given, supplies
+    them per file instead (uploads). A document id seen twice in one batch is an error for the second file, and
+    a file over `settings.max_upload_mb` is refused unread.
     """
     settings = settings or get_settings()
     files, results = expand_paths(paths)
@@ -132,7 +134,9 @@ def ingest_paths(
 
     for path in files:
         try:
-            docs = read_file(path, defaults, settings.chunk_words, settings.chunk_overlap_words)
+            check_file_size(str(path), path.stat().st_size, settings)
+            given = defaults_for(path) if defaults_for is not None else defaults
+            docs = read_file(path, given, settings.chunk_words, settings.chunk_overlap_words)
             _claim_ids(path, docs, seen)
         except IngestError as exc:
             results.append(FileResult(str(path), error=str(exc)))
@@ -159,6 +163,16 @@ def ensure_sample_corpus(
     if store.count() > 0:
         return None
     return ingest_paths(store, sorted(SAMPLE_CORPUS_DIR.glob("*.md")), settings=settings, progress=progress)
+
+
+def check_file_size(source: str, size: int, settings: Settings) -> None:
+    """Refuse a file larger than the upload limit (`WORKBENCH_MAX_UPLOAD_MB`) before reading it."""
+    limit = settings.max_upload_mb * 1024 * 1024
+    if size > limit:
+        raise IngestError(
+            source, f"file is too large ({size / 1024 / 1024:.1f} MB; the limit is {settings.max_upload_mb} MB, "
+            "WORKBENCH_MAX_UPLOAD_MB): split it or raise the limit"
+        )
 
 
 def _claim_ids(path: Path, docs: Sequence[ParsedDocument], seen: dict[str, str]) -> None:

@@ -21,6 +21,11 @@ from core.retrieval.models import Chunk, DocumentMeta
 MAX_TEXT_CHARS = 2_000_000
 """Cap on the text of one file (after PDF extraction): larger inputs are refused rather than half-indexed."""
 
+MAX_PDF_PAGES = 5_000
+MAX_PDF_CONTENT_BYTES = 256_000_000
+"""Caps on a PDF's page count and on its decompressed page content: a few kilobytes of compressed streams can
+expand to gigabytes (a decompression bomb), so such a file is refused before it ties up a worker for minutes."""
+
 SUPPORTED_SUFFIXES = (".md", ".markdown", ".txt", ".pdf", ".jsonl")
 _JSONL_STRUCTURAL = ("id", "text", "doc_id")
 
@@ -111,7 +116,16 @@ def _pdf_text(path: Path) -> tuple[str, str | None]:
         reader = PdfReader(path)
         if reader.is_encrypted and not reader.decrypt(""):
             raise IngestError(source, "PDF is encrypted; save an unencrypted copy and ingest that")
-        for page in reader.pages:
+        if len(reader.pages) > MAX_PDF_PAGES:
+            raise IngestError(source, f"PDF has {len(reader.pages):,} pages; the limit is {MAX_PDF_PAGES:,}: split it")
+        content = 0
+        for number, page in enumerate(reader.pages, start=1):
+            content += _content_bytes(page)
+            if content > MAX_PDF_CONTENT_BYTES:
+                raise IngestError(
+                    source, f"PDF page content expands to over {MAX_PDF_CONTENT_BYTES // 1_000_000:,} MB by page "
+                    f"{number} (a decompression bomb?); refused",
+                )
             text = page.extract_text() or ""
             total += len(text)
             _check_size(source, total)
@@ -125,6 +139,16 @@ def _pdf_text(path: Path) -> tuple[str, str | None]:
     if not text.strip():
         raise IngestError(source, "the PDF has no extractable text (scanned images?); OCR it first")
     return text, (title.strip() or None) if isinstance(title, str) else None
+
+
+def _content_bytes(page: Any) -> int:
+    """Decompressed size of a page's content streams (pypdf keeps the decoded data, so extraction reuses it)."""
+    contents = page.get("/Contents")
+    if contents is None:
+        return 0
+    contents = contents.get_object()
+    streams = contents if isinstance(contents, list) else [contents]
+    return sum(len(s.get_object().get_data()) for s in streams if hasattr(s.get_object(), "get_data"))
 
 
 def _read_jsonl(path: Path, defaults: Mapping[str, Any], chunk_words: int, overlap_words: int) -> list[ParsedDocument]:

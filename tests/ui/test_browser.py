@@ -21,6 +21,7 @@ from typing import Iterator
 import pytest
 
 from tests.ui.support import CLEARED_ENV, Q1, REPO_ROOT
+from ui.frames import FINISHED_ORDER
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = REPO_ROOT / "test-artifacts"
@@ -118,11 +119,14 @@ def download(page: object, label: str) -> bytes:
 
 
 def test_q1_from_question_to_downloads(server: str, page: object) -> None:
-    page.goto(server)
-    page.wait_for_selector("h1:has-text('Research')", timeout=180_000)
+    # a deep link as the server's very first request still runs app.py (first-start indexing, sidebar)
+    page.goto(f"{server}/corpus")
+    page.wait_for_selector("h1:has-text('Corpus')", timeout=180_000)
     settle(page)
-    assert "19 documents" in page.get_by_test_id("stSidebar").inner_text()
-    assert "Single-user mode" in page.get_by_test_id("stSidebar").inner_text()
+    sidebar = page.get_by_test_id("stSidebar").inner_text()
+    assert "19 documents" in sidebar and "Engine: offline" in sidebar and "Single-user mode" in sidebar
+    shot(page, "06-corpus")
+    go(page, "Research")
 
     # ask Q1 as of 2026-11-30 with manual approval
     page.get_by_label("Question").fill(Q1)
@@ -157,8 +161,9 @@ def test_q1_from_question_to_downloads(server: str, page: object) -> None:
     grid = page.get_by_test_id("stDataFrame").first
     box = grid.bounding_box()
     page.mouse.click(box["x"] + 30, box["y"] + 35 + 17)
-    for _ in range(10):
+    for _ in range(FINISHED_ORDER.index("note")):
         page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
     page.keyboard.type(NOTE)
     page.keyboard.press("Enter")
     page.get_by_label("Reason").fill("source check")
@@ -190,8 +195,6 @@ def test_q1_from_question_to_downloads(server: str, page: object) -> None:
         document = z.read("word/document.xml").decode("utf-8")
     assert "Residual deficiencies" in document and "out of scope for this memo" in document
 
-    go(page, "Corpus")
-    shot(page, "06-corpus")
 
     # a reload keeps the session; a fresh visit finds it on the Sessions page
     page.reload()

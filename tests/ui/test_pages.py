@@ -20,7 +20,7 @@ from tests.ui.support import APP, Q1, offline_env, open_session
 from ui.frames import board_rows
 from ui.shared import workbench
 
-RESEARCH, BOARD, CYCLES, EXPORT, CORPUS, SESSIONS = (f"pages/{name}.py" for name in (
+RESEARCH, BOARD, CYCLES, EXPORT, CORPUS, SESSIONS = (f"views/{name}.py" for name in (
     "research", "deficiencies", "cycles", "export", "corpus", "sessions"))
 
 
@@ -35,6 +35,12 @@ def click(app: AppTest, label: str) -> AppTest:
     app.run()
     assert not app.exception, app.exception
     return app
+
+
+def test_no_pages_directory_next_to_app() -> None:
+    """A `pages/` folder beside app.py makes Streamlit serve a deep link as a bare v1 page (without app.py) until
+    some session has run st.navigation; the pages live in views/ for that reason."""
+    assert not (APP.parent / "pages").exists()
 
 
 def test_first_start_indexes_the_sample_corpus(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,

@@ -1,0 +1,60 @@
+"""A workbench process for the crash tests: runs one service call, reports on stdout, then waits to be killed.
+
+    python -m tests.reliability.crash_child [--block NODE] start QUESTION AS_OF USER_ID
+    python -m tests.reliability.crash_child [--block NODE] continue THREAD_ID
+    python -m tests.reliability.crash_child [--block NODE] resume THREAD_ID DECISIONS_JSON
+
+Configuration comes from the environment like the app's (WORKBENCH_DATA_DIR, WORKBENCH_DATABASE_URL), so the
+process uses the real Qdrant Edge store and checkpointer. `--block NODE` parks the process for good when the
+first NODE task finishes its work (through the public `observe_nodes` profiling hook, so core has no test code):
+the node's writes are never saved, exactly as if the process died in the middle of that step. Every report is
+one JSON line: {"event": "blocked", "node": ...} or {"event": "returned", ...the result}.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import threading
+import time
+
+from core.nodes import observe_nodes
+from core.service import Workbench
+
+_report_lock = threading.Lock()
+
+
+def report(**fields: object) -> None:
+    with _report_lock:
+        print(json.dumps(fields, default=str), flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--block", default=None)
+    parser.add_argument("action", choices=["start", "continue", "resume"])
+    parser.add_argument("args", nargs="*")
+    args = parser.parse_args()
+    wb = Workbench()
+
+    if args.block:
+        def park(node: str, _start: float, _end: float) -> None:
+            if node == args.block:
+                report(event="blocked", node=node)
+                time.sleep(3600)
+
+        observe_nodes(park)
+
+    if args.action == "start":
+        question, as_of, user = args.args
+        result = wb.start(question, as_of=as_of, approve="manual", user_id=user)
+    elif args.action == "continue":
+        result = wb.continue_run(args.args[0])
+    else:
+        result = wb.resume(args.args[0], json.loads(args.args[1]))
+    report(event="returned", **result.to_json())
+    time.sleep(3600)
+
+
+if __name__ == "__main__":
+    main()

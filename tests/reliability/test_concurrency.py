@@ -1,0 +1,161 @@
+"""Sixteen sessions at once through core.service on one SQLite file and on Postgres; one run per session at a time.
+
+Each concurrent session must end exactly like the same question run alone (the offline engine is deterministic),
+so lost or crossed state shows up as a different answer, deficiency list, reviewer or audit chain.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import uuid
+from typing import Any, Callable
+
+import pytest
+
+from core.config import Settings
+from core.persistence import Persistence, memory_persistence
+from core.service import RunResult, SessionBusyError, Workbench
+from core.state import verify_chain
+from tests.fakes import KeywordStore
+from tests.loop.corpora import RU_QUESTION, ruritania_corpus
+
+SESSIONS = 16
+BASES = [
+    RU_QUESTION,
+    "What owner disclosure threshold applies in Ruritania?",
+    "What owner disclosure threshold applies to a payment firm in Xylandia?",
+    "What owner disclosure threshold applies to a savings club in Ruritania and Xylandia?",
+]
+MARKERS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "juliett", "kilo", "lima",
+           "mike", "november", "oscar", "papa", "quebec"]
+AS_OF = "2026-11-30"
+
+
+def question(i: int) -> str:
+    """A question per session, unique by its marker word, so a crossed state cannot look right by accident."""
+    return f"{BASES[i % len(BASES)]} (file {MARKERS[i]})"
+
+
+def drive(wb: Workbench, q: str, *, manual: bool, reviewer: str, user: str,
+          on_event: Callable[..., None] | None = None) -> list[RunResult]:
+    """Start a session and approve every proposed correction until it finishes; every intermediate result."""
+    results = [wb.start(q, as_of=AS_OF, approve="manual" if manual else "all", user_id=user, on_event=on_event)]
+    while results[-1].status == "awaiting_review":
+        proposals = results[-1].pending_review["proposals"]
+        decisions = {p["id"]: {"action": "approve"} for p in proposals}
+        results.append(wb.resume(results[-1].thread_id, {"decisions": decisions, "reviewer": reviewer},
+                                 on_event=on_event, user_id=user))
+    return results
+
+
+def workbench(tmp_path: Any, store: KeywordStore, persistence: Persistence) -> Workbench:
+    return Workbench(Settings(data_dir=tmp_path), store=store, persistence=persistence)
+
+
+def test_sixteen_concurrent_sessions_complete_without_lost_or_crossed_state(
+    tmp_path: Any, persistence: Persistence, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING)
+    store = KeywordStore(ruritania_corpus())
+    alone = workbench(tmp_path, store, memory_persistence())
+    expected = [drive(alone, question(i), manual=i % 2 == 1, reviewer="ref", user="ref")[-1] for i in range(SESSIONS)]
+
+    wb = workbench(tmp_path, store, persistence)  # one Workbench per process, shared by every session (as the app does)
+    user = f"load-{uuid.uuid4().hex[:8]}"
+    start = threading.Barrier(SESSIONS)
+    results: dict[int, list[RunResult]] = {}
+    events: dict[int, list[str]] = {i: [] for i in range(SESSIONS)}
+    errors: list[tuple[int, BaseException]] = []
+
+    def session(i: int) -> None:
+        try:
+            start.wait(30)
+            results[i] = drive(wb, question(i), manual=i % 2 == 1, reviewer=f"{user}-r{i}", user=user,
+                               on_event=lambda e: events[i].append(e.node))
+        except BaseException as exc:  # noqa: BLE001 - reported below, with the session number
+            errors.append((i, exc))
+
+    threads = [threading.Thread(target=session, args=(i,), name=f"session-{i}") for i in range(SESSIONS)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert not any(t.is_alive() for t in threads), "a session thread hung"
+    assert not errors, [f"session {i}: {type(e).__name__}: {e}" for i, e in errors]
+    assert not [r.getMessage() for r in caplog.records if "locked" in r.getMessage().lower()]
+
+    thread_ids = {results[i][-1].thread_id for i in range(SESSIONS)}
+    assert len(thread_ids) == SESSIONS
+    for i in range(SESSIONS):
+        steps, ref = results[i], expected[i]
+        final = steps[-1]
+        assert {s.thread_id for s in steps} == {final.thread_id}
+        assert final.status == "completed", (i, final.status)
+        assert final.question == question(i)
+        assert final.final_answer == ref.final_answer
+        assert final.termination_reason == ref.termination_reason
+        assert [d.id for d in final.identified_deficiencies] == [d.id for d in ref.identified_deficiencies]
+        assert [h.overall_score for h in final.evaluation_history] == [h.overall_score for h in ref.evaluation_history]
+        assert final.metrics["retrievals"] == ref.metrics["retrievals"]
+        assert verify_chain(final.evaluation_history) == (True, f"{len(final.evaluation_history)} cycle records verified")
+        decided = [d for h in final.evaluation_history for d in h.decisions]
+        assert [(d.deficiency_id, d.action) for d in decided] == [
+            (d.deficiency_id, d.action) for h in ref.evaluation_history for d in h.decisions]
+        expected_by = {f"{user}-r{i}"} if i % 2 else {"policy"}
+        assert {d.decided_by for d in decided} <= expected_by  # no other session's reviewer leaked in
+        for h in final.evaluation_history:
+            ids = [d.deficiency_id for d in h.decisions]
+            assert len(ids) == len(set(ids)), f"session {i} cycle {h.cycle_number}: a decision recorded twice"
+        assert events[i][0] == "retrieve" and events[i][-1] == "finalize"
+
+        stored = wb.show(final.thread_id, user_id=user)
+        values = wb.graph().get_state({"configurable": {"thread_id": final.thread_id}}).values
+        assert (values["session_id"], values["user_id"], values["original_query"]) == (final.thread_id, user, question(i))
+        assert stored.final_answer == final.final_answer and stored.evaluation_history == final.evaluation_history
+
+    listed = wb.sessions(user_id=user)
+    assert {s.thread_id for s in listed} == thread_ids
+    assert {s.thread_id: s.question for s in listed} == {results[i][-1].thread_id: question(i) for i in range(SESSIONS)}
+    assert all(s.status == "completed" and s.user_id == user for s in listed)
+
+
+def test_a_second_run_on_an_executing_session_is_refused(tmp_path: Any, persistence: Persistence) -> None:
+    wb = workbench(tmp_path, KeywordStore(ruritania_corpus()), persistence)
+    paused = wb.start(RU_QUESTION, as_of=AS_OF)
+    tid = paused.thread_id
+    decisions = {p["id"]: {"action": "approve"} for p in paused.pending_review["proposals"]}
+    inside = threading.Event()
+    release = threading.Event()
+    outcome: list[RunResult] = []
+
+    def hold(_event: Any) -> None:
+        inside.set()
+        release.wait(30)
+
+    def first_run() -> None:
+        outcome.append(wb.resume(tid, {"decisions": decisions, "reviewer": "first"}, on_event=hold))
+
+    worker = threading.Thread(target=first_run)
+    worker.start()
+    try:
+        assert inside.wait(30), "the first run never started"
+        assert wb.is_running(tid)
+        assert wb.show(tid).status == "running"
+        for second in (
+            lambda: wb.resume(tid, {"decisions": decisions, "reviewer": "second"}),
+            lambda: wb.continue_run(tid),
+            lambda: wb.delete(tid),
+        ):
+            with pytest.raises(SessionBusyError) as info:
+                second()
+            assert str(info.value) == f"session {tid} is already running; wait for it to pause or finish"
+    finally:
+        release.set()
+        worker.join(60)
+    assert not wb.is_running(tid)
+    done = outcome[0]
+    record = done.evaluation_history[1]
+    assert sorted(d.deficiency_id for d in record.decisions) == sorted(decisions)
+    assert {d.decided_by for d in record.decisions} == {"first"}
+    assert verify_chain(done.evaluation_history)[0]

@@ -1,0 +1,169 @@
+"""SIGKILL in the middle of a cycle and at the review pause; a restarted process carries on from the checkpoint.
+
+Real processes on the real path: each step runs in a fresh `python -m tests.reliability.crash_child` with the
+app's configuration (Qdrant Edge store on the sample corpus, SQLite file or Postgres checkpoints) and is killed
+with SIGKILL; between steps the test process plays the restarted app and inspects what was saved.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import uuid
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from core.config import Settings
+from core.persistence import _postgres, _sqlite
+from core.retrieval.ingest import SAMPLE_CORPUS_DIR, ingest_paths
+from core.retrieval.store import open_store
+from core.service import InputError, Workbench
+from core.state import verify_chain
+from tests.reliability.conftest import postgres_url
+
+ROOT = Path(__file__).resolve().parents[2]
+Q1 = ("Compare CDD requirements for money service businesses under EU AMLR 2024 and FinCEN's CDD Rule, "
+      "focusing on beneficial ownership thresholds.")
+AS_OF = "2026-11-30"
+EDITED_QUERY = "AMLR beneficial owner 25% shareholding threshold"
+CHILD_TIMEOUT_S = 180
+
+
+@pytest.fixture(scope="module")
+def data_dir(tmp_path_factory: pytest.TempPathFactory, embedder: Any) -> Path:
+    """A data dir holding the sample corpus in a Qdrant Edge shard (the store is closed again for the children)."""
+    data = tmp_path_factory.mktemp("crash-data")
+    settings = Settings(data_dir=data, qdrant_url=None, qdrant_api_key=None)
+    store = open_store(settings)
+    try:
+        report = ingest_paths(store, sorted(SAMPLE_CORPUS_DIR.glob("*.md")), settings=settings)
+        assert not report.failed, [r.error for r in report.failed]
+    finally:
+        store.close()
+    return data
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database_url(request: pytest.FixtureRequest) -> str | None:
+    """None for the SQLite file in the data dir, else the Postgres URL (skipped with the reason when unset)."""
+    return postgres_url() if request.param == "postgres" else None
+
+
+def child_env(data_dir: Path, database_url: str | None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "WORKBENCH_ENGINE", "QDRANT_URL", "WORKBENCH_DATABASE_URL")}
+    env.update({"WORKBENCH_DATA_DIR": str(data_dir), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"})
+    if database_url:
+        env["WORKBENCH_DATABASE_URL"] = database_url
+    return env
+
+
+def run_and_kill(env: dict[str, str], log: Path, *args: str) -> dict[str, Any]:
+    """Run one crash_child step, wait for its first report, then SIGKILL it; the report."""
+    with log.open("w") as err:
+        proc = subprocess.Popen([sys.executable, "-m", "tests.reliability.crash_child", *args], cwd=ROOT, env=env,
+                                stdout=subprocess.PIPE, stderr=err, text=True)
+        watchdog = threading.Timer(CHILD_TIMEOUT_S, proc.kill)
+        watchdog.start()
+        try:
+            line = proc.stdout.readline()
+        finally:
+            watchdog.cancel()
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(30)
+    assert proc.returncode == -signal.SIGKILL
+    assert line, f"the child reported nothing; its stderr:\n{log.read_text()[-3000:]}"
+    return json.loads(line)
+
+
+@contextmanager
+def restarted(data_dir: Path, database_url: str | None) -> Iterator[Workbench]:
+    """The test process as the restarted app; releases the Edge shard and connections for the next child."""
+    settings = Settings(data_dir=data_dir, database_url=database_url, qdrant_url=None, qdrant_api_key=None)
+    persistence = _postgres(database_url) if database_url else _sqlite(settings)
+    wb = Workbench(settings, persistence=persistence)
+    try:
+        yield wb
+    finally:
+        wb.store().close()
+        persistence.close()
+
+
+def review_payload(proposals: list[dict[str, Any]]) -> tuple[dict[str, Any], list[tuple[str, str, str | None]]]:
+    """Edit the first proposal's query, reject the last (when there are two or more), approve the rest."""
+    decisions: dict[str, dict[str, Any]] = {p["id"]: {"action": "approve"} for p in proposals}
+    decisions[proposals[0]["id"]] = {"action": "edit", "query": EDITED_QUERY}
+    if len(proposals) > 1:
+        decisions[proposals[-1]["id"]] = {"action": "reject", "note": "out of scope for this client"}
+    expected = sorted((did, d["action"], d.get("query")) for did, d in decisions.items())
+    return {"decisions": decisions, "reviewer": "carol"}, expected
+
+
+def test_a_session_survives_sigkill_mid_cycle_and_at_the_review_pause(
+    data_dir: Path, database_url: str | None, tmp_path: Path
+) -> None:
+    env = child_env(data_dir, database_url)
+    user = f"crash-{uuid.uuid4().hex[:8]}"
+
+    # 1. killed in the first cycle: the draft is saved, the critique's result is not
+    assert run_and_kill(env, tmp_path / "1.log", "--block", "critique", "start", Q1, AS_OF, user) == {
+        "event": "blocked", "node": "critique"}
+    with restarted(data_dir, database_url) as wb:
+        [listed] = wb.sessions(user_id=user)
+        tid = listed.thread_id
+        cut = wb.show(tid, user_id=user)
+        assert cut.status == "interrupted" and cut.current_answer and cut.evaluation_history == []
+        with pytest.raises(InputError, match="not waiting for a review .*continue the cut-off run"):
+            wb.resume(tid, {})
+
+    # 2. a new process continues from that checkpoint to the review pause and is killed while it waits
+    paused = run_and_kill(env, tmp_path / "2.log", "continue", tid)
+    assert paused["event"] == "returned" and paused["status"] == "awaiting_review"
+    assert [h["cycle_number"] for h in paused["evaluation_history"]] == [0]
+    assert paused["current_answer"] == cut.current_answer  # the saved draft was reused, not redone
+    proposals = paused["pending_review"]["proposals"]
+    payload, expected_decisions = review_payload(proposals)
+    with restarted(data_dir, database_url) as wb:
+        waiting = wb.show(tid, user_id=user)
+        assert waiting.status == "awaiting_review"
+        assert [p["id"] for p in waiting.pending_review["proposals"]] == [p["id"] for p in proposals]
+
+    # 3. another process answers the review and is killed during the correction retrievals
+    assert run_and_kill(env, tmp_path / "3.log", "--block", "correct", "resume", tid, json.dumps(payload)) == {
+        "event": "blocked", "node": "correct"}
+    with restarted(data_dir, database_url) as wb:
+        cut = wb.show(tid, user_id=user)
+        assert cut.status == "interrupted" and cut.pending_review is None  # the answered review is not asked again
+        with pytest.raises(InputError, match="not waiting for a review"):
+            wb.resume(tid, payload)
+        result = wb.continue_run(tid, user_id=user)
+        while result.status == "awaiting_review":
+            later = {p["id"]: {"action": "approve"} for p in result.pending_review["proposals"]}
+            result = wb.resume(tid, {"decisions": later, "reviewer": "carol"}, user_id=user)
+        assert result.status == "completed"
+
+        history = result.evaluation_history
+        assert [h.cycle_number for h in history] == list(range(len(history)))
+        assert verify_chain(history) == (True, f"{len(history)} cycle records verified")
+        first_review = history[1]
+        assert sorted((d.deficiency_id, d.action, d.query) for d in first_review.decisions) == expected_decisions
+        assert {d.decided_by for d in first_review.decisions} == {"carol"}
+        by_id = {p["id"]: p for p in proposals}
+        retrieved = sorted(d.query or by_id[d.deficiency_id]["query"] for d in first_review.decisions
+                           if d.action != "reject")
+        assert sorted(first_review.retrieval_queries_issued) == retrieved  # each approval retrieved exactly once
+        assert result.metrics["retrievals"] == 1 + sum(len(h.retrieval_queries_issued) for h in history)
+        if len(proposals) > 1:
+            rejected = next(d for d in result.identified_deficiencies if d.id == proposals[-1]["id"])
+            assert rejected.resolution_status.value == "dismissed"
+            assert rejected.analyst_note == "out of scope for this client"
+        assert "cycle records verified" in wb.export(tid, "md", user_id=user).decode()
+        [listed] = wb.sessions(user_id=user)
+        assert listed.status == "completed" and listed.thread_id == tid
