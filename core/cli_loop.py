@@ -137,7 +137,7 @@ def _print_result(result: RunResult, as_json: bool) -> None:
         print("Proposed corrections awaiting review:")
         for p in result.pending_review["proposals"]:
             print(f"  {p['id']}  [{p['severity']}] {p['deficiency_type']}: {p['description']}")
-            print(f"      query: {p['query']}")
+            print(f"      query: {p['query'] or '(none: the revision uses the corpus metadata, no retrieval)'}")
         print(f"\nAnswer with: python -m core resume {result.thread_id} --decisions FILE.json")
         return
     print(f"\n{result.final_answer or result.current_answer}\n")

@@ -62,6 +62,8 @@ def reconcile(
 
     Analyst-added deficiencies are never judged by the critics, so they keep their status.
     A problem found again takes the critic's fresh wording and query but keeps the analyst's severity.
+    A problem the critic reports as not correctable (e.g. a contradiction the answer already discloses) is
+    unresolvable at once: no retrieval can fix it, so none is proposed.
     """
     prev = {d.id: d for d in previous}
     found_by_id = {d.id: d for d in found}
@@ -75,9 +77,12 @@ def reconcile(
             out.append(apply(old, Event.not_found, unresolvable_after))
             continue
         moved = apply(old, Event.found_again, unresolvable_after)
+        if not fresh.correctable and moved.resolution_status == S.open:
+            moved = moved.model_copy(update={"resolution_status": S.unresolvable})
         out.append(
             moved.model_copy(
                 update={
+                    "correctable": fresh.correctable,
                     "description": fresh.description,
                     "affected_section": fresh.affected_section,
                     "suggested_correction_query": fresh.suggested_correction_query,
@@ -92,7 +97,7 @@ def reconcile(
                 fresh.model_copy(
                     update={
                         "identified_at_cycle": cycle,
-                        "resolution_status": S.open,
+                        "resolution_status": S.open if fresh.correctable else S.unresolvable,
                         "resolution_attempt_count": 0,
                     }
                 )

@@ -18,7 +18,7 @@ from langgraph.types import Command, Send, interrupt
 from core.config import Settings
 from core.deficiencies import Event, apply, open_ones, reconcile, residual
 from core.engines.base import Critic, Drafter, EngineContext, Usage
-from core.engines.text import best_sentences
+from core.engines.text import best_sentences, figures
 from core.retrieval.models import Hit, SearchFilter
 from core.state import (
     AnalystDeficiency,
@@ -129,8 +129,15 @@ def _budget_note(settings: Settings, state: WorkbenchState, critic: Usage) -> st
     return None
 
 
-def _snippet(hit: Hit, query: str) -> str:
-    best = [s for _, s in best_sentences(hit.text, query, 5)]
+def _snippet(hit: Hit, query: str, flt: dict[str, Any]) -> str:
+    """The passage's sentences that best serve the correction: those stating the wanted figure first."""
+    unit, values = flt.get("unit"), set(flt.get("values", ()))
+    ranked = best_sentences(hit.text, query, 12, min_overlap=-1.0)
+
+    def wanted(sentence: str) -> bool:
+        return bool(unit) and any(f.unit == unit and (not values or f.value in values) for f in figures(sentence))
+
+    best = [s for _, s in sorted(ranked, key=lambda x: (not wanted(x[1]), -x[0]))[:5]]
     text = " ".join(best) if best else hit.text
     return text[:SNIPPET_CHARS]
 
@@ -277,6 +284,9 @@ def make_nodes(deps: Deps) -> dict[str, Callable[..., Any]]:
     def correct(task: dict[str, Any]) -> dict[str, Any]:
         d: Deficiency = task["deficiency"]
         query: str = task["query"]
+        if not query.strip():
+            addressed = apply(d, Event.approved_and_retrieved, settings.unresolvable_after)
+            return {"identified_deficiencies": [addressed]}
         flt = SearchFilter(
             jurisdictions=tuple(d.correction_filter.get("jurisdictions", ())),
             doc_ids=tuple(d.correction_filter.get("doc_ids", ())),
@@ -291,7 +301,7 @@ def make_nodes(deps: Deps) -> dict[str, Callable[..., Any]]:
                     "metrics": {"retrievals": 1}}
         evidence = [
             Evidence(deficiency_id=d.id, query=query, doc_id=h.doc_id, chunk_id=h.chunk_id, title=h.title,
-                     jurisdiction=h.jurisdiction, status=h.status, snippet=_snippet(h, query), score=round(h.score, 4),
+                     jurisdiction=h.jurisdiction, status=h.status, snippet=_snippet(h, query, d.correction_filter), score=round(h.score, 4),
                      cycle=task["cycle"])
             for h in hits
         ]

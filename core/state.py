@@ -94,6 +94,7 @@ class Deficiency(BaseModel):
     evidence_doc_ids: tuple[str, ...] = ()
     analyst_note: str = ""
     accepted_risk: bool = False
+    correctable: bool = True
     correction_filter: dict[str, Any] = Field(default_factory=dict)
 
     def model_post_init(self, __context: Any) -> None:

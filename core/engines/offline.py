@@ -35,6 +35,7 @@ T = DeficiencyType
 SENTENCES_PER_SECTION = 4
 _FIGURE_WORDS = re.compile(r"threshold|percent|percentage|%|amount|limit|how much|trigger|figure|value", re.I)
 NO_SOURCE_TEXT = "No retrieved source covers this jurisdiction."
+DISCLOSURE = "Sources disagree"
 
 
 # --------------------------------------------------------------------------------------------- shared helpers
@@ -298,12 +299,13 @@ def _revise_threshold(sections: dict[str, list[str]], d: Deficiency, ev: list[Ev
 
 def _revise_exemption(sections: dict[str, list[str]], d: Deficiency, ev: list[Evidence], ctx: EngineContext) -> None:
     lines = _section_of(sections, d.affected_section)
-    _add_evidence(lines, ev, d.suggested_correction_query, 1)
+    for rule in d.correction_filter.get("rules") or [d.suggested_correction_query]:
+        _add_evidence(lines, ev, rule, 1)
 
 
 def _revise_contradiction(sections: dict[str, list[str]], d: Deficiency, ev: list[Evidence], ctx: EngineContext) -> None:
     lines = _section_of(sections, d.affected_section)
-    note = _cite(f"Sources disagree {d.description.rstrip('.')}; verify against the official text.", *d.evidence_doc_ids)
+    note = _cite(f"{DISCLOSURE} {d.description.rstrip('.')}; verify against the official text.", *d.evidence_doc_ids)
     if not any(_same_sentence(note, x) for x in lines):
         lines.append(note)
 
@@ -445,11 +447,16 @@ class OfflineCritic:
         for code in requested_jurisdictions(question, ctx.catalog):
             if code in cited_j:
                 continue
-            names = sorted({a for d in ctx.catalog.all() if d.jurisdiction == code for a in d.aliases[:2]})
+            counts: dict[str, int] = {}
+            for doc in ctx.catalog.all():
+                if doc.jurisdiction == code:
+                    for alias in doc.aliases:
+                        counts[alias] = counts.get(alias, 0) + 1
+            names = sorted(counts, key=lambda a: (-counts[a], a))[:2]
             out.append(Deficiency(
                 deficiency_type=T.missing_jurisdiction, subject=code, severity=Severity.high, affected_section=code,
                 description=f"The question asks about {code}, but the answer cites no {code} source.",
-                suggested_correction_query=f"{question} {' '.join(names[:3])}".strip(),
+                suggested_correction_query=f"{question} {' '.join(names)}".strip(),
                 correction_filter=_flt(jurisdictions=[code]),
             ))
         return out
@@ -541,20 +548,25 @@ class OfflineCritic:
             if doc is None or ctx.catalog.status_at(doc_id, ctx.as_of) not in (DocStatus.in_force, DocStatus.not_yet_applicable):
                 continue
             doc_claims = [c for c in claims if doc_id in c.doc_ids] + [c for c in claims if not c.doc_ids]
+            missing: dict[str, list[str]] = {}
             for ex in doc.exemptions:
                 if not _entity_in(ex.entity, q_terms):
                     continue
-                rule_terms = term_set(ex.rule) - term_set(doc.title)
+                clause = _main_clause(ex.rule)
+                rule_terms = term_set(clause) - term_set(doc.title)
                 best = max((len(rule_terms & term_set(c.sentence)) / max(1, len(rule_terms)) for c in doc_claims), default=0.0)
-                if best >= 0.5:
-                    continue
-                section = next((c.section for c in claims if doc_id in c.doc_ids), doc.jurisdiction)
+                if best < 0.5:
+                    missing.setdefault(ex.entity, []).append(ex.rule)
+            section = next((c.section for c in claims if doc_id in c.doc_ids), doc.jurisdiction)
+            for entity, rules in missing.items():
                 out.append(Deficiency(
-                    deficiency_type=T.missing_exemption, subject=f"{doc_id}:{ex.entity}", severity=Severity.high,
+                    deficiency_type=T.missing_exemption, subject=f"{doc_id}:{entity}", severity=Severity.high,
                     affected_section=section,
-                    description=f"The question concerns {ex.entity}, and {short_name(doc)} has a rule for them the answer omits: {ex.rule}",
-                    suggested_correction_query=f"{ex.entity} {ex.rule}",
-                    correction_filter=_flt(doc_ids=[doc_id]),
+                    description=(f"The question concerns {entity}, and {short_name(doc)} has "
+                                 f"{'a rule' if len(rules) == 1 else f'{len(rules)} rules'} for them the answer omits: "
+                                 + " ".join(rules)),
+                    suggested_correction_query=f"{entity} {' '.join(_main_clause(r) for r in rules)}",
+                    correction_filter=_flt(doc_ids=[doc_id], rules=[_main_clause(r) for r in rules]),
                     evidence_doc_ids=(doc_id,),
                 ))
         return out
@@ -571,8 +583,7 @@ class OfflineCritic:
                 if t.applies_at(ctx.as_of) and _threshold_relevant(t, q_terms | _claim_terms(claims, d.id)):
                     groups.setdefault((d.jurisdiction, t.name, t.unit), []).append((d, t))
         for (code, name, unit), items in groups.items():
-            variants = {(t.value, t.comparator) for _, t in items}
-            if len(variants) < 2 or not _scopes_overlap([t for _, t in items]):
+            if not _disagree(items):
                 continue
             docs = list(dict.fromkeys(d.id for d, _ in items))
             if len(docs) == 1:
@@ -581,10 +592,12 @@ class OfflineCritic:
             else:
                 statement = "; ".join(f"{short_name(d)} gives {_fmt_threshold(t)}" for d, t in items)
             section = next((c.section for c in claims if any(d.id in c.doc_ids for d, _ in items)), code)
+            description = f"on the {name.replace('_', ' ')} figure in {code}: {statement}."
+            disclosed = any(c.sentence.startswith(DISCLOSURE) and description.rstrip(".") in c.sentence for c in claims)
             out.append(Deficiency(
                 deficiency_type=T.contradictory_sources, subject=f"{code}:{name}", severity=Severity.medium,
-                affected_section=section,
-                description=f"on the {name.replace('_', ' ')} figure in {code}: {statement}.",
+                affected_section=section, correctable=not disclosed,
+                description=description + (" The answer discloses the disagreement." if disclosed else ""),
                 suggested_correction_query=f"{name.replace('_', ' ')} {code} official figure",
                 correction_filter=_flt(jurisdictions=[code]),
                 evidence_doc_ids=tuple(dict.fromkeys(d.id for d, _ in items)),
@@ -618,7 +631,7 @@ class OfflineCritic:
                     deficiency_type=T.insufficient_specificity, subject=f"{doc_id}:application_date",
                     severity=Severity.medium, affected_section=section,
                     description=f"The answer relies on {short_name(doc)} without saying it applies only from {format_date(doc.effective)}.",
-                    suggested_correction_query=f"{doc.title} application date",
+                    suggested_correction_query="",
                     correction_filter=_flt(doc_ids=[doc_id]),
                     evidence_doc_ids=(doc_id,),
                 ))
@@ -666,6 +679,11 @@ class OfflineCritic:
         return out
 
 
+def _main_clause(rule: str) -> str:
+    """The rule up to its first semicolon or colon: what an answer must say, without the elaboration."""
+    return re.split(r"[;:]", rule, maxsplit=1)[0]
+
+
 def _claim_terms(claims: list[_Claim], doc_id: str) -> set[str]:
     return set().union(*[term_set(c.sentence) for c in claims if doc_id in c.doc_ids] or [set()])
 
@@ -673,6 +691,20 @@ def _claim_terms(claims: list[_Claim], doc_id: str) -> set[str]:
 def _entity_in(entity: str, text_terms: list[str]) -> bool:
     needed = [t for t in terms(entity)]
     return bool(needed) and all(n in text_terms for n in needed)
+
+
+def _disagree(items: list[tuple[DocumentMeta, Threshold]]) -> bool:
+    """Two figures for one threshold disagree when their scopes meet. Within one document, figures for different
+    scopes are variants (e.g. a sector rule), so only figures declared for the same scope count."""
+    for i, (da, ta) in enumerate(items):
+        for db, tb in items[i + 1:]:
+            if (ta.value, ta.comparator) == (tb.value, tb.comparator):
+                continue
+            if da.id == db.id and set(ta.applies_to) != set(tb.applies_to):
+                continue
+            if _scopes_overlap([ta, tb]):
+                return True
+    return False
 
 
 def _scopes_overlap(items: list[Threshold]) -> bool:

@@ -16,7 +16,7 @@ STOPWORDS = frozenset(
 
 CITATION_RE = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9_.\-]*)\]")
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
-_WORD_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-]*")
+_WORD_RE = re.compile(r"[A-Za-z0-9]+")
 _MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
            "November", "December"]
 
@@ -25,7 +25,7 @@ def stem(word: str) -> str:
     """A light suffix stripper: enough to match 'businesses' with 'business' and 'services' with 'service'."""
     w = word.lower()
     for suffix in ("nesses", "ness", "ies", "sses", "es", "s", "ing", "ed"):
-        if len(w) > len(suffix) + 3 and w.endswith(suffix):
+        if len(w) > len(suffix) + (2 if suffix == "s" else 3) and w.endswith(suffix) and not w.endswith("ss"):
             if suffix == "ies":
                 return w[:-3] + "y"
             if suffix == "sses":
@@ -177,7 +177,7 @@ _CURRENCY_CODES = {"EUR": "EUR", "€": "EUR", "USD": "USD", "US$": "USD", "$": 
 _CURRENCY_WORDS = {"euro": "EUR", "euros": "EUR", "dollars": "USD", "dollar": "USD", "pounds": "GBP"}
 _NUM = r"\d{1,3}(?:[,\u202f ]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _FIGURE_RE = re.compile(
-    r"(?P<pre>(?:S\$|US\$|EUR|USD|GBP|SGD|[€£$])\s?)(?P<num1>" + _NUM + r")(?P<k1>\s?(?:k|m|million)\b)?"
+    r"(?P<pre>(?:S\$|US\$|EUR|USD|GBP|SGD|[€£$])(?:/(?:EUR|USD|GBP|SGD))?\s?)(?P<num1>" + _NUM + r")(?P<k1>\s?(?:k|m|million)\b)?"
     r"|(?P<num2>" + _NUM + r")\s?(?P<post>%|percent\b|per cent\b|EUR\b|USD\b|GBP\b|SGD\b|euros?\b|dollars?\b|pounds\b|days\b|calendar days\b)"
 )
 _BEFORE = [
@@ -197,18 +197,19 @@ def figures(text: str) -> list[Figure]:
     for m in _FIGURE_RE.finditer(text):
         raw = m.group("num1") or m.group("num2")
         value = float(re.sub(r"[,\u202f ]", "", raw))
+        units: list[str]
         if m.group("pre"):
-            unit = _CURRENCY_CODES.get(m.group("pre").strip(), "USD")
+            units = [_CURRENCY_CODES.get(code, "USD") for code in m.group("pre").strip().split("/")]
             scale = (m.group("k1") or "").strip().lower()
             value *= {"k": 1_000, "m": 1_000_000, "million": 1_000_000}.get(scale, 1)
         else:
             post = m.group("post").lower()
             if post in ("%", "percent", "per cent"):
-                unit = "percent"
+                units = ["percent"]
             elif post.endswith("days"):
-                unit = "days"
+                units = ["days"]
             else:
-                unit = _CURRENCY_CODES.get(post.upper()) or _CURRENCY_WORDS.get(post, post.upper())
+                units = [_CURRENCY_CODES.get(post.upper()) or _CURRENCY_WORDS.get(post, post.upper())]
         before = text[max(0, m.start() - 30): m.start()]
         after = text[m.end(): m.end() + 20]
         comparator = None
@@ -218,7 +219,7 @@ def figures(text: str) -> list[Figure]:
         for rx, comp in _AFTER:
             if rx.search(after):
                 comparator = comp
-        out.append(Figure(value=value, unit=unit, comparator=comparator, text=m.group(0)))
+        out.extend(Figure(value=value, unit=unit, comparator=comparator, text=m.group(0)) for unit in units)
     return out
 
 
