@@ -34,7 +34,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     search = sub.add_parser("search", help="hybrid search over the corpus")
     search.add_argument("text", nargs="?", metavar="TEXT", help="the query")
-    search.add_argument("--queries", metavar="FILE.jsonl", help='many queries, one {"id","text"} per line')
+    search.add_argument(
+        "--queries",
+        metavar="FILE.jsonl",
+        help='many queries, one {"id","text"} per line; prints one JSON line {"id","hits"} per query',
+    )
     search.add_argument("--collection", help="collection name (default: WORKBENCH_COLLECTION)")
     search.add_argument("-k", type=int, default=10, help="number of hits (default 10)")
     search.add_argument(

@@ -22,9 +22,11 @@ def register(sub: Any) -> None:
     run.add_argument("--json", action="store_true")
     run.set_defaults(handler=_run)
 
-    resume = sub.add_parser("resume", help="answer a pending review from a decisions file")
+    resume = sub.add_parser("resume", help="answer a pending review from a decisions file, or continue a cut-off run")
     resume.add_argument("thread_id")
-    resume.add_argument("--decisions", required=True, help="JSON file: {deficiency_id: {action, query, note}} or {decisions, added, stop}")
+    resume.add_argument("--decisions", default=None,
+                        help="JSON file: {deficiency_id: {action, query, note}} or {decisions, added, stop}; "
+                             "without it, a run cut off by a crash continues from its last checkpoint")
     resume.add_argument("--json", action="store_true")
     resume.set_defaults(handler=_resume)
 
@@ -78,6 +80,11 @@ def _run(args: argparse.Namespace) -> int:
 def _resume(args: argparse.Namespace) -> int:
     from core.cli import CliError
 
+    wb = _workbench()
+    if args.decisions is None:
+        result = wb.continue_run(args.thread_id, on_event=None if args.json else _progress)
+        _print_result(result, args.json)
+        return 0
     path = Path(args.decisions)
     if not path.is_file():
         raise CliError(f"decisions file {path} does not exist")
@@ -85,7 +92,7 @@ def _resume(args: argparse.Namespace) -> int:
         decisions = json.loads(path.read_text(encoding="utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise CliError(f"decisions file {path} is not valid JSON: {exc}") from exc
-    result = _workbench().resume(args.thread_id, decisions, on_event=None if args.json else _progress)
+    result = wb.resume(args.thread_id, decisions, on_event=None if args.json else _progress)
     _print_result(result, args.json)
     return 0
 

@@ -32,9 +32,10 @@ TRANSITIONS: dict[tuple[ResolutionStatus, Event], ResolutionStatus] = {
     (S.unresolvable, Event.found_again): S.unresolvable,
     (S.unresolvable, Event.not_found): S.resolved,
     (S.dismissed, Event.found_again): S.dismissed,
-    (S.dismissed, Event.not_found): S.resolved,
+    (S.dismissed, Event.not_found): S.dismissed,
 }
-"""(status, event) -> next status. `found_again` after a correction also counts an attempt (see `apply`)."""
+"""(status, event) -> next status. `found_again` after a correction also counts an attempt (see `apply`).
+Dismissed is terminal: the analyst's rejection is kept and disclosed even if a later revision happens to fix it."""
 
 COUNTS_ATTEMPT = {(S.addressed, Event.found_again), (S.resolved, Event.found_again)}
 

@@ -161,6 +161,7 @@ def _markdown(result: RunResult, audit_ok: bool, audit_message: str) -> bytes:
         out += [f"> **PROVISIONAL.** {md_text(_provisional_notice(result))}", ""]
     out += _md_table(["Field", "Value"], _metadata_rows(result, _now()))
     answer = _MD_HEADING_RE.sub(r"\1#\2", md_text(result.current_answer.strip()))
+    answer = "\n\n".join(line for line in answer.splitlines() if line.strip())
     out += ["## Answer", "", answer or "_No answer has been drafted yet._", ""]
     out += [f"## {RESIDUAL_HEADING}", ""]
     residuals = _residual_rows(result)

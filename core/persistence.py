@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import atexit
+import fcntl
+import re
 import sqlite3
 import threading
+import time
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import Any, Callable, ContextManager, Iterator
 
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
@@ -22,14 +27,25 @@ def serializer() -> JsonPlusSerializer:
     return JsonPlusSerializer(allowed_msgpack_modules=list(CHECKPOINT_TYPES))
 
 
+RunLock = Callable[[str], ContextManager[bool]]
+"""run_lock(thread_id) -> context yielding True when this process may run the session, False when another
+process or replica holds it; released on exit, and by the operating system / server when the holder dies."""
+
+
+@contextmanager
+def _in_process_only(thread_id: str) -> Iterator[bool]:
+    yield True
+
+
 @dataclass
 class Persistence:
-    """A checkpointer and a store that share one backend."""
+    """A checkpointer and a store that share one backend, and the backend's cross-process run lock."""
 
     checkpointer: Any
     store: Any
     backend: str
     _closers: tuple[Any, ...] = ()
+    run_lock: RunLock = _in_process_only
 
     def close(self) -> None:
         """Release connections."""
@@ -68,7 +84,8 @@ def _sqlite(settings: Settings) -> Persistence:
                                  isolation_level=None)
     store = SqliteStore(store_conn)
     store.setup()
-    return Persistence(checkpointer=saver, store=store, backend="sqlite", _closers=(conn.close, store_conn.close))
+    return Persistence(checkpointer=saver, store=store, backend="sqlite", _closers=(conn.close, store_conn.close),
+                       run_lock=_file_lock(settings.data_dir / "locks"))
 
 
 def _postgres(url: str) -> Persistence:
@@ -80,10 +97,63 @@ def _postgres(url: str) -> Persistence:
     pool = ConnectionPool(url, min_size=1, max_size=20, kwargs={"autocommit": True, "row_factory": dict_row,
                                                                 "prepare_threshold": 0}, open=True)
     saver = PostgresSaver(pool, serde=serializer())
-    saver.setup()
     store = PostgresStore(pool)
-    store.setup()
-    return Persistence(checkpointer=saver, store=store, backend="postgres", _closers=(pool.close,))
+    with pool.connection() as conn:  # replicas starting together on a fresh database would race the migrations
+        _wait_for_advisory_lock(conn, "workbench-schema-setup")
+        try:
+            saver.setup()
+            store.setup()
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(hashtextextended('workbench-schema-setup', 0))")
+    return Persistence(checkpointer=saver, store=store, backend="postgres", _closers=(pool.close,),
+                       run_lock=_advisory_lock(url))
+
+
+def _wait_for_advisory_lock(conn: Any, name: str, timeout_s: float = 300.0) -> None:
+    """Take a session-level advisory lock by polling: a blocking pg_advisory_lock would keep a statement (and its
+    snapshot) open, which the migrations' CREATE INDEX CONCURRENTLY in the lock holder waits for: a deadlock
+    that Postgres cannot see."""
+    deadline = time.monotonic() + timeout_s
+    while not conn.execute("SELECT pg_try_advisory_lock(hashtextextended(%s, 0)) AS got", (name,)).fetchone()["got"]:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"another process has been setting up the database schema for {timeout_s:.0f} s")
+        time.sleep(0.1)
+
+
+def _file_lock(directory: Path) -> RunLock:
+    """One run per session among processes sharing a SQLite file (the CLI and the app): a flock per session."""
+
+    @contextmanager
+    def lock(thread_id: str) -> Iterator[bool]:
+        directory.mkdir(parents=True, exist_ok=True)
+        with open(directory / f"{re.sub(r'[^A-Za-z0-9_-]', '_', thread_id)}.lock", "a+b") as fh:
+            try:
+                fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                yield False
+                return
+            try:
+                yield True
+            finally:
+                fcntl.flock(fh, fcntl.LOCK_UN)
+
+    return lock
+
+
+def _advisory_lock(url: str) -> RunLock:
+    """One run per session among replicas sharing Postgres: a session-level advisory lock on a connection of its
+    own (not the pool's), so the server drops it when the holder dies; TCP keepalives catch a vanished host."""
+    import psycopg
+
+    @contextmanager
+    def lock(thread_id: str) -> Iterator[bool]:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("SET tcp_keepalives_idle = 30; SET tcp_keepalives_interval = 10; SET tcp_keepalives_count = 3")
+            row = conn.execute("SELECT pg_try_advisory_lock(hashtextextended(%s, 0))",
+                               (f"workbench-run:{thread_id}",)).fetchone()
+            yield bool(row and row[0])  # closing the connection releases the lock
+
+    return lock
 
 
 def close_all() -> None:

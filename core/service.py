@@ -247,7 +247,7 @@ class Workbench:
         is refused as busy or as answered, never applied to a later review.
         """
         meta = self._owned(thread_id, user_id)
-        with thread_lock(thread_id):
+        with self._exclusive(thread_id):
             current = self._stored(thread_id, meta)
             if current.status != "awaiting_review" or not current.pending_review:
                 hint = "; continue the cut-off run instead (continue_run)" if current.status == "interrupted" else ""
@@ -266,7 +266,7 @@ class Workbench:
             return self._run_locked(thread_id, Command(resume=response.model_dump(mode="json")), on_event)
 
     def _run(self, thread_id: str, payload: Any, on_event: Callable[[ProgressEvent], None] | None) -> RunResult:
-        with thread_lock(thread_id):
+        with self._exclusive(thread_id):
             return self._run_locked(thread_id, payload, on_event)
 
     def _run_locked(self, thread_id: str, payload: Any, on_event: Callable[[ProgressEvent], None] | None) -> RunResult:
@@ -292,6 +292,17 @@ class Workbench:
             self._save_session(thread_id, meta)
         result.metrics["elapsed_s"] = meta["elapsed_s"]
         return result
+
+    @contextmanager
+    def _exclusive(self, thread_id: str) -> Iterator[None]:
+        """One run or edit at a time per session: in this process (thread_lock), then among the processes and
+        replicas sharing the backend (the persistence's run lock)."""
+        with thread_lock(thread_id):
+            with self.persistence.run_lock(thread_id) as acquired:
+                if not acquired:
+                    raise SessionBusyError(f"session {thread_id} is already running in another process or replica; "
+                                           "wait for it to pause or finish")
+                yield
 
     # -------------------------------------------------------------------------------------------- reading
     def show(self, thread_id: str, *, user_id: str | None = None) -> RunResult:
@@ -368,7 +379,7 @@ class Workbench:
         if severity is not None and severity not in {s.value for s in Severity}:
             raise InputError(f"severity must be one of {', '.join(s.value for s in Severity)}, not {severity!r}")
         meta = self._owned(thread_id, user_id)
-        with thread_lock(thread_id):
+        with self._exclusive(thread_id):
             current = self._stored(thread_id, meta)
             if current.status != "completed":
                 raise InputError("annotations are made on finished sessions; while paused, edits travel with the review")
@@ -431,7 +442,7 @@ class Workbench:
     def delete(self, thread_id: str, *, user_id: str | None = None) -> None:
         """Remove a session's checkpoints and its list entry."""
         self._owned(thread_id, user_id)
-        with thread_lock(thread_id):
+        with self._exclusive(thread_id):
             self.persistence.checkpointer.delete_thread(thread_id)
             self.persistence.store.delete(SESSIONS_NS, thread_id)
 
@@ -475,7 +486,7 @@ class Workbench:
         (e.g. one of several parallel corrections) are not repeated, and an answered review is not asked again.
         """
         meta = self._owned(thread_id, user_id)
-        with thread_lock(thread_id):
+        with self._exclusive(thread_id):
             current = self._stored(thread_id, meta)
             if current.status != "interrupted":
                 raise InputError(f"session {thread_id} was not cut off mid-run (status: {current.status})")

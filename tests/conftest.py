@@ -3,10 +3,13 @@
 Retrieval (Qdrant stores, ingest, the corpus CLI)
     embedder        session: the MiniLM embedder, loaded once for the whole run (every store shares it).
     make_settings   factory: Settings on a tmp data dir, embedded backend unless a qdrant_url is given.
-    store           a fresh, empty store per test, parametrised over both backends:
-                    "edge" (Qdrant Edge shard in tmp_path) and "server" (qdrant-client local mode).
+    store           a fresh, empty store per test, parametrised over the backends in STORE_BACKENDS:
+                    "edge" (Qdrant Edge shard in tmp_path), "server" (qdrant-client local mode) and "qdrant" (a
+                    real Qdrant server at WORKBENCH_TEST_QDRANT_URL; skipped with the reason when unset or
+                    unreachable; each test's collection is dropped afterwards).
     backend_settings  session: the factory behind `store`, (backend, data_dir, collection) -> Settings, for
-                    module-scoped stores; backend is "edge" or "server".
+                    module-scoped stores; backend is one of STORE_BACKENDS (skips the test for an absent server).
+    drop_collection   session: call it with a "qdrant" backend store to delete its collection from the server.
     sample_store    session: an Edge store with the bundled sample corpus (core/corpus) ingested once. Read-only.
     report_line     call it with a line of text to have it printed in pytest's terminal summary (with or without -s).
 """
@@ -14,7 +17,10 @@ Retrieval (Qdrant stores, ingest, the corpus CLI)
 from __future__ import annotations
 
 import os
+import urllib.error
+import urllib.request
 import uuid
+from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -26,6 +32,12 @@ from core.retrieval.ingest import SAMPLE_CORPUS_DIR, ingest_paths
 from core.retrieval.store import Store, open_store
 
 _REPORT_KEY = pytest.StashKey[list]()
+
+STORE_BACKENDS = ["edge", "server", "qdrant"]
+QDRANT_TEST_URL = os.environ.get("WORKBENCH_TEST_QDRANT_URL")
+QDRANT_TEST_API_KEY = os.environ.get("WORKBENCH_TEST_QDRANT_API_KEY")
+"""A real Qdrant server for the "qdrant" backend: its own variable, so a QDRANT_URL meant for the app is never
+written to by tests."""
 
 for _var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "WORKBENCH_ENGINE", "WORKBENCH_DATABASE_URL", "QDRANT_URL"):
     os.environ.pop(_var, None)
@@ -50,11 +62,37 @@ def make_settings(tmp_path: Path) -> Callable[..., Settings]:
     return make
 
 
+@lru_cache(maxsize=1)
+def qdrant_server_missing() -> str | None:
+    """Why the "qdrant" backend cannot run (no URL, or the server does not answer), or None when it can."""
+    if not QDRANT_TEST_URL:
+        return "no Qdrant server to test against: set WORKBENCH_TEST_QDRANT_URL (e.g. http://127.0.0.1:6333)"
+    request = urllib.request.Request(QDRANT_TEST_URL.rstrip("/") + "/readyz",
+                                     headers={"api-key": QDRANT_TEST_API_KEY} if QDRANT_TEST_API_KEY else {})
+    try:
+        with urllib.request.urlopen(request, timeout=3):
+            return None
+    except (OSError, urllib.error.URLError) as exc:
+        return f"Qdrant server at WORKBENCH_TEST_QDRANT_URL={QDRANT_TEST_URL} is not reachable ({exc})"
+
+
 def _backend_settings(backend: str, data_dir: Path, collection: str = "test") -> Settings:
-    """Settings for one backend: an Edge shard under data_dir, or a fresh qdrant-client local-mode collection."""
+    """Settings for one backend: an Edge shard under data_dir, or a fresh collection in qdrant-client local mode
+    or on the test Qdrant server (skipping the calling test, with the reason, when that server is absent)."""
     if backend == "edge":
         return Settings(data_dir=data_dir, qdrant_url=None, qdrant_api_key=None, collection=collection)
+    if backend == "qdrant":
+        missing = qdrant_server_missing()
+        if missing:
+            pytest.skip(missing)
+        return Settings(data_dir=data_dir, qdrant_url=QDRANT_TEST_URL, qdrant_api_key=QDRANT_TEST_API_KEY,
+                        collection=f"{collection}-{uuid.uuid4().hex[:8]}")
     return Settings(data_dir=data_dir, qdrant_url=":memory:", collection=f"{collection}-{uuid.uuid4().hex[:8]}")
+
+
+def _drop_collection(store: Store) -> None:
+    """Delete a "qdrant" backend store's collection from the test server (Edge and local mode need no cleanup)."""
+    store.client.delete_collection(store.collection)  # type: ignore[attr-defined]
 
 
 @pytest.fixture(scope="session")
@@ -63,11 +101,19 @@ def backend_settings() -> Callable[..., Settings]:
     return _backend_settings
 
 
-@pytest.fixture(params=["edge", "server"])
+@pytest.fixture(scope="session")
+def drop_collection() -> Callable[[Store], None]:
+    """store -> None: delete a "qdrant" backend store's collection from the test server."""
+    return _drop_collection
+
+
+@pytest.fixture(params=STORE_BACKENDS)
 def store(request: pytest.FixtureRequest, tmp_path: Path, embedder: Embedder) -> Iterator[Store]:
-    """An empty store on each backend; closed (and its Edge shard unlocked) after the test."""
+    """An empty store on each backend; closed (and its Edge shard unlocked, its server collection dropped) after."""
     s = open_store(_backend_settings(request.param, tmp_path / "data"))
     yield s
+    if request.param == "qdrant":
+        _drop_collection(s)
     s.close()
 
 

@@ -1,5 +1,6 @@
-"""Store behaviour on both backends (Qdrant Edge and qdrant-client local mode): search, filters, re-ingest,
-metadata, facets; plus the Edge-only process registry and lock handling."""
+"""Store behaviour on every backend (Qdrant Edge, qdrant-client local mode, and a Qdrant server when
+WORKBENCH_TEST_QDRANT_URL is set): search, filters, re-ingest, metadata, facets; plus the Edge-only process
+registry and lock handling."""
 
 from __future__ import annotations
 
@@ -15,7 +16,9 @@ from core.config import Settings
 from core.retrieval.errors import StoreClosedError, StoreLockedError
 from core.retrieval.ingest import ingest_paths
 from core.retrieval.models import Chunk, DocStatus, DocumentMeta, SearchFilter, Threshold
+from core.retrieval import store as store_module
 from core.retrieval.store import Store, close_all, open_store
+from tests.conftest import STORE_BACKENDS
 
 TOPIC = "customer due diligence"
 
@@ -42,14 +45,17 @@ CORPUS = [
 ]
 
 
-@pytest.fixture(scope="module", params=["edge", "server"])
+@pytest.fixture(scope="module", params=STORE_BACKENDS)
 def filled(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, backend_settings, embedder
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, backend_settings, embedder,
+    drop_collection,
 ) -> Iterator[Store]:
     """CORPUS indexed once per backend for the read-only tests of this module."""
     s = open_store(backend_settings(request.param, tmp_path_factory.mktemp("filled"), "filled"))
     s.upsert_documents(CORPUS)
     yield s
+    if request.param == "qdrant":
+        drop_collection(s)
     s.close()
 
 
@@ -190,7 +196,10 @@ def edge_settings(make_settings: Callable[..., Settings]) -> Settings:
     return make_settings(collection="reg")
 
 
-def test_registry_returns_one_store_per_directory(make_settings: Callable[..., Settings], embedder) -> None:
+def test_registry_returns_one_store_per_directory(
+    make_settings: Callable[..., Settings], embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(store_module, "_registry", {})  # close_all() below must not close other tests' stores
     settings = edge_settings(make_settings)
     first = open_store(settings)
     assert open_store(settings) is first

@@ -11,7 +11,8 @@ from ui.frames import STATUSES, TYPES, label
 
 STATUS_COLORS: dict[str, str] = {"open": "#d1495b", "addressed": "#edae49", "resolved": "#2a9d8f",
                                  "unresolvable": "#6a4c93", "dismissed": "#8d99ae"}
-_LAYOUT = {"height": 320, "margin": {"l": 10, "r": 10, "t": 40, "b": 10}, "legend": {"orientation": "h", "y": -0.2}}
+_LAYOUT = {"height": 360, "margin": {"l": 10, "r": 10, "t": 40, "b": 10},
+           "legend": {"orientation": "h", "y": -0.28, "yanchor": "top"}}
 
 
 def score_figure(history: Sequence[EvaluationCycleRecord], threshold: float) -> go.Figure:

@@ -23,6 +23,11 @@ STATUSES: tuple[str, ...] = tuple(s.value for s in ResolutionStatus)
 TYPES: tuple[str, ...] = tuple(t.value for t in DeficiencyType)
 BOARD_COLUMNS: tuple[str, ...] = ("id", "type", "subject", "description", "severity", "status", "attempts",
                                   "correction query", "origin", "first seen", "note", "accepted risk")
+PAUSED_ORDER: tuple[str, ...] = ("subject", "type", "severity", "status", "correction query", "note", "description",
+                                  "attempts", "origin", "first seen", "id")
+FINISHED_ORDER: tuple[str, ...] = ("subject", "type", "severity", "status", "note", "accepted risk", "description",
+                                   "correction query", "attempts", "origin", "first seen", "id")
+"""Column order on screen: the (pinned) subject, then what the analyst may edit."""
 LOCKED_COLUMNS: tuple[str, ...] = ("type", "subject", "description")
 """The critic's own words: editable only on rows the analyst adds."""
 SEVERITY_COLORS: dict[str, str] = {"low": "gray", "medium": "blue", "high": "orange", "critical": "red"}
@@ -140,7 +145,8 @@ def paused_changes(deficiencies: Iterable[Deficiency], rows: Sequence[Mapping[st
 def _edited_row(d: Deficiency, row: Mapping[str, Any], pending: bool, out: BoardChanges) -> None:
     locked = [c for c in LOCKED_COLUMNS if (row.get(c) or "") != _original(d, c)]
     if locked:
-        out.problems.append(f"{d.id}: {', '.join(locked)} come from the critic and stay as found; the change is ignored")
+        out.problems.append(f"{d.id}: {', '.join(locked)} come from the critic and stay as found; "
+                            "the change is ignored")
     status = row.get("status") or d.resolution_status.value
     severity = row.get("severity") or d.severity.value
     query = row.get("correction query") or d.suggested_correction_query
@@ -162,7 +168,8 @@ def _edited_row(d: Deficiency, row: Mapping[str, Any], pending: bool, out: Board
         if pending:
             decision.update(action="edit", query=query)
         else:
-            out.problems.append(f"{d.id}: the query of a {d.resolution_status.value} deficiency is not run; the change is ignored")
+            out.problems.append(f"{d.id}: the query of a {d.resolution_status.value} deficiency is not run; "
+                                "the change is ignored")
     if d.resolution_status == ResolutionStatus.resolved and decision:
         out.problems.append(f"{d.id}: resolved deficiencies are not changed while paused; annotate after the run")
         return
@@ -176,11 +183,12 @@ def _original(d: Deficiency, column: str) -> str:
 
 
 def _added_row(n: int, row: Mapping[str, Any], out: BoardChanges) -> None:
-    values = {"deficiency_type": row.get("type"), "subject": row.get("subject"),
-              "description": row.get("description"), "suggested_correction_query": row.get("correction query")}
+    columns = {"deficiency_type": "type", "subject": "subject", "description": "description",
+               "suggested_correction_query": "correction query"}
+    values = {field: row.get(column) for field, column in columns.items()}
     if not any(values.values()) and not row.get("note"):
         return
-    missing = [k.replace("suggested_", "").replace("deficiency_", "").replace("_", " ") for k, v in values.items() if not v]
+    missing = [columns[field] for field, value in values.items() if not value]
     if missing:
         out.problems.append(f"new row {n}: needs {', '.join(missing)}; it is not sent until complete")
         return
@@ -191,7 +199,8 @@ def _added_row(n: int, row: Mapping[str, Any], out: BoardChanges) -> None:
     out.added.append({**values, "severity": severity, "note": row.get("note") or ""})
 
 
-def card_decision(proposal: Mapping[str, Any], action: str, query: str, note: str) -> tuple[dict[str, Any] | None, str | None]:
+def card_decision(proposal: Mapping[str, Any], action: str, query: str,
+                  note: str) -> tuple[dict[str, Any] | None, str | None]:
     """One review card's values as a decision, or an error saying what the card still needs."""
     query, note = query.strip(), note.strip()
     if action == "reject":
@@ -267,10 +276,15 @@ def answer_diff(history: Sequence[EvaluationCycleRecord], before: int, after: in
 
 
 # ---------------------------------------------------------------------------------------------- sessions
-def session_frame(sessions: Sequence[SessionSummary]) -> pd.DataFrame:
-    """The session list as a table."""
+def session_status(summary: SessionSummary, running: set[str]) -> str:
+    """The listed status, except that a run recorded as running which no longer executes was cut off."""
+    return "interrupted" if summary.status == "running" and summary.thread_id not in running else summary.status
+
+
+def session_frame(sessions: Sequence[SessionSummary], running: set[str]) -> pd.DataFrame:
+    """The session list as a table (`running`: sessions with a run executing now)."""
     return pd.DataFrame(
-        [{"question": s.question, "status": label(s.status), "score": s.quality_score,
+        [{"question": s.question, "status": label(session_status(s, running)), "score": s.quality_score,
           "termination": describe(s.termination_reason) if s.termination_reason else "",
           "created (UTC)": s.created_at.replace("T", " ").replace("+00:00", ""), "engine": s.engine,
           "branched from": f"{s.parent_thread_id} @ cycle {s.branched_from_cycle}" if s.parent_thread_id else "",

@@ -22,9 +22,8 @@ log = logging.getLogger(__name__)
 THREAD_KEY = "thread_id"
 QUERY_KEY = "session"
 LOCAL_USER = "local"
-RESEARCH_PAGE = "pages/research.py"
-CORPUS_PAGE = "pages/corpus.py"
-SESSIONS_PAGE = "pages/sessions.py"
+RESEARCH_PAGE = "views/research.py"
+SESSIONS_PAGE = "views/sessions.py"
 STATUS_COLORS = {"completed": "green", "awaiting_review": "orange", "interrupted": "red", "running": "blue"}
 NODE_NAMES = {"retrieve": "Retrieve", "draft": "Draft", "critique": "Critique", "review": "Review",
               "correct": "Correction retrieval", "revise": "Revise", "finalize": "Finalize"}
@@ -66,12 +65,11 @@ def ensure_corpus(wb: Workbench) -> None:
         st.stop()
     if not empty:
         return
-    bar = LiveBar("First start: indexing the sample corpus…")
+    bar = LiveBar("First start: indexing the bundled sample corpus (once; the embedding model loads first)…")
     report = wb.ensure_sample_corpus(progress=bar)
     if report is not None:
         flash(f"First start: sample corpus {report.summary()}.", "info")
-    bar.finish("Indexed.")
-    st.rerun()
+    bar.finish()
 
 
 # ------------------------------------------------------------------------------------------------- users
@@ -89,11 +87,11 @@ def require_user() -> str:
         st.write("Sign in to open your research sessions.")
         st.button("Log in", on_click=st.login, type="primary")
         st.stop()
-    return str(st.user.get("email") or st.user.get("sub"))
+    return user_id()
 
 
 def user_id() -> str:
-    """The current user's id (see `require_user`)."""
+    """The signed-in user's e-mail (or subject), or `local` in single-user mode."""
     return str(st.user.get("email") or st.user.get("sub")) if auth_configured() else LOCAL_USER
 
 
@@ -113,7 +111,8 @@ def sync_session(wb: Workbench, user: str) -> None:
                 wb.show(wanted, user_id=user)
                 st.session_state[THREAD_KEY] = wanted
             except SessionNotFoundError:
-                flash(f"Session {wanted} does not exist (deleted?); start a new one or pick one on Sessions.", "warning")
+                flash(f"Session {wanted} does not exist (deleted?); start a new one or pick one on Sessions.",
+                      "warning")
     set_thread(st.session_state[THREAD_KEY])
 
 
@@ -222,14 +221,15 @@ class LiveBar(_Live):
     def __init__(self, text: str) -> None:
         super().__init__()
         self._text = text
-        self._bar = st.progress(0.0, text=text)
+        self._slot = st.empty()
+        self._slot.progress(0.0, text=text)
 
     def __call__(self, done: int, total: int, name: str) -> None:
-        self._guard(lambda: self._bar.progress(done / max(total, 1), text=f"{self._text} {done}/{total}: {name}"))
+        self._guard(lambda: self._slot.progress(done / max(total, 1), text=f"{self._text} {done}/{total}: {name}"))
 
-    def finish(self, text: str) -> None:
-        """Show the closing line, then act on a click held during the call."""
-        self._guard(lambda: self._bar.progress(1.0, text=text))
+    def finish(self) -> None:
+        """Remove the bar, then act on a click held during the call."""
+        self._guard(self._slot.empty)
         self._release()
 
 
@@ -254,7 +254,7 @@ class LiveProgress(_Live):
     def finish(self, result: RunResult) -> None:
         """Close the box, keep the log with the session, open the session and rerun (or act on a held click)."""
         text = outcome_line(result)
-        st.session_state.setdefault("run-log", {})[result.thread_id] = (text, "complete", self.lines)
+        st.session_state.setdefault("run-log", {})[result.thread_id] = (text, self.lines)
         st.session_state[THREAD_KEY] = result.thread_id
         self._guard(lambda: self._box.update(label=text, state="complete", expanded=False))
         self._release()
@@ -294,7 +294,8 @@ def run_live(text: str, call: Callable[[LiveProgress], RunResult]) -> None:
         return
     except Exception:
         log.exception("run failed")
-        live.fail("The run stopped on an internal error; the session is kept at its last checkpoint (see the server log).")
+        live.fail("The run stopped on an internal error; the session is kept at its last checkpoint "
+                  "(see the server log).")
         raise
     live.finish(result)
 
@@ -303,8 +304,8 @@ def show_run_log(thread_id: str) -> None:
     """The progress log of this tab's last run on the session, collapsed."""
     entry = st.session_state.get("run-log", {}).get(thread_id)
     if entry:
-        text, state, lines = entry
-        with st.status(f"Last run: {text}", state=state, expanded=False):
+        text, lines = entry
+        with st.status(f"Last run: {text}", state="complete", expanded=False):
             for line in lines:
                 st.markdown(line)
 

@@ -635,6 +635,13 @@ class OfflineCritic:
                     correction_filter=_flt(doc_ids=[doc_id]),
                     evidence_doc_ids=(doc_id,),
                 ))
+        if not any(c.doc_ids for c in claims):
+            out.append(Deficiency(
+                deficiency_type=T.insufficient_specificity, subject="answer:no cited source", severity=Severity.critical,
+                affected_section=claims[0].section if claims else "Answer",
+                description="The answer cites no source at all: nothing in it can be relied on.",
+                suggested_correction_query=question,
+            ))
         answer_figs = {(f.unit, f.value) for c in claims for f in figures(strip_citations(c.sentence))}
         first_section = claims[0].section if claims else ""
         for fig in figures(question):
@@ -650,30 +657,31 @@ class OfflineCritic:
         if not _FIGURE_WORDS.search(question):
             return out
         q_terms = term_set(question)
-        for sec in {c.section for c in claims}:
+        for sec in dict.fromkeys(c.section for c in claims):
             sec_claims = [c for c in claims if c.section == sec]
-            sec_figs = [f for c in sec_claims for f in figures(strip_citations(c.sentence))]
             sec_docs = list(dict.fromkeys(i for c in sec_claims for i in c.doc_ids if i in ctx.catalog))
-            seen: set[str] = set()
             for doc_id in sec_docs:
                 doc = ctx.catalog.get(doc_id)
                 if ctx.catalog.status_at(doc_id, ctx.as_of) not in (DocStatus.in_force, DocStatus.not_yet_applicable):
                     continue
+                sec_figs = [f for c in sec_claims for f in figures(strip_citations(c.sentence))]
+                seen: set[str] = set()
                 for t in doc.thresholds:
                     if t.name in seen or not _threshold_relevant(t, q_terms) or not _usable_at(doc, t, ctx.as_of):
                         continue
-                    named = [x for x in doc.thresholds if x.name == t.name]
-                    if any(_matches(f, x) for f in sec_figs for x in named):
-                        continue
                     seen.add(t.name)
+                    named = [x for x in doc.thresholds if x.name == t.name]
+                    stated = any(_matches(f, x) and f.comparator in (None, x.comparator) for f in sec_figs for x in named)
+                    if stated:
+                        continue
                     out.append(Deficiency(
-                        deficiency_type=T.insufficient_specificity, subject=f"{doc.jurisdiction}:{t.name}",
+                        deficiency_type=T.insufficient_specificity, subject=f"{doc_id}:{t.name}",
                         severity=Severity.medium, affected_section=sec,
-                        description=(f"The question asks for figures, but the {sec} section never states the "
-                                     f"{t.name.replace('_', ' ')} figure that {short_name(doc)} sets."),
-                        suggested_correction_query=f"{t.name.replace('_', ' ')} threshold {' '.join(doc.aliases[:1])}".strip(),
-                        correction_filter=_flt(jurisdictions=[doc.jurisdiction], unit=t.unit,
-                                               values=sorted({x.value for x in named})),
+                        description=(f"The question asks for figures, but the answer never states the "
+                                     f"{t.name.replace('_', ' ')} figure that {short_name(doc)} sets "
+                                     f"({_fmt_threshold(t)})."),
+                        suggested_correction_query=f"{t.name.replace('_', ' ')} threshold {short_name(doc)}",
+                        correction_filter=_flt(doc_ids=[doc_id], unit=t.unit, values=sorted({x.value for x in named})),
                         evidence_doc_ids=(doc_id,),
                     ))
         return out

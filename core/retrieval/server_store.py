@@ -54,7 +54,11 @@ class ServerStore(BaseStore):
         self._dim = embedding_dim(model_name)
         self._hit_payload = models.PayloadSelectorInclude(include=HIT_FIELDS)
         if not client.collection_exists(collection):
-            self._create_collection()
+            try:
+                self._create_collection()
+            except Exception:  # noqa: BLE001 - replicas starting together: another one may have created it first
+                if not client.collection_exists(collection):
+                    raise
 
     def _create_collection(self) -> None:
         self.client.create_collection(

@@ -242,7 +242,7 @@ def main() -> int:
             )
             store = open_store(settings)
             t = time.perf_counter()
-            build_index(store, args.points, chunks_per_doc=100, base=1500)
+            build_index(store, args.points, chunks_per_doc=100, base=500)
             build_s = time.perf_counter() - t
             assert store.count() == args.points
             res = bench_queries(store, bare(store), queries[:n_queries])

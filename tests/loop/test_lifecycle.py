@@ -42,7 +42,7 @@ def test_id_is_stable_across_rewording_and_subject_spelling() -> None:
         (S.addressed, Event.found_again, 1, S.unresolvable, 2),
         (S.resolved, Event.found_again, 0, S.open, 1),
         (S.dismissed, Event.found_again, 0, S.dismissed, 0),
-        (S.dismissed, Event.not_found, 0, S.resolved, 0),
+        (S.dismissed, Event.not_found, 0, S.dismissed, 0),
         (S.unresolvable, Event.found_again, 2, S.unresolvable, 2),
         (S.unresolvable, Event.not_found, 2, S.resolved, 2),
     ],

@@ -87,8 +87,7 @@ def test_manual_review_pauses_before_any_correction_retrieval_and_resumes_in_a_n
     assert dismissed.analyst_note == "out of scope"
     rejected_query = next(p["query"] for p in proposals if p["id"] == rejected)
     assert rejected_query not in record.retrieval_queries_issued
-    still_found = rejected in done.evaluation_history[-1].deficiencies_found
-    assert dismissed.resolution_status == (S.dismissed if still_found else S.resolved)
+    assert dismissed.resolution_status == S.dismissed and dismissed in done.residual_deficiencies
 
 
 def test_review_input_is_validated(workbench_factory: Factory) -> None:

@@ -92,7 +92,7 @@ def test_insufficient_specificity_for_uncited_requirements_and_missing_figures()
     assert any(k[0] == T.insufficient_specificity.value and k[1].startswith("claim:") for k in out)
     vague = GOOD_RU.replace("In Xylandia, owner disclosure applies to each person holding 25% or more of a payment firm.",
                             "In Xylandia, owner disclosure applies to significant holders of a payment firm.")
-    assert (T.insufficient_specificity.value, "XY:owner_disclosure") in found(vague)
+    assert (T.insufficient_specificity.value, "xy-guidance:owner_disclosure") in found(vague)
 
 
 def test_drafter_builds_cited_sections_and_revision_replaces_the_wrong_source() -> None:
@@ -113,3 +113,18 @@ def test_drafter_builds_cited_sections_and_revision_replaces_the_wrong_source() 
 def test_figures_read_comparators_and_units() -> None:
     got = [(f.value, f.unit, f.comparator) for f in figures("more than 25% or EUR 15,000 or more, up to USD 3k, within 14 days")]
     assert got == [(25.0, "percent", ">"), (15000.0, "EUR", ">="), (3000.0, "USD", "<="), (14.0, "days", None)]
+
+
+def test_an_answer_that_cites_nothing_is_critical_and_an_off_topic_question_ends_unresolved() -> None:
+    out = found("## RU\nNo retrieved source covers this jurisdiction.", question="What is the capital of Atlantis?")
+    assert (T.insufficient_specificity.value, "answer:no cited source") in out
+    from pathlib import Path
+
+    from core.config import Settings
+    from core.persistence import memory_persistence
+    from core.service import Workbench
+
+    wb = Workbench(Settings(data_dir=Path("unused")), store=KeywordStore(ruritania_corpus()), persistence=memory_persistence())
+    r = wb.start("What is the capital of Atlantis?", as_of="2026-11-30", approve="all")
+    assert r.quality_score < 1.0 and r.residual_deficiencies
+    assert r.termination_reason == "only_unresolvable_remaining"

@@ -17,7 +17,8 @@ from core.config import Settings
 from core.persistence import Persistence, _postgres, _sqlite
 
 PG_ENV = "WORKBENCH_TEST_DATABASE_URL"
-PG_SKIP = f"no Postgres to test against: set {PG_ENV} (scripts/test.sh starts a throwaway server when PostgreSQL is installed)"
+PG_SKIP = (f"no Postgres to test against: set {PG_ENV} "
+           "(scripts/test.sh starts a throwaway server when PostgreSQL is installed)")
 BACKENDS = ["sqlite", "postgres"]
 
 

@@ -1,13 +1,14 @@
 """A workbench process for the crash tests: runs one service call, reports on stdout, then waits to be killed.
 
-    python -m tests.reliability.crash_child [--block NODE] start QUESTION AS_OF USER_ID
-    python -m tests.reliability.crash_child [--block NODE] continue THREAD_ID
-    python -m tests.reliability.crash_child [--block NODE] resume THREAD_ID DECISIONS_JSON
+    python -m tests.reliability.crash_child [--block NODE [--block-at N]] start QUESTION AS_OF USER_ID
+    python -m tests.reliability.crash_child [--block NODE [--block-at N]] continue THREAD_ID
+    python -m tests.reliability.crash_child [--block NODE [--block-at N]] resume THREAD_ID DECISIONS_JSON
 
 Configuration comes from the environment like the app's (WORKBENCH_DATA_DIR, WORKBENCH_DATABASE_URL), so the
-process uses the real Qdrant Edge store and checkpointer. `--block NODE` parks the process for good when the
-first NODE task finishes its work (through the public `observe_nodes` profiling hook, so core has no test code):
-the node's writes are never saved, exactly as if the process died in the middle of that step. Every report is
+process uses the real Qdrant Edge store and checkpointer. `--block NODE` parks a NODE task for good when the
+N-th one (default: the first) finishes its work (through the public `observe_nodes` profiling hook, so core has
+no test code): that task's writes are never saved, exactly as if the process died in the middle of the step,
+while parallel tasks that finished earlier are saved as usual. Every report is
 one JSON line: {"event": "blocked", "node": ...} or {"event": "returned", ...the result}.
 """
 
@@ -32,14 +33,20 @@ def report(**fields: object) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--block", default=None)
+    parser.add_argument("--block-at", type=int, default=1)
     parser.add_argument("action", choices=["start", "continue", "resume"])
     parser.add_argument("args", nargs="*")
     args = parser.parse_args()
     wb = Workbench()
 
     if args.block:
+        finished: list[str] = []
+
         def park(node: str, _start: float, _end: float) -> None:
-            if node == args.block:
+            with _report_lock:
+                finished.append(node)
+                nth = finished.count(node)
+            if node == args.block and nth == args.block_at:
                 report(event="blocked", node=node)
                 time.sleep(3600)
 

@@ -1,4 +1,5 @@
-"""Sixteen sessions at once through core.service on one SQLite file and on Postgres; one run per session at a time.
+"""Sixteen sessions at once through core.service on one SQLite file and on Postgres; one run per session at a
+time, within a process and across processes.
 
 Each concurrent session must end exactly like the same question run alone (the offline engine is deterministic),
 so lost or crossed state shows up as a different answer, deficiency list, reviewer or audit chain.
@@ -7,18 +8,26 @@ so lost or crossed state shows up as a different answer, deficiency list, review
 from __future__ import annotations
 
 import logging
+import os
+import signal
+import subprocess
+import sys
 import threading
 import uuid
+from pathlib import Path
 from typing import Any, Callable
 
 import pytest
 
 from core.config import Settings
-from core.persistence import Persistence, memory_persistence
+from core.persistence import Persistence, _sqlite, memory_persistence
 from core.service import RunResult, SessionBusyError, Workbench
 from core.state import verify_chain
 from tests.fakes import KeywordStore
 from tests.loop.corpora import RU_QUESTION, ruritania_corpus
+from tests.reliability.conftest import PG_ENV
+
+ROOT = Path(__file__).resolve().parents[2]
 
 SESSIONS = 16
 BASES = [
@@ -120,6 +129,51 @@ def test_sixteen_concurrent_sessions_complete_without_lost_or_crossed_state(
     assert all(s.status == "completed" and s.user_id == user for s in listed)
 
 
+SAMPLE_QUESTIONS = [
+    "Compare CDD requirements for money service businesses under EU AMLR 2024 and FinCEN's CDD Rule, focusing on "
+    "beneficial ownership thresholds.",
+    "Is there a 15% beneficial ownership threshold under the new EU AML package?",
+    "What CDD thresholds apply to occasional transactions and transfers of funds for a remittance business in the EU, "
+    "the UK and the US?",
+    "Compare the definition of \"control\" for beneficial ownership under the US CDD Rule, the CTA Reporting Rule and "
+    "the EU AMLR.",
+]
+
+
+def test_concurrent_sessions_on_the_real_edge_store_match_sequential_runs(tmp_path: Any, sample_store: Any) -> None:
+    """Eight threads share one Qdrant Edge shard and the embedder (as one replica's users do) on one SQLite file."""
+    persistence = _sqlite(Settings(data_dir=tmp_path))
+    try:
+        wb = Workbench(Settings(data_dir=tmp_path, collection="sample"), store=sample_store, persistence=persistence)
+        questions = [SAMPLE_QUESTIONS[i % len(SAMPLE_QUESTIONS)] for i in range(8)]
+        alone = {q: wb.start(q, as_of=AS_OF, approve="all") for q in SAMPLE_QUESTIONS}
+        gate = threading.Barrier(len(questions))
+        out: dict[int, RunResult] = {}
+        errors: list[BaseException] = []
+
+        def session(i: int) -> None:
+            try:
+                gate.wait(30)
+                out[i] = wb.start(questions[i], as_of=AS_OF, approve="all")
+            except BaseException as exc:  # noqa: BLE001 - reported below
+                errors.append(exc)
+
+        threads = [threading.Thread(target=session, args=(i,)) for i in range(len(questions))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(120)
+        assert not errors, errors
+        for i, q in enumerate(questions):
+            r, ref = out[i], alone[q]
+            assert r.status == "completed" and r.question == q
+            assert r.final_answer == ref.final_answer
+            assert [c.doc_id for c in r.citations] == [c.doc_id for c in ref.citations]
+            assert verify_chain(r.evaluation_history)[0]
+    finally:
+        persistence.close()
+
+
 def test_a_second_run_on_an_executing_session_is_refused(tmp_path: Any, persistence: Persistence) -> None:
     wb = workbench(tmp_path, KeywordStore(ruritania_corpus()), persistence)
     paused = wb.start(RU_QUESTION, as_of=AS_OF)
@@ -159,3 +213,42 @@ def test_a_second_run_on_an_executing_session_is_refused(tmp_path: Any, persiste
     assert sorted(d.deficiency_id for d in record.decisions) == sorted(decisions)
     assert {d.decided_by for d in record.decisions} == {"first"}
     assert verify_chain(done.evaluation_history)[0]
+
+
+HOLD_RUN_LOCK = """
+import sys
+from core.config import Settings
+from core.persistence import _postgres, _sqlite
+data_dir, thread_id, url = sys.argv[1], sys.argv[2], sys.argv[3]
+p = _postgres(url) if url else _sqlite(Settings(data_dir=data_dir))
+with p.run_lock(thread_id) as acquired:
+    print("held" if acquired else "busy", flush=True)
+    sys.stdin.read()
+"""
+
+
+def test_a_session_running_in_another_process_is_refused_until_that_process_dies(
+    tmp_path: Any, persistence: Persistence
+) -> None:
+    """The run lock spans processes (a flock next to the SQLite file, a Postgres advisory lock for replicas)."""
+    wb = workbench(tmp_path, KeywordStore(ruritania_corpus()), persistence)
+    paused = wb.start(RU_QUESTION, as_of=AS_OF)
+    tid = paused.thread_id
+    url = os.environ.get(PG_ENV, "") if persistence.backend == "postgres" else ""
+    other = subprocess.Popen([sys.executable, "-c", HOLD_RUN_LOCK, str(tmp_path), tid, url], cwd=ROOT,
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert other.stdout.readline().strip() == "held"
+        decisions = {"decisions": {p["id"]: {"action": "approve"} for p in paused.pending_review["proposals"]}}
+        for call in (lambda: wb.resume(tid, decisions), lambda: wb.delete(tid)):
+            with pytest.raises(SessionBusyError) as info:
+                call()
+            assert str(info.value) == (f"session {tid} is already running in another process or replica; "
+                                       "wait for it to pause or finish")
+        assert wb.show(tid).status == "awaiting_review"  # reading is never blocked
+        assert not wb.is_running(tid)  # and the refusal left no lock behind in this process
+    finally:
+        other.send_signal(signal.SIGKILL)
+        other.wait(30)
+    resumed = wb.resume(tid, decisions)  # the dead holder's lock went with it
+    assert resumed.evaluation_history[1].decisions

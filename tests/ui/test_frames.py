@@ -7,10 +7,11 @@ from datetime import date
 
 import pytest
 
+from core.service import SessionSummary
 from core.state import Deficiency, DeficiencyType, EvaluationCycleRecord, ResolutionStatus, Severity
 from ui.frames import (
     BoardChanges, annotation_changes, answer_diff, board_frame, board_rows, card_decision, cycle_frame,
-    frame_records, md_escape, needs_metadata, paused_changes, review_payload, upload_defaults,
+    frame_records, md_escape, needs_metadata, paused_changes, review_payload, session_status, upload_defaults,
 )
 from ui.shared import settings_from_secrets
 
@@ -138,8 +139,9 @@ def test_md_escape_makes_markup_inert() -> None:
 
 
 def test_cycle_table_and_answer_diff() -> None:
-    records = [EvaluationCycleRecord(cycle_number=i, timestamp="2026-11-30T10:00:00+00:00", deficiencies_found=("D-1",) * (2 - i),
-                                     deficiencies_resolved=(), overall_score=0.7 + 0.1 * i, status_counts={"open": 2 - i},
+    records = [EvaluationCycleRecord(cycle_number=i, timestamp="2026-11-30T10:00:00+00:00",
+                                     deficiencies_found=("D-1",) * (2 - i), deficiencies_resolved=(),
+                                     overall_score=0.7 + 0.1 * i, status_counts={"open": 2 - i},
                                      answer=f"line one\nfigure {i}") for i in range(3)]
     table = cycle_frame(records)
     assert list(table["cycle"]) == [0, 1, 2] and list(table["open"]) == [2, 1, 0]
@@ -158,8 +160,8 @@ def test_needs_metadata(name: str, content: bytes, expected: bool) -> None:
 
 
 def test_upload_defaults_keep_only_what_was_filled() -> None:
-    assert upload_defaults({"jurisdiction": " EU ", "title": "", "status": "in_force", "effective": date(2027, 7, 10)}) == {
-        "jurisdiction": "EU", "status": "in_force", "effective": "2027-07-10"}
+    row = {"jurisdiction": " EU ", "title": "", "status": "in_force", "effective": date(2027, 7, 10)}
+    assert upload_defaults(row) == {"jurisdiction": "EU", "status": "in_force", "effective": "2027-07-10"}
 
 
 def test_secrets_fill_settings_the_environment_leaves_unset(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -167,3 +169,12 @@ def test_secrets_fill_settings_the_environment_leaves_unset(monkeypatch: pytest.
     monkeypatch.delenv("WORKBENCH_QUALITY_THRESHOLD", raising=False)
     settings = settings_from_secrets({"WORKBENCH_MAX_CYCLES": 2, "quality_threshold": 0.9, "auth": {"client_id": "x"}})
     assert settings.max_cycles == 7 and settings.quality_threshold == 0.9
+
+
+def test_a_run_listed_as_running_that_no_longer_executes_was_cut_off() -> None:
+    summary = SessionSummary(thread_id="t1", question="q", status="running", created_at="x", updated_at="x")
+    assert session_status(summary, set()) == "interrupted"
+    assert session_status(summary, {"t1"}) == "running"
+    assert session_status(summary.model_copy(update={"status": "completed"}), set()) == "completed"
+
+

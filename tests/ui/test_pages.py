@@ -43,6 +43,20 @@ def test_no_pages_directory_next_to_app() -> None:
     assert not (APP.parent / "pages").exists()
 
 
+def approve_until_done(app: AppTest, wb: Workbench, thread_id: str) -> None:
+    """Submit the review queue as it stands (writing a query where the critic proposed none) until the run ends."""
+    for _ in range(10):
+        result = wb.show(thread_id)
+        if result.status != "awaiting_review":
+            return
+        cycle = result.pending_review["cycle"]
+        for p in result.pending_review["proposals"]:
+            query = app.text_area(key=f"query-{thread_id}-{cycle}-{p['id']}")
+            if not query.value.strip():
+                query.input(f"{p['subject']} requirements")
+        click(app, "Submit decisions")
+
+
 def test_first_start_indexes_the_sample_corpus(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
                                                embedder: Embedder) -> None:
     corpus = tmp_path / "corpus"
@@ -73,6 +87,8 @@ def test_research_runs_q1_through_the_review_queue(app: AppTest, wb: Workbench) 
     proposals = paused.pending_review["proposals"]
     assert len(proposals) >= 2 and len(app.radio) == len(proposals)
     assert "Paused for review at cycle 0" in app.status[0].label
+    log = text(app.status[0].markdown)
+    assert all(f"**{step}**" in log for step in ("Retrieve", "Draft", "Critique"))
 
     rejected, edited = proposals[0]["id"], proposals[1]["id"]
     app.radio(key=f"action-{tid}-0-{rejected}").set_value("reject")
@@ -81,21 +97,35 @@ def test_research_runs_q1_through_the_review_queue(app: AppTest, wb: Workbench) 
     assert wb.show(tid).status == "awaiting_review"
 
     app.text_input(key=f"note-{tid}-0-{rejected}").input("out of scope for this memo")
-    app.text_input(key=f"query-{tid}-0-{edited}").input("FinCEN CDD Rule 31 CFR 1010.230 covered financial institutions")
-    click(app, "Submit decisions")
-    for _ in range(10):
-        if wb.show(tid).status != "awaiting_review":
-            break
-        click(app, "Approve all")
+    app.text_area(key=f"query-{tid}-0-{edited}").input("FinCEN CDD Rule 31 CFR 1010.230 covered financial institutions")
+    blank = [p for p in proposals if not p["query"].strip() and p["id"] not in (rejected, edited)]
+    if blank:
+        click(app, "Submit decisions")
+        assert "has no correction query" in text(app.error)
+    approve_until_done(app, wb, tid)
     done = wb.show(tid)
     assert done.status == "completed"
     first_decisions = {d.deficiency_id: d for d in done.evaluation_history[1].decisions}
     assert first_decisions[rejected].action == "reject" and first_decisions[rejected].decided_by == "analyst"
     assert first_decisions[edited].action == "edit" and first_decisions[edited].query.startswith("FinCEN CDD Rule")
     assert "Why the loop stopped" in text(app.info) and done.termination_text.rstrip(".") in text(app.info)
-    assert "residual deficienc" in text(app.error) and "out of scope for this memo" in text(app.caption)
+    if done.residual_deficiencies:
+        assert f"Residual deficiencies: {len(done.residual_deficiencies)}." in text(app.error)
+    else:
+        assert "No residual deficiencies" in text(app.success)
     assert "## US" in text(app.markdown)
     assert len(app.dataframe[0].value) == len(done.citations)
+
+
+def test_stopping_discloses_the_open_deficiencies(app: AppTest, wb: Workbench, q1_paused: RunResult) -> None:
+    open_session(app, q1_paused.thread_id)
+    click(app, "Stop and finalize")
+    done = wb.show(q1_paused.thread_id)
+    assert done.status == "completed" and done.termination_reason == "stopped_by_analyst"
+    assert f"Residual deficiencies: {len(done.residual_deficiencies)}." in text(app.error)
+    shown = text(app.markdown)
+    assert all(d.description.rstrip(".") in shown for d in done.residual_deficiencies)
+    assert "The analyst stopped the loop" in text(app.info)
 
 
 def test_empty_question_is_refused(app: AppTest) -> None:
@@ -126,6 +156,9 @@ def test_board_edits_travel_with_the_resume(app: AppTest, wb: Workbench, q1_paus
     by_id = {r["id"]: r for r in rows}
     by_id[pending[0]]["status"] = "dismissed"
     by_id[pending[1]]["severity"] = "critical"
+    for row in rows:
+        if row["id"] in pending and not row["correction query"]:
+            row["correction query"] = f"{row['subject']} requirements"
     rows.append({**dict.fromkeys(rows[0]), "type": "missing_jurisdiction", "subject": "SG",
                  "description": "Singapore is not covered", "correction query": "MAS PSN01 customer due diligence",
                  "severity": "high"})
@@ -190,6 +223,8 @@ def test_corpus_page_browses_filters_and_searches(app: AppTest) -> None:
     assert len(app.dataframe[0].value) == 19
     app.multiselect[0].set_value(["SG"]).run()
     assert set(app.dataframe[0].value["jurisdiction"]) == {"SG"}
+    app.session_state["corpus-tab"] = "Search"
+    app.run()
     next(t for t in app.text_input if t.label == "Search the corpus").input("beneficial ownership threshold")
     click(app, "Search")
     assert "passage(s) for" in text(app.caption) and "score" in text(app.markdown)
@@ -253,3 +288,21 @@ def test_a_cut_off_run_can_be_continued(app: AppTest, wb: Workbench) -> None:
     assert "cut off" in text(app.warning)
     click(app, "Continue the run")
     assert wb.show(tid).status == "awaiting_review"
+
+
+def test_with_login_configured_a_visitor_must_sign_in(app: AppTest) -> None:
+    app.secrets["auth"] = {"redirect_uri": "http://localhost:8501/oauth2callback", "cookie_secret": "x" * 32}
+    app.user = {"is_logged_in": False}
+    app.run()
+    assert [b.label for b in app.button] == ["Log in"] and not app.sidebar.markdown
+
+
+def test_signed_in_users_see_only_their_own_sessions(app: AppTest, q1_done: RunResult) -> None:
+    app.secrets["auth"] = {"redirect_uri": "http://localhost:8501/oauth2callback", "cookie_secret": "x" * 32}
+    app.user = {"is_logged_in": True, "email": "someone.else@example.com"}
+    app.query_params["session"] = q1_done.thread_id
+    app.run()
+    assert "does not exist" in text(app.warning) and app.session_state["thread_id"] is None
+    assert "Signed in as someone.else@example.com" in text(app.sidebar.caption).replace("\\", "")
+    app.switch_page(SESSIONS).run()
+    assert "No sessions yet" in text(app.info)

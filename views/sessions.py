@@ -4,7 +4,7 @@ import streamlit as st
 
 from core.service import InputError, SessionBusyError, SessionNotFoundError
 from ui import shared
-from ui.frames import label, session_frame
+from ui.frames import label, session_frame, session_status
 
 wb = shared.workbench()
 sessions = wb.sessions(user_id=shared.user_id())
@@ -15,16 +15,21 @@ if not sessions:
     st.info("No sessions yet.")
     st.page_link(shared.RESEARCH_PAGE, label="Ask a question", icon=":material/travel_explore:")
 else:
-    st.dataframe(session_frame(sessions), hide_index=True,
+    running = {s.thread_id for s in sessions if wb.is_running(s.thread_id)}
+    st.dataframe(session_frame(sessions, running), hide_index=True,
                  column_config={"question": st.column_config.TextColumn(width="large"),
                                 "termination": st.column_config.TextColumn(width="large"),
                                 "score": st.column_config.NumberColumn(format="%.2f")})
     by_id = {s.thread_id: s for s in sessions}
     ids = list(by_id)
     current = shared.current_thread()
-    chosen = st.selectbox("Session", ids, index=ids.index(current) if current in by_id else 0,
-                          format_func=lambda t: f"{by_id[t].question[:90]} · {label(by_id[t].status)} · "
-                                                f"{by_id[t].created_at[:16].replace('T', ' ')} · {t}")
+
+    def choice(thread_id: str) -> str:
+        s = by_id[thread_id]
+        return (f"{s.question[:90]} · {label(session_status(s, running))} · "
+                f"{s.created_at[:16].replace('T', ' ')} · {thread_id}")
+
+    chosen = st.selectbox("Session", ids, index=ids.index(current) if current in by_id else 0, format_func=choice)
 
     open_col, branch_col, delete_col = st.columns(3, border=True)
     with open_col:
@@ -37,7 +42,7 @@ else:
     with branch_col:
         st.markdown("**Branch from a past cycle**")
         try:
-            cycles = [r.cycle_number for r in wb.show(chosen).evaluation_history]
+            cycles = [r.cycle_number for r in wb.show(chosen, user_id=shared.user_id()).evaluation_history]
         except SessionNotFoundError:
             cycles = []
         if cycles:
@@ -68,7 +73,7 @@ else:
             if yes_col.button("Delete", type="primary", icon=":material/delete_forever:"):
                 st.session_state.pop("confirm-delete", None)
                 try:
-                    wb.delete(chosen)
+                    wb.delete(chosen, user_id=shared.user_id())
                 except (SessionBusyError, SessionNotFoundError) as exc:
                     st.error(str(exc))
                 else:

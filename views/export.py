@@ -16,7 +16,7 @@ if result is None:
     shared.no_session_hint()
 else:
     tid = result.thread_id
-    ok, message = wb.verify_audit(tid)
+    ok, message = wb.verify_audit(tid, user_id=shared.user_id())
     if ok:
         st.success(f"Audit chain intact: {message}.", icon=":material/verified_user:")
     else:
@@ -24,13 +24,16 @@ else:
     if result.status != "completed":
         st.warning("This session has not finished: the export is provisional and says so.", icon=":material/pending:")
 
-    markdown = wb.export(tid, "md")
+    residual = len(result.residual_deficiencies)
+    st.caption(f"Every format carries the answer, its citations, the cycle records, the termination reason and "
+               f"{residual} residual deficienc{'y' if residual == 1 else 'ies'}.")
+    markdown = wb.export(tid, "md", user_id=shared.user_id())
     md_col, json_col, docx_col = st.columns(3)
     md_col.download_button("Markdown", markdown, file_name=f"workbench-{tid}.md", mime=MIME["md"],
                            icon=":material/description:", on_click="ignore", width="stretch")
-    json_col.download_button("JSON", lambda: wb.export(tid, "json"), file_name=f"workbench-{tid}.json",
+    json_col.download_button("JSON", lambda: wb.export(tid, "json", user_id=shared.user_id()), file_name=f"workbench-{tid}.json",
                              mime=MIME["json"], icon=":material/data_object:", on_click="ignore", width="stretch")
-    docx_col.download_button("Word (DOCX)", lambda: wb.export(tid, "docx"), file_name=f"workbench-{tid}.docx",
+    docx_col.download_button("Word (DOCX)", lambda: wb.export(tid, "docx", user_id=shared.user_id()), file_name=f"workbench-{tid}.docx",
                              mime=MIME["docx"], icon=":material/article:", on_click="ignore", width="stretch")
 
     st.markdown("#### Preview")

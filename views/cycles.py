@@ -38,6 +38,6 @@ else:
     after = after_col.selectbox("To cycle", cycles, index=len(cycles) - 1)
     diff = answer_diff(history, before, after)
     if diff:
-        st.code(diff, language="diff", line_numbers=False)
+        st.code(diff, language="diff", wrap_lines=True)
     else:
         st.caption(f"The answer critiqued in cycle {before} and in cycle {after} is the same.")

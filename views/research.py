@@ -6,7 +6,8 @@ import streamlit as st
 
 from ui import shared
 from ui.frames import (
-    BoardChanges, answer_markdown, card_decision, citation_frame, label, md_escape, paused_changes, review_payload, severity_badge,
+    BoardChanges, answer_markdown, card_decision, citation_frame, label, md_escape, paused_changes, review_payload,
+    severity_badge,
 )
 
 POLICIES = {
@@ -41,8 +42,7 @@ with st.expander("New research question", expanded=result is None, icon=":materi
         asked = st.form_submit_button("Run", type="primary", icon=":material/play_arrow:")
 if asked:
     shared.run_live("Starting the loop…", lambda live: wb.start(
-        question, as_of=as_of, max_cycles=int(max_cycles), approve=policy, user_id=user,
-        on_event=live))
+        question, as_of=as_of, max_cycles=int(max_cycles), approve=policy, user_id=user, on_event=live))
 
 if result is None:
     st.caption("The loop drafts an answer from the corpus, critiques it into deficiencies, and proposes a targeted "
@@ -95,14 +95,18 @@ else:
                                    f"{p['attempts']} earlier attempt(s)")
                         action = st.radio("Decision", list(ACTIONS), format_func=ACTIONS.get, horizontal=True,
                                           key=f"action-{tid}-{cycle}-{p['id']}")
-                        query = st.text_input("Correction query", value=p["query"], key=f"query-{tid}-{cycle}-{p['id']}")
+                        query = st.text_area("Correction query", value=p["query"], height=68,
+                                             key=f"query-{tid}-{cycle}-{p['id']}")
+                        if not p["query"]:
+                            st.caption("No retrieval needed: the revision uses the corpus metadata. "
+                                       "Write a query to retrieve evidence instead.")
                         note = st.text_input("Note", placeholder="Why (required when rejecting)",
                                              key=f"note-{tid}-{cycle}-{p['id']}")
                         cards[p["id"]] = (action, query, note)
-                submit_col, all_col, stop_col = st.columns(3)
-                submitted = submit_col.form_submit_button("Submit decisions", type="primary", icon=":material/send:")
-                approve_all = all_col.form_submit_button("Approve all", icon=":material/done_all:")
-                stop = stop_col.form_submit_button("Stop and finalize", icon=":material/stop_circle:")
+                buttons = st.container(horizontal=True)
+                submitted = buttons.form_submit_button("Submit decisions", type="primary", icon=":material/send:")
+                approve_all = buttons.form_submit_button("Approve all", icon=":material/done_all:")
+                stop = buttons.form_submit_button("Stop and finalize", icon=":material/stop_circle:")
         if submitted or approve_all or stop:
             decisions, errors = {}, []
             if submitted:
@@ -112,11 +116,12 @@ else:
                         errors.append(error)
                     else:
                         decisions[p["id"]] = decision
+            payload = review_payload(proposals, decisions, board, shared.reviewer(), stop=stop)
             for error in errors:
                 st.error(error)
             if not errors:
-                payload = review_payload(proposals, decisions, board, shared.reviewer(), stop=stop)
-                shared.run_live("Resuming the loop…", lambda live: wb.resume(tid, payload, on_event=live, user_id=user))
+                shared.run_live("Resuming the loop…",
+                                lambda live: wb.resume(tid, payload, on_event=live, user_id=user))
 
     # ------------------------------------------------------------------------------------------- answer
     elif result.status == "completed":
@@ -124,8 +129,9 @@ else:
         residual = sorted(result.residual_deficiencies, key=lambda d: -d.severity.rank)
         with st.container(border=True):
             if residual:
-                st.error(f"**{len(residual)} residual deficienc{'ies' if len(residual) != 1 else 'y'}** "
-                         "could not be resolved and are disclosed with the answer.", icon=":material/report:")
+                st.error(f"**Residual deficiencies: {len(residual)}.** The loop did not resolve "
+                         f"{'these' if len(residual) != 1 else 'this one'}; the answer discloses "
+                         f"{'them' if len(residual) != 1 else 'it'} in every export.", icon=":material/report:")
                 for d in residual:
                     extra = " · accepted risk" if d.accepted_risk else ""
                     st.markdown(f"{severity_badge(d.severity.value)} **{label(d.deficiency_type.value)}** "

@@ -5,14 +5,14 @@ import streamlit as st
 from core.service import InputError
 from ui import shared
 from ui.frames import (
-    SEVERITIES, STATUSES, TYPES, annotation_changes, board_frame, board_rows, frame_records, label, md_escape,
-    paused_changes, review_payload,
+    FINISHED_ORDER, PAUSED_ORDER, SEVERITIES, STATUSES, TYPES, annotation_changes, board_frame, board_rows,
+    frame_records, label, md_escape, paused_changes, review_payload,
 )
 
 COLUMNS = {
     "id": st.column_config.TextColumn("ID", width="small"),
     "type": st.column_config.SelectboxColumn("Type", options=TYPES, width="medium"),
-    "subject": st.column_config.TextColumn("Subject", width="medium"),
+    "subject": st.column_config.TextColumn("Subject", width="medium", pinned=True),
     "description": st.column_config.TextColumn("Description", width="large"),
     "severity": st.column_config.SelectboxColumn("Severity", options=SEVERITIES, default="medium", width="small"),
     "status": st.column_config.SelectboxColumn("Status", options=STATUSES, default="open", width="small"),
@@ -23,8 +23,6 @@ COLUMNS = {
     "note": st.column_config.TextColumn("Note", width="medium"),
     "accepted risk": st.column_config.CheckboxColumn("Accepted risk", width="small"),
 }
-PAUSED_ORDER = [c for c in COLUMNS if c != "accepted risk"]
-
 wb = shared.workbench()
 result = shared.current_result(wb)
 
@@ -35,7 +33,7 @@ if result is None:
 else:
     tid = result.thread_id
     rows = board_rows(result.identified_deficiencies)
-    height = min(38 + 35 * (len(rows) + 1), 560)
+    height = min(35 * (len(rows) + 1) + 3, 560)
     counts = st.columns(len(STATUSES))
     for col, status in zip(counts, STATUSES):
         col.metric(label(status), sum(1 for r in rows if r["status"] == status))
@@ -43,7 +41,8 @@ else:
     if wb.is_running(tid):
         st.info("A run is executing on this session: the board is read-only until it pauses or finishes.",
                 icon=":material/lock:")
-        st.dataframe(board_frame(rows), column_config=COLUMNS, hide_index=True, height=height)
+        st.dataframe(board_frame(rows), column_config=COLUMNS, column_order=FINISHED_ORDER, hide_index=True,
+                     height=height)
 
     elif result.status == "awaiting_review" and result.pending_review:
         cycle = result.pending_review["cycle"]
@@ -68,12 +67,13 @@ else:
         if changes:
             st.markdown("**Staged for the next resume**  \n" +
                         "  \n".join(f"- {md_escape(line)}" for line in changes.summary()))
-        resume_col, discard_col = st.columns([1, 4])
-        if discard_col.button("Discard edits", icon=":material/undo:", disabled=not touched):
+        buttons = st.container(horizontal=True)
+        resume = buttons.button("Resume with these edits", type="primary", icon=":material/play_arrow:")
+        if buttons.button("Discard edits", icon=":material/undo:", disabled=not touched):
             shared.stage_rows(tid, cycle, None)
             st.session_state["board-generation"][f"{tid}:{cycle}"] = generation + 1
             st.rerun()
-        if resume_col.button("Resume with these edits", type="primary", icon=":material/play_arrow:"):
+        if resume:
             payload = review_payload(proposals, {}, changes, shared.reviewer())
             shared.run_live("Resuming the loop with the board's edits…",
                             lambda live: wb.resume(tid, payload, on_event=live, user_id=shared.user_id()))
@@ -84,7 +84,7 @@ else:
         generation = st.session_state.setdefault("annotation-generation", {}).get(tid, 0)
         with st.form(f"annotate-{tid}-{generation}"):
             edited = st.data_editor(board_frame(rows), key=f"annotations-{tid}-{generation}", hide_index=True,
-                                    column_config=COLUMNS, height=height,
+                                    column_config=COLUMNS, column_order=FINISHED_ORDER, height=height,
                                     disabled=[c for c in COLUMNS if c not in ("severity", "note", "accepted risk")])
             editor_col, reason_col = st.columns(2)
             editor = editor_col.text_input("Editor", value=shared.reviewer())
@@ -97,7 +97,7 @@ else:
             else:
                 try:
                     for change in changes:
-                        wb.annotate(tid, change.pop("id"), editor=editor, reason=reason, **change)
+                        wb.annotate(tid, change.pop("id"), editor=editor, reason=reason, user_id=shared.user_id(), **change)
                 except InputError as exc:
                     st.error(str(exc))
                 else:
@@ -106,5 +106,6 @@ else:
                     st.rerun()
 
     else:
-        st.dataframe(board_frame(rows), column_config=COLUMNS, hide_index=True, height=height)
+        st.dataframe(board_frame(rows), column_config=COLUMNS, column_order=FINISHED_ORDER, hide_index=True,
+                     height=height)
         st.caption("The board is editable while the loop waits for review, and can be annotated once it finishes.")

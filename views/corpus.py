@@ -1,0 +1,126 @@
+"""Corpus: the indexed documents, a search box, and uploads with metadata for files without front matter."""
+
+from datetime import date
+
+import pandas as pd
+import streamlit as st
+
+from core.retrieval.models import Catalog, SearchFilter
+from ui import shared
+from ui.frames import document_frame, frame_records, label, md_escape, needs_metadata, upload_defaults
+
+UPLOAD_TYPES = ["md", "markdown", "txt", "pdf", "jsonl"]
+DOC_STATUSES = ["in_force", "not_yet_applicable", "superseded", "repealed", "proposed", "erroneous"]
+SNIPPET_CHARS = 600
+
+wb = shared.workbench()
+store = wb.store()
+
+
+def documents_tab(catalog: Catalog, jurisdictions: list[str]) -> None:
+    """The document table with its filters."""
+    documents = catalog.all()
+    text_col, jur_col, status_col = st.columns([2, 1, 1])
+    contains = text_col.text_input("Filter by id or title", placeholder="e.g. AMLR")
+    wanted_jurisdictions = jur_col.multiselect("Jurisdiction", jurisdictions)
+    wanted_statuses = status_col.multiselect("Status today", [label(s) for s in DOC_STATUSES])
+    table = document_frame(documents, {d.id: catalog.status_at(d.id, date.today()).value for d in documents})
+    if contains:
+        needle = contains.lower()
+        table = table[table["id"].str.lower().str.contains(needle, regex=False)
+                      | table["title"].str.lower().str.contains(needle, regex=False)]
+    if wanted_jurisdictions:
+        table = table[table["jurisdiction"].isin(wanted_jurisdictions)]
+    if wanted_statuses:
+        table = table[table["status today"].isin(wanted_statuses)]
+    st.dataframe(table, hide_index=True, column_config={"title": st.column_config.TextColumn(width="large")})
+    st.caption(f"{len(table)} of {len(documents)} documents. 'Status today' applies the documents' dates and "
+               "successors to today's date; a session judges them at its own as-of date.")
+
+
+def search_tab(jurisdictions: list[str]) -> None:
+    """A hybrid (or dense / BM25) search over the passages."""
+    with st.form("corpus-search"):
+        query_col, k_col, mode_col = st.columns([4, 1, 1])
+        query = query_col.text_input("Search the corpus", placeholder="beneficial ownership threshold")
+        k = k_col.number_input("Results", min_value=1, max_value=30, value=8)
+        mode = mode_col.selectbox("Mode", ["hybrid", "dense", "sparse"])
+        in_jurisdictions = st.multiselect("Only in jurisdictions", jurisdictions)
+        searched = st.form_submit_button("Search", icon=":material/search:")
+    if searched and query.strip():
+        st.session_state["corpus-hits"] = (query, store.search(
+            query, k=int(k), flt=SearchFilter(jurisdictions=tuple(in_jurisdictions)), mode=mode))
+    if "corpus-hits" in st.session_state:
+        shown_query, hits = st.session_state["corpus-hits"]
+        st.caption(f"{len(hits)} passage(s) for “{md_escape(shown_query)}”")
+        for hit in hits:
+            with st.container(border=True):
+                st.markdown(f"**{md_escape(hit.title)}**  \n`{hit.chunk_id}` · {md_escape(hit.jurisdiction)} · "
+                            f"{label(hit.status)} · score {hit.score:.3f}")
+                text = hit.text if len(hit.text) <= SNIPPET_CHARS else hit.text[:SNIPPET_CHARS] + "…"
+                st.markdown(md_escape(text))
+
+
+def upload_tab() -> None:
+    """Upload files, give metadata to those without front matter, ingest with progress and per-file errors."""
+    for kind, message in st.session_state.pop("ingest-messages", []):
+        getattr(st, kind)(message)
+    st.caption("Markdown with YAML front matter carries its own metadata (id, title, jurisdiction, status, dates, "
+               "thresholds; see the README). Files without it (.txt, .pdf, plain .md) need at least a jurisdiction "
+               "below. Re-ingesting a document replaces it.")
+    generation = st.session_state.get("upload-generation", 0)
+    files = st.file_uploader("Documents", type=UPLOAD_TYPES, accept_multiple_files=True,
+                             max_upload_size=wb.settings.max_upload_mb, key=f"upload-{generation}")
+    if not files:
+        return
+    bare = [f for f in files if needs_metadata(f.name, f.getvalue())]
+    defaults: dict[str, dict] = {}
+    if bare:
+        st.markdown("**Metadata for files without front matter**")
+        blank = pd.DataFrame({"file": [f.name for f in bare], "jurisdiction": "", "title": "", "status": "in_force",
+                              "effective": pd.Series([pd.NaT] * len(bare), dtype="datetime64[ns]")})
+        meta = st.data_editor(blank, key=f"upload-meta-{generation}", hide_index=True, disabled=["file"],
+                              column_config={
+                                  "file": st.column_config.TextColumn("File"),
+                                  "jurisdiction": st.column_config.TextColumn("Jurisdiction", required=True,
+                                                                              help="Code such as EU, US, UK, SG"),
+                                  "title": st.column_config.TextColumn(
+                                      "Title", help="Defaults to the first heading or the file name"),
+                                  "status": st.column_config.SelectboxColumn("Status", options=DOC_STATUSES,
+                                                                             required=True),
+                                  "effective": st.column_config.DateColumn("Effective", format="YYYY-MM-DD"),
+                              })
+        defaults = {row["file"]: upload_defaults(row) for row in frame_records(meta)}
+    missing = [name for name, d in defaults.items() if not d.get("jurisdiction")]
+    if missing:
+        st.caption("Still needs a jurisdiction: " + ", ".join(md_escape(m) for m in missing))
+    if st.button(f"Ingest {len(files)} file(s)", type="primary", icon=":material/upload:", disabled=bool(missing)):
+        bar = shared.LiveBar("Indexing…")
+        report = wb.ingest_uploads([(f.name, f.getvalue(), defaults.get(f.name, {})) for f in files], progress=bar)
+        messages = [("success", report.summary())] if report.succeeded else []
+        messages += [("error", md_escape(r.error or "")) for r in report.failed]
+        st.session_state["ingest-messages"] = messages
+        st.session_state["upload-generation"] = generation + 1
+        bar.finish()
+        st.rerun()
+
+
+catalog = store.catalog()
+jurisdictions = catalog.jurisdictions()
+
+st.title("Corpus")
+docs_col, passages_col, jur_col = st.columns(3)
+docs_col.metric("Documents", len(catalog))
+passages_col.metric("Passages", store.count())
+jur_col.metric("Jurisdictions", len(jurisdictions))
+
+browse, search, upload = st.tabs(["Documents", "Search", "Add documents"], key="corpus-tab", on_change="rerun")
+if browse.open:
+    with browse:
+        documents_tab(catalog, jurisdictions)
+if search.open:
+    with search:
+        search_tab(jurisdictions)
+if upload.open:
+    with upload:
+        upload_tab()
