@@ -8,6 +8,7 @@ import re
 import sqlite3
 import threading
 import time
+import zlib
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,9 +23,30 @@ _lock = threading.Lock()
 _open: dict[str, "Persistence"] = {}
 
 
+COMPRESS_FROM_BYTES = 512
+ZLIB_MSGPACK = "msgpack+zlib"
+
+
+class CompressingSerializer(JsonPlusSerializer):
+    """JsonPlus with zlib for larger msgpack payloads: savers store the whole state at every step, so the
+    repeated text (answers, audit records, deficiency descriptions) compresses several times over."""
+
+    def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
+        kind, data = super().dumps_typed(obj)
+        if kind == "msgpack" and len(data) >= COMPRESS_FROM_BYTES:
+            return ZLIB_MSGPACK, zlib.compress(data, 6)
+        return kind, data
+
+    def loads_typed(self, data: tuple[str, bytes]) -> Any:
+        kind, blob = data
+        if kind == ZLIB_MSGPACK:
+            return super().loads_typed(("msgpack", zlib.decompress(blob)))
+        return super().loads_typed(data)
+
+
 def serializer() -> JsonPlusSerializer:
     """The checkpoint serializer, allowed to revive exactly the workbench's own state types."""
-    return JsonPlusSerializer(allowed_msgpack_modules=list(CHECKPOINT_TYPES))
+    return CompressingSerializer(allowed_msgpack_modules=list(CHECKPOINT_TYPES))
 
 
 RunLock = Callable[[str], ContextManager[bool]]
