@@ -98,12 +98,15 @@ def _sqlite(settings: Settings) -> Persistence:
 
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(str(settings.checkpoint_path), check_same_thread=False, timeout=30)
-    conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("PRAGMA busy_timeout=30000")
+    for c in (conn, store_conn := sqlite3.connect(str(settings.checkpoint_path), check_same_thread=False, timeout=30,
+                                                  isolation_level=None)):
+        c.execute("PRAGMA journal_mode=WAL")
+        # WAL with synchronous=NORMAL: every commit survives a killed process (it is in the OS cache); only a
+        # power loss or OS crash can drop the last commits. FULL would fsync every checkpoint of every step.
+        c.execute("PRAGMA synchronous=NORMAL")
+        c.execute("PRAGMA busy_timeout=30000")
     saver = SqliteSaver(conn, serde=serializer())
     saver.setup()
-    store_conn = sqlite3.connect(str(settings.checkpoint_path), check_same_thread=False, timeout=30,
-                                 isolation_level=None)
     store = SqliteStore(store_conn)
     store.setup()
     return Persistence(checkpointer=saver, store=store, backend="sqlite", _closers=(conn.close, store_conn.close),
