@@ -29,8 +29,6 @@ from core.scoring import Fact, detection_recall, fact_coverage, fact_label, resi
 from core.state import Deficiency, DeficiencyType, ResolutionStatus
 
 STRATEGY_NAMES: tuple[str, ...] = ("loop", "single", "retry")
-QUESTION_KEYS: tuple[str, ...] = ("question", "as_of", "jurisdictions", "expected_facts",
-                                  "expected_deficiency_types", "notes")
 AVERAGED_FIELDS: tuple[str, ...] = ("fact_coverage", "facts_found", "facts_expected", "residual_count",
                                    "residual_severity", "resolved", "retrievals", "critic_calls", "cycles", "wall_s",
                                    "detection_recall")

@@ -19,7 +19,7 @@ from core.config import Settings, get_settings
 from core.deficiencies import residual
 from core.engines.factory import make_engines
 from core.graph import build_graph
-from core.nodes import Deps, final_text, proposal
+from core.nodes import Deps, final_text
 from core.persistence import Persistence, open_persistence
 from core.state import (
     ApprovalPolicy,

@@ -119,7 +119,6 @@ class Citation(BaseModel):
     status_at_as_of: str
     effective: date | None = None
     citation: str | None = None
-    chunk_ids: tuple[str, ...] = ()
 
 
 class Evidence(BaseModel):

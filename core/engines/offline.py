@@ -22,7 +22,6 @@ from core.engines.text import (
     has_number_or_date,
     mentions_date,
     phrase_in,
-    sentences,
     strip_citations,
     term_set,
     terms,
@@ -406,7 +405,6 @@ class OfflineCritic:
                 continue
             status = ctx.catalog.status_at(doc_id, ctx.as_of)
             section = cs[0].section
-            section_text = " ".join(c.sentence for c in claims if c.section == section)
             if status == DocStatus.in_force:
                 continue
             if status == DocStatus.not_yet_applicable:

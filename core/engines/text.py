@@ -55,12 +55,6 @@ def overlap(query_terms: set[str], text: str) -> float:
     return len(query_terms & term_set(text)) / len(query_terms)
 
 
-def contains_phrase(text_terms: list[str], phrase: str) -> bool:
-    """Whether every content word of `phrase` occurs in the text (after stemming)."""
-    needed = term_set(phrase)
-    return bool(needed) and needed <= set(text_terms)
-
-
 def clean_passage(text: str) -> str:
     """Passage text without Markdown headings, bullets or emphasis, one paragraph per line."""
     lines = []

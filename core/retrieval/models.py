@@ -20,9 +20,6 @@ class DocStatus(str, Enum):
     erroneous = "erroneous"
 
 
-USABLE_STATUSES = frozenset({DocStatus.in_force})
-"""Statuses a source may have at the as-of date to be cited as the law that applies then."""
-
 Comparator = Literal[">", ">=", "<", "<=", "=="]
 
 
