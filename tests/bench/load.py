@@ -42,16 +42,10 @@ from core.config import Settings  # noqa: E402
 from core.persistence import Persistence, _postgres, _sqlite  # noqa: E402
 from core.retrieval.ingest import SAMPLE_CORPUS_DIR, ingest_paths  # noqa: E402
 from core.retrieval.store import close_all  # noqa: E402
+from core.evaluation import load_questions  # noqa: E402
 from core.service import Workbench  # noqa: E402
 
-QUESTIONS = [
-    "Compare CDD requirements for money service businesses under EU AMLR 2024 and FinCEN's CDD Rule, focusing on beneficial ownership thresholds.",
-    "What beneficial ownership percentage triggers identification of an owner holding exactly 25% of a company in the EU today, in the EU after July 2027, in the US, and in the UK?",
-    "Is there a 15% beneficial ownership threshold under the new EU AML package?",
-    "After FinCEN's March 2025 interim final rule, must a Delaware LLC report beneficial owners to FinCEN, and must its bank still collect beneficial ownership information?",
-    "Compare the definition of \"control\" for beneficial ownership under the US CDD Rule, the CTA Reporting Rule and the EU AMLR.",
-    "What CDD thresholds apply to occasional transactions and transfers of funds for a remittance business in the EU, the UK and the US?",
-]
+QUESTIONS = [q.question for q in load_questions(ROOT / "questions" / "q1-q6.yaml")]
 AS_OF = "2026-11-30"
 MARKERS = ("<!-- bench:load:start -->", "<!-- bench:load:end -->")
 
