@@ -62,7 +62,7 @@ def reconcile(
     """Statuses after a critique: known problems found again or not, new problems opened.
 
     Analyst-added deficiencies are never judged by the critics, so they keep their status.
-    A problem found again takes the critic's fresh wording and query but keeps the analyst's severity.
+    A problem found again takes the critic's fresh wording, query and origin but keeps the analyst's severity.
     A problem the critic reports as not correctable (e.g. a contradiction the answer already discloses) is
     unresolvable at once: no retrieval can fix it, so none is proposed.
     """
@@ -83,6 +83,7 @@ def reconcile(
         out.append(
             moved.model_copy(
                 update={
+                    "origin": fresh.origin,
                     "correctable": fresh.correctable,
                     "description": fresh.description,
                     "affected_section": fresh.affected_section,

@@ -359,9 +359,19 @@ class Workbench:
             value = item.value
             if user_id is not None and value.get("user_id", "local") != user_id:
                 continue
-            out.append(SessionSummary(thread_id=item.key, **{k: value.get(k) for k in SessionSummary.model_fields
-                                                             if k != "thread_id" and value.get(k) is not None}))
+            summary = SessionSummary(thread_id=item.key, **{k: value.get(k) for k in SessionSummary.model_fields
+                                                            if k != "thread_id" and value.get(k) is not None})
+            if summary.status == "running" and not self._running_anywhere(item.key):
+                summary = summary.model_copy(update={"status": "interrupted"})
+            out.append(summary)
         return sorted(out, key=lambda s: s.created_at, reverse=True)
+
+    def _running_anywhere(self, thread_id: str) -> bool:
+        """Whether some process or replica executes this session now; a run cut off by a crash holds no lock."""
+        if self.is_running(thread_id):
+            return True
+        with self.persistence.run_lock(thread_id) as free:
+            return not free
 
     def verify_audit(self, thread_id: str, *, user_id: str | None = None) -> tuple[bool, str]:
         """Check the hash chain of the session's cycle records."""

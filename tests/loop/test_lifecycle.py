@@ -64,10 +64,10 @@ def test_reconcile_opens_new_resolves_missing_and_counts_attempts() -> None:
     kept = make("EU", status=S.addressed)
     gone = make("US", status=S.addressed)
     analyst = make("SG", status=S.addressed, origin="analyst")
-    found = [make("EU", description="reworded"), make("UK")]
+    found = [make("EU", description="reworded", origin="llm+rules"), make("UK")]
     out = {d.subject: d for d in reconcile([kept, gone, analyst], found, cycle=3, unresolvable_after=3)}
     assert out["EU"].resolution_status == S.open and out["EU"].resolution_attempt_count == 1
-    assert out["EU"].description == "reworded"
+    assert out["EU"].description == "reworded" and out["EU"].origin == "llm+rules"
     assert out["US"].resolution_status == S.resolved
     assert out["SG"].resolution_status == S.addressed
     assert out["UK"].resolution_status == S.open and out["UK"].identified_at_cycle == 3

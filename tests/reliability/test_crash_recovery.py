@@ -136,6 +136,7 @@ def test_a_session_survives_sigkill_mid_cycle_and_at_the_review_pause(
     with restarted(data_dir, database_url) as wb:
         [listed] = wb.sessions(user_id=user)
         tid = listed.thread_id
+        assert listed.status == "interrupted"  # stored as running, but nobody holds its run lock any more
         cut = wb.show(tid, user_id=user)
         assert cut.status == "interrupted" and cut.current_answer and cut.evaluation_history == []
         with pytest.raises(InputError, match="not waiting for a review .*continue the cut-off run"):
