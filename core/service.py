@@ -547,7 +547,7 @@ class Workbench:
                     progress(n, total, results[i].path)
             report = ingest_paths(
                 store, [Path(p) for p in written], settings=self.settings,
-                defaults_for=lambda p: written[str(p)][2] or None,
+                defaults_for=lambda p: {**written[str(p)][2], "source_path": f"upload:{written[str(p)][1]}"},
                 progress=None if progress is None else lambda done, _t, label: progress(refused + done, total, label),
             )
             for r in report.results:

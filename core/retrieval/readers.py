@@ -71,7 +71,7 @@ def read_file(
             )
     else:
         data = {**(defaults or {}), **front}
-    meta = parse_document_meta({**data, "source_path": source}, source)
+    meta = parse_document_meta({**data, "source_path": (defaults or {}).get("source_path") or source}, source)
     chunks = [
         Chunk(doc_id=meta.id, chunk_index=i, text=p.text, heading=p.heading)
         for i, p in enumerate(chunk_text(text, chunk_words, overlap_words))
@@ -175,7 +175,8 @@ def _read_jsonl(path: Path, defaults: Mapping[str, Any], chunk_words: int, overl
         doc_id = str(row.get("doc_id") or pid)
         if doc_id not in docs:
             meta_keys = {k: v for k, v in row.items() if k in KNOWN_KEYS and k != "id"}
-            docs[doc_id] = ({"title": doc_id, **defaults, **meta_keys, "id": doc_id, "source_path": source}, [])
+            docs[doc_id] = ({"title": doc_id, **defaults, **meta_keys, "id": doc_id,
+                             "source_path": defaults.get("source_path") or source}, [])
         data, chunks = docs[doc_id]
         extra = {k: v for k, v in row.items() if k not in KNOWN_KEYS and k not in _JSONL_STRUCTURAL}
         for passage in chunk_text(text, chunk_words, overlap_words):

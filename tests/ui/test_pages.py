@@ -236,6 +236,8 @@ def test_uploads_are_ingested_with_metadata_and_per_file_errors(wb: Workbench) -
     assert report.failed[0].error.startswith("bare.txt:") and "jurisdiction" in report.failed[0].error
     meta = wb.store("ui-uploads").get_document("note")
     assert (meta.jurisdiction, meta.title) == ("XY", "XY VASP note")
+    assert meta.source_path == "upload:note.txt"
+    assert wb.store("ui-uploads").get_document("xy-law").source_path == "upload:fm.md"
     assert seen[-1] == (3, 3, "fm.md")
 
 
