@@ -278,7 +278,7 @@ def make_nodes(deps: Deps) -> dict[str, Callable[..., Any]]:
                 "answer": state.get("current_answer", ""),
             }
             response = ReviewResponse.parse(interrupt(payload))
-        return _apply_review(state, cycle, waiting_on, pending, auto, response)
+        return _apply_review(state, cycle, pending, auto, response)
 
     @timed("correct")
     def correct(task: dict[str, Any]) -> dict[str, Any]:
@@ -313,8 +313,9 @@ def make_nodes(deps: Deps) -> dict[str, Callable[..., Any]]:
 
     @timed("revise")
     def revise(state: WorkbenchState) -> dict[str, Any]:
-        addressed = [d for d in state.get("identified_deficiencies", []) if d.resolution_status == ResolutionStatus.addressed
-                     and d.id in {e.deficiency_id for e in state.get("evidence", [])} | _approved_ids(state)]
+        approved = _approved_ids(state)
+        addressed = [d for d in state.get("identified_deficiencies", [])
+                     if d.resolution_status == ResolutionStatus.addressed and d.id in approved]
         ctx = deps.context(state["as_of"])
         try:
             result = deps.drafter.revise(state["original_query"], state["current_answer"], addressed,
@@ -349,7 +350,8 @@ def make_nodes(deps: Deps) -> dict[str, Callable[..., Any]]:
 
 
 def _approved_ids(state: WorkbenchState) -> set[str]:
-    return {r.deficiency_id for r in state.get("pending_decisions", []) if r.action in ("approve", "edit")}
+    """Deficiencies whose correction this cycle's review sent to `correct` (approved, edited or analyst-added)."""
+    return {r.deficiency_id for r in state.get("pending_decisions", []) if r.action in ("approve", "edit", "add")}
 
 
 def proposal(d: Deficiency) -> dict[str, Any]:
@@ -359,8 +361,8 @@ def proposal(d: Deficiency) -> dict[str, Any]:
             "attempts": d.resolution_attempt_count}
 
 
-def _apply_review(state: WorkbenchState, cycle: int, waiting_on: list[Deficiency], pending: list[Deficiency],
-                  auto: dict[str, ReviewDecision], response: ReviewResponse) -> Command:
+def _apply_review(state: WorkbenchState, cycle: int, pending: list[Deficiency], auto: dict[str, ReviewDecision],
+                  response: ReviewResponse) -> Command:
     """Turn decisions into deficiency updates, audit records and one `Send` per approved correction."""
     by_id = {d.id: d for d in state.get("identified_deficiencies", [])}
     records: list[DecisionRecord] = []
