@@ -286,9 +286,10 @@ class Workbench:
                     on_event(_event(node, update))
         finally:
             result = self._result(thread_id, graph)
-            meta = {**self._session(thread_id), "status": result.status, "updated_at": _now(),
+            stored = self._session(thread_id)
+            meta = {**stored, "status": result.status, "updated_at": _now(),
                     "quality_score": result.quality_score, "termination_reason": result.termination_reason,
-                    "elapsed_s": round(self._session(thread_id).get("elapsed_s", 0.0) + time.perf_counter() - started, 4)}
+                    "elapsed_s": round(stored.get("elapsed_s", 0.0) + time.perf_counter() - started, 4)}
             self._save_session(thread_id, meta)
         result.metrics["elapsed_s"] = meta["elapsed_s"]
         return result
@@ -557,8 +558,6 @@ class Workbench:
 
 
 def _event(node: str, update: Any) -> ProgressEvent:
-    if node == "__interrupt__":
-        return ProgressEvent(node="review", cycle=-1, detail="waiting for the analyst's review")
     data = update.update if isinstance(update, Command) else (update or {})
     if not isinstance(data, dict):
         data = {}
