@@ -51,8 +51,10 @@ class Deps:
     engine_name: str
 
     def context(self, as_of: date) -> EngineContext:
-        """Engine context at the session's as-of date, over the current catalog."""
-        return EngineContext(catalog=self.store.catalog(), as_of=as_of, doc_text=self._doc_text)
+        """Engine context at the session's as-of date, over the current catalog; document text is read once per
+        context, since a critique checks many figures against the same cited documents."""
+        return EngineContext(catalog=self.store.catalog(), as_of=as_of,
+                             doc_text=functools.lru_cache(maxsize=None)(self._doc_text))
 
     def _doc_text(self, doc_id: str) -> str:
         return "\n".join(c.text for c in self.store.chunks(doc_id))
