@@ -27,7 +27,7 @@ from core.engines.text import (
     terms,
 )
 from core.retrieval.models import Catalog, DocStatus, DocumentMeta, Hit, Threshold
-from core.state import Citation, Deficiency, DeficiencyType, Evidence, Severity
+from core.state import Citation, Deficiency, DeficiencyType, Evidence, ResolutionStatus, Severity
 from core.termination import quality_score
 
 T = DeficiencyType
@@ -384,7 +384,9 @@ class OfflineCritic:
     @staticmethod
     def _widen_if_tried(d: Deficiency, before: Deficiency | None) -> Deficiency:
         """A correction query that already failed is not proposed again: drop the narrowest filter and widen."""
-        if before is None or before.resolution_attempt_count == 0 and before.resolution_status.value != "addressed":
+        tried = before is not None and (before.resolution_attempt_count > 0
+                                        or before.resolution_status == ResolutionStatus.addressed)
+        if not tried:
             return d
         if d.suggested_correction_query != before.suggested_correction_query:
             return d
