@@ -26,7 +26,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     ingest = sub.add_parser("ingest", help="index corpus files (.md, .txt, .pdf, .jsonl) or directories")
     ingest.add_argument("paths", nargs="+", metavar="PATH", help="files or directories (searched recursively)")
     ingest.add_argument("--collection", help="collection name (default: WORKBENCH_COLLECTION)")
-    ingest.add_argument("--reset", action="store_true", help="empty the collection first")
+    ingest.add_argument(
+        "--reset", action="store_true",
+        help="rebuild the collection from these files only (the old corpus stays until the new one is complete)",
+    )
+    ingest.add_argument(
+        "--replace", action="store_true",
+        help="replace documents whose id is already indexed with other content (recorded with who and when)",
+    )
     ingest.add_argument(
         "--jurisdiction", help="jurisdiction for files without front matter (front matter always wins)"
     )
@@ -51,22 +58,30 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_ingest(args: argparse.Namespace) -> int:
-    """`ingest PATH...`: one line per file, a summary; exit 2 when nothing could be ingested."""
+    """`ingest PATH...`: one line per file, the summary last; exit 1 when some files failed (the others are
+    ingested), 2 when none could be ingested (with `--reset` on the embedded store, the old corpus then stays)."""
     from core.cli import CliError
     from core.retrieval.errors import RetrievalError
-    from core.retrieval.ingest import expand_paths, ingest_paths
+    from core.retrieval.ingest import IngestReport, expand_paths, ingest_paths
 
     settings = get_settings()
+    collection = _collection(args.collection)
     files, _ = expand_paths(args.paths)
     if not files:
         missing = ", ".join(args.paths)
         raise CliError(f"nothing to ingest: no .md, .txt, .pdf or .jsonl files at {missing}")
     defaults = {"jurisdiction": args.jurisdiction} if args.jurisdiction else None
+
+    def ingest(target: Store) -> IngestReport:
+        return ingest_paths(target, args.paths, defaults=defaults, settings=settings, replace=args.replace,
+                            actor=f"cli:{_user()}")
+
     try:
-        store = _open(settings, args.collection)
+        store = _open(settings, collection)
         if args.reset:
-            store.reset()
-        report = ingest_paths(store, args.paths, defaults=defaults, settings=settings)
+            report = _rebuild(store, ingest)
+        else:
+            report = ingest(store)
     except RetrievalError as exc:
         raise CliError(str(exc)) from None
     for r in report.results:
@@ -77,7 +92,50 @@ def run_ingest(args: argparse.Namespace) -> int:
     print(f"{report.summary()}; collection '{store.collection}' now holds {store.count()} chunks")
     if not report.succeeded:
         raise CliError("no file could be ingested (see the errors above)")
-    return 0
+    return 1 if report.failed else 0
+
+
+class _NothingIngested(Exception):
+    """Raised inside a rebuild so the staged (empty) collection is discarded; carries the report."""
+
+    def __init__(self, report: Any):
+        super().__init__("nothing ingested")
+        self.report = report
+
+
+def _rebuild(store: Store, ingest: Any) -> Any:
+    """`--reset`: ingest into a collection built aside and swapped in only when at least one file went in."""
+    try:
+        with store.staging() as staged:
+            report = ingest(staged)
+            if not report.succeeded:
+                raise _NothingIngested(report)
+    except _NothingIngested as nothing:
+        return nothing.report
+    return report
+
+
+def _collection(name: str | None) -> str | None:
+    """A `--collection` value checked as an identifier before anything is opened (None: the configured one)."""
+    from core.cli import CliError
+    from core.retrieval.names import validate_collection
+
+    if name is None:
+        return None
+    try:
+        return validate_collection(name)
+    except ValueError as exc:
+        raise CliError(f"--collection {exc}") from None
+
+
+def _user() -> str:
+    """Who runs the CLI, for the provenance of replaced documents."""
+    import getpass
+
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "unknown"
 
 
 def run_search(args: argparse.Namespace) -> int:
@@ -91,12 +149,13 @@ def run_search(args: argparse.Namespace) -> int:
     if not 1 <= args.k <= MAX_K:
         raise CliError(f"-k must be between 1 and {MAX_K}, got {args.k}")
     flt = SearchFilter(jurisdictions=tuple(args.jurisdiction), as_of=_as_of(args.as_of))
+    collection = _collection(args.collection)
     if args.queries is not None:
         queries = _read_queries(Path(args.queries), settings.max_query_chars)
     else:
         queries = [(None, _check_query(args.text, settings.max_query_chars, "query"))]
     try:
-        store = _open(settings, args.collection)
+        store = _open(settings, collection)
         if store.count() == 0:
             where = f"collection '{store.collection}' in {settings.data_dir}"
             raise CliError(f"{where} is empty; run `python -m core ingest PATH` first")

@@ -173,8 +173,14 @@ class Workbench:
         return self._persistence
 
     def store(self, collection: str | None = None) -> Any:
-        """The vector store of a collection (opened on first use, shared per process)."""
-        name = collection or self.settings.collection
+        """The vector store of a collection (opened on first use, shared per process); InputError for a collection
+        name that is not an identifier."""
+        from core.retrieval.names import validate_collection
+
+        try:
+            name = validate_collection(self.settings.collection if collection is None else collection)
+        except ValueError as exc:
+            raise InputError(str(exc)) from None
         if self._store is not None and name == self.settings.collection:
             return self._store
         if name not in self._stores:
@@ -511,9 +517,12 @@ class Workbench:
 
     def ingest_uploads(self, files: list[tuple[str, bytes, dict[str, Any]]], *,
                        progress: Callable[[int, int, str], None] | None = None,
-                       collection: str | None = None) -> Any:
+                       collection: str | None = None, replace: bool = False, user_id: str = "local") -> Any:
         """Ingest uploaded files `(name, content, metadata defaults)` as one batch (a document id used by two
-        uploads is refused for the second); one IngestReport with per-file errors that name the upload."""
+        uploads is refused for the second); one IngestReport with per-file errors that name the upload.
+
+        An upload whose document id is already indexed with other content is refused unless `replace` is set;
+        a replacement records `user_id` and the time in the document's metadata."""
         import tempfile
         from pathlib import Path
 
@@ -550,6 +559,7 @@ class Workbench:
                 store, [Path(p) for p in written], settings=self.settings,
                 defaults_for=lambda p: {**written[str(p)][2], "source_path": f"upload:{written[str(p)][1]}"},
                 progress=None if progress is None else lambda done, _t, label: progress(refused + done, total, label),
+                replace=replace, actor=user_id,
             )
             for r in report.results:
                 i, display, _ = written[r.path]

@@ -250,3 +250,31 @@ def test_ensure_sample_corpus_only_fills_an_empty_store(store, tmp_path: Path, m
     report = ensure_sample_corpus(store, progress=lambda *a: calls.append(a))
     assert report is not None and report.documents == 1 and calls == [(1, 1, "xy.md")]
     assert ensure_sample_corpus(store) is None
+
+
+def test_a_reused_document_id_is_refused_without_replace_and_recorded_with_it(store, tmp_path: Path) -> None:
+    write(tmp_path / "v1", "xy.md", XY_DOC)
+    assert ingest_paths(store, [tmp_path / "v1"]).succeeded
+    assert ingest_paths(store, [tmp_path / "v1" / "xy.md"]).succeeded  # the same content again: idempotent
+    changed = XY_DOC.replace("title: XY Payments Act 2021", "title: Forged act").replace("30 percent", "50 percent")
+    other = write(tmp_path / "v2", "other.md", front(id="zz-other", jurisdiction="ZZ"))
+    forged = write(tmp_path / "v2", "xy-forged.md", changed)
+
+    report = ingest_paths(store, [tmp_path / "v2"])
+    errors = {Path(r.path).name: r.error for r in report.results}
+    assert errors["other.md"] is None  # the rest of the batch still goes in
+    assert errors["xy-forged.md"].startswith(
+        f"{forged}: document id 'xy-payments-act-2021' is already in the corpus with other content (from ")
+    assert "--replace" in errors["xy-forged.md"]
+    kept = store.get_document("xy-payments-act-2021")
+    assert kept.title == "XY Payments Act 2021" and "replaced_by" not in kept.extra
+    assert store.get_document("zz-other") is not None
+
+    replaced = ingest_paths(store, [forged], replace=True, actor="alice")
+    assert replaced.succeeded and not replaced.failed
+    new = store.get_document("xy-payments-act-2021")
+    assert new.title == "Forged act" and new.extra["replaced_by"] == "alice"
+    assert date.fromisoformat(new.extra["replaced_at"][:10]) == date.today()
+    assert "50 percent" in " ".join(c.text for c in store.chunks(new.id))
+    assert ingest_paths(store, [forged]).succeeded  # identical again: accepted, and the provenance stays
+    assert store.get_document(new.id).extra["replaced_by"] == "alice"

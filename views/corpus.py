@@ -67,7 +67,8 @@ def upload_tab() -> None:
         getattr(st, kind)(message)
     st.caption("Markdown with YAML front matter carries its own metadata (id, title, jurisdiction, status, dates, "
                "thresholds; see the README). Files without it (.txt, .pdf, plain .md) need at least a jurisdiction "
-               "below. Re-ingesting a document replaces it.")
+               "below. A document id that is already indexed with other content is refused unless 'Replace "
+               "existing documents' is ticked; a replacement is recorded with your name and the time.")
     generation = st.session_state.get("upload-generation", 0)
     files = st.file_uploader("Documents", type=UPLOAD_TYPES, accept_multiple_files=True,
                              max_upload_size=wb.settings.max_upload_mb, key=f"upload-{generation}")
@@ -94,9 +95,12 @@ def upload_tab() -> None:
     missing = [name for name, d in defaults.items() if not d.get("jurisdiction")]
     if missing:
         st.caption("Still needs a jurisdiction: " + ", ".join(md_escape(m) for m in missing))
+    replace = st.checkbox("Replace existing documents", key=f"upload-replace-{generation}",
+                          help="Overwrite documents whose id is already indexed with other content")
     if st.button(f"Ingest {len(files)} file(s)", type="primary", icon=":material/upload:", disabled=bool(missing)):
         bar = shared.LiveBar("Indexing…")
-        report = wb.ingest_uploads([(f.name, f.getvalue(), defaults.get(f.name, {})) for f in files], progress=bar)
+        report = wb.ingest_uploads([(f.name, f.getvalue(), defaults.get(f.name, {})) for f in files], progress=bar,
+                                   replace=replace, user_id=shared.reviewer())
         messages = [("success", report.summary())] if report.succeeded else []
         messages += [("error", md_escape(r.error or "")) for r in report.failed]
         st.session_state["ingest-messages"] = messages

@@ -29,5 +29,9 @@ class StoreLockedError(RetrievalError):
     """The embedded Qdrant shard is locked by another process (the app or the CLI)."""
 
 
+class InvalidCollectionError(RetrievalError, ValueError):
+    """A collection name that is not an identifier (it would name a path outside the store's directory)."""
+
+
 class StoreClosedError(RetrievalError):
     """A store was used after `close()`; open a new one with `open_store`."""

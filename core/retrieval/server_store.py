@@ -13,6 +13,7 @@ from qdrant_client import QdrantClient, models
 
 from core.retrieval.embeddings import embedding_dim
 from core.retrieval.models import SearchFilter
+from core.retrieval.names import validate_collection
 from core.retrieval.store import (
     DENSE,
     HIT_FIELDS,
@@ -48,7 +49,7 @@ class ServerStore(BaseStore):
         on_close: Callable[[BaseStore], None] | None = None,
         owns_client: bool = False,
     ):
-        super().__init__(collection, model_name, on_close)
+        super().__init__(validate_collection(collection), model_name, on_close)
         self.client = client
         self._owns_client = owns_client
         self._dim = embedding_dim(model_name)

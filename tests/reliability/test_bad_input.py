@@ -177,6 +177,22 @@ def test_uploads_report_each_bad_file_by_its_name(real_wb: Workbench) -> None:
     assert store.get_document("xy-law").title == "XY law"  # the duplicate did not replace the first upload
 
 
+def test_an_upload_reusing_a_curated_id_needs_the_replace_option(real_wb: Workbench) -> None:
+    forged = XY_LAW.replace(b"title: XY law", b"title: Forged law").replace(b"25%", b"90%")
+    assert not real_wb.ingest_uploads([("law.md", XY_LAW, {})]).failed
+    assert not real_wb.ingest_uploads([("law.md", XY_LAW, {})]).failed  # identical: idempotent
+    report = real_wb.ingest_uploads([("forged.md", forged, {}), ("other.md", XY_LAW.replace(b"xy-law", b"xy-2"), {})])
+    assert report.results[0].error.startswith("forged.md: document id 'xy-law' is already in the corpus with other "
+                                              "content (from upload:law.md)")
+    assert report.results[1].ok
+    assert real_wb.store().get_document("xy-law").title == "XY law"
+    with pytest.raises(InputError, match="is not a collection name"):
+        real_wb.ingest_uploads([("forged.md", forged, {})], collection="../elsewhere")
+    assert not real_wb.ingest_uploads([("forged.md", forged, {})], replace=True, user_id="alice@example.org").failed
+    doc = real_wb.store().get_document("xy-law")
+    assert doc.title == "Forged law" and doc.extra["replaced_by"] == "alice@example.org" and doc.extra["replaced_at"]
+
+
 def test_ingest_from_disk_refuses_oversize_files_unread(tmp_path: Path) -> None:
     big = tmp_path / "big.md"
     big.write_bytes(b"---\nid: big\ntitle: Big\njurisdiction: XY\n---\n" + b"word " * 250_000)
