@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from core import safe_json
 from core.config import Settings, get_settings
 from core.retrieval.models import Hit, SearchFilter
 
@@ -74,7 +76,7 @@ def run_ingest(args: argparse.Namespace) -> int:
 
     def ingest(target: Store) -> IngestReport:
         return ingest_paths(target, args.paths, defaults=defaults, settings=settings, replace=args.replace,
-                            actor=f"cli:{_user()}")
+                            actor=f"cli:{_user()}", progress=_progress if sys.stderr.isatty() else None)
 
     try:
         store = _open(settings, collection)
@@ -84,6 +86,9 @@ def run_ingest(args: argparse.Namespace) -> int:
             report = ingest(store)
     except RetrievalError as exc:
         raise CliError(str(exc)) from None
+    finally:
+        if sys.stderr.isatty():
+            print(file=sys.stderr)  # end the progress line
     for r in report.results:
         if r.ok:
             print(f"ok     {r.path} -> {', '.join(r.doc_ids)} ({r.chunks} chunks)")
@@ -113,6 +118,11 @@ def _rebuild(store: Store, ingest: Any) -> Any:
     except _NothingIngested as nothing:
         return nothing.report
     return report
+
+
+def _progress(done: int, total: int, label: str) -> None:
+    """Ingest progress, rewritten in place on one terminal line (only when stderr is a terminal)."""
+    print(f"\r\033[K{done}/{total} files: {label}", end="", file=sys.stderr, flush=True)
 
 
 def _collection(name: str | None) -> str | None:
@@ -206,7 +216,7 @@ def _read_queries(path: Path, max_chars: int) -> list[tuple[Any, str]]:
     if not path.is_file():
         raise CliError(f"queries file {path} does not exist")
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = path.read_text(encoding="utf-8-sig").splitlines()
     except UnicodeDecodeError:
         raise CliError(f"queries file {path} is not UTF-8 text") from None
     queries: list[tuple[Any, str]] = []
@@ -214,7 +224,9 @@ def _read_queries(path: Path, max_chars: int) -> list[tuple[Any, str]]:
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
+            row = safe_json.loads(line)
+        except safe_json.JsonDepthError as exc:
+            raise CliError(f"{path}:{lineno}: {exc}") from None
         except json.JSONDecodeError as exc:
             raise CliError(f"{path}:{lineno}: not valid JSON ({exc.msg})") from None
         if not isinstance(row, dict) or "id" not in row or "text" not in row:

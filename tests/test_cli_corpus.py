@@ -117,6 +117,8 @@ def test_bad_input_exits_2_with_one_line_on_stderr(tmp_path: Path) -> None:
         (["search", "--queries", "{q}"], '{"id": 1, "query": "wrong key"}\n', 'q.jsonl:1: expected an object with "id" and "text"'),
         (["search", "--queries", "{q}"], '{"id": 1, "text": ""}\n', "q.jsonl:1: text is empty"),
         (["search", "--queries", "{q}"], "\n\n", "holds no queries"),
+        (["search", "--queries", "{q}"], '{"id": 1, "text": "a", "x": ' + "[" * 50_000 + "]" * 50_000 + "}\n",
+         "q.jsonl:1: JSON nested 50001 levels deep; the limit is 32"),
         (["search", "--queries", "missing.jsonl"], None, "queries file missing.jsonl does not exist"),
         (["search", "x", "-k", "0"], None, "-k must be between 1 and 100"),
         (["search", "x", "--as-of", "2026-02-30"], None, "--as-of '2026-02-30' is not a date"),

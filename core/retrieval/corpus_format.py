@@ -31,6 +31,9 @@ _FrontMatterLoader.yaml_implicit_resolvers = {
     for first, resolvers in yaml.CSafeLoader.yaml_implicit_resolvers.items()
 }
 
+MAX_FRONT_MATTER_DEPTH = 16
+"""Deepest nesting of lists and mappings in front matter (thresholds and exemptions use 3)."""
+
 _DOC_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]*$")
 _JURISDICTION = re.compile(r"^[A-Za-z0-9]{2,5}$")
 _FENCE = re.compile(r"^---[ \t]*$")
@@ -49,6 +52,7 @@ def split_front_matter(text: str, source: str) -> tuple[dict[str, Any] | None, s
         raise IngestError(source, "front matter starts with '---' but has no closing '---' line")
     raw = "".join(lines[1:end])
     try:
+        _check_structure(raw, source)
         data = yaml.load(raw, Loader=_FrontMatterLoader)  # noqa: S506 (a safe loader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
@@ -60,6 +64,25 @@ def split_front_matter(text: str, source: str) -> tuple[dict[str, Any] | None, s
     if not isinstance(data, dict):
         raise IngestError(source, f"front matter must be a YAML mapping of keys, got {type(data).__name__}")
     return {str(k): v for k, v in data.items()}, "".join(lines[end + 1 :])
+
+
+def _check_structure(raw: str, source: str) -> None:
+    """Refuse anchors and aliases (a few hundred bytes of nested aliases expand to gigabytes, and a self-reference
+    recurses without end) and nesting deeper than MAX_FRONT_MATTER_DEPTH, from the event stream, before any value
+    is built."""
+    depth = 0
+    for event in yaml.parse(raw, Loader=yaml.CSafeLoader):
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+            line = event.start_mark.line + 2
+            raise IngestError(source, f"front matter uses a YAML anchor or alias (line {line}); anchors and aliases "
+                                      "are not allowed: write the values out")
+        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            depth += 1
+            if depth > MAX_FRONT_MATTER_DEPTH:
+                raise IngestError(source, f"front matter is nested more than {MAX_FRONT_MATTER_DEPTH} levels deep "
+                                          f"(line {event.start_mark.line + 2})")
+        elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            depth -= 1
 
 
 def parse_document_meta(data: Mapping[str, Any], source: str) -> DocumentMeta:

@@ -18,7 +18,8 @@ from core.retrieval.readers import SUPPORTED_SUFFIXES, ParsedDocument, read_file
 from core.retrieval.store import Store
 
 ProgressCallback = Callable[[int, int, str], None]
-"""progress(done, total, label): called once per file with the number of files finished so far."""
+"""progress(done, total, label): called once per file with the number of files finished so far, and between
+embedding batches of a file with many documents (label `name (n of m documents)`)."""
 
 SAMPLE_CORPUS_DIR = Path(__file__).resolve().parent.parent / "corpus"
 PROVENANCE_KEYS = ("replaced_by", "replaced_at")
@@ -128,18 +129,22 @@ def ingest_paths(
     files, results = expand_paths(paths)
     total = len(files)
     seen: dict[str, str] = {}
-    pending: list[tuple[Path, list[ParsedDocument]]] = []
+    queued: list[ParsedDocument] = []  # documents for the next embedding batch
+    queued_chunks = 0
+    finished: list[tuple[Path, list[ParsedDocument]]] = []  # files whose documents are all queued
     done = 0
 
     def flush() -> None:
-        nonlocal done
-        store.upsert_documents([(d.meta, d.chunks) for _, docs in pending for d in docs])
-        for path, docs in pending:
+        nonlocal done, queued_chunks
+        store.upsert_documents([(d.meta, d.chunks) for d in queued])
+        queued.clear()
+        queued_chunks = 0
+        for path, docs in finished:
             results.append(FileResult(str(path), tuple(d.meta.id for d in docs), sum(len(d.chunks) for d in docs)))
             done += 1
             if progress is not None:
                 progress(done, total, path.name)
-        pending.clear()
+        finished.clear()
 
     for path in files:
         try:
@@ -148,16 +153,22 @@ def ingest_paths(
             docs = read_file(path, given, settings.chunk_words, settings.chunk_overlap_words)
             _claim_ids(path, docs, seen)
             docs = _check_existing(store, path, docs, replace, actor)
-        except IngestError as exc:
-            results.append(FileResult(str(path), error=str(exc)))
+        except (IngestError, RecursionError) as exc:
+            error = str(exc) if isinstance(exc, IngestError) else f"{path}: nested too deeply to read"
+            results.append(FileResult(str(path), error=error))
             done += 1
             if progress is not None:
                 progress(done, total, path.name)
             continue
-        pending.append((path, docs))
-        if sum(len(d.chunks) for _, ds in pending for d in ds) >= EMBED_BATCH_CHUNKS:
-            flush()
-    if pending:
+        for n, d in enumerate(docs, start=1):
+            queued.append(d)
+            queued_chunks += len(d.chunks)
+            if queued_chunks >= EMBED_BATCH_CHUNKS:
+                flush()
+                if progress is not None and n < len(docs):  # a large .jsonl file: progress within it
+                    progress(done, total, f"{path.name} ({n:,} of {len(docs):,} documents)")
+        finished.append((path, docs))
+    if queued or finished:
         flush()
     order = {str(p): i for i, p in enumerate(files)}
     return IngestReport(tuple(sorted(results, key=lambda r: order.get(r.path, -1))))
