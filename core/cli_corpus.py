@@ -246,6 +246,8 @@ def _hit_json(h: Hit) -> dict[str, Any]:
         "jurisdiction": h.jurisdiction,
         "status": h.status,
         "heading": h.heading,
+        "passage_id": h.passage_id,
+        "metadata": h.metadata,
         "text": h.text,
     }
 
@@ -258,7 +260,8 @@ def _print_hits(hits: list[Hit]) -> None:
         snippet = " ".join(h.text.split())
         if len(snippet) > SNIPPET_CHARS:
             snippet = snippet[: SNIPPET_CHARS - 1].rstrip() + "…"
-        print(f"{rank:>2}. {h.title}  [{h.jurisdiction} · {h.status}]  {h.chunk_id}  score {h.score:.4f}")
+        passage = f"  passage {h.passage_id}" if h.passage_id is not None else ""
+        print(f"{rank:>2}. {h.title}  [{h.jurisdiction} · {h.status}]  {h.chunk_id}{passage}  score {h.score:.4f}")
         if h.heading:
             print(f"    § {h.heading}")
         print(f"    {snippet}")

@@ -197,3 +197,22 @@ def test_ingest_replace_flag_replaces_a_reused_id_and_records_who(
     doc = open_store(get_settings()).get_document("xy-bo")
     assert doc.title == "Forged ownership notice" and doc.extra["replaced_by"].startswith("cli:")
     assert doc.extra["replaced_at"]
+
+
+def test_search_json_keeps_a_jsonl_passage_id_and_metadata(
+    tmp_path: Path, data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = [{"id": "art-4.1", "doc_id": "xy-wire", "title": "XY wire rule", "jurisdiction": "XY", "page": 7,
+             "section": "4.1", "text": "Wire transfers above XYD 1,000 carry originator data."},
+            {"id": "md-1", "doc_id": "zz-note", "jurisdiction": "ZZ", "text": "ZZ traders keep cash ledgers."}]
+    corpus = tmp_path / "p.jsonl"
+    corpus.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    (tmp_path / "xy.md").write_text(XY, encoding="utf-8")
+    assert main(["ingest", str(corpus), str(tmp_path / "xy.md")]) == 0
+    capsys.readouterr()
+    assert main(["search", "wire transfers originator data", "--json", "-k", "3"]) == 0
+    hits = {h["doc_id"]: h for h in json.loads(capsys.readouterr().out)}
+    assert hits["xy-wire"]["passage_id"] == "art-4.1" and hits["xy-wire"]["metadata"] == {"page": 7, "section": "4.1"}
+    assert hits["xy-bo"]["passage_id"] is None and hits["xy-bo"]["metadata"] == {}
+    assert main(["search", "wire transfers originator data", "-k", "1"]) == 0
+    assert "xy-wire#0  passage art-4.1  score " in capsys.readouterr().out

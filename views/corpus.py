@@ -55,8 +55,11 @@ def search_tab(jurisdictions: list[str]) -> None:
         st.caption(f"{len(hits)} passage(s) for “{md_escape(shown_query)}”")
         for hit in hits:
             with st.container(border=True):
-                st.markdown(f"**{md_escape(hit.title)}**  \n`{hit.chunk_id}` · {md_escape(hit.jurisdiction)} · "
+                passage = f" · passage {md_escape(hit.passage_id)}" if hit.passage_id is not None else ""
+                st.markdown(f"**{md_escape(hit.title)}**  \n`{hit.chunk_id}`{passage} · {md_escape(hit.jurisdiction)} · "
                             f"{label(hit.status)} · score {hit.score:.3f}")
+                if hit.metadata:
+                    st.caption(" · ".join(f"{md_escape(str(k))}: {md_escape(str(v))}" for k, v in hit.metadata.items()))
                 text = hit.text if len(hit.text) <= SNIPPET_CHARS else hit.text[:SNIPPET_CHARS] + "…"
                 st.markdown(md_escape(text))
 

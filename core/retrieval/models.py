@@ -120,6 +120,10 @@ class Hit(BaseModel):
     status: str
     text: str
     heading: str = ""
+    passage_id: str | None = None
+    """The passage's own id (a .jsonl line's `id`); None for passages chunked from .md/.txt/.pdf files."""
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    """The passage's other metadata (the extra keys of its .jsonl line)."""
 
 
 class SearchFilter(BaseModel):

@@ -38,7 +38,7 @@ RRF_K = 60
 FACET_KEYS: tuple[str, ...] = ("jurisdiction", "status")
 KEYWORD_FIELDS: tuple[str, ...] = ("doc_id", "jurisdiction", "status")
 INTEGER_FIELDS: tuple[str, ...] = ("chunk_index", "effective")
-HIT_FIELDS: list[str] = ["doc_id", "chunk_index", "text", "heading", "title", "jurisdiction", "status"]
+HIT_FIELDS: list[str] = ["doc_id", "chunk_index", "text", "heading", "title", "jurisdiction", "status", "meta"]
 CHUNK_FIELDS: list[str] = ["doc_id", "chunk_index", "text", "heading", "meta"]
 _POINT_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "urn:compliance-research-workbench:chunk")
 
@@ -343,6 +343,8 @@ def _plan(dense: Sequence[float] | None, sparse: qe.SparseVector | None, mode: s
 
 
 def _hit(score: float, p: dict[str, Any]) -> Hit:
+    meta = dict(p.get("meta") or {})
+    passage_id = meta.pop("passage_id", None)
     return Hit(
         doc_id=p["doc_id"],
         chunk_id=f"{p['doc_id']}#{p['chunk_index']}",
@@ -353,6 +355,8 @@ def _hit(score: float, p: dict[str, Any]) -> Hit:
         status=p["status"],
         text=p["text"],
         heading=p.get("heading", ""),
+        passage_id=None if passage_id is None else str(passage_id),
+        metadata=meta,
     )
 
 
