@@ -87,7 +87,7 @@ def upload_tab() -> None:
                               column_config={
                                   "file": st.column_config.TextColumn("File"),
                                   "jurisdiction": st.column_config.TextColumn("Jurisdiction", required=True,
-                                                                              help="Code such as EU, US, UK, SG"),
+                                                                              help="Code such as EU, US, UK, SG, or a subdivision such as US-NY"),
                                   "title": st.column_config.TextColumn(
                                       "Title", help="Defaults to the first heading or the file name"),
                                   "status": st.column_config.SelectboxColumn("Status", options=DOC_STATUSES,

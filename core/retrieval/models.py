@@ -66,6 +66,8 @@ class DocumentMeta(BaseModel):
     id: str
     title: str
     jurisdiction: str
+    jurisdiction_name: str | None = None
+    """The name of a subdivision or market code (pycountry's for ISO 3166-2, else declared in the front matter)."""
     authority: str | None = None
     instrument: str | None = None
     citation: str | None = None

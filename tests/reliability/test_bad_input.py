@@ -168,7 +168,8 @@ def test_uploads_report_each_bad_file_by_its_name(real_wb: Workbench) -> None:
     assert errors["badfront.md"] == "badfront.md: key 'effective': 'soon' is not an ISO date (YYYY-MM-DD)"
     assert errors["b.md"] == "b.md: duplicate document id 'xy-law' (already in a.md in this batch)"
     assert errors["place.md"] == ("place.md: key 'jurisdiction': 'Ruritania Republic' is not a jurisdiction code "
-                                  "(2 to 5 letters or digits, e.g. EU, US, SG, INT)")
+                                  "(2 to 5 letters or digits, optionally '-' and a subdivision or market, e.g. EU, US, "
+                                  "SG, INT, US-NY, AE-ADGM)")
     assert errors["no-jur.txt"].startswith("no-jur.txt: key 'jurisdiction': missing")
     assert not any("workbench-upload-" in (e or "") for e in errors.values())  # no temp paths leak into messages
     assert sorted(s[0] for s in seen) == list(range(1, len(files) + 1)) and {s[1] for s in seen} == {len(files)}
@@ -213,7 +214,33 @@ def test_jurisdiction_codes_of_two_to_five_letters_or_digits_are_accepted(tmp_pa
     assert read_file(path)[0].meta.jurisdiction == code
 
 
-@pytest.mark.parametrize("code", ["E", "ABCDEF", "US-DE", "E U", "Ruritania", "'E.U.'"])
+@pytest.mark.parametrize(("code", "name"), [("US-NY", "New York"), ("CA-ON", "Ontario"), ("us-de", "Delaware"),
+                                           ("GB-ENG", "England")])
+def test_iso_3166_2_subdivisions_are_accepted_with_their_name(tmp_path: Path, code: str, name: str) -> None:
+    path = tmp_path / "doc.md"
+    path.write_text(f"---\nid: d\ntitle: D\njurisdiction: {code}\n---\nText.\n", encoding="utf-8")
+    meta = read_file(path)[0].meta
+    assert (meta.jurisdiction, meta.jurisdiction_name) == (code, name)
+
+
+def test_a_market_code_pycountry_does_not_know_needs_a_declared_name(tmp_path: Path) -> None:
+    path = tmp_path / "adgm.md"
+    path.write_text("---\nid: d\ntitle: D\njurisdiction: AE-ADGM\n---\nText.\n", encoding="utf-8")
+    with pytest.raises(CorpusFormatError, match=r"key 'jurisdiction_name': missing: 'AE-ADGM' is not an ISO 3166-2 "
+                                                r"subdivision, so declare what it names") as info:
+        read_file(path)
+    assert str(info.value).startswith(f"{path}: ")
+    path.write_text("---\nid: d\ntitle: D\njurisdiction: AE-ADGM\njurisdiction_name: Abu Dhabi Global Market\n---\n"
+                    "Text.\n", encoding="utf-8")
+    meta = read_file(path)[0].meta
+    assert (meta.jurisdiction, meta.jurisdiction_name) == ("AE-ADGM", "Abu Dhabi Global Market")
+    rows = tmp_path / "adgm.jsonl"
+    rows.write_text('{"id": "p1", "text": "FSRA rules.", "jurisdiction": "AE-ADGM", "jurisdiction_name": "ADGM"}\n',
+                    encoding="utf-8")
+    assert read_file(rows)[0].meta.jurisdiction_name == "ADGM"
+
+
+@pytest.mark.parametrize("code", ["E", "ABCDEF", "US-", "US-NY-X", "E U", "Ruritania", "'E.U.'"])
 def test_unknown_jurisdiction_forms_are_refused_naming_file_and_key(tmp_path: Path, code: str) -> None:
     path = tmp_path / "doc.md"
     path.write_text(f"---\nid: d\ntitle: D\njurisdiction: {code}\n---\nText.\n", encoding="utf-8")
