@@ -86,8 +86,9 @@ def upload_tab() -> None:
         meta = st.data_editor(blank, key=f"upload-meta-{generation}", hide_index=True, disabled=["file"],
                               column_config={
                                   "file": st.column_config.TextColumn("File"),
-                                  "jurisdiction": st.column_config.TextColumn("Jurisdiction", required=True,
-                                                                              help="Code such as EU, US, UK, SG, or a subdivision such as US-NY"),
+                                  "jurisdiction": st.column_config.TextColumn(
+                                      "Jurisdiction", required=True,
+                                      help="Code such as EU, US, UK, SG, or a subdivision such as US-NY"),
                                   "title": st.column_config.TextColumn(
                                       "Title", help="Defaults to the first heading or the file name"),
                                   "status": st.column_config.SelectboxColumn("Status", options=DOC_STATUSES,
