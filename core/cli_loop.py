@@ -124,7 +124,10 @@ def _export(args: argparse.Namespace) -> int:
 
     data = _workbench().export(args.thread_id, args.format)
     if args.output:
-        Path(args.output).write_bytes(data)
+        try:
+            Path(args.output).write_bytes(data)
+        except OSError as exc:
+            raise CliError(f"cannot write {args.output}: {exc.strerror or exc}") from None
         print(f"wrote {args.output} ({len(data)} bytes)", file=sys.stderr)
     elif args.format == "docx":
         raise CliError("docx is binary: give -o FILE")

@@ -29,6 +29,10 @@ class StoreLockedError(RetrievalError):
     """The embedded Qdrant shard is locked by another process (the app or the CLI)."""
 
 
+class StoreUnavailableError(RetrievalError):
+    """The Qdrant server does not answer (or refuses the request); the message names QDRANT_URL and the reason."""
+
+
 class InvalidCollectionError(RetrievalError, ValueError):
     """A collection name that is not an identifier (it would name a path outside the store's directory)."""
 

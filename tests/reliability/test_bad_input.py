@@ -73,6 +73,7 @@ def pdf(content: bytes, pages: int = 1) -> bytes:
         ("", "the question is empty: type a regulatory question"),
         (" \t\n ", "the question is empty: type a regulatory question"),
         ("\x00\x07\x1b", "the question is empty: type a regulatory question"),
+        ("\u200b\u200c\u200d\u2060\ufeff \u200b", "the question is empty: type a regulatory question"),
         ("x" * 20_000, "the question has 20000 characters; the limit is 4000: shorten it"),
     ],
 )
@@ -101,6 +102,43 @@ def test_control_characters_are_dropped_everywhere_text_is_stored(wb: Workbench)
         wb.annotate(done.thread_id, target, editor="\x00", reason="x")
     with pytest.raises(InputError, match="severity must be one of low, medium, high, critical, not 'urgent'"):
         wb.annotate(done.thread_id, target, editor="bob", reason="x", severity="urgent")
+
+
+def test_edited_queries_and_notes_are_capped(wb: Workbench) -> None:
+    paused = wb.start(RU_QUESTION, as_of=AS_OF)
+    target = paused.pending_review["proposals"][0]["id"]
+    others = {p["id"]: {"action": "approve"} for p in paused.pending_review["proposals"][1:]}
+    too_long_query = {target: {"action": "edit", "query": "q" * 4001}, **others}
+    with pytest.raises(InputError, match=rf"the edited query of {target} has 4001 characters; the limit is 4000 "
+                                         r"\(WORKBENCH_MAX_QUERY_CHARS\): shorten it"):
+        wb.resume(paused.thread_id, too_long_query)
+    with pytest.raises(InputError, match=rf"the note on {target} has 4001 characters; the limit is 4000"):
+        wb.resume(paused.thread_id, {target: {"action": "reject", "note": "n" * 4001}, **others})
+    added = {"deficiency_type": "missing_jurisdiction", "subject": "SG", "description": "d",
+             "suggested_correction_query": "x" * 4001}
+    with pytest.raises(InputError, match="the query of added row 1 has 4001 characters"):
+        wb.resume(paused.thread_id, {"decisions": {target: {"action": "approve"}, **others}, "added": [added]})
+    assert wb.show(paused.thread_id).status == "awaiting_review"  # nothing applied
+    done = wb.resume(paused.thread_id, {target: {"action": "reject", "note": "n" * 4000}, **others})
+    assert done.status == "completed"
+    with pytest.raises(InputError, match="the note has 4001 characters; the limit is 4000"):
+        wb.annotate(done.thread_id, target, editor="bob", reason="r", note="n" * 4001)
+
+
+def test_a_duplicated_analyst_row_is_one_deficiency_corrected_once(wb: Workbench) -> None:
+    row = {"deficiency_type": "missing_jurisdiction", "subject": "Xylandia", "description": "Xylandia not covered",
+           "suggested_correction_query": "Xylandia owner disclosure threshold"}
+
+    def run(rows: list[dict[str, str]]) -> Any:
+        paused = wb.start(RU_QUESTION, as_of=AS_OF)
+        decisions = {p["id"]: {"action": "reject"} for p in paused.pending_review["proposals"]}
+        return wb.resume(paused.thread_id, {"decisions": decisions, "added": rows, "stop": False})
+
+    once, twice = run([row]), run([row, dict(row, description="the same row, pasted again")])
+    assert once.metrics["retrievals"] == twice.metrics["retrievals"]
+    added_ids = [d.id for d in twice.identified_deficiencies if d.origin == "analyst"]
+    assert len(added_ids) == len(set(added_ids)) == 1
+    assert [d.description for d in twice.identified_deficiencies if d.origin == "analyst"] == ["Xylandia not covered"]
 
 
 def test_a_question_naming_no_known_jurisdiction_still_runs(wb: Workbench) -> None:
