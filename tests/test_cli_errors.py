@@ -197,3 +197,11 @@ def test_bad_arguments_are_one_line_not_a_usage_block(
     argv: list[str], message: str, settings: Settings, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert one_line_error(capsys, *argv).startswith(message)
+
+
+def test_a_damaged_qdrant_store_is_one_line(settings: Settings, capsys: pytest.CaptureFixture[str]) -> None:
+    open_store(settings).close()
+    shard = settings.qdrant_path / settings.collection
+    (shard / "edge_config.json").write_text("garbage{", encoding="utf-8")
+    assert one_line_error(capsys, "search", "owners").startswith(
+        f"the Qdrant store {shard} cannot be opened (")

@@ -9,6 +9,6 @@ Entry points (import them from their modules; this package imports nothing, so `
     ingest.ensure_sample_corpus(store, settings=None, progress=None) -> IngestReport | None
     readers.read_file(path, defaults=None, chunk_words=180, overlap_words=30) -> list[ParsedDocument]
     corpus_format.parse_document_meta(mapping, source) -> DocumentMeta
-    errors: IngestError, CorpusFormatError, StoreLockedError, StoreUnavailableError, InvalidCollectionError,
-            StoreClosedError (all RetrievalError)
+    errors: IngestError, CorpusFormatError, StoreLockedError, StoreDamagedError, StoreUnavailableError,
+            InvalidCollectionError, StoreClosedError (all RetrievalError)
 """

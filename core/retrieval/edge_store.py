@@ -12,7 +12,7 @@ from typing import Any, Callable, Iterator
 import qdrant_edge as qe
 
 from core.retrieval.embeddings import embedding_dim
-from core.retrieval.errors import StoreLockedError
+from core.retrieval.errors import StoreDamagedError, StoreLockedError
 from core.retrieval.models import SearchFilter
 from core.retrieval.names import validate_collection
 from core.retrieval.store import (
@@ -72,7 +72,11 @@ class EdgeStore(BaseStore):
                     f"store {self.path.name!r} is locked. Stop that process, or point WORKBENCH_DATA_DIR at "
                     "another directory."
                 ) from exc
-            raise
+            reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            raise StoreDamagedError(
+                f"the Qdrant store {self.path} cannot be opened ({reason}); if its files are damaged, move the "
+                "directory aside and ingest the corpus again"
+            ) from exc
         self._remove_leftovers()
         indexed = shard.info().payload_schema
         for field in KEYWORD_FIELDS:

@@ -29,6 +29,10 @@ class StoreLockedError(RetrievalError):
     """The embedded Qdrant shard is locked by another process (the app or the CLI)."""
 
 
+class StoreDamagedError(RetrievalError):
+    """The embedded Qdrant shard cannot be opened for a reason other than a lock (e.g. damaged files)."""
+
+
 class StoreUnavailableError(RetrievalError):
     """The Qdrant server does not answer (or refuses the request); the message names QDRANT_URL and the reason."""
 
