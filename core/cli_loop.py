@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from core import safe_json
 from core.service import InputError, ProgressEvent, RunResult, SessionBusyError, SessionNotFoundError, Workbench
 
 
@@ -89,9 +90,9 @@ def _resume(args: argparse.Namespace) -> int:
     if not path.is_file():
         raise CliError(f"decisions file {path} does not exist")
     try:
-        decisions = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise CliError(f"decisions file {path} is not valid JSON: {exc}") from exc
+        decisions = safe_json.loads(path.read_text(encoding="utf-8-sig"))
+    except (UnicodeDecodeError, ValueError) as exc:  # a BOM is fine; bad UTF-8, bad JSON, too deep are not
+        raise CliError(f"decisions file {path} is not valid JSON: {exc}") from None
     result = wb.resume(args.thread_id, decisions, on_event=None if args.json else _progress)
     _print_result(result, args.json)
     return 0
@@ -123,7 +124,10 @@ def _export(args: argparse.Namespace) -> int:
 
     data = _workbench().export(args.thread_id, args.format)
     if args.output:
-        Path(args.output).write_bytes(data)
+        try:
+            Path(args.output).write_bytes(data)
+        except OSError as exc:
+            raise CliError(f"cannot write {args.output}: {exc.strerror or exc}") from None
         print(f"wrote {args.output} ({len(data)} bytes)", file=sys.stderr)
     elif args.format == "docx":
         raise CliError("docx is binary: give -o FILE")

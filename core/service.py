@@ -6,6 +6,7 @@ import logging
 import re
 import threading
 import time
+import unicodedata
 import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from core.state import (
     EvaluationCycleRecord,
     ReviewResponse,
     Severity,
+    deficiency_id,
     verify_chain,
 )
 from core.termination import TerminationPolicy, describe
@@ -37,6 +39,8 @@ SESSIONS_NS = ("sessions",)
 MIN_AS_OF = date(1990, 1, 1)
 MAX_AS_OF_YEARS_AHEAD = 30
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+MAX_NOTE_CHARS = 4000
+"""Longest analyst note, reason or added-row description accepted (they are stored in every later checkpoint)."""
 
 
 class InputError(ValueError):
@@ -127,15 +131,37 @@ def thread_lock(thread_id: str) -> Iterator[None]:
 
 
 def validate_question(question: str, settings: Settings) -> str:
-    """A clean question or an InputError naming what is wrong."""
+    """A clean question or an InputError naming what is wrong (one of only invisible characters is empty)."""
     if not isinstance(question, str):
         raise InputError("the question must be text")
     cleaned = _CONTROL_RE.sub(" ", question).strip()
-    if not cleaned:
+    if not "".join(ch for ch in cleaned if unicodedata.category(ch) != "Cf").strip():
         raise InputError("the question is empty: type a regulatory question")
     if len(cleaned) > settings.max_query_chars:
         raise InputError(f"the question has {len(cleaned)} characters; the limit is {settings.max_query_chars}: shorten it")
     return cleaned
+
+
+def _checked_review(response: ReviewResponse, settings: Settings) -> ReviewResponse:
+    """The review with its queries and notes within their caps, and analyst-added rows made unique by stable ID
+    (a row entered twice is one deficiency, corrected once)."""
+    limit = settings.max_query_chars
+    for did, d in response.decisions.items():
+        _cap(d.query, limit, f"the edited query of {did}", "WORKBENCH_MAX_QUERY_CHARS")
+        _cap(d.note, MAX_NOTE_CHARS, f"the note on {did}")
+    unique: dict[str, Any] = {}
+    for n, added in enumerate(response.added, start=1):
+        _cap(added.suggested_correction_query, limit, f"the query of added row {n}", "WORKBENCH_MAX_QUERY_CHARS")
+        _cap(added.description, MAX_NOTE_CHARS, f"the description of added row {n}")
+        _cap(added.note, MAX_NOTE_CHARS, f"the note of added row {n}")
+        unique.setdefault(deficiency_id(added.deficiency_type, added.subject), added)
+    return response.model_copy(update={"added": tuple(unique.values())})
+
+
+def _cap(text: str | None, limit: int, what: str, setting: str | None = None) -> None:
+    if text is not None and len(text) > limit:
+        where = f" ({setting})" if setting else ""
+        raise InputError(f"{what} has {len(text)} characters; the limit is {limit}{where}: shorten it")
 
 
 def validate_as_of(as_of: date | str | None) -> date:
@@ -173,8 +199,9 @@ class Workbench:
         return self._persistence
 
     def store(self, collection: str | None = None) -> Any:
-        """The vector store of a collection (opened on first use, shared per process)."""
-        name = collection or self.settings.collection
+        """The vector store of a collection (opened on first use, shared per process); InputError for a collection
+        name that is not an identifier, StoreLockedError while another process holds the embedded store."""
+        name = self._collection(collection)
         if self._store is not None and name == self.settings.collection:
             return self._store
         if name not in self._stores:
@@ -183,13 +210,23 @@ class Workbench:
             self._stores[name] = open_store(self.settings, name)
         return self._stores[name]
 
+    def _collection(self, collection: str | None) -> str:
+        """The collection's name (default: the configured one), checked as an identifier."""
+        from core.retrieval.names import validate_collection
+
+        try:
+            return validate_collection(self.settings.collection if collection is None else collection)
+        except ValueError as exc:
+            raise InputError(str(exc)) from None
+
     def graph(self, collection: str | None = None) -> Any:
-        """The compiled loop for a collection."""
-        name = collection or self.settings.collection
+        """The compiled loop for a collection. Its store opens when a node first uses it, so reading a session
+        (show, export, sessions) never opens the corpus and works while another process holds the embedded store."""
+        name = self._collection(collection or None)
         if name not in self._graphs:
             s = self.settings
             deps = Deps(
-                store=self.store(name), drafter=self.drafter, critic=self.critic, settings=s,
+                store=_LazyStore(lambda: self.store(name)), drafter=self.drafter, critic=self.critic, settings=s,
                 policy=TerminationPolicy(quality_threshold=s.quality_threshold,
                                          blocking_severity=Severity(s.blocking_severity),
                                          plateau_epsilon=s.plateau_epsilon, plateau_cycles=s.plateau_cycles),
@@ -256,6 +293,7 @@ class Workbench:
                 response = ReviewResponse.parse(decisions)
             except ValueError as exc:
                 raise InputError(f"invalid review decisions: {_first_error(exc)}") from exc
+            response = _checked_review(response, self.settings)
             pending_ids = {p["id"] for p in current.pending_review["proposals"]}
             unknown = set(response.decisions) - {d.id for d in current.identified_deficiencies}
             if unknown:
@@ -272,6 +310,7 @@ class Workbench:
     def _run_locked(self, thread_id: str, payload: Any, on_event: Callable[[ProgressEvent], None] | None) -> RunResult:
         """Stream the graph from `payload` until it pauses or ends; the caller holds the session's lock."""
         meta = self._session(thread_id)
+        self.store(meta.get("collection"))  # a store held by another process fails here, before the session changes
         graph = self.graph(meta.get("collection"))
         config = {"configurable": {"thread_id": thread_id}, "recursion_limit": 200}
         started = time.perf_counter()
@@ -385,6 +424,8 @@ class Workbench:
         """After a run: record a note / accepted risk on a deficiency, with editor and reason in the checkpoint."""
         editor, reason = _CONTROL_RE.sub(" ", editor).strip(), _CONTROL_RE.sub(" ", reason).strip()
         note = _CONTROL_RE.sub(" ", note) if note is not None else None
+        _cap(note, MAX_NOTE_CHARS, "the note")
+        _cap(reason, MAX_NOTE_CHARS, "the reason")
         if not editor or not reason:
             raise InputError("an annotation needs the editor's name and a reason")
         if severity is not None and severity not in {s.value for s in Severity}:
@@ -511,9 +552,12 @@ class Workbench:
 
     def ingest_uploads(self, files: list[tuple[str, bytes, dict[str, Any]]], *,
                        progress: Callable[[int, int, str], None] | None = None,
-                       collection: str | None = None) -> Any:
+                       collection: str | None = None, replace: bool = False, user_id: str = "local") -> Any:
         """Ingest uploaded files `(name, content, metadata defaults)` as one batch (a document id used by two
-        uploads is refused for the second); one IngestReport with per-file errors that name the upload."""
+        uploads is refused for the second); one IngestReport with per-file errors that name the upload.
+
+        An upload whose document id is already indexed with other content is refused unless `replace` is set;
+        a replacement records `user_id` and the time in the document's metadata."""
         import tempfile
         from pathlib import Path
 
@@ -550,11 +594,22 @@ class Workbench:
                 store, [Path(p) for p in written], settings=self.settings,
                 defaults_for=lambda p: {**written[str(p)][2], "source_path": f"upload:{written[str(p)][1]}"},
                 progress=None if progress is None else lambda done, _t, label: progress(refused + done, total, label),
+                replace=replace, actor=user_id,
             )
             for r in report.results:
                 i, display, _ = written[r.path]
                 results[i] = FileResult(display, r.doc_ids, r.chunks, named(r.error) if r.error else None)
         return IngestReport(tuple(results[i] for i in sorted(results)))
+
+
+class _LazyStore:
+    """A store that is opened on its first use (see `Workbench.graph`)."""
+
+    def __init__(self, open_store: Callable[[], Any]):
+        self._open_store = open_store
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._open_store(), name)
 
 
 def _event(node: str, update: Any) -> ProgressEvent:
