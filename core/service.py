@@ -26,6 +26,7 @@ from core.state import (
     Citation,
     Deficiency,
     EvaluationCycleRecord,
+    ResolutionStatus,
     ReviewResponse,
     Severity,
     verify_chain,
@@ -239,8 +240,9 @@ class Workbench:
                user_id: str | None = None) -> RunResult:
         """Answer the pending review (approve / edit / reject per correction, added deficiencies, stop).
 
-        The review is checked under the session's lock, so a second (stale) submission of the same decisions
-        is refused as busy or as answered, never applied to a later review.
+        The decisions must name the review they answer (`cycle`), and are checked under the session's lock: a
+        second (stale) submission of the same decisions is refused as busy, as answered, or as meant for an
+        earlier review, never applied to a later one.
         """
         meta = self._owned(thread_id, user_id)
         with self._exclusive(thread_id):
@@ -252,13 +254,7 @@ class Workbench:
                 response = ReviewResponse.parse(decisions)
             except ValueError as exc:
                 raise InputError(f"invalid review decisions: {_first_error(exc)}") from exc
-            pending_ids = {p["id"] for p in current.pending_review["proposals"]}
-            unknown = set(response.decisions) - {d.id for d in current.identified_deficiencies}
-            if unknown:
-                raise InputError(f"decisions name unknown deficiencies: {', '.join(sorted(unknown))}")
-            missing = pending_ids - set(response.decisions)
-            if missing and not response.stop:
-                raise InputError(f"no decision for {len(missing)} proposed correction(s): {', '.join(sorted(missing))}")
+            _check_review(response, current)
             return self._run_locked(thread_id, Command(resume=response.model_dump(mode="json")), on_event)
 
     def _run(self, thread_id: str, payload: Any, on_event: Callable[[ProgressEvent], None] | None) -> RunResult:
@@ -563,6 +559,39 @@ class Workbench:
                 i, display, _ = written[r.path]
                 results[i] = FileResult(display, r.doc_ids, r.chunks, named(r.error) if r.error else None)
         return IngestReport(tuple(results[i] for i in sorted(results)))
+
+
+def _check_review(response: ReviewResponse, current: RunResult) -> None:
+    """Refuse decisions that do not answer the pending review: another (or no) cycle, unknown deficiencies, a
+    decision on a deficiency this review does not ask about (beyond the board's edits of severity, note or
+    dismissal on addressed, unresolvable or dismissed ones), or a proposal left undecided."""
+    review = current.pending_review or {}
+    cycle = review.get("cycle")
+    if response.cycle is None:
+        raise InputError(f'the decisions do not name the review they answer: add "cycle": {cycle} '
+                         f"(session {current.thread_id} waits at the review of cycle {cycle})")
+    if response.cycle != cycle:
+        raise InputError(f"the decisions answer the review of cycle {response.cycle}, but session {current.thread_id} "
+                         f"waits at the review of cycle {cycle}: they are stale; decide the current proposals")
+    by_id = {d.id: d for d in current.identified_deficiencies}
+    unknown = set(response.decisions) - set(by_id)
+    if unknown:
+        raise InputError(f"decisions name unknown deficiencies: {', '.join(sorted(unknown))}")
+    pending_ids = {p["id"] for p in review.get("proposals", [])}
+    editable = {ResolutionStatus.addressed, ResolutionStatus.unresolvable, ResolutionStatus.dismissed}
+    for did, decision in sorted(response.decisions.items()):
+        if did in pending_ids:
+            continue
+        d = by_id[did]
+        if d.resolution_status not in editable:
+            why = "decided by the approval policy" if did in review.get("auto_decided", {}) else d.resolution_status.value
+            raise InputError(f"{did} is not pending in the review of cycle {cycle} ({why}): remove its decision")
+        if decision.action == "edit" or decision.query is not None:
+            raise InputError(f"{did} is not pending in the review of cycle {cycle} ({d.resolution_status.value}): "
+                             "its correction query is not run; only severity, note or dismissal can change")
+    missing = pending_ids - set(response.decisions)
+    if missing and not response.stop:
+        raise InputError(f"no decision for {len(missing)} proposed correction(s): {', '.join(sorted(missing))}")
 
 
 def _initial_state(thread_id: str, meta: dict[str, Any]) -> dict[str, Any]:

@@ -148,6 +148,10 @@ def _edited_row(d: Deficiency, row: Mapping[str, Any], pending: bool, out: Board
         out.problems.append(f"{d.id}: {', '.join(locked)} come from the critic and stay as found; "
                             "the change is ignored")
     status = row.get("status") or d.resolution_status.value
+    if not pending and d.resolution_status == ResolutionStatus.open:
+        if _differs(d, row):
+            out.problems.append(f"{d.id}: decided by the approval policy in this review; the change is ignored")
+        return
     severity = row.get("severity") or d.severity.value
     query = row.get("correction query") or d.suggested_correction_query
     note = row.get("note") or ""
@@ -176,6 +180,14 @@ def _edited_row(d: Deficiency, row: Mapping[str, Any], pending: bool, out: Board
     if decision:
         decision.setdefault("action", "approve")
         out.decisions[d.id] = decision
+
+
+def _differs(d: Deficiency, row: Mapping[str, Any]) -> bool:
+    """Whether the row changes anything the analyst may edit while paused."""
+    return ((row.get("status") or d.resolution_status.value) != d.resolution_status.value
+            or (row.get("severity") or d.severity.value) != d.severity.value
+            or (row.get("correction query") or d.suggested_correction_query) != d.suggested_correction_query
+            or (row.get("note") or "") != d.analyst_note)
 
 
 def _original(d: Deficiency, column: str) -> str:
@@ -215,9 +227,10 @@ def card_decision(proposal: Mapping[str, Any], action: str, query: str,
 
 
 def review_payload(proposals: Sequence[Mapping[str, Any]], cards: Mapping[str, Mapping[str, Any]],
-                   board: BoardChanges, reviewer: str, *, stop: bool = False) -> dict[str, Any]:
-    """The resume payload: a card that differs from "approve as proposed" wins, else the board's edit for that
-    proposal, else approve; the board's severity edits, other deficiencies' edits and added rows ride along."""
+                   board: BoardChanges, reviewer: str, *, cycle: int, stop: bool = False) -> dict[str, Any]:
+    """The resume payload for the review of `cycle` (the service refuses it for any other review): a card that
+    differs from "approve as proposed" wins, else the board's edit for that proposal, else approve; the board's
+    severity edits, other deficiencies' edits and added rows ride along."""
     decisions: dict[str, dict[str, Any]] = {}
     for p in proposals:
         card = dict(cards.get(p["id"]) or {"action": "approve"})
@@ -228,7 +241,7 @@ def review_payload(proposals: Sequence[Mapping[str, Any]], cards: Mapping[str, M
         decisions[p["id"]] = chosen
     for did, staged in board.decisions.items():
         decisions.setdefault(did, dict(staged))
-    return {"decisions": decisions, "added": list(board.added), "stop": stop, "reviewer": reviewer}
+    return {"cycle": cycle, "decisions": decisions, "added": list(board.added), "stop": stop, "reviewer": reviewer}
 
 
 def annotation_changes(deficiencies: Iterable[Deficiency], rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:

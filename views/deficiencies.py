@@ -74,7 +74,7 @@ else:
             st.session_state["board-generation"][f"{tid}:{cycle}"] = generation + 1
             st.rerun()
         if resume:
-            payload = review_payload(proposals, {}, changes, shared.reviewer())
+            payload = review_payload(proposals, {}, changes, shared.reviewer(), cycle=cycle)
             shared.run_live("Resuming the loop with the board's edits…",
                             lambda live: wb.resume(tid, payload, on_event=live, user_id=shared.user_id()))
 

@@ -116,7 +116,7 @@ else:
                         errors.append(error)
                     else:
                         decisions[p["id"]] = decision
-            payload = review_payload(proposals, decisions, board, shared.reviewer(), stop=stop)
+            payload = review_payload(proposals, decisions, board, shared.reviewer(), cycle=cycle, stop=stop)
             for error in errors:
                 st.error(error)
             if not errors:

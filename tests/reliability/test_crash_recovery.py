@@ -121,7 +121,7 @@ def review_payload(proposals: list[dict[str, Any]]) -> tuple[dict[str, Any], lis
     if len(proposals) > 1:
         decisions[proposals[-1]["id"]] = {"action": "reject", "note": "out of scope for this client"}
     expected = sorted((did, d["action"], d.get("query")) for did, d in decisions.items())
-    return {"decisions": decisions, "reviewer": "carol"}, expected
+    return {"cycle": 0, "decisions": decisions, "reviewer": "carol"}, expected
 
 
 def test_a_session_survives_sigkill_mid_cycle_and_at_the_review_pause(
@@ -175,7 +175,8 @@ def test_a_session_survives_sigkill_mid_cycle_and_at_the_review_pause(
         assert executed[:2] == ["correct", "revise"]  # only the unfinished correction ran again
         while result.status == "awaiting_review":
             later = {p["id"]: {"action": "approve"} for p in result.pending_review["proposals"]}
-            result = wb.resume(tid, {"decisions": later, "reviewer": "carol"}, user_id=user)
+            result = wb.resume(tid, {"cycle": result.pending_review["cycle"], "decisions": later, "reviewer": "carol"},
+                               user_id=user)
         assert result.status == "completed"
 
         history = result.evaluation_history
@@ -211,7 +212,6 @@ def test_a_kill_after_the_parallel_corrections_are_saved_but_before_their_checkp
     tid = paused["thread_id"]
     proposals = paused["pending_review"]["proposals"]
     payload, expected_decisions = review_payload(proposals)
-    payload["cycle"] = paused["pending_review"]["cycle"]
     approved = sum(d["action"] != "reject" for d in payload["decisions"].values())
     assert run_and_kill(
         env, tmp_path / "2.log", "--block-checkpoint", "branch:to:revise", "resume", tid, json.dumps(payload),
