@@ -1,19 +1,21 @@
 """What the pages show and send, as plain data: tables, board edits turned into a review payload, diffs.
 
 No Streamlit here, so every rule is unit-tested without a browser. Text from the corpus, the critics and the
-analyst is untrusted: `md_escape` makes it inert before it reaches `st.markdown`.
+analyst is untrusted: `md_escape` (core.safe_markdown, shared with the Markdown export) makes it inert before it
+reaches `st.markdown`.
 """
 
 from __future__ import annotations
 
 import difflib
 import math
-import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
 import pandas as pd
 
+from core.safe_markdown import answer_markdown as safe_answer_markdown
+from core.safe_markdown import md_escape  # the pages escape with it too (through this module)
 from core.service import RunResult, SessionSummary
 from core.state import Deficiency, DeficiencyType, EvaluationCycleRecord, ResolutionStatus, Severity
 from core.termination import describe
@@ -31,12 +33,6 @@ FINISHED_ORDER: tuple[str, ...] = ("subject", "type", "severity", "status", "not
 LOCKED_COLUMNS: tuple[str, ...] = ("type", "subject", "description")
 """The critic's own words: editable only on rows the analyst adds."""
 SEVERITY_COLORS: dict[str, str] = {"low": "gray", "medium": "blue", "high": "orange", "critical": "red"}
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:=])")
-
-
-def md_escape(text: str) -> str:
-    """Untrusted text made inert for st.markdown: Markdown, HTML, LaTeX and Streamlit directives escaped."""
-    return _MD_SPECIAL.sub(r"\\\1", text).replace("\n", "  \n")
 
 
 def label(value: str) -> str:
@@ -45,14 +41,9 @@ def label(value: str) -> str:
 
 
 def answer_markdown(answer: str) -> str:
-    """An answer for display: one paragraph per sentence line, section headings one size down per level."""
-    lines = []
-    for line in answer.splitlines():
-        stripped = line.strip()
-        if stripped.startswith("#"):
-            stripped = "##" + stripped if len(stripped) - len(stripped.lstrip("#")) < 4 else stripped
-        lines.append(stripped)
-    return "\n\n".join(line for line in lines if line)
+    """An answer for display: inert text, one paragraph per line, section headings two levels down (below the
+    page's own)."""
+    return safe_answer_markdown(answer, heading_shift=2)
 
 
 def severity_badge(severity: str) -> str:

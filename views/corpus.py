@@ -55,7 +55,7 @@ def search_tab(jurisdictions: list[str]) -> None:
         st.caption(f"{len(hits)} passage(s) for “{md_escape(shown_query)}”")
         for hit in hits:
             with st.container(border=True):
-                st.markdown(f"**{md_escape(hit.title)}**  \n`{hit.chunk_id}` · {md_escape(hit.jurisdiction)} · "
+                st.markdown(f"**{md_escape(hit.title)}**  \n{md_escape(hit.chunk_id)} · {md_escape(hit.jurisdiction)} · "
                             f"{label(hit.status)} · score {hit.score:.3f}")
                 text = hit.text if len(hit.text) <= SNIPPET_CHARS else hit.text[:SNIPPET_CHARS] + "…"
                 st.markdown(md_escape(text))

@@ -99,10 +99,10 @@ else:
                     for change in changes:
                         wb.annotate(tid, change.pop("id"), editor=editor, reason=reason, user_id=shared.user_id(), **change)
                 except InputError as exc:
-                    st.error(str(exc))
+                    st.error(md_escape(str(exc)))
                 else:
                     st.session_state["annotation-generation"][tid] = generation + 1
-                    shared.flash(f"Saved {len(changes)} annotation(s) by {editor}.")
+                    shared.flash(f"Saved {len(changes)} annotation(s) by {md_escape(editor)}.")
                     st.rerun()
 
     else:
