@@ -26,7 +26,8 @@ def register(sub: Any) -> None:
     resume = sub.add_parser("resume", help="answer a pending review from a decisions file, or continue a cut-off run")
     resume.add_argument("thread_id")
     resume.add_argument("--decisions", default=None,
-                        help="JSON file: {deficiency_id: {action, query, note}} or {decisions, added, stop}; "
+                        help='JSON file: {"cycle": N, "decisions": {...}, "added": [...], "stop": false} or '
+                             '{"cycle": N, deficiency_id: {action, query, note}}, N being the review answered; '
                              "without it, a run cut off by a crash continues from its last checkpoint")
     resume.add_argument("--json", action="store_true")
     resume.set_defaults(handler=_resume)
@@ -149,7 +150,8 @@ def _print_result(result: RunResult, as_json: bool) -> None:
         for p in result.pending_review["proposals"]:
             print(f"  {p['id']}  [{p['severity']}] {p['deficiency_type']}: {p['description']}")
             print(f"      query: {p['query'] or '(none: the revision uses the corpus metadata, no retrieval)'}")
-        print(f"\nAnswer with: python -m core resume {result.thread_id} --decisions FILE.json")
+        print(f"\nAnswer with: python -m core resume {result.thread_id} --decisions FILE.json "
+              f"(the file names this review: \"cycle\": {result.pending_review['cycle']})")
         return
     print(f"\n{result.final_answer or result.current_answer}\n")
     score = f"{result.quality_score:.2f}" if result.quality_score is not None else "-"

@@ -27,6 +27,7 @@ from core.state import (
     Citation,
     Deficiency,
     EvaluationCycleRecord,
+    ResolutionStatus,
     ReviewResponse,
     Severity,
     deficiency_id,
@@ -262,26 +263,23 @@ class Workbench:
             raise InputError("the corpus is empty: ingest documents first (python -m core ingest PATH or the Corpus page)")
         thread_id = uuid.uuid4().hex[:12]
         now = _now()
-        self._save_session(thread_id, {
+        meta = {
             "question": q, "status": "running", "created_at": now, "updated_at": now, "user_id": user_id,
             "engine": self.engine_name, "collection": collection or self.settings.collection,
-            "as_of": day.isoformat(), "elapsed_s": 0.0,
-        })
-        initial = {
-            "original_query": q, "as_of": day, "session_id": thread_id, "user_id": user_id,
-            "approval_policy": str(policy), "engine": self.engine_name, "max_evaluation_cycles": cycles,
-            "evaluation_cycle": 0, "identified_deficiencies": [], "evaluation_history": [],
-            "consecutive_score_improvement_streak": 0, "plateau_streak": 0, "last_evaluation_score": None,
-            "evaluation_termination_reason": None, "messages": [{"role": "user", "content": q}],
+            "as_of": day.isoformat(), "elapsed_s": 0.0, "approval_policy": str(policy), "max_evaluation_cycles": cycles,
         }
-        return self._run(thread_id, initial, on_event)
+        # the run lock first: a backend that refuses it (busy, out of connections) leaves no session behind
+        with self._exclusive(thread_id):
+            self._save_session(thread_id, meta)
+            return self._run_locked(thread_id, _initial_state(thread_id, meta), on_event)
 
     def resume(self, thread_id: str, decisions: Any, *, on_event: Callable[[ProgressEvent], None] | None = None,
                user_id: str | None = None) -> RunResult:
         """Answer the pending review (approve / edit / reject per correction, added deficiencies, stop).
 
-        The review is checked under the session's lock, so a second (stale) submission of the same decisions
-        is refused as busy or as answered, never applied to a later review.
+        The decisions must name the review they answer (`cycle`), and are checked under the session's lock: a
+        second (stale) submission of the same decisions is refused as busy, as answered, or as meant for an
+        earlier review, never applied to a later one.
         """
         meta = self._owned(thread_id, user_id)
         with self._exclusive(thread_id):
@@ -294,13 +292,7 @@ class Workbench:
             except ValueError as exc:
                 raise InputError(f"invalid review decisions: {_first_error(exc)}") from exc
             response = _checked_review(response, self.settings)
-            pending_ids = {p["id"] for p in current.pending_review["proposals"]}
-            unknown = set(response.decisions) - {d.id for d in current.identified_deficiencies}
-            if unknown:
-                raise InputError(f"decisions name unknown deficiencies: {', '.join(sorted(unknown))}")
-            missing = pending_ids - set(response.decisions)
-            if missing and not response.stop:
-                raise InputError(f"no decision for {len(missing)} proposed correction(s): {', '.join(sorted(missing))}")
+            _check_review(response, current)
             return self._run_locked(thread_id, Command(resume=response.model_dump(mode="json")), on_event)
 
     def _run(self, thread_id: str, payload: Any, on_event: Callable[[ProgressEvent], None] | None) -> RunResult:
@@ -326,6 +318,8 @@ class Workbench:
         finally:
             result = self._result(thread_id, graph)
             stored = self._session(thread_id)
+            if result.status == "empty":
+                result.status = _without_checkpoint(stored)
             meta = {**stored, "status": result.status, "updated_at": _now(),
                     "quality_score": result.quality_score, "termination_reason": result.termination_reason,
                     "elapsed_s": round(stored.get("elapsed_s", 0.0) + time.perf_counter() - started, 4)}
@@ -352,13 +346,15 @@ class Workbench:
         stopped mid-run): `continue_run` carries it on from its last checkpoint.
         """
         result = self._stored(thread_id, self._owned(thread_id, user_id))
-        if result.status in ("interrupted", "empty") and self.is_running(thread_id):
+        if result.status == "interrupted" and self.is_running(thread_id):
             result.status = "running"
         return result
 
     def _stored(self, thread_id: str, meta: dict[str, Any]) -> RunResult:
         """The session as its last checkpoint has it (callers holding the lock see `interrupted`, not `running`)."""
         result = self._result(thread_id, self.graph(meta.get("collection")))
+        if result.status == "empty":
+            result.status = _without_checkpoint(meta)
         result.metrics["elapsed_s"] = meta.get("elapsed_s", 0.0)
         return result
 
@@ -369,8 +365,10 @@ class Workbench:
         for task in snap.tasks:
             for intr in task.interrupts:
                 pending = intr.value
-        finished = bool(v.get("final_answer") is not None and "final_answer" in v and not snap.next)
-        status = "awaiting_review" if pending else "completed" if finished else ("interrupted" if snap.next else "empty")
+        # a step with tasks means the run stopped inside it: some tasks still to run, or (a kill after the step's
+        # writes were saved, before its checkpoint) none, while the step itself is not yet closed; both continue
+        finished = bool(v.get("final_answer") is not None and "final_answer" in v and not snap.tasks)
+        status = "awaiting_review" if pending else "interrupted" if snap.tasks else "completed" if finished else "empty"
         metrics = dict(v.get("metrics", {}))
         seconds = {k.split(".", 1)[1]: v2 for k, v2 in metrics.items() if k.startswith("seconds.")}
         out_metrics = {k: v2 for k, v2 in metrics.items() if not k.startswith("seconds.")}
@@ -402,7 +400,11 @@ class Workbench:
             summary = SessionSummary(thread_id=item.key, **{k: value.get(k) for k in SessionSummary.model_fields
                                                             if k != "thread_id" and value.get(k) is not None})
             if summary.status == "running" and not self._running_anywhere(item.key):
-                summary = summary.model_copy(update={"status": "interrupted"})
+                cut = "interrupted" if "max_evaluation_cycles" in value or self.persistence.checkpointer.get_tuple(
+                    {"configurable": {"thread_id": item.key}}) else "failed"
+                summary = summary.model_copy(update={"status": cut})
+            elif summary.status == "empty":
+                summary = summary.model_copy(update={"status": "failed"})
             out.append(summary)
         return sorted(out, key=lambda s: s.created_at, reverse=True)
 
@@ -536,13 +538,15 @@ class Workbench:
 
         LangGraph re-runs only the step that had not been saved: tasks whose writes reached the checkpointer
         (e.g. one of several parallel corrections) are not repeated, and an answered review is not asked again.
+        A session cut off before its first checkpoint starts again from the inputs kept in its list entry.
         """
         meta = self._owned(thread_id, user_id)
         with self._exclusive(thread_id):
             current = self._stored(thread_id, meta)
             if current.status != "interrupted":
                 raise InputError(f"session {thread_id} was not cut off mid-run (status: {current.status})")
-            return self._run_locked(thread_id, None, on_event)
+            saved = self.persistence.checkpointer.get_tuple({"configurable": {"thread_id": thread_id}})
+            return self._run_locked(thread_id, None if saved else _initial_state(thread_id, meta), on_event)
 
     def ensure_sample_corpus(self, progress: Callable[[int, int, str], None] | None = None) -> Any:
         """Ingest the bundled sample corpus into an empty default collection; None when it holds documents."""
@@ -610,6 +614,59 @@ class _LazyStore:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._open_store(), name)
+
+
+def _check_review(response: ReviewResponse, current: RunResult) -> None:
+    """Refuse decisions that do not answer the pending review: another (or no) cycle, unknown deficiencies, a
+    decision on a deficiency this review does not ask about (beyond the board's edits of severity, note or
+    dismissal on addressed, unresolvable or dismissed ones), or a proposal left undecided."""
+    review = current.pending_review or {}
+    cycle = review.get("cycle")
+    if response.cycle is None:
+        raise InputError(f'the decisions do not name the review they answer: add "cycle": {cycle} '
+                         f"(session {current.thread_id} waits at the review of cycle {cycle})")
+    if response.cycle != cycle:
+        raise InputError(f"the decisions answer the review of cycle {response.cycle}, but session {current.thread_id} "
+                         f"waits at the review of cycle {cycle}: they are stale; decide the current proposals")
+    by_id = {d.id: d for d in current.identified_deficiencies}
+    unknown = set(response.decisions) - set(by_id)
+    if unknown:
+        raise InputError(f"decisions name unknown deficiencies: {', '.join(sorted(unknown))}")
+    pending_ids = {p["id"] for p in review.get("proposals", [])}
+    editable = {ResolutionStatus.addressed, ResolutionStatus.unresolvable, ResolutionStatus.dismissed}
+    for did, decision in sorted(response.decisions.items()):
+        if did in pending_ids:
+            continue
+        d = by_id[did]
+        if d.resolution_status not in editable:
+            why = "decided by the approval policy" if did in review.get("auto_decided", {}) else d.resolution_status.value
+            raise InputError(f"{did} is not pending in the review of cycle {cycle} ({why}): remove its decision")
+        if decision.action == "edit" or decision.query is not None:
+            raise InputError(f"{did} is not pending in the review of cycle {cycle} ({d.resolution_status.value}): "
+                             "its correction query is not run; only severity, note or dismissal can change")
+    missing = pending_ids - set(response.decisions)
+    if missing and not response.stop:
+        raise InputError(f"no decision for {len(missing)} proposed correction(s): {', '.join(sorted(missing))}")
+
+
+def _initial_state(thread_id: str, meta: dict[str, Any]) -> dict[str, Any]:
+    """The graph's input for a new session, from the inputs its list entry keeps (so a run cut off before its
+    first checkpoint can start again)."""
+    q = meta["question"]
+    return {
+        "original_query": q, "as_of": date.fromisoformat(meta["as_of"]), "session_id": thread_id,
+        "user_id": meta.get("user_id", "local"), "approval_policy": meta["approval_policy"],
+        "engine": meta.get("engine", "offline"), "max_evaluation_cycles": meta["max_evaluation_cycles"],
+        "evaluation_cycle": 0, "identified_deficiencies": [], "evaluation_history": [],
+        "consecutive_score_improvement_streak": 0, "plateau_streak": 0, "last_evaluation_score": None,
+        "evaluation_termination_reason": None, "messages": [{"role": "user", "content": q}],
+    }
+
+
+def _without_checkpoint(meta: dict[str, Any]) -> str:
+    """Status of a session with no checkpoint: `interrupted` (continuable) when its list entry keeps the inputs
+    to start it again, else `failed` (an entry from before those were kept)."""
+    return "interrupted" if "max_evaluation_cycles" in meta and "approval_policy" in meta else "failed"
 
 
 def _event(node: str, update: Any) -> ProgressEvent:

@@ -92,7 +92,7 @@ def test_control_characters_are_dropped_everywhere_text_is_stored(wb: Workbench)
     assert paused.question == "What owner disclosure  threshold applies  in Ruritania  and in Xylandia?"
     assert [s.question for s in wb.sessions(user_id=user)] == [paused.question]
     decisions = {p["id"]: {"action": "reject", "note": "not\x00 relevant\x1b"} for p in paused.pending_review["proposals"]}
-    done = wb.resume(paused.thread_id, {"decisions": decisions, "reviewer": "al\x00ice"})
+    done = wb.resume(paused.thread_id, {"cycle": 0, "decisions": decisions, "reviewer": "al\x00ice"})
     assert done.status == "completed"
     target = done.residual_deficiencies[0].id
     after = wb.annotate(done.thread_id, target, editor="bo\x00b", reason="accepted\x07 risk", note="ok\x00",
