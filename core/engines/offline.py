@@ -28,7 +28,7 @@ from core.engines.text import (
 )
 from core.retrieval.models import Catalog, DocStatus, DocumentMeta, Hit, Threshold
 from core.state import Citation, Deficiency, DeficiencyType, Evidence, ResolutionStatus, Severity
-from core.termination import quality_score
+from core.quality import quality_score
 
 T = DeficiencyType
 SENTENCES_PER_SECTION = 4
