@@ -240,7 +240,11 @@ def _contradiction(subject: str, section: str, description: str, disclosed: bool
 def _claim_disagreements(claims: Sequence[Located], disclosed: list[str], ctx: EngineContext) -> list[Deficiency]:
     """Two claims on one plan item, worded alike, that give different figures of the same unit."""
     out: list[Deficiency] = []
-    plain = [(code, c) for code, c in claims if c.kind in ("finding", "verdict")]
+    def in_force(c: Claim) -> bool:
+        return bool(c.doc_ids) and all(d in ctx.catalog and ctx.catalog.status_at(d, ctx.as_of) == DocStatus.in_force
+                                       for d in c.doc_ids)
+
+    plain = [(code, c) for code, c in claims if c.kind in ("finding", "verdict") and in_force(c)]
     for i, (code, a) in enumerate(plain):
         for code_b, b in plain[i + 1:]:
             shared = set(a.plan_item_ids) & set(b.plan_item_ids)
