@@ -16,6 +16,9 @@ from typing import Annotated, Any, Iterable, Literal, Mapping
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from typing_extensions import TypedDict
 
+from core.answer import Answer, AnswerSection, Claim, Gap, Quote
+from core.plan import Aspect, PlanItem, PlannedJurisdiction, ResearchPlan
+
 
 class DeficiencyType(str, Enum):
     """The six kinds of problem the critics report."""
@@ -136,6 +139,9 @@ class Evidence(BaseModel):
     snippet: str
     score: float
     cycle: int
+    plan_item_id: str = ""
+    sentences: tuple[str, ...] = ()
+    """Whole sentences of the passage that serve the correction, best first (the snippet joins them)."""
 
 
 class ReviewDecision(BaseModel):
@@ -342,6 +348,8 @@ class WorkbenchState(TypedDict, total=False):
     engine: str
     retrieved_doc_ids: list[str]
     retrieved_snippets: list[dict[str, Any]]
+    plan: ResearchPlan
+    answer: Answer
     current_answer: str
     citations: list[Citation]
     evaluation_cycle: int
@@ -363,6 +371,15 @@ class WorkbenchState(TypedDict, total=False):
 
 
 CHECKPOINT_TYPES: tuple[type, ...] = (
+    Aspect,
+    PlannedJurisdiction,
+    PlanItem,
+    ResearchPlan,
+    Quote,
+    Claim,
+    AnswerSection,
+    Gap,
+    Answer,
     DeficiencyType,
     Severity,
     ResolutionStatus,

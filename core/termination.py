@@ -83,9 +83,3 @@ def next_plateau_streak(previous_score: float | None, score: float, streak: int,
     if previous_score is None:
         return 0
     return streak + 1 if score - previous_score < epsilon else 0
-
-
-def quality_score(found: Iterable[Deficiency]) -> float:
-    """1 minus the summed severity weights of the problems found in the current answer, floored at 0."""
-    penalty = sum(d.severity.weight for d in found)
-    return round(max(0.0, 1.0 - penalty), 4)

@@ -1,22 +1,26 @@
-"""The two small engine Protocols (Drafter, Critic) and the value types they exchange with the graph."""
+"""The engine Protocols (Planner, Drafter, Critic) and the value types they exchange with the graph."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Callable, Protocol, Sequence
+from typing import Callable, Mapping, Protocol, Sequence
 
+from core.answer import Answer
+from core.plan import ResearchPlan
 from core.retrieval.models import Catalog, Hit
 from core.state import Citation, Deficiency, Evidence
 
 
 @dataclass(frozen=True)
 class EngineContext:
-    """What engines may consult besides the state: corpus metadata and full document text, at the as-of date."""
+    """What engines may consult besides the state: corpus metadata, document and passage text, the as-of date."""
 
     catalog: Catalog
     as_of: date
     doc_text: Callable[[str], str]
+    passage: Callable[[str], str] = lambda chunk_id: ""
+    """The text of one passage by chunk id ("" when the corpus does not hold it)."""
 
 
 @dataclass(frozen=True)
@@ -29,10 +33,19 @@ class Usage:
 
 
 @dataclass(frozen=True)
-class DraftResult:
-    """An answer in the workbench format (`## JURISDICTION` sections, `[doc-id]` citations) and its sources."""
+class PlanResult:
+    """The research plan of a question."""
 
-    answer: str
+    plan: ResearchPlan
+    usage: Usage = field(default_factory=Usage)
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class DraftResult:
+    """A typed answer and the citation records of the documents it cites."""
+
+    answer: Answer
     citations: list[Citation]
     usage: Usage = field(default_factory=Usage)
     notes: tuple[str, ...] = ()
@@ -40,7 +53,7 @@ class DraftResult:
 
 @dataclass(frozen=True)
 class CritiqueResult:
-    """Deficiencies found in the current answer, the score they imply, and which critics ran."""
+    """Deficiencies found in the current answer, the plan items it supports, the score, and which critics ran."""
 
     deficiencies: list[Deficiency]
     score: float
@@ -48,19 +61,28 @@ class CritiqueResult:
     usage: Usage = field(default_factory=Usage)
     notes: tuple[str, ...] = ()
     degraded: str | None = None
+    answered_items: tuple[str, ...] = ()
 
 
-class Drafter(Protocol):
-    """Writes the first answer from retrieved passages and revises it with correction evidence."""
+class Planner(Protocol):
+    """Turns a question into a research plan before anything is retrieved."""
 
     name: str
 
-    def draft(self, question: str, hits: Sequence[Hit], ctx: EngineContext) -> DraftResult: ...
+    def plan(self, question: str, ctx: EngineContext) -> PlanResult: ...
+
+
+class Drafter(Protocol):
+    """Writes the first answer from the passages retrieved per plan item and revises it with correction evidence."""
+
+    name: str
+
+    def draft(self, plan: ResearchPlan, hits: Mapping[str, Sequence[Hit]], ctx: EngineContext) -> DraftResult: ...
 
     def revise(
         self,
-        question: str,
-        answer: str,
+        plan: ResearchPlan,
+        answer: Answer,
         addressed: Sequence[Deficiency],
         evidence: Sequence[Evidence],
         ctx: EngineContext,
@@ -68,10 +90,10 @@ class Drafter(Protocol):
 
 
 class Critic(Protocol):
-    """Finds typed deficiencies in an answer; `known` are the deficiencies and corrections tried so far."""
+    """Finds typed deficiencies in an answer against the plan; `known` are the deficiencies tried so far."""
 
     name: str
 
     def critique(
-        self, question: str, answer: str, known: Sequence[Deficiency], ctx: EngineContext
+        self, plan: ResearchPlan, answer: Answer, known: Sequence[Deficiency], ctx: EngineContext
     ) -> CritiqueResult: ...

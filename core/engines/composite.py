@@ -12,7 +12,7 @@ from typing import Sequence
 from core.engines.base import Critic, CritiqueResult, EngineContext
 from core.engines.llm import LlmCritic, LlmUnavailableError
 from core.state import Deficiency
-from core.termination import quality_score
+from core.quality import quality_score
 
 
 def merge(llm: Sequence[Deficiency], rules: Sequence[Deficiency]) -> list[Deficiency]:

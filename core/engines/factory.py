@@ -4,8 +4,8 @@ See README "Engines"."""
 from __future__ import annotations
 
 from core.config import Settings
-from core.engines.base import Critic, Drafter
-from core.engines.offline import OfflineCritic, OfflineDrafter
+from core.engines.base import Critic, Drafter, Planner
+from core.engines.offline import OfflineCritic, OfflineDrafter, OfflinePlanner
 
 ENGINES = ("offline", "llm", "hybrid")
 
@@ -25,8 +25,8 @@ def engine_name(settings: Settings) -> str:
     return name or ("hybrid" if model_configured(settings) else "offline")
 
 
-def make_engines(settings: Settings) -> tuple[Drafter, Critic, str]:
-    """The drafter, critic and engine name the settings ask for.
+def make_engines(settings: Settings) -> tuple[Planner, Drafter, Critic, str]:
+    """The planner, drafter, critic and engine name the settings ask for.
 
     llm: LLM drafter and LLM critic, each falling back to the offline engine per call when the model fails.
     hybrid: LLM drafter and the composite critic (LLM critic and rule critic merged by deficiency ID).
@@ -35,7 +35,7 @@ def make_engines(settings: Settings) -> tuple[Drafter, Critic, str]:
     if name not in ENGINES:
         raise EngineConfigError(f"unknown engine {name!r}: use one of {', '.join(ENGINES)}")
     if name == "offline":
-        return OfflineDrafter(), OfflineCritic(), "offline"
+        return OfflinePlanner(), OfflineDrafter(), OfflineCritic(), "offline"
     if not model_configured(settings):
         raise EngineConfigError(f"engine {name!r} needs a model: set OPENAI_API_KEY and/or OPENAI_BASE_URL")
     from core.engines.composite import CompositeCritic
@@ -43,4 +43,4 @@ def make_engines(settings: Settings) -> tuple[Drafter, Critic, str]:
 
     client = LlmClient(settings)
     critic = CompositeCritic(LlmCritic(client), OfflineCritic(), always_rules=name == "hybrid")
-    return LlmDrafter(client, fallback=OfflineDrafter()), critic, name
+    return OfflinePlanner(), LlmDrafter(client, fallback=OfflineDrafter()), critic, name

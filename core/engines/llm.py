@@ -34,7 +34,7 @@ from core.engines.offline import NO_SOURCE_TEXT, citations_for, requested_jurisd
 from core.engines.text import answer_sections, cited_ids, strip_citations, term_set
 from core.retrieval.models import DocumentMeta, Hit
 from core.state import Deficiency, DeficiencyType, Evidence, ResolutionStatus, Severity
-from core.termination import quality_score
+from core.quality import quality_score
 
 T = DeficiencyType
 M = TypeVar("M", bound=BaseModel)

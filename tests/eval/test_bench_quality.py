@@ -35,7 +35,8 @@ def test_targets_report_pass_fail_with_evidence(bench, reports) -> None:
         "loop covers more expected facts than both baselines",
         "loop uses no more retrieval calls than naive retry",
     ]
-    assert checks[0][1] is True  # the loop removes the erroneous source on this corpus
+    totals = {k: r.summary()["total"] for k, r in reports.items()}
+    assert checks[0][1] is (totals["loop"]["residual_severity"] <= totals["single"]["residual_severity"] / 2 + 1e-9)
     assert all(isinstance(ok, bool) and evidence for _, ok, evidence in checks)
 
 
@@ -52,7 +53,7 @@ def test_readme_block_is_generated_and_replaced(bench, reports, tmp_path: Path) 
     assert text.count(bench.START) == 1 and text.endswith("\n\ntail\n")
     assert "(not yet measured)" not in text
     assert "| single pass |" in text and "| naive retry |" in text and "| stateful loop |" in text
-    assert "PASS: loop residual severity" in text
+    assert "loop residual severity <= 1/2 of single pass" in text
     assert "**How to run.**" in text
 
 

@@ -16,8 +16,8 @@ from core.termination import (
     decide,
     describe,
     next_plateau_streak,
-    quality_score,
 )
+from core.quality import quality_score
 
 POLICY = TerminationPolicy(quality_threshold=0.85, blocking_severity=Severity.medium, plateau_epsilon=0.01, plateau_cycles=2)
 
@@ -57,3 +57,9 @@ def test_plateau_streak_and_score_formula() -> None:
     assert quality_score([d(severity="critical"), d(severity="low", subject="US")]) == pytest.approx(0.78)
     assert quality_score([d(severity="critical", subject=str(i)) for i in range(9)]) == 0.0
     assert "not finished" in describe(None) and "component failed" in describe("degraded_critic")
+
+
+def test_unanswered_plan_items_scale_the_score_down() -> None:
+    assert quality_score([], answered=3, planned=6) == 0.5
+    assert quality_score([d(severity="low")], answered=9, planned=10) == pytest.approx(0.882)
+    assert quality_score([], answered=0, planned=4) == 0.0

@@ -1,0 +1,156 @@
+"""The typed answer: sections per jurisdiction made of claims, each citing the passages that support it.
+
+Engines, critics and the scorer work on these models; Markdown is rendered from them only at the edges (the
+state keeps the rendered text for pages, exports and the audit record).
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from core.plan import Aspect, ResearchPlan
+
+ClaimKind = Literal["finding", "verdict", "applicability", "disclosure"]
+
+
+class Quote(BaseModel):
+    """A citation of one passage: the document, the chunk and the sentence of it that supports the claim."""
+
+    model_config = ConfigDict(frozen=True)
+
+    doc_id: str
+    chunk_id: str
+    quote: str
+
+
+class Claim(BaseModel):
+    """One statement of the answer, the plan items it answers and its supporting passages."""
+
+    model_config = ConfigDict(frozen=True)
+
+    text: str
+    plan_item_ids: tuple[str, ...] = ()
+    citations: tuple[Quote, ...] = ()
+    kind: ClaimKind = "finding"
+    history: bool = False
+    """States what an instrument that no longer applies said (the question asked about it)."""
+
+    @property
+    def doc_ids(self) -> tuple[str, ...]:
+        """Cited documents, in order, without repeats."""
+        return tuple(dict.fromkeys(q.doc_id for q in self.citations))
+
+
+class AnswerSection(BaseModel):
+    """The claims about one jurisdiction."""
+
+    model_config = ConfigDict(frozen=True)
+
+    jurisdiction: str
+    claims: tuple[Claim, ...] = ()
+
+
+class Gap(BaseModel):
+    """A plan item the corpus could not answer, said plainly in the answer."""
+
+    model_config = ConfigDict(frozen=True)
+
+    plan_item_id: str
+    text: str
+
+
+class Answer(BaseModel):
+    """The whole answer: an optional verdict, sections per jurisdiction and the gaps."""
+
+    model_config = ConfigDict(frozen=True)
+
+    verdict: Claim | None = None
+    sections: tuple[AnswerSection, ...] = ()
+    gaps: tuple[Gap, ...] = ()
+
+    def claims(self) -> list[tuple[str, Claim]]:
+        """Every claim with its section's jurisdiction (the verdict under "*")."""
+        out: list[tuple[str, Claim]] = [("*", self.verdict)] if self.verdict else []
+        return out + [(s.jurisdiction, c) for s in self.sections for c in s.claims]
+
+    def section(self, code: str) -> AnswerSection | None:
+        """The section of one jurisdiction, or None."""
+        return next((s for s in self.sections if s.jurisdiction == code), None)
+
+    def cited_doc_ids(self) -> list[str]:
+        """Every cited document, in order of first citation."""
+        return list(dict.fromkeys(d for _, c in self.claims() for d in c.doc_ids))
+
+    def with_claims(self, code: str, claims: Iterable[Claim]) -> "Answer":
+        """A copy with the section of `code` holding `claims` (the section is added when new, dropped when empty)."""
+        claims = tuple(claims)
+        sections = [s for s in self.sections if s.jurisdiction != code]
+        if claims:
+            position = next((i for i, s in enumerate(self.sections) if s.jurisdiction == code), len(sections))
+            sections.insert(position, AnswerSection(jurisdiction=code, claims=claims))
+        return self.model_copy(update={"sections": tuple(sections)})
+
+    def body_text(self) -> str:
+        """The answer's own statements as plain text (no gaps, no disclosure), for fact coverage and word counts."""
+        return "\n".join(c.text for _, c in self.claims())
+
+    def word_count(self) -> int:
+        """Words of the answer's statements."""
+        return len(self.body_text().split())
+
+
+GAP_HEADING = "Not answered by the corpus"
+
+
+def render_markdown(answer: Answer, plan: ResearchPlan | None = None, names: dict[str, str] | None = None) -> str:
+    """The answer as Markdown: verdict first, a comparison table when the question compares, one `## CODE` section
+    per jurisdiction with `[doc-id]` citations after each claim, then the items the corpus could not answer."""
+    names = names or {}
+    parts: list[str] = []
+    if answer.verdict is not None:
+        parts.append(f"**Short answer:** {_line(answer.verdict)}")
+    if plan is not None and plan.comparison:
+        table = comparison_table(answer, plan)
+        if table:
+            parts.append(table)
+    for section in answer.sections:
+        if not section.claims:
+            continue
+        name = names.get(section.jurisdiction)
+        heading = f"## {section.jurisdiction}" + (f" ({name})" if name and name != section.jurisdiction else "")
+        parts.append(heading + "\n" + "\n".join(_line(c) for c in section.claims))
+    if answer.gaps:
+        parts.append(f"## {GAP_HEADING}\n" + "\n".join(f"- {g.text}" for g in answer.gaps))
+    return "\n\n".join(parts).strip()
+
+
+def _line(claim: Claim) -> str:
+    marks = " ".join(f"[{d}]" for d in claim.doc_ids)
+    return f"{claim.text} {marks}".strip()
+
+
+def comparison_table(answer: Answer, plan: ResearchPlan) -> str:
+    """Jurisdiction x aspect table of the first claim per cell, shortened to its figures or opening words."""
+    aspects = [a for a in (Aspect.scope, Aspect.threshold, Aspect.date, Aspect.exemption, Aspect.definition,
+                           Aspect.obligation) if any(i.aspect == a for i in plan.items)]
+    codes = [s.jurisdiction for s in answer.sections if s.claims]
+    if len(codes) < 2 or not aspects:
+        return ""
+    rows = ["| jurisdiction | " + " | ".join(a.label for a in aspects) + " |",
+            "|---|" + "---|" * len(aspects)]
+    for code in codes:
+        section = answer.section(code)
+        cells = []
+        for aspect in aspects:
+            wanted = f"{code}:{aspect.value}"
+            claim = next((c for c in section.claims if wanted in c.plan_item_ids), None) if section else None
+            cells.append(_cell(claim.text) if claim else "not found in the corpus")
+        rows.append(f"| {code} | " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
+def _cell(text: str, words: int = 14) -> str:
+    parts = text.replace("|", "/").split()
+    return " ".join(parts[:words]) + (" ..." if len(parts) > words else "")

@@ -1,0 +1,246 @@
+"""Figures, currencies, comparators and dates in text: the one normalisation the critic, drafter and scorer share.
+
+Currencies are ISO 4217 codes. Codes come from pycountry; symbols (`$`, `C$`, `HK$`, `€`, `£`, `¥` ...) and their
+candidate currencies from iso4217parse. An ambiguous symbol is resolved with the jurisdiction of the text it
+stands in (`$` in a Canadian source is CAD), else to the candidate used by the most countries.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from datetime import date
+from functools import lru_cache
+from typing import Iterable
+
+import iso4217parse
+import pycountry
+
+Comparator = str
+"""One of `>`, `>=`, `<`, `<=` (what a figure's wording implies)."""
+
+COMPARATOR_BEFORE: tuple[tuple[str, Comparator], ...] = (
+    (r"more than|greater than|exceeding|exceeds|in excess of|over|above", ">"),
+    (r"at least|not less than|no less than|a minimum of|minimum of", ">="),
+    (r"up to|not exceeding|no more than|at most|a maximum of|maximum of|capped at", "<="),
+    (r"less than|below|under", "<"),
+)
+"""Words before a figure and the comparator they mean."""
+COMPARATOR_AFTER: tuple[tuple[str, Comparator], ...] = (
+    (r"or more|or above|or higher|and above|and over|or greater|plus", ">="),
+    (r"or less|or below|or lower|and below", "<="),
+)
+"""Words after a figure and the comparator they mean."""
+
+_MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december"]
+_MONTH_NUMBER = {**{m: i + 1 for i, m in enumerate(_MONTHS)}, **{m[:3]: i + 1 for i, m in enumerate(_MONTHS)},
+                 "sept": 9}
+_MONTH_RE = "|".join(sorted(_MONTH_NUMBER, key=len, reverse=True))
+_DATE_DMY = re.compile(rf"\b(?P<day>[0-3]?\d)(?:st|nd|rd|th)?\s+(?P<month>{_MONTH_RE})\.?,?\s+(?P<year>(?:19|20)\d\d)\b", re.I)
+_DATE_MDY = re.compile(rf"\b(?P<month>{_MONTH_RE})\.?\s+(?P<day>[0-3]?\d)(?:st|nd|rd|th)?,?\s+(?P<year>(?:19|20)\d\d)\b", re.I)
+_DATE_ISO = re.compile(r"\b(?P<year>(?:19|20)\d\d)-(?P<month>[01]\d)-(?P<day>[0-3]\d)\b")
+
+
+# ----------------------------------------------------------------------------------------------- currencies
+
+
+@lru_cache(maxsize=1)
+def currency_codes() -> frozenset[str]:
+    """Every ISO 4217 code pycountry knows."""
+    return frozenset(c.alpha_3 for c in pycountry.currencies)
+
+
+@lru_cache(maxsize=1)
+def _symbols() -> dict[str, tuple[str, ...]]:
+    """Symbol -> candidate codes, for symbols that are not plain words (`$`, `C$`, `HK$`, `€`, `£`, `¥` ...)."""
+    table: dict[str, list[str]] = {}
+    for code in sorted(currency_codes()):
+        cur = iso4217parse.by_alpha3(code)
+        for sym in (cur.symbols if cur else []):
+            if sym and any(unicodedata.category(ch) == "Sc" for ch in sym) and not any(ch.isspace() for ch in sym):
+                table.setdefault(sym, []).append(code)
+    return {k: tuple(v) for k, v in table.items()}
+
+
+@lru_cache(maxsize=1)
+def _words() -> dict[str, tuple[str, ...]]:
+    """Currency words after an amount (`euros`, `dollars`, `pounds`, `yen`, `francs`) -> candidate codes, from the
+    last word of each currency's name."""
+    table: dict[str, list[str]] = {}
+    for cur in pycountry.currencies:
+        word = cur.name.split()[-1].lower()
+        if cur.name.lower().startswith("pound"):
+            word = "pound"
+        if word.isalpha() and len(word) >= 3:
+            table.setdefault(word, []).append(cur.alpha_3)
+    return {k: tuple(v) for k, v in table.items()}
+
+
+@lru_cache(maxsize=1)
+def _country_count() -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for code in currency_codes():
+        cur = iso4217parse.by_alpha3(code)
+        counts[code] = len(cur.countries) if cur else 0
+    return counts
+
+
+@lru_cache(maxsize=256)
+def _country_currencies(country: str) -> frozenset[str]:
+    found = iso4217parse.by_country(country) or []
+    return frozenset(c.alpha3 for c in found)
+
+
+def resolve_currency(candidates: Iterable[str], hint: Iterable[str] = ()) -> str:
+    """One code from candidates: the one used in a hinted country (ISO 3166 alpha-2), else the most widely used."""
+    cands = list(dict.fromkeys(candidates))
+    if len(cands) == 1:
+        return cands[0]
+    for country in hint:
+        local = [c for c in cands if c in _country_currencies(country)]
+        if local:
+            return local[0]
+    counts = _country_count()
+    return max(cands, key=lambda c: (counts.get(c, 0), -cands.index(c)))
+
+
+def currency_symbols() -> dict[str, str]:
+    """Each currency symbol with the code it means when nothing hints at a country (`$` is USD)."""
+    return {sym: resolve_currency(codes) for sym, codes in _symbols().items()}
+
+
+def _symbol_pattern() -> str:
+    symbols = sorted(_symbols(), key=len, reverse=True)
+    return "|".join(re.escape(s) for s in symbols)
+
+
+_NUM = r"\d{1,3}(?:[,\u202f\u00a0 ]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+_SCALE = r"(?:\s?(?P<{}>k|m|million|bn|billion)\b)?"
+
+
+@lru_cache(maxsize=1)
+def _figure_re() -> re.Pattern[str]:
+    codes = "|".join(sorted(currency_codes()))
+    words = "|".join(sorted(_words(), key=len, reverse=True))
+    pre = rf"(?P<pre>(?:{codes})\b(?:\s?/\s?(?:{codes})\b)?|{_symbol_pattern()})"
+    post = rf"(?P<post>%|percent\b|per cent\b|(?:{codes})\b|(?:{words})s?\b|(?:calendar |business )?days\b)"
+    return re.compile(rf"{pre}\s?(?P<num1>{_NUM}){_SCALE.format('scale1')}|(?<![\w.])(?P<num2>{_NUM}){_SCALE.format('scale2')}\s?{post}")
+
+
+_CMP_BEFORE = [(re.compile(rf"\b(?:{words})\s*$", re.I), cmp) for words, cmp in COMPARATOR_BEFORE]
+_CMP_AFTER = [(re.compile(rf"^\s*(?:{words})\b(?!\s+than)", re.I), cmp) for words, cmp in COMPARATOR_AFTER]
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A number with a unit (`percent`, `days` or an ISO 4217 code) and the comparator its wording implies."""
+
+    value: float
+    unit: str
+    comparator: Comparator | None
+    text: str
+
+    @property
+    def key(self) -> tuple[str, float]:
+        """Unit and value, for comparing figures whatever their wording."""
+        return self.unit, self.value
+
+
+def _symbol_currency(symbol: str, hint: tuple[str, ...]) -> str:
+    """`C$` is NIO to iso4217parse, but in a Canadian text it is the dollar sign with a prefix: with a hint, the
+    candidates of the bare sign (`$`) count too."""
+    exact = _symbols().get(symbol, ("USD",))
+    bare = _symbols().get(symbol[-1], ()) if len(symbol) > 1 else ()
+    for country in hint:
+        local = [c for c in (*exact, *bare) if c in _country_currencies(country)]
+        if local:
+            return local[0]
+    return resolve_currency(exact)
+
+
+def _units(m: re.Match[str], hint: tuple[str, ...]) -> list[str]:
+    if m.group("pre"):
+        out = []
+        for part in re.split(r"\s?/\s?", m.group("pre").strip()):
+            if part in currency_codes():
+                out.append(part)
+            else:
+                out.append(_symbol_currency(part, hint))
+        return out
+    post = m.group("post").lower()
+    if post in ("%", "percent", "per cent"):
+        return ["percent"]
+    if post.endswith("days"):
+        return ["days"]
+    if post.upper() in currency_codes():
+        return [post.upper()]
+    word = post if post in _words() else post[:-1]
+    return [resolve_currency(_words().get(word, ("USD",)), hint)]
+
+
+def figures(text: str, hint: Iterable[str] = ()) -> list[Figure]:
+    """Percentages, amounts and day counts in a text, with the comparator implied by the words around them.
+
+    `hint` is a list of ISO 3166 alpha-2 countries whose currency an ambiguous symbol most likely means."""
+    hints = tuple(hint)
+    out: list[Figure] = []
+    for m in _figure_re().finditer(text):
+        raw = m.group("num1") or m.group("num2")
+        value = float(re.sub(r"[,\u202f\u00a0 ]", "", raw))
+        scale = (m.group("scale1") or m.group("scale2") or "").lower()
+        value *= {"k": 1e3, "m": 1e6, "million": 1e6, "bn": 1e9, "billion": 1e9}.get(scale, 1)
+        before = text[max(0, m.start() - 30): m.start()]
+        after = text[m.end(): m.end() + 24]
+        comparator = None
+        for rx, cmp in _CMP_BEFORE:
+            if rx.search(before):
+                comparator = cmp
+        for rx, cmp in _CMP_AFTER:
+            if rx.search(after):
+                comparator = cmp
+        out.extend(Figure(value=value, unit=u, comparator=comparator, text=m.group(0).strip()) for u in _units(m, hints))
+    return out
+
+
+def compatible(a: Figure, b: Figure) -> bool:
+    """Same figure, and the comparators do not contradict each other (an unstated comparator fits any)."""
+    if a.key != b.key:
+        return False
+    return a.comparator is None or b.comparator is None or a.comparator == b.comparator
+
+
+# ------------------------------------------------------------------------------------------------------ dates
+
+
+def _valid(year: int, month: int, day: int) -> date | None:
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+def dates(text: str) -> list[date]:
+    """Full dates in a text ('10 July 2027', 'July 10, 2027', '10 Jul 2027', '2027-07-10'), in order."""
+    found: list[tuple[int, date]] = []
+    for rx in (_DATE_DMY, _DATE_MDY):
+        for m in rx.finditer(text):
+            d = _valid(int(m.group("year")), _MONTH_NUMBER[m.group("month").lower()], int(m.group("day")))
+            if d:
+                found.append((m.start(), d))
+    for m in _DATE_ISO.finditer(text):
+        d = _valid(int(m.group("year")), int(m.group("month")), int(m.group("day")))
+        if d:
+            found.append((m.start(), d))
+    return [d for _, d in sorted(found, key=lambda x: x[0])]
+
+
+def format_date(d: date) -> str:
+    """The answer's date style: '10 July 2027'."""
+    return f"{d.day} {_MONTHS[d.month - 1].capitalize()} {d.year}"
+
+
+def mentions_date(text: str, d: date) -> bool:
+    """Whether the text states the date in any usual form."""
+    return d in dates(text)

@@ -1,0 +1,111 @@
+"""The research plan: what a question asks, item by item, before anything is retrieved.
+
+A plan names the jurisdictions asked (with the words the question used and whether the corpus holds a source for
+them), the entity types, the as-of date and one item per jurisdiction and asked aspect. The critic checks the
+answer against these items, so an answer that leaves part of the question open cannot pass as complete.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from enum import Enum
+
+from pydantic import BaseModel, ConfigDict
+
+ANY_JURISDICTION = "*"
+"""Jurisdiction of an item when the question names none: any jurisdiction the corpus holds may answer it."""
+
+
+class Aspect(str, Enum):
+    """What an item asks about."""
+
+    scope = "scope"
+    threshold = "threshold"
+    date = "date"
+    exemption = "exemption"
+    definition = "definition"
+    obligation = "obligation"
+    verdict = "verdict"
+    comparison = "comparison"
+
+    @property
+    def label(self) -> str:
+        """Words for the aspect in answers and reports."""
+        return ASPECT_LABELS[self.value]
+
+
+ASPECT_LABELS: dict[str, str] = {
+    "scope": "scope and applicability",
+    "threshold": "thresholds and figures",
+    "date": "dates, deadlines and changes over time",
+    "exemption": "exemptions",
+    "definition": "definitions",
+    "obligation": "obligations and procedures",
+    "verdict": "the direct answer (yes or no)",
+    "comparison": "the comparison asked for",
+}
+
+
+class PlannedJurisdiction(BaseModel):
+    """A jurisdiction the question asks about."""
+
+    model_config = ConfigDict(frozen=True)
+
+    code: str
+    name: str
+    named_as: tuple[str, ...] = ()
+    in_corpus: bool = True
+    via: str | None = None
+    """The corpus jurisdiction whose law applies here (a member state answered from EU law), if any."""
+
+
+class PlanItem(BaseModel):
+    """One thing the answer must say: a jurisdiction and an aspect, with its retrieval query."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    jurisdiction: str
+    aspect: Aspect
+    ask: str
+    query: str
+    answerable: bool = True
+    """False when the corpus holds no source for the jurisdiction: the item is disclosed, never retrieved."""
+
+
+class ResearchPlan(BaseModel):
+    """The question broken into items; part of every checkpoint and of the audit trail."""
+
+    model_config = ConfigDict(frozen=True)
+
+    question: str
+    as_of: date
+    jurisdictions: tuple[PlannedJurisdiction, ...] = ()
+    entity_types: tuple[str, ...] = ()
+    topic_terms: tuple[str, ...] = ()
+    focus_terms: tuple[str, ...] = ()
+    """Topic words the question stresses ("focusing on ...", "in particular ...")."""
+    named_doc_ids: tuple[str, ...] = ()
+    history_doc_ids: tuple[str, ...] = ()
+    yes_no: bool = False
+    comparison: bool = False
+    items: tuple[PlanItem, ...] = ()
+    planner: str = "offline"
+
+    def item(self, item_id: str) -> PlanItem | None:
+        """The item with that id, or None."""
+        return next((i for i in self.items if i.id == item_id), None)
+
+    def jurisdiction(self, code: str) -> PlannedJurisdiction | None:
+        """The planned jurisdiction with that code, or None."""
+        return next((j for j in self.jurisdictions if j.code == code), None)
+
+    def answer_codes(self) -> list[str]:
+        """Corpus jurisdictions whose sources answer the plan (a member state's items go to its bloc)."""
+        out = [j.via or j.code for j in self.jurisdictions if j.in_corpus or j.via]
+        return list(dict.fromkeys(out))
+
+
+def item_id(jurisdiction: str, aspect: Aspect | str) -> str:
+    """Readable, stable id of a plan item: the coverage deficiency about it keeps its ID across cycles."""
+    return f"{jurisdiction}:{Aspect(aspect).value}"

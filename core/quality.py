@@ -1,0 +1,17 @@
+"""The quality score of an answer: what its problems cost, scaled by how much of the plan it answers."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from core.state import Deficiency
+
+
+def quality_score(found: Iterable[Deficiency], answered: int = 0, planned: int = 0) -> float:
+    """1 minus the summed severity weights of the problems found, floored at 0, times the share of plan items the
+    answer supports (when there is a plan). A half-answered question therefore scores at most half, whatever
+    else is right, and cannot reach the threshold."""
+    base = max(0.0, 1.0 - sum(d.severity.weight for d in found))
+    if planned:
+        base *= answered / planned
+    return round(base, 4)
