@@ -112,8 +112,8 @@ def feature(item: PlanItem, sentence: str, plan: ResearchPlan, hint: tuple[str, 
         asked = {f.key for f in figures(plan.question)}
         return 1.0 if asked and any(f.key in asked for f in figures(sentence, hint)) else 0.3
     rx = ASPECT_FEATURES.get(aspect)
-    if aspect == Aspect.scope and any(term_set(e) <= term_set(sentence) for e in plan.entity_types):
-        return 1.0
+    if aspect == Aspect.scope and plan.entity_types:
+        return 1.0 if any(term_set(e) <= term_set(sentence) for e in plan.entity_types) else 0.0
     return 1.0 if rx is not None and rx.search(sentence) else 0.0
 
 

@@ -112,7 +112,8 @@ def check_sources(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineCont
             continue
         for doc_id in c.doc_ids:
             by_doc.setdefault(doc_id, []).append((code, c))
-    cited = set(by_doc)
+    cited = {d for _, c in claims if c.kind in ("finding", "verdict") for d in c.doc_ids}
+    """Documents the answer states something from (an application-date note names the predecessor, not its rules)."""
     for doc_id, located in by_doc.items():
         doc = ctx.catalog.get(doc_id)
         if doc is None:
