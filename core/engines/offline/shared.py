@@ -3,9 +3,10 @@ the sentence candidates of a plan item and how they are scored."""
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from core.answer import Answer, Claim, Quote
 from core.engines.base import EngineContext
@@ -16,12 +17,17 @@ from core.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
 from core.retrieval.models import DocStatus, DocumentMeta
 from core.state import Citation
 
+SOFT_FEATURE = 0.3
+"""A definition, obligation or scope may be said without the usual words: such a sentence is ranked lower, not
+left out."""
 USABLE = (DocStatus.in_force, DocStatus.not_yet_applicable)
 HISTORY = (DocStatus.superseded, DocStatus.repealed)
-WORDS_PER_ITEM = 90
+WORDS_PER_ITEM = 100
 """Word budget of the claims drafted for one plan item: coverage must come from the right sentences, not from
 pasting passages."""
-SENTENCES_PER_ITEM = 3
+SENTENCES_PER_ITEM = 4
+SENTENCES_PER_DOCUMENT = 2
+"""Per item, so that a question naming several instruments of one jurisdiction hears from each."""
 
 ASPECT_FEATURES: dict[Aspect, re.Pattern[str]] = {
     Aspect.exemption: re.compile(r"\b(exempt\w*|exclu\w+|not (?:covered|required|subject|apply|a |an )|do(?:es)? not|"
@@ -114,14 +120,27 @@ def feature(item: PlanItem, sentence: str, plan: ResearchPlan, hint: tuple[str, 
     rx = ASPECT_FEATURES.get(aspect)
     if aspect == Aspect.scope and plan.entity_types:
         return 1.0 if any(term_set(e) <= term_set(sentence) for e in plan.entity_types) else 0.0
-    return 1.0 if rx is not None and rx.search(sentence) else 0.0
+    matched = rx is not None and bool(rx.search(sentence))
+    if aspect == Aspect.exemption:
+        return 1.0 if matched else 0.0
+    return 1.0 if matched else SOFT_FEATURE
 
 
-def relevance(terms: set[str], sentence: str) -> float:
-    """Share of the topic words the sentence contains."""
+def relevance(terms: set[str], sentence: str, weights: Mapping[str, float] | None = None) -> float:
+    """Share of the topic words the sentence contains, each weighted by how rare it is among the passages at hand
+    (a word every passage has, like the regime's own name, says little about which sentence answers)."""
     if not terms:
         return 0.0
-    return len(terms & term_set(sentence)) / len(terms)
+    w = weights or {}
+    total = sum(w.get(t, 1.0) for t in terms)
+    return sum(w.get(t, 1.0) for t in terms & term_set(sentence)) / total if total else 0.0
+
+
+def rarity(texts: Iterable[str], words: Iterable[str]) -> dict[str, float]:
+    """Inverse sentence frequency of each word over the sentences of these passages (smoothed, at least 0.1)."""
+    sents = [term_set(s) for t in dict.fromkeys(texts) for s in sentences(t)]
+    n = len(sents)
+    return {w: max(0.1, math.log((n + 1) / (sum(1 for s in sents if w in s) + 0.5))) for w in set(words)}
 
 
 def phrases(plan: ResearchPlan, sentence: str) -> float:
@@ -143,7 +162,7 @@ def min_relevance(terms: set[str]) -> float:
 
 
 def candidates(item: PlanItem, passages: Iterable[tuple[str, str, str, float]], plan: ResearchPlan,
-               ctx: EngineContext) -> list[Candidate]:
+               ctx: EngineContext, weights: Mapping[str, float] | None = None) -> list[Candidate]:
     """Scored sentences of passages `(doc_id, chunk_id, text, retrieval score)` that may answer the item, best first.
 
     Only documents usable at the as-of date, of the item's jurisdiction, relevant to the topic and showing the
@@ -151,6 +170,9 @@ def candidates(item: PlanItem, passages: Iterable[tuple[str, str, str, float]], 
     or is left out when that one is not usable either."""
     terms = item_terms(item, plan)
     floor = min_relevance(terms)
+    passages = list(passages)
+    if weights is None:
+        weights = rarity((t for _, _, t, _ in passages), terms)
     out: list[Candidate] = []
     for rank, (doc_id, chunk_id, text, _) in enumerate(passages):
         ok, history = usable(doc_id, plan, ctx)
@@ -162,11 +184,12 @@ def candidates(item: PlanItem, passages: Iterable[tuple[str, str, str, float]], 
         hint = currency_hint(doc.jurisdiction)
         sents = sentences(text)
         for i, sent in enumerate(sents):
-            rel = relevance(terms, sent)
+            shared = len(terms & term_set(sent))
             if item.aspect == Aspect.verdict and feature(item, sent, plan, hint) == 1.0:
-                rel += floor
-            if rel < floor:
+                shared += 1
+            if terms and shared < floor * len(terms) - 1e-9:
                 continue
+            rel = relevance(terms, sent, weights)
             feat = feature(item, sent, plan, hint)
             if feat == 0.0:
                 continue
@@ -176,7 +199,8 @@ def candidates(item: PlanItem, passages: Iterable[tuple[str, str, str, float]], 
                     continue
                 quote_texts = [sents[i - 1], sent]
             named = 0.4 if doc_id in plan.named_doc_ids else 0.0
-            score = 2.0 * rel + relevance(set(plan.focus_terms), sent) + 0.5 * phrases(plan, sent) + feat + named + 0.3 / (1 + rank)
+            score = (3.0 * rel + relevance(set(plan.focus_terms), sent, weights) + 0.5 * phrases(plan, sent) + feat
+                     + named + 0.5 / (1 + rank))
             out.append(Candidate(score=score, text=" ".join(quote_texts),
                                  quotes=tuple(Quote(doc_id=doc_id, chunk_id=chunk_id, quote=q) for q in quote_texts),
                                  doc_id=doc_id, jurisdiction=doc.jurisdiction, history=history))
@@ -191,7 +215,10 @@ def pick(cands: Sequence[Candidate], item: PlanItem, answer_texts: list[str], *,
     `shared` (that claim answers this item too)."""
     claims: list[Claim] = []
     words = 0
-    for c in cands:
+    per_doc: dict[str, int] = {}
+    for c in _diverse(cands):
+        if per_doc.get(c.doc_id, 0) >= SENTENCES_PER_DOCUMENT and len({x.doc_id for x in cands}) > 1:
+            continue
         held = [t for t in answer_texts if any(same_sentence(q.quote, t) or q.quote.lower() in t.lower() for q in c.quotes)]
         if held:
             if shared is not None and not claims and not shared:
@@ -202,6 +229,7 @@ def pick(cands: Sequence[Candidate], item: PlanItem, answer_texts: list[str], *,
             continue
         claims.append(Claim(text=c.text, plan_item_ids=(item.id,), citations=c.quotes, history=c.history))
         answer_texts.append(c.text)
+        per_doc[c.doc_id] = per_doc.get(c.doc_id, 0) + 1
         words += n
         if len(claims) >= limit or words >= budget:
             break
@@ -216,6 +244,22 @@ def also_answers(answer: Answer, texts: Sequence[str], item_id: str) -> Answer:
                   if c.text in wanted else c for c in section.claims]
         answer = answer.with_claims(section.jurisdiction, claims)
     return answer
+
+
+def _diverse(cands: Sequence[Candidate]) -> list[Candidate]:
+    """Candidates with the best one of each document first (in score order), then the rest."""
+    firsts: dict[str, Candidate] = {}
+    for c in cands:
+        firsts.setdefault(c.doc_id, c)
+    top = [c for c in cands if firsts.get(c.doc_id) is c]
+    best = cands[0].score if cands else 0.0
+    lead = [c for c in top if c.score >= best - DIVERSITY_MARGIN]
+    return lead + [c for c in cands if c not in lead]
+
+
+DIVERSITY_MARGIN = 1.0
+"""A document's best sentence goes ahead of a stronger document's second sentence when it scores within this of
+the best candidate."""
 
 
 def answer_texts(answer: Answer) -> list[str]:
