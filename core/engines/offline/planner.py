@@ -140,6 +140,8 @@ class OfflinePlanner:
         if entities and Aspect.scope not in aspects:
             aspects.append(Aspect.scope)
         yes_no = bool(YES_NO.search(question))
+        if yes_no and Aspect.date not in aspects:
+            aspects.append(Aspect.date)  # whether something exists or applies depends on when
         named = named_documents(question, catalog)
         topic = [t for t in dict.fromkeys(terms(question)) if t not in QUESTION_WORDS and t not in named_words
                  and t not in STOPWORDS and not t.isdigit()]

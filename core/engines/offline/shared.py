@@ -17,15 +17,17 @@ from core.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
 from core.retrieval.models import DocStatus, DocumentMeta
 from core.state import Citation
 
+ASKED_FIGURE = 2.0
+"""A sentence stating the very figure the question asks about outranks one that only shares its words."""
 SOFT_FEATURE = 0.3
 """A definition, obligation or scope may be said without the usual words: such a sentence is ranked lower, not
 left out."""
 USABLE = (DocStatus.in_force, DocStatus.not_yet_applicable)
 HISTORY = (DocStatus.superseded, DocStatus.repealed)
-WORDS_PER_ITEM = 100
+WORDS_PER_ITEM = 105
 """Word budget of the claims drafted for one plan item: coverage must come from the right sentences, not from
 pasting passages."""
-SENTENCES_PER_ITEM = 4
+SENTENCES_PER_ITEM = 5
 SENTENCES_PER_DOCUMENT = 2
 """Per item, so that a question naming several instruments of one jurisdiction hears from each."""
 
@@ -110,13 +112,15 @@ def feature(item: PlanItem, sentence: str, plan: ResearchPlan, hint: tuple[str, 
         figs = figures(sentence, hint)
         asked = {f.key for f in figures(plan.question)}
         if any(f.key in asked for f in figs):
-            return 1.0
+            return ASKED_FIGURE
         return 0.8 if figs else 0.0
     if aspect == Aspect.date:
         return 1.0 if dates(sentence) else 0.5 if re.search(r"\b(19|20)\d\d\b", sentence) else 0.0
     if aspect == Aspect.verdict:
         asked = {f.key for f in figures(plan.question)}
-        return 1.0 if asked and any(f.key in asked for f in figures(sentence, hint)) else 0.3
+        if not asked:
+            return 0.3
+        return ASKED_FIGURE if any(f.key in asked for f in figures(sentence, hint)) else 0.0
     rx = ASPECT_FEATURES.get(aspect)
     if aspect == Aspect.scope and plan.entity_types:
         return 1.0 if any(term_set(e) <= term_set(sentence) for e in plan.entity_types) else 0.0
@@ -137,10 +141,11 @@ def relevance(terms: set[str], sentence: str, weights: Mapping[str, float] | Non
 
 
 def rarity(texts: Iterable[str], words: Iterable[str]) -> dict[str, float]:
-    """Inverse sentence frequency of each word over the sentences of these passages (smoothed, at least 0.1)."""
+    """1 plus half the inverse sentence frequency of each word over the sentences of these passages: rarer words
+    count more, but a rare word that merely names the regime cannot outweigh the rest of the question."""
     sents = [term_set(s) for t in dict.fromkeys(texts) for s in sentences(t)]
     n = len(sents)
-    return {w: max(0.1, math.log((n + 1) / (sum(1 for s in sents if w in s) + 0.5))) for w in set(words)}
+    return {w: 1.0 + 0.5 * max(0.0, math.log((n + 1) / (sum(1 for s in sents if w in s) + 0.5))) for w in set(words)}
 
 
 def phrases(plan: ResearchPlan, sentence: str) -> float:
@@ -184,15 +189,16 @@ def candidates(item: PlanItem, passages: Iterable[tuple[str, str, str, float]], 
         hint = currency_hint(doc.jurisdiction)
         sents = sentences(text)
         for i, sent in enumerate(sents):
-            shared = len(terms & term_set(sent))
-            if item.aspect == Aspect.verdict and feature(item, sent, plan, hint) == 1.0:
-                shared += 1
-            if terms and shared < floor * len(terms) - 1e-9:
-                continue
-            rel = relevance(terms, sent, weights)
             feat = feature(item, sent, plan, hint)
             if feat == 0.0:
                 continue
+            shared = len(terms & term_set(sent))
+            needed = 1 if feat >= 1.0 else round(floor * len(terms))
+            if item.aspect == Aspect.verdict and feat == ASKED_FIGURE:
+                needed = 0
+            if terms and shared < needed:
+                continue
+            rel = relevance(terms, sent, weights)
             quote_texts = [sent]
             if is_anaphoric(sent):
                 if i == 0 or is_anaphoric(sents[i - 1]):
@@ -209,15 +215,17 @@ def candidates(item: PlanItem, passages: Iterable[tuple[str, str, str, float]], 
 
 
 def pick(cands: Sequence[Candidate], item: PlanItem, answer_texts: list[str], *, budget: int = WORDS_PER_ITEM,
-         limit: int = SENTENCES_PER_ITEM, shared: list[str] | None = None) -> list[Claim]:
+         limit: int = SENTENCES_PER_ITEM, shared: list[str] | None = None, named: Iterable[str] = ()) -> list[Claim]:
     """Claims for the item from the best candidates: no sentence the answer already holds, within the word budget.
     `answer_texts` is updated with what was picked; a good candidate the answer already states is appended to
     `shared` (that claim answers this item too)."""
     claims: list[Claim] = []
     words = 0
     per_doc: dict[str, int] = {}
-    for c in _diverse(cands):
-        if per_doc.get(c.doc_id, 0) >= SENTENCES_PER_DOCUMENT and len({x.doc_id for x in cands}) > 1:
+    asked = set(named)
+    for c in _diverse(cands, asked):
+        capped = c.doc_id not in asked and len({x.doc_id for x in cands}) > 1
+        if capped and per_doc.get(c.doc_id, 0) >= SENTENCES_PER_DOCUMENT:
             continue
         held = [t for t in answer_texts if any(same_sentence(q.quote, t) or q.quote.lower() in t.lower() for q in c.quotes)]
         if held:
@@ -246,18 +254,19 @@ def also_answers(answer: Answer, texts: Sequence[str], item_id: str) -> Answer:
     return answer
 
 
-def _diverse(cands: Sequence[Candidate]) -> list[Candidate]:
-    """Candidates with the best one of each document first (in score order), then the rest."""
+def _diverse(cands: Sequence[Candidate], named: set[str]) -> list[Candidate]:
+    """Candidates with the best one of each document first (in score order), then the rest; the documents the
+    question names keep their order."""
     firsts: dict[str, Candidate] = {}
     for c in cands:
         firsts.setdefault(c.doc_id, c)
-    top = [c for c in cands if firsts.get(c.doc_id) is c]
+    top = [c for c in cands if firsts.get(c.doc_id) is c or c.doc_id in named]
     best = cands[0].score if cands else 0.0
     lead = [c for c in top if c.score >= best - DIVERSITY_MARGIN]
     return lead + [c for c in cands if c not in lead]
 
 
-DIVERSITY_MARGIN = 1.0
+DIVERSITY_MARGIN = 0.5
 """A document's best sentence goes ahead of a stronger document's second sentence when it scores within this of
 the best candidate."""
 
