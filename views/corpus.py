@@ -56,8 +56,8 @@ def search_tab(jurisdictions: list[str]) -> None:
         for hit in hits:
             with st.container(border=True):
                 passage = f" · passage {md_escape(hit.passage_id)}" if hit.passage_id is not None else ""
-                st.markdown(f"**{md_escape(hit.title)}**  \n`{hit.chunk_id}`{passage} · {md_escape(hit.jurisdiction)} · "
-                            f"{label(hit.status)} · score {hit.score:.3f}")
+                st.markdown(f"**{md_escape(hit.title)}**  \n`{hit.chunk_id}`{passage} · "
+                            f"{md_escape(hit.jurisdiction)} · {label(hit.status)} · score {hit.score:.3f}")
                 if hit.metadata:
                     st.caption(" · ".join(f"{md_escape(str(k))}: {md_escape(str(v))}" for k, v in hit.metadata.items()))
                 text = hit.text if len(hit.text) <= SNIPPET_CHARS else hit.text[:SNIPPET_CHARS] + "…"
