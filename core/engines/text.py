@@ -9,6 +9,7 @@ Sentences come from pysbd, a rule-based segmenter made for legal and formal text
 from __future__ import annotations
 
 import re
+import threading
 from functools import lru_cache
 
 import pysbd
@@ -30,6 +31,8 @@ ANAPHORIC_OPENERS = re.compile(
 _WORD_RE = re.compile(r"[A-Za-z0-9]+")
 _ABBREVIATION_TAIL = re.compile(r"\b(?:[A-Z][a-z]{0,4}|[a-z]{1,4})\.$")
 _SEGMENTER = pysbd.Segmenter(language="en", clean=False)
+_SEGMENTER_LOCK = threading.Lock()
+"""pysbd keeps per-call state on the segmenter: two threads segmenting at once corrupt each other's sentences."""
 
 
 def stem(word: str) -> str:
@@ -81,7 +84,9 @@ def clean_passage(text: str) -> str:
 @lru_cache(maxsize=8192)
 def _segment(paragraph: str) -> tuple[str, ...]:
     parts: list[str] = []
-    for raw in _SEGMENTER.segment(paragraph):
+    with _SEGMENTER_LOCK:
+        raw_parts = _SEGMENTER.segment(paragraph)
+    for raw in raw_parts:
         piece = raw.strip()
         if not piece:
             continue
