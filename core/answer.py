@@ -104,10 +104,13 @@ class Answer(BaseModel):
 GAP_HEADING = "Not answered by the corpus"
 
 
-def render_markdown(answer: Answer, plan: ResearchPlan | None = None, names: dict[str, str] | None = None) -> str:
+def render_markdown(answer: Answer, plan: ResearchPlan | None = None, names: dict[str, str] | None = None,
+                    sources: dict[str, str] | None = None) -> str:
     """The answer as Markdown: verdict first, a comparison table when the question compares, one `## CODE` section
-    per jurisdiction with `[doc-id]` citations after each claim, then the items the corpus could not answer."""
+    per jurisdiction with `[doc-id]` citations after each claim and a line naming its sources (`sources`: doc id ->
+    how to name it, e.g. its citation and status at the as-of date), then the items the corpus could not answer."""
     names = names or {}
+    sources = sources or {}
     parts: list[str] = []
     if answer.verdict is not None:
         parts.append(f"**Short answer:** {_line(answer.verdict)}")
@@ -120,7 +123,11 @@ def render_markdown(answer: Answer, plan: ResearchPlan | None = None, names: dic
             continue
         name = names.get(section.jurisdiction)
         heading = f"## {section.jurisdiction}" + (f" ({name})" if name and name != section.jurisdiction else "")
-        parts.append(heading + "\n" + "\n".join(_line(c) for c in section.claims))
+        body = heading + "\n" + "\n".join(_line(c) for c in section.claims)
+        named = [sources[d] for d in dict.fromkeys(d for c in section.claims for d in c.doc_ids) if d in sources]
+        if named:
+            body += "\n\n*Sources:* " + "; ".join(named) + "."
+        parts.append(body)
     if answer.gaps:
         parts.append(f"## {GAP_HEADING}\n" + "\n".join(f"- {g.text}" for g in answer.gaps))
     return "\n\n".join(parts).strip()

@@ -26,12 +26,12 @@ import yaml
 
 from core.answer import Answer, render_markdown
 from core.engines.base import EngineContext
-from core.nodes import Deps
+from core.nodes import Deps, names_of, source_names
 from core.plan import ResearchPlan
 from core.retrieval.plan_search import search_plan
 from core.engines.text import sentences
 from core.scoring import Fact, detection_recall, fact_coverage, fact_label, residual_summary
-from core.state import Deficiency, DeficiencyType, ResolutionStatus
+from core.state import Citation, Deficiency, DeficiencyType, ResolutionStatus
 
 STRATEGY_NAMES: tuple[str, ...] = ("loop", "single", "retry")
 AVERAGED_FIELDS: tuple[str, ...] = ("fact_coverage", "facts_found", "facts_expected", "residual_count",
@@ -205,6 +205,7 @@ class RunOutcome:
     stop_reason: str = ""
     score: float = 0.0
     answered: int = 0
+    citations: list[Citation] = field(default_factory=list)
 
 
 def _context(store: Any, as_of: date) -> EngineContext:
@@ -233,7 +234,7 @@ def run_single(wb: Any, q: EvalQuestion, *, collection: str | None = None, max_c
     draft = wb.drafter.draft(plan, hits, ctx)
     critique = wb.critic.critique(plan, draft.answer, [], ctx)
     found = list(critique.deficiencies)
-    return RunOutcome(strategy="single", answer=draft.answer, plan=plan, residual=found, detected=found, resolved=0,
+    return RunOutcome(strategy="single", answer=draft.answer, plan=plan, citations=draft.citations, residual=found, detected=found, resolved=0,
                       retrievals=1, critic_calls=1, cycles=0, wall_s=time.perf_counter() - started,
                       stop_reason="single_pass", score=critique.score, answered=len(critique.answered_items))
 
@@ -248,13 +249,15 @@ def run_retry(wb: Any, q: EvalQuestion, *, collection: str | None = None, max_cy
     plan = wb.planner.plan(text, ctx).plan
     seen: dict[str, Deficiency] = {}
     answer, found, attempt = Answer(), [], 0
+    citations: list[Citation] = []
     retrievals = critic_calls = 0
     score, answered = 0.0, 0
     stop = "max_cycles_reached"
     for attempt in range(budget + 1):
         hits, _ = search_plan(store, plan, base_k * (attempt + 1))
         retrievals += 1
-        answer = wb.drafter.draft(plan, hits, ctx).answer
+        drafted = wb.drafter.draft(plan, hits, ctx)
+        answer, citations = drafted.answer, drafted.citations
         critique = wb.critic.critique(plan, answer, [], ctx)
         found, score, answered = list(critique.deficiencies), critique.score, len(critique.answered_items)
         critic_calls += 1
@@ -264,7 +267,7 @@ def run_retry(wb: Any, q: EvalQuestion, *, collection: str | None = None, max_cy
             stop = "no_deficiencies_found"
             break
     last = {d.id for d in found}
-    return RunOutcome(strategy="retry", answer=answer, plan=plan, residual=found, detected=list(seen.values()),
+    return RunOutcome(strategy="retry", answer=answer, plan=plan, citations=citations, residual=found, detected=list(seen.values()),
                       resolved=sum(1 for did in seen if did not in last), retrievals=retrievals,
                       critic_calls=critic_calls, cycles=attempt, wall_s=time.perf_counter() - started,
                       stop_reason=stop, score=score, answered=answered)
@@ -281,7 +284,7 @@ def run_loop(wb: Any, q: EvalQuestion, *, collection: str | None = None, max_cyc
     last = result.evaluation_history[-1] if result.evaluation_history else None
     answered = len(result.plan.items) - sum(1 for d in result.residual_deficiencies if _is_gap(d, result.plan))
     return RunOutcome(
-        strategy="loop", answer=result.answer or Answer(), plan=result.plan,
+        strategy="loop", answer=result.answer or Answer(), plan=result.plan, citations=list(result.citations),
         score=result.quality_score or 0.0, answered=answered if last else 0,
         residual=list(result.residual_deficiencies), detected=identified,
         resolved=sum(1 for d in identified if d.resolution_status == ResolutionStatus.resolved),
@@ -348,8 +351,8 @@ def score(q: EvalQuestion, outcome: RunOutcome, threshold: float = 0.85) -> Ques
 
     `certified_incomplete`: the run ended at or above the quality threshold, or with nothing open, while a plan
     item stayed unanswered: the worst outcome, an incomplete answer presented as complete."""
-    body = outcome.answer.body_text()
-    cov = fact_coverage(body, q.expected_facts)
+    shown = render_markdown(outcome.answer, outcome.plan, names_of(outcome.plan), source_names(outcome.citations))
+    cov = fact_coverage(shown, q.expected_facts)
     res = residual_summary(outcome.residual)
     detected = sorted({d.deficiency_type.value for d in outcome.detected})
     expected = [t.value for t in q.expected_deficiency_types]
@@ -369,7 +372,7 @@ def score(q: EvalQuestion, outcome: RunOutcome, threshold: float = 0.85) -> Ques
         plan_items=items, plan_items_answered=outcome.answered, answer_words=words,
         words_per_item=round(words / items, 1) if items else None,
         duplicate_sentences=duplicate_sentences(outcome.answer), cut_sentences=cut_sentences(outcome.answer),
-        certified_incomplete=certified, answer=render_markdown(outcome.answer, outcome.plan),
+        certified_incomplete=certified, answer=shown,
     )
 
 

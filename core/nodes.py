@@ -27,6 +27,7 @@ from core.retrieval.plan_search import search_plan
 from core.state import (
     AnalystDeficiency,
     ApprovalPolicy,
+    Citation,
     DecisionRecord,
     Deficiency,
     EvaluationCycleRecord,
@@ -82,9 +83,18 @@ def names_of(plan: ResearchPlan | None) -> dict[str, str]:
     return {j.code: j.name for j in plan.jurisdictions} if plan else {}
 
 
-def rendered(answer: Answer, plan: ResearchPlan | None) -> str:
+def rendered(answer: Answer, plan: ResearchPlan | None, citations: Iterable[Citation] = ()) -> str:
     """The Markdown of a typed answer (kept in the state for pages, exports and the audit record)."""
-    return render_markdown(answer, plan, names_of(plan))
+    return render_markdown(answer, plan, names_of(plan), source_names(citations))
+
+
+def source_names(citations: Iterable[Citation]) -> dict[str, str]:
+    """How each cited document is named under its section: title, citation and status at the as-of date."""
+    out = {}
+    for c in citations:
+        status = c.status_at_as_of.replace("_", " ")
+        out[c.doc_id] = f"{c.title}" + (f", {c.citation}" if c.citation else "") + f" ({status})"
+    return out
 
 
 NodeObserver = Callable[[str, float, float], None]
@@ -216,7 +226,7 @@ def make_nodes(deps: Deps) -> dict[str, Callable[..., Any]]:
             log.exception("drafting failed")
             return {"degraded": getattr(exc, "component", "drafter"), "current_answer": "",
                     "messages": [{"role": "system", "cycle": 0, "content": f"drafting failed: {exc}"}]}
-        return {"answer": result.answer, "current_answer": rendered(result.answer, research),
+        return {"answer": result.answer, "current_answer": rendered(result.answer, research, result.citations),
                 "citations": result.citations, "evaluation_cycle": 0,
                 "metrics": _usage_metrics(result.usage), "messages": _engine_notes(result.notes, 0)}
 
@@ -369,7 +379,7 @@ def make_nodes(deps: Deps) -> dict[str, Callable[..., Any]]:
             return {"degraded": getattr(exc, "component", "drafter"), "evaluation_cycle": state.get("evaluation_cycle", 0) + 1,
                     "messages": [{"role": "system", "cycle": state.get("evaluation_cycle", 0) + 1,
                                   "content": f"revision failed: {exc}"}]}
-        return {"answer": result.answer, "current_answer": rendered(result.answer, state["plan"]),
+        return {"answer": result.answer, "current_answer": rendered(result.answer, state["plan"], result.citations),
                 "citations": result.citations, "evaluation_cycle": state.get("evaluation_cycle", 0) + 1, "metrics": _usage_metrics(result.usage),
                 "messages": _engine_notes(result.notes, state.get("evaluation_cycle", 0) + 1)}
 
@@ -383,7 +393,8 @@ def make_nodes(deps: Deps) -> dict[str, Callable[..., Any]]:
             plateau_streak=state.get("plateau_streak", 0), policy=deps.policy, degraded=state.get("degraded"),
         ) or "max_cycles_reached"
         answer = with_gaps(state.get("answer") or Answer(), state.get("plan"), left)
-        current = rendered(answer, state.get("plan")) if state.get("plan") else state.get("current_answer", "")
+        current = (rendered(answer, state.get("plan"), state.get("citations", [])) if state.get("plan")
+                   else state.get("current_answer", ""))
         return {
             "answer": answer,
             "current_answer": current,

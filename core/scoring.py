@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, Sequence, Union
 
+from core.answer import GAP_HEADING
 from core.engines.text import stem
 from core.figures import currency_codes, currency_symbols
 from core.state import Deficiency, DeficiencyType
@@ -34,7 +35,9 @@ from core.state import Deficiency, DeficiencyType
 Fact = Union[str, Sequence[str]]
 """An expected fact: one wording, or several alternative wordings of the same fact."""
 
-RESIDUAL_HEADING_RE = re.compile(r"^#+\s*Residual deficiencies\b.*$", re.I | re.M)
+RESIDUAL_HEADING_RE = re.compile(rf"^#+\s*(?:Residual deficiencies|{re.escape(GAP_HEADING)})\b.*$", re.I | re.M)
+"""Where the answer's own statements end: the disclosure of what the corpus could not answer and of the residual
+deficiencies are the workbench's words, not facts the answer states."""
 _CITATION_RE = re.compile(r"\[[A-Za-z0-9][A-Za-z0-9_.\-]*\]")
 
 _MONTHS = {
@@ -74,7 +77,8 @@ _TOKEN_RE = re.compile(r"\d{4}-\d{2}(?:-\d{2})?|\d+(?:\.\d+)*%?|[a-z]+|%")
 
 
 def answer_body(answer: str) -> str:
-    """The answer without the appended "Residual deficiencies" disclosure (the critic's words, not the answer's)."""
+    """The answer without the gaps and the "Residual deficiencies" disclosure (the workbench's words, not the
+    answer's)."""
     m = RESIDUAL_HEADING_RE.search(answer or "")
     return (answer or "")[: m.start()].rstrip() if m else (answer or "")
 

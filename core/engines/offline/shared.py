@@ -19,6 +19,8 @@ from core.state import Citation
 
 ENTITY_SOURCE = 0.5
 """A source that declares it applies to the entity type the question names speaks to that entity's duties."""
+ANCHOR = 0.8
+"""A passage that states the very figure the question asks about is where the context of the answer is."""
 ASKED_FIGURE = 2.0
 """A sentence stating the very figure the question asks about outranks one that only shares its words."""
 SOFT_FEATURE = 0.3
@@ -43,6 +45,8 @@ ASPECT_FEATURES: dict[Aspect, re.Pattern[str]] = {
     Aspect.scope: re.compile(r"\b(appl(?:y|ies) to|cover\w*|obliged entit\w+|subject to|includ\w+|excluded|"
                              r"within (?:the )?scope|in scope|are not|is not)\b", re.I),
 }
+YEAR = re.compile(r"(?<![/\d.-])(?:19|20)\d\d(?![/\d])")
+"""A year on its own ("in 2025", "October 2025"), not the number of an act ("Regulation 2024/1624")."""
 NEGATION = re.compile(r"\b(no|not|never|none|neither|nor|cannot|exempt\w*|excluded|no longer|only)\b", re.I)
 
 
@@ -117,7 +121,7 @@ def feature(item: PlanItem, sentence: str, plan: ResearchPlan, hint: tuple[str, 
             return ASKED_FIGURE
         return 0.8 if figs else 0.0
     if aspect == Aspect.date:
-        return 1.0 if dates(sentence) else 0.5 if re.search(r"\b(19|20)\d\d\b", sentence) else 0.0
+        return 1.0 if dates(sentence) else 0.5 if YEAR.search(sentence) else 0.0
     if aspect == Aspect.verdict:
         asked = {f.key for f in figures(plan.question)}
         if not asked:
@@ -178,6 +182,7 @@ def candidates(item: PlanItem, passages: Iterable[tuple[str, str, str, float]], 
     terms = item_terms(item, plan)
     floor = min_relevance(terms)
     passages = list(passages)
+    asked = {f.key for f in figures(plan.question)}
     if weights is None:
         weights = rarity((t for _, _, t, _ in passages), terms)
     out: list[Candidate] = []
@@ -190,13 +195,14 @@ def candidates(item: PlanItem, passages: Iterable[tuple[str, str, str, float]], 
             continue
         hint = currency_hint(doc.jurisdiction)
         sents = sentences(text)
+        anchored = ANCHOR if asked and any(f.key in asked for s in sents for f in figures(s, hint)) else 0.0
         for i, sent in enumerate(sents):
             feat = feature(item, sent, plan, hint)
             if feat == 0.0:
                 continue
             shared = len(terms & term_set(sent))
             needed = 1 if feat >= 1.0 else round(floor * len(terms))
-            if item.aspect == Aspect.verdict and feat == ASKED_FIGURE:
+            if (item.aspect == Aspect.verdict and feat == ASKED_FIGURE) or (anchored and feat >= 1.0):
                 needed = 0
             if terms and shared < needed:
                 continue
@@ -209,7 +215,7 @@ def candidates(item: PlanItem, passages: Iterable[tuple[str, str, str, float]], 
             named = 0.4 if doc_id in plan.named_doc_ids else 0.0
             named += ENTITY_SOURCE if set(plan.entity_types) & set(doc.applies_to) else 0.0
             score = (3.0 * rel + relevance(set(plan.focus_terms), sent, weights) + 0.5 * phrases(plan, sent) + feat
-                     + named + 0.5 / (1 + rank))
+                     + named + anchored + 0.5 / (1 + rank))
             out.append(Candidate(score=score, text=" ".join(quote_texts),
                                  quotes=tuple(Quote(doc_id=doc_id, chunk_id=chunk_id, quote=q) for q in quote_texts),
                                  doc_id=doc_id, jurisdiction=doc.jurisdiction, history=history))
