@@ -22,7 +22,7 @@ class LeasedPostgresSaver(PostgresSaver):
 
     @contextmanager
     def leased(self, thread_id: str, conn: Any) -> Iterator[None]:
-        """Route the thread's writes through `conn` while the context lasts."""
+        """Route the thread's checkpoint traffic through `conn` while the context lasts."""
         self._leases[thread_id] = PostgresSaver(conn, serde=self.serde)
         try:
             yield

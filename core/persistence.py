@@ -101,6 +101,15 @@ class Persistence:
     backend: str
     _closers: tuple[Any, ...] = ()
     run_lock: RunLock = _in_process_only
+    run_lock_held: Callable[[str], bool] | None = None
+    """Whether some process holds a session's run lock, asked without taking it (when the backend can)."""
+
+    def is_run_locked(self, thread_id: str) -> bool:
+        """Whether some process or replica runs the session now; a run cut off by a crash holds no lock."""
+        if self.run_lock_held is not None:
+            return self.run_lock_held(thread_id)
+        with self.run_lock(thread_id) as lease:
+            return not lease
 
     def close(self) -> None:
         """Release connections."""
@@ -175,7 +184,8 @@ def _postgres(url: str, pool_size: int = 20, wait_s: float = 10.0) -> Persistenc
         finally:
             conn.execute("SELECT pg_advisory_unlock(hashtextextended('workbench-schema-setup', 0))")
     return Persistence(checkpointer=saver, store=store, backend="postgres", _closers=(pool.close,),
-                       run_lock=_advisory_lock(pool, saver, run_slots(pool_size), wait_s))
+                       run_lock=_advisory_lock(pool, saver, run_slots(pool_size), wait_s),
+                       run_lock_held=lambda thread_id: _advisory_lock_held(pool, thread_id))
 
 
 def _keepalives(conn: Any) -> None:
@@ -186,8 +196,21 @@ def _keepalives(conn: Any) -> None:
 
 
 def _unlock_all(conn: Any) -> None:
-    """A connection going back to the pool holds no advisory lock (belt and braces: run_lock unlocks first)."""
+    """A connection going back to the pool holds no advisory lock (belt and braces: run_lock unlocks first, since
+    the pool resets a returned connection later, in a worker)."""
     conn.execute("SELECT pg_advisory_unlock_all()")
+
+
+def _advisory_lock_held(pool: Any, thread_id: str) -> bool:
+    """Whether any backend holds the session's advisory run lock in this database (a look at pg_locks, which
+    takes neither the lock nor a run slot)."""
+    with pool.connection() as conn:
+        return bool(conn.execute(
+            "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1"
+            " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+            " AND classid = ((hashtextextended(%(key)s, 0) >> 32) & 4294967295)::oid"
+            " AND objid = (hashtextextended(%(key)s, 0) & 4294967295)::oid) AS held",
+            {"key": f"workbench-run:{thread_id}"}).fetchone()["held"])
 
 
 def _wait_for_advisory_lock(conn: Any, name: str, timeout_s: float = 300.0) -> None:
@@ -250,10 +273,12 @@ def _advisory_lock(pool: Any, saver: Any, slots: int, wait_s: float) -> RunLock:
                     yield RunLease(False)
                     return
                 lease = RunLease(True, conn, PostgresStore(conn))
-                with saver.leased(thread_id, conn):
-                    yield lease
-                if not lease.lost():
-                    conn.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 0))", (key,))
+                try:
+                    with saver.leased(thread_id, conn):
+                        yield lease
+                finally:  # here, not in the pool's reset, which runs later in a pool worker
+                    if not lease.lost():
+                        conn.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 0))", (key,))
             finally:
                 pool.putconn(conn)  # a broken connection is discarded by the pool
         finally:

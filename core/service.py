@@ -392,13 +392,7 @@ class Workbench:
 
     def _running_anywhere(self, thread_id: str) -> bool:
         """Whether some process or replica executes this session now; a run cut off by a crash holds no lock."""
-        if self.is_running(thread_id):
-            return True
-        try:
-            with self.persistence.run_lock(thread_id) as free:
-                return not free
-        except RunLockUnavailable:  # no capacity to probe: report it as running rather than as cut off
-            return True
+        return self.is_running(thread_id) or self.persistence.is_run_locked(thread_id)
 
     def verify_audit(self, thread_id: str, *, user_id: str | None = None) -> tuple[bool, str]:
         """Check the hash chain of the session's cycle records."""
