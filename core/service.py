@@ -382,13 +382,19 @@ class Workbench:
             summary = SessionSummary(thread_id=item.key, **{k: value.get(k) for k in SessionSummary.model_fields
                                                             if k != "thread_id" and value.get(k) is not None})
             if summary.status == "running" and not self._running_anywhere(item.key):
-                cut = "interrupted" if "max_evaluation_cycles" in value or self.persistence.checkpointer.get_tuple(
-                    {"configurable": {"thread_id": item.key}}) else "failed"
-                summary = summary.model_copy(update={"status": cut})
-            elif summary.status == "empty":
+                summary = summary.model_copy(update={"status": self._cut_off_status(item.key, value)})
+            elif summary.status == "empty":  # written before sessions kept their inputs
                 summary = summary.model_copy(update={"status": "failed"})
             out.append(summary)
         return sorted(out, key=lambda s: s.created_at, reverse=True)
+
+    def _cut_off_status(self, thread_id: str, meta: dict[str, Any]) -> str:
+        """A run that nobody executes any more: `interrupted` (continuable) unless it has neither a checkpoint nor
+        the inputs to start again (`failed`)."""
+        status = _without_checkpoint(meta)
+        if status == "failed" and self.persistence.checkpointer.get_tuple({"configurable": {"thread_id": thread_id}}):
+            return "interrupted"
+        return status
 
     def _running_anywhere(self, thread_id: str) -> bool:
         """Whether some process or replica executes this session now; a run cut off by a crash holds no lock."""
