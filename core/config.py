@@ -24,6 +24,7 @@ class Settings(BaseSettings):
     qdrant_url: str | None = Field(default=None, validation_alias="QDRANT_URL")
     qdrant_api_key: str | None = Field(default=None, validation_alias="QDRANT_API_KEY")
     database_url: str | None = None
+    db_pool_size: int = Field(default=20, ge=2)
 
     embedding_model: str = "all-MiniLM-L6-v2"
     chunk_words: int = 180

@@ -57,14 +57,47 @@ POSTGRES_CONNECT_TIMEOUT_S = 5
 """How long the first connection to Postgres may take before the backend is reported unreachable."""
 
 
-RunLock = Callable[[str], ContextManager[bool]]
-"""run_lock(thread_id) -> context yielding True when this process may run the session, False when another
-process or replica holds it; released on exit, and by the operating system / server when the holder dies."""
+class RunLockUnavailable(RuntimeError):
+    """The backend cannot give a run its lock now (every run connection busy, or no database connection): the
+    message says which; nothing about the session was written."""
+
+
+@dataclass
+class RunLease:
+    """A run lock as held (truthy) or refused (falsy) by `run_lock`; `lost()` tells whether a held lock went
+    away while held (its Postgres connection dropped), after which the run must not write."""
+
+    acquired: bool
+    connection: Any = None
+    store: Any = None
+    """With Postgres, the session store on the lock's connection (the run then needs no other connection)."""
+
+    def __bool__(self) -> bool:
+        return self.acquired
+
+    def lost(self) -> bool:
+        """True when the lock's connection is closed, broken or no longer answers."""
+        conn = self.connection
+        if conn is None:
+            return False
+        if conn.closed or conn.broken:
+            return True
+        try:
+            conn.execute("SELECT 1")
+        except Exception:  # noqa: BLE001 - any failure of the lock's connection means the lock is gone
+            return True
+        return False
+
+
+RunLock = Callable[[str], ContextManager[RunLease]]
+"""run_lock(thread_id) -> context yielding a truthy RunLease when this process may run the session, a falsy one
+when another process or replica holds it; released on exit, and by the operating system / server when the holder
+dies. Raises RunLockUnavailable when the backend has no capacity for another run."""
 
 
 @contextmanager
-def _in_process_only(thread_id: str) -> Iterator[bool]:
-    yield True
+def _in_process_only(thread_id: str) -> Iterator[RunLease]:
+    yield RunLease(True)
 
 
 @dataclass
@@ -76,6 +109,15 @@ class Persistence:
     backend: str
     _closers: tuple[Any, ...] = ()
     run_lock: RunLock = _in_process_only
+    run_lock_held: Callable[[str], bool] | None = None
+    """Whether some process holds a session's run lock, asked without taking it (when the backend can)."""
+
+    def is_run_locked(self, thread_id: str) -> bool:
+        """Whether some process or replica runs the session now; a run cut off by a crash holds no lock."""
+        if self.run_lock_held is not None:
+            return self.run_lock_held(thread_id)
+        with self.run_lock(thread_id) as lease:
+            return not lease
 
     def close(self) -> None:
         """Release connections."""
@@ -88,7 +130,8 @@ def open_persistence(settings: Settings) -> Persistence:
     key = settings.database_url or str(settings.checkpoint_path.resolve())
     with _lock:
         if key not in _open:
-            _open[key] = _postgres(settings.database_url) if settings.database_url else _sqlite(settings)
+            _open[key] = (_postgres(settings.database_url, pool_size=settings.db_pool_size)
+                          if settings.database_url else _sqlite(settings))
         return _open[key]
 
 
@@ -145,21 +188,31 @@ def _refuse_empty_file(path: Path) -> None:
         )
 
 
-def _postgres(url: str) -> Persistence:
+def run_slots(pool_size: int) -> int:
+    """How many sessions one process runs at once on a pool of `pool_size` connections: each run holds one (its
+    lock and its checkpoint writes), and a quarter stays free for reads, the session list and the store."""
+    return max(1, pool_size * 3 // 4)
+
+
+def _postgres(url: str, pool_size: int = 20, wait_s: float = 10.0) -> Persistence:
+    """Checkpoints, store and run locks on one pool of at most `pool_size` connections (no connection outside
+    it); a run waits at most `wait_s` for its lock connection, then is refused with RunLockUnavailable."""
     import psycopg
-    from langgraph.checkpoint.postgres import PostgresSaver
     from langgraph.store.postgres import PostgresStore
     from psycopg.rows import dict_row
     from psycopg_pool import ConnectionPool
+
+    from core.leased_saver import LeasedPostgresSaver
 
     try:  # one probe first: the pool would retry in the background and time out after 30 s with a traceback
         psycopg.connect(url, connect_timeout=POSTGRES_CONNECT_TIMEOUT_S).close()
     except psycopg.Error as exc:
         reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         raise PersistenceError(f"cannot reach the database at WORKBENCH_DATABASE_URL: {reason}") from None
-    pool = ConnectionPool(url, min_size=1, max_size=20, kwargs={"autocommit": True, "row_factory": dict_row,
-                                                                "prepare_threshold": 0}, open=True)
-    saver = PostgresSaver(pool, serde=serializer())
+    pool = ConnectionPool(url, min_size=1, max_size=pool_size, kwargs={"autocommit": True, "row_factory": dict_row,
+                                                                       "prepare_threshold": 0},
+                          configure=_keepalives, reset=_unlock_all, open=True)
+    saver = LeasedPostgresSaver(pool, serde=serializer())
     store = PostgresStore(pool)
     with pool.connection() as conn:  # replicas starting together on a fresh database would race the migrations
         _wait_for_advisory_lock(conn, "workbench-schema-setup")
@@ -169,7 +222,33 @@ def _postgres(url: str) -> Persistence:
         finally:
             conn.execute("SELECT pg_advisory_unlock(hashtextextended('workbench-schema-setup', 0))")
     return Persistence(checkpointer=saver, store=store, backend="postgres", _closers=(pool.close,),
-                       run_lock=_advisory_lock(url))
+                       run_lock=_advisory_lock(pool, saver, run_slots(pool_size), wait_s),
+                       run_lock_held=lambda thread_id: _advisory_lock_held(pool, thread_id))
+
+
+def _keepalives(conn: Any) -> None:
+    """Server-side TCP keepalives on every pooled connection, so the server notices a vanished host within about
+    a minute and drops its run locks."""
+    for setting in ("tcp_keepalives_idle = 30", "tcp_keepalives_interval = 10", "tcp_keepalives_count = 3"):
+        conn.execute(f"SET {setting}")
+
+
+def _unlock_all(conn: Any) -> None:
+    """A connection going back to the pool holds no advisory lock (belt and braces: run_lock unlocks first, since
+    the pool resets a returned connection later, in a worker)."""
+    conn.execute("SELECT pg_advisory_unlock_all()")
+
+
+def _advisory_lock_held(pool: Any, thread_id: str) -> bool:
+    """Whether any backend holds the session's advisory run lock in this database (a look at pg_locks, which
+    takes neither the lock nor a run slot)."""
+    with pool.connection() as conn:
+        return bool(conn.execute(
+            "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1"
+            " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+            " AND classid = ((hashtextextended(%(key)s, 0) >> 32) & 4294967295)::oid"
+            " AND objid = (hashtextextended(%(key)s, 0) & 4294967295)::oid) AS held",
+            {"key": f"workbench-run:{thread_id}"}).fetchone()["held"])
 
 
 def _wait_for_advisory_lock(conn: Any, name: str, timeout_s: float = 300.0) -> None:
@@ -187,34 +266,61 @@ def _file_lock(directory: Path) -> RunLock:
     """One run per session among processes sharing a SQLite file (the CLI and the app): a flock per session."""
 
     @contextmanager
-    def lock(thread_id: str) -> Iterator[bool]:
+    def lock(thread_id: str) -> Iterator[RunLease]:
         directory.mkdir(parents=True, exist_ok=True)
         with open(directory / f"{re.sub(r'[^A-Za-z0-9_-]', '_', thread_id)}.lock", "a+b") as fh:
             try:
                 fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
-                yield False
+                yield RunLease(False)
                 return
             try:
-                yield True
+                yield RunLease(True)
             finally:
                 fcntl.flock(fh, fcntl.LOCK_UN)
 
     return lock
 
 
-def _advisory_lock(url: str) -> RunLock:
-    """One run per session among replicas sharing Postgres: a session-level advisory lock on a connection of its
-    own (not the pool's), so the server drops it when the holder dies; TCP keepalives catch a vanished host."""
-    import psycopg
+def _advisory_lock(pool: Any, saver: Any, slots: int, wait_s: float) -> RunLock:
+    """One run per session among replicas sharing Postgres: a session-level advisory lock on a connection taken
+    from the pool for the whole run, which also carries the run's checkpoint writes (so losing the connection
+    stops the run before its next write, and the server drops the lock when the holder dies). At most `slots`
+    runs at once per process; beyond that, or without a connection within `wait_s`, RunLockUnavailable. A run
+    needs no other connection: its checkpoints and its session entry use this one too."""
+    from langgraph.store.postgres import PostgresStore
+    from psycopg_pool import PoolTimeout
+
+    free = threading.BoundedSemaphore(slots)
 
     @contextmanager
-    def lock(thread_id: str) -> Iterator[bool]:
-        with psycopg.connect(url, autocommit=True) as conn:
-            conn.execute("SET tcp_keepalives_idle = 30; SET tcp_keepalives_interval = 10; SET tcp_keepalives_count = 3")
-            row = conn.execute("SELECT pg_try_advisory_lock(hashtextextended(%s, 0))",
-                               (f"workbench-run:{thread_id}",)).fetchone()
-            yield bool(row and row[0])  # closing the connection releases the lock
+    def lock(thread_id: str) -> Iterator[RunLease]:
+        if not free.acquire(timeout=wait_s):
+            raise RunLockUnavailable(f"this process already runs {slots} sessions, as many as its database pool "
+                                     "allows (WORKBENCH_DB_POOL_SIZE); try again when one pauses or finishes")
+        try:
+            try:
+                conn = pool.getconn(timeout=wait_s)
+            except PoolTimeout as exc:
+                raise RunLockUnavailable(f"no database connection for the run within {wait_s:g} s (the database "
+                                         "refuses more connections or does not answer); try again later") from exc
+            try:
+                key = f"workbench-run:{thread_id}"
+                if not conn.execute("SELECT pg_try_advisory_lock(hashtextextended(%s, 0)) AS got",
+                                    (key,)).fetchone()["got"]:
+                    yield RunLease(False)
+                    return
+                lease = RunLease(True, conn, PostgresStore(conn))
+                try:
+                    with saver.leased(thread_id, conn):
+                        yield lease
+                finally:  # here, not in the pool's reset, which runs later in a pool worker
+                    if not lease.lost():
+                        conn.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 0))", (key,))
+            finally:
+                pool.putconn(conn)  # a broken connection is discarded by the pool
+        finally:
+            free.release()
 
     return lock
 

@@ -1,27 +1,42 @@
 """Untrusted text (corpus passages, answers, critic output, analyst input, URL parameters) made inert Markdown.
 
 One escaping function for the pages (`st.markdown` and its kin) and the Markdown export, so neither can load or
-link anything: no image (`![x](url)`), link (`[x](url)`, `[x]: url`), autolink (`<http://…>`) or raw URL
-(`http://…`, `www.…`, `a@b.c`), no HTML, no Streamlit directive (`:red[…]`, `:material/…:`), no LaTeX, no
-headings, lists or tables. The text still reads the same once rendered.
+link anything: no image (`![x](url)`), link (`[x](url)`, `[x]: url`), autolink (`<http://…>`), raw URL or e-mail
+address turned into a link, no HTML, no Streamlit directive (`:red[…]`, `:material/…:`), no LaTeX or code, and no
+heading, list, quote or table of its own. The text reads the same once rendered; ids such as `D-2100bc79eb` stay
+as they are in the raw export.
 """
 
 from __future__ import annotations
 
 import re
 
+WORD_JOINER = "\u2060"
+"""Invisible, and not a word character: put inside `://`, `www.` and after `@`, it stops the GFM autolink
+transform, which runs on the rendered text (after backslash escapes are resolved), from making a link."""
+
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_MD_SPECIAL_RE = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:=@&])")
+_SPECIAL_RE = re.compile(r"([\\`*_\[\]<>|~$:])")
+_URL_RE = re.compile(r"(?i)(:)(?=//)|(www)(?=\.)|(@)")
+_BLOCK_START_RE = re.compile(r"^(\s*)([#>+=-])")
+_ORDERED_START_RE = re.compile(r"^(\s*\d+)([.)])")
 _HEADING_RE = re.compile(r"^\s{0,3}(#{1,6})\s+(.*)$")
 
 
 def md_escape(text: str) -> str:
-    """Every Markdown, HTML, LaTeX and directive character backslash-escaped; line breaks kept as hard breaks.
+    """Untrusted text as inert Markdown, line breaks kept as hard breaks.
 
-    Escaping `:`, `.` and `@` also breaks the GFM autolink literals (`http://`, `www.`, e-mail addresses), which
-    would otherwise become live links without any bracket.
+    Backslash-escapes every character that opens inline markup (links and images need `[`, HTML and autolinks
+    `<`, directives and URL schemes `:`), and the first character of a line that would open a block (heading,
+    quote, list, setext underline); breaks raw URLs and e-mail addresses with an invisible word joiner.
     """
-    return _MD_SPECIAL_RE.sub(r"\\\1", _CONTROL_RE.sub(" ", text)).replace("\r\n", "\n").replace("\n", "  \n")
+    lines = []
+    for line in _CONTROL_RE.sub(" ", text).replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        line = _URL_RE.sub(lambda m: m.group(0) + WORD_JOINER, line)
+        line = _SPECIAL_RE.sub(r"\\\1", line)
+        line = _BLOCK_START_RE.sub(r"\1\\\2", line)
+        lines.append(_ORDERED_START_RE.sub(r"\1\\\2", line))
+    return "  \n".join(lines)
 
 
 def answer_markdown(answer: str, *, heading_shift: int) -> str:

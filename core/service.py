@@ -8,7 +8,7 @@ import threading
 import time
 import unicodedata
 import uuid
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
 from typing import Any, Callable, Iterator
@@ -22,7 +22,7 @@ from core.deficiencies import residual
 from core.engines.factory import make_engines
 from core.graph import build_graph
 from core.nodes import Deps, final_text
-from core.persistence import Persistence, open_persistence
+from core.persistence import Persistence, RunLease, RunLockUnavailable, open_persistence
 from core.plan import ResearchPlan
 from core.state import (
     ApprovalPolicy,
@@ -52,6 +52,11 @@ class InputError(ValueError):
 
 class SessionBusyError(RuntimeError):
     """A run is already executing on this session."""
+
+
+class RunLockLostError(SessionBusyError):
+    """The run lost its cross-process lock mid-run (its database connection dropped) and stopped before writing
+    again; the session is cut off and can be continued once no other process runs it."""
 
 
 class SessionNotFoundError(KeyError):
@@ -274,9 +279,9 @@ class Workbench:
             "as_of": day.isoformat(), "elapsed_s": 0.0, "approval_policy": str(policy), "max_evaluation_cycles": cycles,
         }
         # the run lock first: a backend that refuses it (busy, out of connections) leaves no session behind
-        with self._exclusive(thread_id):
-            self._save_session(thread_id, meta)
-            return self._run_locked(thread_id, _initial_state(thread_id, meta), on_event)
+        with self._exclusive(thread_id) as lease:
+            self._save_session(thread_id, meta, lease.store)
+            return self._run_locked(thread_id, _initial_state(thread_id, meta), on_event, lease)
 
     def resume(self, thread_id: str, decisions: Any, *, on_event: Callable[[ProgressEvent], None] | None = None,
                user_id: str | None = None) -> RunResult:
@@ -287,7 +292,7 @@ class Workbench:
         earlier review, never applied to a later one.
         """
         meta = self._owned(thread_id, user_id)
-        with self._exclusive(thread_id):
+        with self._exclusive(thread_id) as lease:
             current = self._stored(thread_id, meta)
             if current.status != "awaiting_review" or not current.pending_review:
                 hint = "; continue the cut-off run instead (continue_run)" if current.status == "interrupted" else ""
@@ -298,20 +303,26 @@ class Workbench:
                 raise InputError(f"invalid review decisions: {_first_error(exc)}") from exc
             response = _checked_review(response, self.settings)
             _check_review(response, current)
-            return self._run_locked(thread_id, Command(resume=response.model_dump(mode="json")), on_event)
+            return self._run_locked(thread_id, Command(resume=response.model_dump(mode="json")), on_event, lease)
 
     def _run(self, thread_id: str, payload: Any, on_event: Callable[[ProgressEvent], None] | None) -> RunResult:
-        with self._exclusive(thread_id):
-            return self._run_locked(thread_id, payload, on_event)
+        with self._exclusive(thread_id) as lease:
+            return self._run_locked(thread_id, payload, on_event, lease)
 
-    def _run_locked(self, thread_id: str, payload: Any, on_event: Callable[[ProgressEvent], None] | None) -> RunResult:
-        """Stream the graph from `payload` until it pauses or ends; the caller holds the session's lock."""
-        meta = self._session(thread_id)
+    def _run_locked(self, thread_id: str, payload: Any, on_event: Callable[[ProgressEvent], None] | None,
+                    lease: RunLease) -> RunResult:
+        """Stream the graph from `payload` until it pauses or ends; the caller holds the session's lock (`lease`).
+
+        A run whose lock is lost mid-run fails at its next checkpoint write (see core.leased_saver) and raises
+        RunLockLostError without touching the session entry, which the new lock holder owns."""
+        store = lease.store  # with Postgres, the run's whole database traffic uses its lock connection
+        meta = self._session(thread_id, store)
         self.store(meta.get("collection"))  # a store held by another process fails here, before the session changes
         graph = self.graph(meta.get("collection"))
         config = {"configurable": {"thread_id": thread_id}, "recursion_limit": 200}
         started = time.perf_counter()
-        self._save_session(thread_id, {**meta, "status": "running", "updated_at": _now()})
+        self._save_session(thread_id, {**meta, "status": "running", "updated_at": _now()}, store)
+        elapsed = meta.get("elapsed_s", 0.0)
         try:
             for chunk in graph.stream(payload, config, stream_mode="updates", durability="sync"):
                 if on_event is None:
@@ -320,28 +331,38 @@ class Workbench:
                     if node.startswith("__"):
                         continue
                     on_event(_event(node, update))
+        except Exception as exc:
+            if lease.lost():
+                raise RunLockLostError(
+                    f"session {thread_id} lost its run lock (its database connection dropped): the run stopped "
+                    "before its next write; continue it once no other process runs it") from exc
+            raise
         finally:
             result = self._result(thread_id, graph)
-            stored = self._session(thread_id)
-            if result.status == "empty":
-                result.status = _without_checkpoint(stored)
-            meta = {**stored, "status": result.status, "updated_at": _now(),
-                    "quality_score": result.quality_score, "termination_reason": result.termination_reason,
-                    "elapsed_s": round(stored.get("elapsed_s", 0.0) + time.perf_counter() - started, 4)}
-            self._save_session(thread_id, meta)
-        result.metrics["elapsed_s"] = meta["elapsed_s"]
+            if not lease.lost():  # else the session entry belongs to whoever holds the lock now
+                stored = self._session(thread_id, store)
+                if result.status == "empty":
+                    result.status = _without_checkpoint(stored)
+                elapsed = round(stored.get("elapsed_s", 0.0) + time.perf_counter() - started, 4)
+                self._save_session(thread_id, {
+                    **stored, "status": result.status, "updated_at": _now(), "quality_score": result.quality_score,
+                    "termination_reason": result.termination_reason, "elapsed_s": elapsed}, store)
+        result.metrics["elapsed_s"] = elapsed
         return result
 
     @contextmanager
-    def _exclusive(self, thread_id: str) -> Iterator[None]:
+    def _exclusive(self, thread_id: str) -> Iterator[RunLease]:
         """One run or edit at a time per session: in this process (thread_lock), then among the processes and
-        replicas sharing the backend (the persistence's run lock)."""
-        with thread_lock(thread_id):
-            with self.persistence.run_lock(thread_id) as acquired:
-                if not acquired:
-                    raise SessionBusyError(f"session {thread_id} is already running in another process or replica; "
-                                           "wait for it to pause or finish")
-                yield
+        replicas sharing the backend (the persistence's run lock, whose lease the run checks)."""
+        with thread_lock(thread_id), ExitStack() as held:
+            try:
+                lease = held.enter_context(self.persistence.run_lock(thread_id))
+            except RunLockUnavailable as exc:
+                raise SessionBusyError(f"session {thread_id} cannot run now: {exc}") from exc
+            if not lease:
+                raise SessionBusyError(f"session {thread_id} is already running in another process or replica; "
+                                       "wait for it to pause or finish")
+            yield lease
 
     # -------------------------------------------------------------------------------------------- reading
     def show(self, thread_id: str, *, user_id: str | None = None) -> RunResult:
@@ -406,20 +427,23 @@ class Workbench:
             summary = SessionSummary(thread_id=item.key, **{k: value.get(k) for k in SessionSummary.model_fields
                                                             if k != "thread_id" and value.get(k) is not None})
             if summary.status == "running" and not self._running_anywhere(item.key):
-                cut = "interrupted" if "max_evaluation_cycles" in value or self.persistence.checkpointer.get_tuple(
-                    {"configurable": {"thread_id": item.key}}) else "failed"
-                summary = summary.model_copy(update={"status": cut})
-            elif summary.status == "empty":
+                summary = summary.model_copy(update={"status": self._cut_off_status(item.key, value)})
+            elif summary.status == "empty":  # written before sessions kept their inputs
                 summary = summary.model_copy(update={"status": "failed"})
             out.append(summary)
         return sorted(out, key=lambda s: s.created_at, reverse=True)
 
+    def _cut_off_status(self, thread_id: str, meta: dict[str, Any]) -> str:
+        """A run that nobody executes any more: `interrupted` (continuable) unless it has neither a checkpoint nor
+        the inputs to start again (`failed`)."""
+        status = _without_checkpoint(meta)
+        if status == "failed" and self.persistence.checkpointer.get_tuple({"configurable": {"thread_id": thread_id}}):
+            return "interrupted"
+        return status
+
     def _running_anywhere(self, thread_id: str) -> bool:
         """Whether some process or replica executes this session now; a run cut off by a crash holds no lock."""
-        if self.is_running(thread_id):
-            return True
-        with self.persistence.run_lock(thread_id) as free:
-            return not free
+        return self.is_running(thread_id) or self.persistence.is_run_locked(thread_id)
 
     def verify_audit(self, thread_id: str, *, user_id: str | None = None) -> tuple[bool, str]:
         """Check the hash chain of the session's cycle records."""
@@ -516,8 +540,9 @@ class Workbench:
         return render(result, fmt, audit_ok=ok, audit_message=message)
 
     # ------------------------------------------------------------------------------------------- sessions
-    def _session(self, thread_id: str) -> dict[str, Any]:
-        item = self.persistence.store.get(SESSIONS_NS, thread_id)
+    def _session(self, thread_id: str, store: Any = None) -> dict[str, Any]:
+        """The session's list entry (through `store` when given: a running session's own connection)."""
+        item = (store or self.persistence.store).get(SESSIONS_NS, thread_id)
         if item is None:
             raise SessionNotFoundError(f"no session {thread_id}")
         return dict(item.value)
@@ -529,8 +554,8 @@ class Workbench:
             raise SessionNotFoundError(f"no session {thread_id}")
         return meta
 
-    def _save_session(self, thread_id: str, value: dict[str, Any]) -> None:
-        self.persistence.store.put(SESSIONS_NS, thread_id, value, index=False)
+    def _save_session(self, thread_id: str, value: dict[str, Any], store: Any = None) -> None:
+        (store or self.persistence.store).put(SESSIONS_NS, thread_id, value, index=False)
 
     # ------------------------------------------------------------------------------------- UI additions
     def is_running(self, thread_id: str) -> bool:
@@ -547,12 +572,12 @@ class Workbench:
         A session cut off before its first checkpoint starts again from the inputs kept in its list entry.
         """
         meta = self._owned(thread_id, user_id)
-        with self._exclusive(thread_id):
+        with self._exclusive(thread_id) as lease:
             current = self._stored(thread_id, meta)
             if current.status != "interrupted":
                 raise InputError(f"session {thread_id} was not cut off mid-run (status: {current.status})")
             saved = self.persistence.checkpointer.get_tuple({"configurable": {"thread_id": thread_id}})
-            return self._run_locked(thread_id, None if saved else _initial_state(thread_id, meta), on_event)
+            return self._run_locked(thread_id, None if saved else _initial_state(thread_id, meta), on_event, lease)
 
     def ensure_sample_corpus(self, progress: Callable[[int, int, str], None] | None = None) -> Any:
         """Ingest the bundled sample corpus into an empty default collection; None when it holds documents."""

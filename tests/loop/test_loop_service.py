@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import logging
 import threading
+import uuid
 from typing import Callable
 
 import pytest
 
-from core.service import InputError, SessionBusyError, Workbench, thread_lock
+from core.service import SESSIONS_NS, InputError, SessionBusyError, Workbench, thread_lock
 from core.state import ResolutionStatus, verify_chain
 from core.termination import (
     MAX_CYCLES_REACHED,
@@ -145,6 +146,19 @@ def test_decisions_on_policy_decided_deficiencies_are_refused(workbench_factory:
     decisions = {p["id"]: {"action": "approve"} for p in paused.pending_review["proposals"]}
     with pytest.raises(InputError, match=f"{decided} is not pending .*decided by the approval policy"):
         wb.resume(paused.thread_id, {"cycle": 0, "decisions": {**decisions, decided: {"action": "reject"}}})
+
+
+def test_an_entry_without_checkpoint_or_inputs_is_failed_not_a_zombie(workbench_factory: Factory) -> None:
+    """A list entry written by an older version (no start inputs) whose run died before its first checkpoint."""
+    wb = workbench_factory()
+    tid = f"legacy-{uuid.uuid4().hex[:8]}"
+    wb.persistence.store.put(SESSIONS_NS, tid, {"question": RU_QUESTION, "status": "running", "user_id": "local",
+                                                "created_at": "2026-11-30T10:00:00+00:00",
+                                                "updated_at": "2026-11-30T10:00:00+00:00"}, index=False)
+    assert next(s for s in wb.sessions() if s.thread_id == tid).status == "failed"
+    assert wb.show(tid).status == "failed"
+    with pytest.raises(InputError, match="not cut off mid-run \\(status: failed\\)"):
+        wb.continue_run(tid)
 
 
 def test_analyst_can_stop_add_and_change_severity(workbench_factory: Factory) -> None:

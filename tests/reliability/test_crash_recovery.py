@@ -253,8 +253,13 @@ def test_a_kill_before_the_first_checkpoint_leaves_a_continuable_session(
         [listed] = wb.sessions(user_id=user)
         assert listed.status == "interrupted"
         assert wb.show(listed.thread_id, user_id=user).status == "interrupted"
-        result = wb.continue_run(listed.thread_id, user_id=user)
-        assert result.status == "awaiting_review" and result.question == Q1 and result.as_of.isoformat() == AS_OF
-        assert result.approval_policy == "manual" and [h.cycle_number for h in result.evaluation_history] == [0]
+    # the CLI's `resume` without --decisions is the way back from the command line
+    out = subprocess.run([sys.executable, "-m", "core", "resume", listed.thread_id, "--json"], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=CHILD_TIMEOUT_S)
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert result["status"] == "awaiting_review" and result["question"] == Q1 and result["as_of"] == AS_OF
+    assert result["approval_policy"] == "manual" and [h["cycle_number"] for h in result["evaluation_history"]] == [0]
+    with restarted(data_dir, database_url) as wb:
         [listed] = wb.sessions(user_id=user)
         assert listed.status == "awaiting_review"

@@ -9,6 +9,7 @@ import pytest
 
 from core.service import SessionSummary
 from core.state import Deficiency, DeficiencyType, EvaluationCycleRecord, ResolutionStatus, Severity
+from tests.inert import live_markup, unescape
 from ui.frames import (
     BoardChanges, annotation_changes, answer_diff, board_frame, board_rows, card_decision, cycle_frame,
     frame_records, md_escape, needs_metadata, paused_changes, review_payload, session_status, upload_defaults,
@@ -142,10 +143,12 @@ def test_board_lists_open_and_severe_first(deficiencies: list[Deficiency]) -> No
 
 
 def test_md_escape_makes_markup_inert() -> None:
-    text = "<script>x</script> [link](http://evil) **bold** :red[alert] $x$ # head"
+    text = "<script>x</script> [link](http://evil) **bold** :red[alert] $x$ # head\n# line\n1. item\n- item"
     escaped = md_escape(text)
-    assert re.search(r"(?<!\\)[<>\[\]()*:$#]", escaped) is None
-    assert escaped.replace("\\", "") == text
+    assert live_markup(escaped) == [] and re.search(r"(?<!\\)[<>\[\]*:$]", escaped) is None
+    assert [line[:2] for line in escaped.split("  \n")[1:]] == ["\\#", "1\\", "\\-"]  # no heading or list
+    assert unescape(escaped) == text.replace("\n", "  \n")  # line breaks become hard breaks
+    assert md_escape("D-2100bc79eb, EUR 10,000 (art. 3)") == "D-2100bc79eb, EUR 10,000 (art. 3)"  # readable
 
 
 def test_cycle_table_and_answer_diff() -> None:

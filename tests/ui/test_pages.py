@@ -26,8 +26,8 @@ RESEARCH, BOARD, CYCLES, EXPORT, CORPUS, SESSIONS = (f"views/{name}.py" for name
 
 
 def text(elements: object) -> str:
-    """Every value of an element list, joined (markdown is escaped on screen, so backslashes are dropped)."""
-    return " ".join(str(e.value) for e in elements).replace("\\", "")
+    """Every value of an element list, joined, as a reader sees it (untrusted text is escaped on screen)."""
+    return unescape(" ".join(str(e.value) for e in elements))
 
 
 def click(app: AppTest, label: str) -> AppTest:
