@@ -36,6 +36,12 @@ class Settings(BaseSettings):
     llm_max_wait_s: float = 20.0
     llm_budget_calls: int = 0
     llm_budget_tokens: int = 0
+    llm_deadline_s: float = 90.0
+    llm_breaker_after: int = 3
+    llm_breaker_cooldown_s: float = 300.0
+    llm_max_tokens: int = 4096
+    llm_max_claims: int = 40
+    llm_max_findings: int = 20
 
     retrieval_k: int = 8
     correction_k: int = 4

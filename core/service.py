@@ -162,7 +162,7 @@ class Workbench:
         self._persistence = persistence
         self._graphs: dict[str, Any] = {}
         self._stores: dict[str, Any] = {}
-        self.drafter, self.critic, self.engine_name = make_engines(self.settings)
+        self.planner, self.drafter, self.critic, self.engine_name = make_engines(self.settings)
 
     # ---------------------------------------------------------------------------------------------- wiring
     @property
