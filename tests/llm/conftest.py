@@ -5,7 +5,8 @@
     llm_workbench   factory: a Workbench over the test corpus (KeywordStore, in-memory persistence) and llm_settings.
 
 Plain helpers: `corpus()` (two made-up countries, one passage each), `engine_ctx()` (its EngineContext with
-passage lookup), `two_country_plan()` (a hand-built plan over it) and `hits_for(plan)` (each item's passage).
+passage lookup), `two_country_plan()` (a hand-built plan over it), `hits_for(plan)` (each item's passage), and
+two fallbacks that make their work visible: `FloorPlanner` (Ruritania's threshold only) and `BlankDrafter`.
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from typing import Callable, Iterator
 
 import pytest
 
+from core.answer import Answer
 from core.config import Settings
-from core.engines.base import EngineContext
+from core.engines.base import DraftResult, EngineContext, PlanResult
 from core.persistence import memory_persistence
 from core.plan import Aspect, PlanItem, PlannedJurisdiction, ResearchPlan, item_id
 from core.retrieval.models import Catalog, DocumentMeta, Hit, Threshold
@@ -118,3 +120,29 @@ def llm_workbench(llm_settings: Callable[..., Settings]) -> Callable[..., Workbe
                          persistence=memory_persistence())
 
     return make
+
+
+class FloorPlanner:
+    """A fixed floor plan: Ruritania's threshold only, as if the gazetteer had found nothing else."""
+
+    name = "floor"
+
+    def plan(self, question: str, ctx: EngineContext) -> PlanResult:
+        ru = PlannedJurisdiction(code="RU", name="Ruritania", named_as=("Ruritania",))
+        item = PlanItem(id="RU:threshold", jurisdiction="RU", aspect=Aspect.threshold, ask="floor ask",
+                        query="floor query")
+        return PlanResult(plan=ResearchPlan(question=question, as_of=ctx.as_of, jurisdictions=(ru,), items=(item,),
+                                            entity_types=("payment firm",)))
+
+
+class BlankDrafter:
+    """A fallback drafter that writes an empty answer."""
+
+    name = "blank"
+
+    def draft(self, plan: ResearchPlan, hits: object, ctx: EngineContext) -> DraftResult:
+        return DraftResult(answer=Answer(), citations=[])
+
+    def revise(self, plan: ResearchPlan, answer: Answer, addressed: object, evidence: object,
+               ctx: EngineContext) -> DraftResult:
+        return DraftResult(answer=answer, citations=[])

@@ -9,16 +9,23 @@ import pytest
 
 from core.answer import Answer, AnswerSection, Claim, Quote
 from core.config import Settings
-from core.engines.base import EngineContext, PlanResult
 from core.engines.composite import merge
 from core.engines.llm import LlmClient, LlmCritic, LlmDrafter, LlmPlanner
 from core.engines.llm.prompts import critic_prompt, data
 from core.engines.llm.schemas import FindingsOut
-from core.plan import Aspect, PlanItem, PlannedJurisdiction, ResearchPlan
+from core.plan import ResearchPlan
 from core.retrieval.models import DocumentMeta, Exemption, Threshold
 from core.state import Deficiency, DeficiencyType, ResolutionStatus, deficiency_id
-from tests.llm.conftest import AS_OF, QUESTION, RU_TEXT, XY_TEXT, engine_ctx, hits_for, two_country_plan
-from tests.llm.loopback import LoopbackLLM, claim, structured, user_text
+from tests.llm.conftest import (
+    AS_OF,
+    RU_TEXT,
+    XY_TEXT,
+    FloorPlanner,
+    engine_ctx,
+    hits_for,
+    two_country_plan,
+)
+from tests.llm.loopback import LoopbackLLM, claim, closed_port, structured, user_text
 
 T = DeficiencyType
 RU_CODE = DocumentMeta(
@@ -48,19 +55,6 @@ def test_requests_have_the_structured_output_shape(llm_server: LoopbackLLM,
 
 
 # ------------------------------------------------------------------------------------------------ planner
-
-
-class FloorPlanner:
-    """A fixed floor plan: Ruritania's threshold only, as if the gazetteer had found nothing else."""
-
-    name = "floor"
-
-    def plan(self, question: str, ctx: EngineContext) -> PlanResult:
-        ru = PlannedJurisdiction(code="RU", name="Ruritania", named_as=("Ruritania",))
-        item = PlanItem(id="RU:threshold", jurisdiction="RU", aspect=Aspect.threshold, ask="floor ask",
-                        query="floor query")
-        return PlanResult(plan=ResearchPlan(question=question, as_of=ctx.as_of, jurisdictions=(ru,), items=(item,),
-                                            entity_types=("payment firm",)))
 
 
 PLAN_QUESTION = "Is the owner disclosure threshold for a payment firm in Ruritania higher than in Xylandia or Brazil?"
@@ -111,7 +105,7 @@ def test_the_model_cannot_drop_the_jurisdictions_the_gazetteer_found(
 
 def test_an_unavailable_planner_model_leaves_the_floor_plan_with_a_note(
         llm_settings: Callable[..., Settings]) -> None:
-    from tests.llm.loopback import closed_port
+    """The plan is still made, by the floor planner alone, and the note says why."""
     settings = llm_settings(openai_base_url=f"http://127.0.0.1:{closed_port()}/v1", llm_max_retries=0)
     result = LlmPlanner(LlmClient(settings), fallback=FloorPlanner()).plan(PLAN_QUESTION, engine_ctx())
     assert result.plan.planner == "offline" and [j.code for j in result.plan.jurisdictions] == ["RU"]

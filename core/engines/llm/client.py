@@ -12,12 +12,10 @@ from __future__ import annotations
 
 import email.utils
 import re
-import threading
 import time
 from datetime import datetime, timezone
-from typing import Any, Callable, Iterator, Sequence, TypeVar
+from typing import Any, Callable, Sequence, TypeVar
 
-import httpx
 import openai
 from langchain_core.exceptions import ModelRefusalError
 from langchain_core.messages import HumanMessage, SystemMessage
@@ -28,20 +26,13 @@ from pydantic import BaseModel, SecretStr, ValidationError
 
 from core.config import Settings
 from core.engines.base import Usage
+from core.engines.llm.limits import CircuitBreaker, DeadlineExceeded, deadline_http_client, run_within
 
 M = TypeVar("M", bound=BaseModel)
 
 
 class MalformedOutputError(ValueError):
     """The model's reply is not strictly valid JSON for the schema (partial, malformed or of the wrong shape)."""
-
-
-class DeadlineExceeded(openai.APITimeoutError):
-    """An attempt ran past its wall-clock budget (raised by the caller's watchdog, not by a read timeout)."""
-
-    def __init__(self, budget_s: float):
-        super().__init__(httpx.Request("POST", "http://deadline.invalid"))
-        self.budget_s = budget_s
 
 
 class LlmUnavailableError(RuntimeError):
@@ -128,100 +119,6 @@ def retry_after_s(exc: BaseException) -> float | None:
 def _strip_fences(text: str) -> str:
     match = re.fullmatch(r"\s*```(?:json)?\s*(.*?)\s*```\s*", text, re.S)
     return match.group(1) if match else text
-
-
-# ------------------------------------------------------------------------------------- deadline per request
-
-_DEADLINE_KEY = "workbench_deadline"
-
-
-class _DeadlineStream(httpx.SyncByteStream):
-    """A response body that stops with a timeout once the request's wall-clock deadline has passed."""
-
-    def __init__(self, inner: Any, deadline: float):
-        self.inner, self.deadline = inner, deadline
-
-    def __iter__(self) -> Iterator[bytes]:
-        for chunk in self.inner:
-            if time.monotonic() > self.deadline:
-                raise httpx.ReadTimeout("total deadline of the model request exceeded")
-            yield chunk
-
-    def close(self) -> None:
-        self.inner.close()
-
-
-def deadline_http_client(budget_s: float) -> httpx.Client:
-    """An httpx client whose every request ends within about `budget_s` of wall-clock time: connect, write and
-    read timeouts are capped at the budget, and the body stops at the deadline even if bytes keep trickling in.
-    This also ends a request the caller has already abandoned, so no connection outlives its budget for long."""
-
-    def stamp(request: httpx.Request) -> None:
-        request.extensions[_DEADLINE_KEY] = time.monotonic() + budget_s
-        timeout = dict(request.extensions.get("timeout") or {})
-        request.extensions["timeout"] = {k: budget_s if v is None else min(v, budget_s)
-                                         for k, v in {**dict.fromkeys(("connect", "read", "write", "pool")),
-                                                      **timeout}.items()}
-
-    def bound(response: httpx.Response) -> None:
-        response.stream = _DeadlineStream(response.stream, response.request.extensions[_DEADLINE_KEY])
-
-    return httpx.Client(event_hooks={"request": [stamp], "response": [bound]})
-
-
-def run_within(fn: Callable[[], M], budget_s: float) -> M:
-    """`fn()` on a worker thread, abandoned with `DeadlineExceeded` when it has not returned within `budget_s`."""
-    box: dict[str, Any] = {}
-
-    def work() -> None:
-        try:
-            box["value"] = fn()
-        except BaseException as exc:  # noqa: BLE001 - handed to the caller below
-            box["error"] = exc
-
-    worker = threading.Thread(target=work, name="llm-call", daemon=True)
-    worker.start()
-    worker.join(budget_s)
-    if worker.is_alive():
-        raise DeadlineExceeded(budget_s)
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
-
-
-# ------------------------------------------------------------------------------------------ circuit breaker
-
-
-class CircuitBreaker:
-    """Counts consecutive calls lost to an outage; open at `threshold` (0 = never) until `cooldown_s` passed."""
-
-    def __init__(self, threshold: int, cooldown_s: float, clock: Callable[[], float] = time.monotonic):
-        self.threshold, self.cooldown_s, self._clock = threshold, cooldown_s, clock
-        self.failures = 0
-        self._opened_at: float | None = None
-        self._lock = threading.Lock()
-
-    def blocked(self) -> str | None:
-        """Why a call must not be made now, or None. After the cooldown one trial call is let through."""
-        with self._lock:
-            if self._opened_at is None:
-                return None
-            waited = self._clock() - self._opened_at
-            if waited >= self.cooldown_s:
-                self._opened_at = self._clock()  # half-open: this call is the trial, the others keep failing fast
-                return None
-            return (f"circuit open after {self.failures} consecutive unavailable calls; "
-                    f"next try in {self.cooldown_s - waited:.0f} s")
-
-    def record(self, outage: bool) -> None:
-        """Record how a call ended: lost to an outage, or answered (even by a refusal or a bad reply)."""
-        with self._lock:
-            if not outage:
-                self.failures, self._opened_at = 0, None
-                return
-            self.failures += 1
-            if self.threshold and self.failures >= self.threshold:
-                self._opened_at = self._clock()
 
 
 # ------------------------------------------------------------------------------------------------ client
