@@ -24,15 +24,22 @@ from typing import Any, Callable, Sequence
 
 import yaml
 
+from core.answer import Answer, render_markdown
 from core.engines.base import EngineContext
+from core.nodes import Deps
+from core.plan import ResearchPlan
+from core.retrieval.plan_search import search_plan
+from core.engines.text import sentences
 from core.scoring import Fact, detection_recall, fact_coverage, fact_label, residual_summary
 from core.state import Deficiency, DeficiencyType, ResolutionStatus
 
 STRATEGY_NAMES: tuple[str, ...] = ("loop", "single", "retry")
 AVERAGED_FIELDS: tuple[str, ...] = ("fact_coverage", "facts_found", "facts_expected", "residual_count",
                                    "residual_severity", "resolved", "retrievals", "critic_calls", "cycles", "wall_s",
-                                   "detection_recall")
-SUMMED_FIELDS: tuple[str, ...] = tuple(f for f in AVERAGED_FIELDS if f not in ("fact_coverage", "detection_recall"))
+                                   "detection_recall", "plan_items", "plan_items_answered", "answer_words",
+                                   "words_per_item", "duplicate_sentences", "cut_sentences", "certified_incomplete")
+SUMMED_FIELDS: tuple[str, ...] = tuple(f for f in AVERAGED_FIELDS
+                                     if f not in ("fact_coverage", "detection_recall", "words_per_item"))
 
 
 # ---------------------------------------------------------------------------------------------- questions
@@ -186,7 +193,8 @@ class RunOutcome:
     """What one strategy produced for one question, before scoring."""
 
     strategy: str
-    answer: str
+    answer: Answer
+    plan: ResearchPlan | None
     residual: list[Deficiency]
     detected: list[Deficiency]
     resolved: int
@@ -195,12 +203,13 @@ class RunOutcome:
     cycles: int
     wall_s: float
     stop_reason: str = ""
+    score: float = 0.0
+    answered: int = 0
 
 
 def _context(store: Any, as_of: date) -> EngineContext:
     """The same engine context the loop's nodes build (core.nodes.Deps.context)."""
-    return EngineContext(catalog=store.catalog(), as_of=as_of,
-                         doc_text=lambda doc_id: "\n".join(c.text for c in store.chunks(doc_id)))
+    return Deps.context_of(store, as_of)
 
 
 def _prepare(wb: Any, q: EvalQuestion, collection: str | None) -> tuple[str, date, Any]:
@@ -215,16 +224,18 @@ def _prepare(wb: Any, q: EvalQuestion, collection: str | None) -> tuple[str, dat
 
 
 def run_single(wb: Any, q: EvalQuestion, *, collection: str | None = None, max_cycles: int | None = None) -> RunOutcome:
-    """Single pass: retrieve, draft, one critique; nothing is corrected."""
+    """Single pass: plan, retrieve per item, draft, one critique; nothing is corrected."""
     started = time.perf_counter()
     text, day, store = _prepare(wb, q, collection)
-    hits = store.search(text, k=wb.settings.retrieval_k)
     ctx = _context(store, day)
-    draft = wb.drafter.draft(text, hits, ctx)
-    found = list(wb.critic.critique(text, draft.answer, [], ctx).deficiencies)
-    return RunOutcome(strategy="single", answer=draft.answer, residual=found, detected=found, resolved=0,
+    plan = wb.planner.plan(text, ctx).plan
+    hits, _ = search_plan(store, plan, wb.settings.retrieval_k)
+    draft = wb.drafter.draft(plan, hits, ctx)
+    critique = wb.critic.critique(plan, draft.answer, [], ctx)
+    found = list(critique.deficiencies)
+    return RunOutcome(strategy="single", answer=draft.answer, plan=plan, residual=found, detected=found, resolved=0,
                       retrievals=1, critic_calls=1, cycles=0, wall_s=time.perf_counter() - started,
-                      stop_reason="single_pass")
+                      stop_reason="single_pass", score=critique.score, answered=len(critique.answered_items))
 
 
 def run_retry(wb: Any, q: EvalQuestion, *, collection: str | None = None, max_cycles: int | None = None) -> RunOutcome:
@@ -234,15 +245,18 @@ def run_retry(wb: Any, q: EvalQuestion, *, collection: str | None = None, max_cy
     budget = wb.settings.max_cycles if max_cycles is None else max_cycles
     base_k = wb.settings.retrieval_k
     ctx = _context(store, day)
+    plan = wb.planner.plan(text, ctx).plan
     seen: dict[str, Deficiency] = {}
-    answer, found, attempt = "", [], 0
+    answer, found, attempt = Answer(), [], 0
     retrievals = critic_calls = 0
+    score, answered = 0.0, 0
     stop = "max_cycles_reached"
     for attempt in range(budget + 1):
-        hits = store.search(text, k=base_k * (attempt + 1))
+        hits, _ = search_plan(store, plan, base_k * (attempt + 1))
         retrievals += 1
-        answer = wb.drafter.draft(text, hits, ctx).answer
-        found = list(wb.critic.critique(text, answer, [], ctx).deficiencies)
+        answer = wb.drafter.draft(plan, hits, ctx).answer
+        critique = wb.critic.critique(plan, answer, [], ctx)
+        found, score, answered = list(critique.deficiencies), critique.score, len(critique.answered_items)
         critic_calls += 1
         for d in found:
             seen.setdefault(d.id, d)
@@ -250,10 +264,10 @@ def run_retry(wb: Any, q: EvalQuestion, *, collection: str | None = None, max_cy
             stop = "no_deficiencies_found"
             break
     last = {d.id for d in found}
-    return RunOutcome(strategy="retry", answer=answer, residual=found, detected=list(seen.values()),
+    return RunOutcome(strategy="retry", answer=answer, plan=plan, residual=found, detected=list(seen.values()),
                       resolved=sum(1 for did in seen if did not in last), retrievals=retrievals,
                       critic_calls=critic_calls, cycles=attempt, wall_s=time.perf_counter() - started,
-                      stop_reason=stop)
+                      stop_reason=stop, score=score, answered=answered)
 
 
 def run_loop(wb: Any, q: EvalQuestion, *, collection: str | None = None, max_cycles: int | None = None) -> RunOutcome:
@@ -264,13 +278,24 @@ def run_loop(wb: Any, q: EvalQuestion, *, collection: str | None = None, max_cyc
     if result.status != "completed":
         raise RuntimeError(f"the loop did not finish for {q.label} (status {result.status})")
     identified = list(result.identified_deficiencies)
+    last = result.evaluation_history[-1] if result.evaluation_history else None
+    answered = len(result.plan.items) - sum(1 for d in result.residual_deficiencies if _is_gap(d, result.plan))
     return RunOutcome(
-        strategy="loop", answer=result.current_answer or result.final_answer,
+        strategy="loop", answer=result.answer or Answer(), plan=result.plan,
+        score=result.quality_score or 0.0, answered=answered if last else 0,
         residual=list(result.residual_deficiencies), detected=identified,
         resolved=sum(1 for d in identified if d.resolution_status == ResolutionStatus.resolved),
         retrievals=int(result.metrics.get("retrievals", 0)), critic_calls=int(result.metrics.get("critic_calls", 0)),
         cycles=int(result.evaluation_cycle), wall_s=wall, stop_reason=result.termination_reason or "",
     )
+
+
+def _is_gap(d: Deficiency, plan: ResearchPlan | None) -> bool:
+    """Whether a deficiency says a plan item (or a whole jurisdiction's items) went unanswered."""
+    if plan is None:
+        return False
+    return plan.item(d.subject) is not None or (d.deficiency_type == DeficiencyType.missing_jurisdiction
+                                                and any(i.jurisdiction == d.subject for i in plan.items))
 
 
 STRATEGIES: dict[str, Callable[..., RunOutcome]] = {"loop": run_loop, "single": run_single, "retry": run_retry}
@@ -302,6 +327,13 @@ class QuestionScore:
     detection_recall: float | None
     expected_types_missed: list[str]
     stop_reason: str
+    plan_items: int = 0
+    plan_items_answered: int = 0
+    answer_words: int = 0
+    words_per_item: float | None = None
+    duplicate_sentences: int = 0
+    cut_sentences: int = 0
+    certified_incomplete: bool = False
     answer: str = field(repr=False, default="")
 
     def to_json(self, *, with_answer: bool = False) -> dict[str, Any]:
@@ -311,12 +343,21 @@ class QuestionScore:
         return out
 
 
-def score(q: EvalQuestion, outcome: RunOutcome) -> QuestionScore:
-    """Score one strategy's outcome against the question's expectations."""
-    cov = fact_coverage(outcome.answer, q.expected_facts)
+def score(q: EvalQuestion, outcome: RunOutcome, threshold: float = 0.85) -> QuestionScore:
+    """Score one strategy's outcome against the question's expectations.
+
+    `certified_incomplete`: the run ended at or above the quality threshold, or with nothing open, while a plan
+    item stayed unanswered: the worst outcome, an incomplete answer presented as complete."""
+    body = outcome.answer.body_text()
+    cov = fact_coverage(body, q.expected_facts)
     res = residual_summary(outcome.residual)
     detected = sorted({d.deficiency_type.value for d in outcome.detected})
     expected = [t.value for t in q.expected_deficiency_types]
+    items = len(outcome.plan.items) if outcome.plan else 0
+    words = outcome.answer.word_count()
+    incomplete = outcome.answered < items
+    certified = incomplete and (outcome.score >= threshold or outcome.stop_reason in ("no_open_deficiencies",
+                                                                                       "no_deficiencies_found"))
     return QuestionScore(
         label=q.label, question=q.question, as_of=q.as_of.isoformat() if q.as_of else None,
         fact_coverage=cov.ratio, facts_found=len(cov.found), facts_expected=cov.expected,
@@ -325,8 +366,27 @@ def score(q: EvalQuestion, outcome: RunOutcome) -> QuestionScore:
         critic_calls=outcome.critic_calls, cycles=outcome.cycles, wall_s=round(outcome.wall_s, 4),
         detected_types=detected, detection_recall=detection_recall(expected, detected),
         expected_types_missed=[t for t in expected if t not in detected], stop_reason=outcome.stop_reason,
-        answer=outcome.answer,
+        plan_items=items, plan_items_answered=outcome.answered, answer_words=words,
+        words_per_item=round(words / items, 1) if items else None,
+        duplicate_sentences=duplicate_sentences(outcome.answer), cut_sentences=cut_sentences(outcome.answer),
+        certified_incomplete=certified, answer=render_markdown(outcome.answer, outcome.plan),
     )
+
+
+def duplicate_sentences(answer: Answer) -> int:
+    """Sentences the answer states more than once."""
+    seen: dict[str, int] = {}
+    for _, claim in answer.claims():
+        for s in sentences(claim.text):
+            key = " ".join(s.lower().split())
+            seen[key] = seen.get(key, 0) + 1
+    return sum(n - 1 for n in seen.values() if n > 1)
+
+
+def cut_sentences(answer: Answer) -> int:
+    """Claims that stop mid-sentence (no closing punctuation) or open with a lower-case fragment."""
+    return sum(1 for _, c in answer.claims()
+               if c.text.strip() and (c.text.strip()[-1] not in ".!?)\"'" or c.text.strip()[0].islower()))
 
 
 @dataclass
@@ -377,7 +437,7 @@ def evaluate(
     run = STRATEGIES[strategy]
     rows = []
     for q in questions:
-        row = score(q, run(wb, q, collection=collection, max_cycles=max_cycles))
+        row = score(q, run(wb, q, collection=collection, max_cycles=max_cycles), wb.settings.quality_threshold)
         rows.append(row)
         if on_result is not None:
             on_result(row)

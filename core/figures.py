@@ -8,6 +8,7 @@ stands in (`$` in a Canadian source is CAD), else to the candidate used by the m
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
@@ -58,9 +59,8 @@ def _symbols() -> dict[str, tuple[str, ...]]:
     for code in sorted(currency_codes()):
         cur = iso4217parse.by_alpha3(code)
         for sym in (cur.symbols if cur else []):
-            if sym and not sym.isalpha() and not sym.isdigit() and not any(ch.isspace() for ch in sym):
+            if sym and any(unicodedata.category(ch) == "Sc" for ch in sym) and not any(ch.isspace() for ch in sym):
                 table.setdefault(sym, []).append(code)
-    table.pop(".", None)
     return {k: tuple(v) for k, v in table.items()}
 
 
@@ -104,6 +104,11 @@ def resolve_currency(candidates: Iterable[str], hint: Iterable[str] = ()) -> str
             return local[0]
     counts = _country_count()
     return max(cands, key=lambda c: (counts.get(c, 0), -cands.index(c)))
+
+
+def currency_symbols() -> dict[str, str]:
+    """Each currency symbol with the code it means when nothing hints at a country (`$` is USD)."""
+    return {sym: resolve_currency(codes) for sym, codes in _symbols().items()}
 
 
 def _symbol_pattern() -> str:

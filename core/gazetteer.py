@@ -133,6 +133,13 @@ def _static_re() -> tuple[re.Pattern[str], dict[str, tuple[str, str]]]:
     return re.compile(r"(?<![\w-])(" + "|".join(re.escape(n) for n in names) + r")(?:'s)?(?![\w-])"), table
 
 
+def is_place_name(text: str) -> bool:
+    """Whether the text is, as a whole, a country, demonym or subdivision name (from the libraries)."""
+    pattern, _ = _static_re()
+    m = pattern.fullmatch(text.strip())
+    return m is not None
+
+
 def corpus_names(catalog: Catalog) -> dict[str, set[str]]:
     """Per corpus jurisdiction code: the names its documents give it (authorities, aliases)."""
     out: dict[str, set[str]] = {}

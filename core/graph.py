@@ -14,14 +14,19 @@ def _after_critique(state: WorkbenchState) -> str:
     return "finalize" if state.get("evaluation_termination_reason") else "review"
 
 
+def _after_plan(state: WorkbenchState) -> str:
+    return "critique" if state.get("degraded") else "retrieve"
+
+
 def _after_retrieve(state: WorkbenchState) -> str:
     return "critique" if state.get("degraded") else "draft"
 
 
 def build_graph(deps: Deps, checkpointer: Any = None, store: Any = None) -> Any:
-    """START -> retrieve -> draft -> critique -(policy)-> review -> correct* -> revise -> critique ... -> finalize."""
+    """START -> plan -> retrieve -> draft -> critique -(policy)-> review -> correct* -> revise -> critique ... -> finalize."""
     nodes = make_nodes(deps)
     g = StateGraph(WorkbenchState)
+    g.add_node("plan", nodes["plan"])
     g.add_node("retrieve", nodes["retrieve"])
     g.add_node("draft", nodes["draft"])
     g.add_node("critique", nodes["critique"])
@@ -29,7 +34,8 @@ def build_graph(deps: Deps, checkpointer: Any = None, store: Any = None) -> Any:
     g.add_node("correct", nodes["correct"])
     g.add_node("revise", nodes["revise"])
     g.add_node("finalize", nodes["finalize"])
-    g.add_edge(START, "retrieve")
+    g.add_edge(START, "plan")
+    g.add_conditional_edges("plan", _after_plan, ["retrieve", "critique"])
     g.add_conditional_edges("retrieve", _after_retrieve, ["draft", "critique"])
     g.add_edge("draft", "critique")
     g.add_conditional_edges("critique", _after_critique, ["review", "finalize"])

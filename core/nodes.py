@@ -17,9 +17,13 @@ from langgraph.types import Command, Send, interrupt
 
 from core.config import Settings
 from core.deficiencies import Event, apply, open_ones, reconcile, residual
-from core.engines.base import Critic, Drafter, EngineContext, Usage
-from core.engines.text import best_sentences, figures
+from core.answer import Answer, Gap, render_markdown
+from core.engines.base import Critic, Drafter, EngineContext, Planner, Usage
+from core.engines.text import overlap, sentences, term_set
+from core.figures import figures
+from core.plan import ResearchPlan
 from core.retrieval.models import Hit, SearchFilter
+from core.retrieval.plan_search import search_plan
 from core.state import (
     AnalystDeficiency,
     ApprovalPolicy,
@@ -36,7 +40,7 @@ from core.state import (
 from core.termination import LLM_BUDGET_EXHAUSTED, STOPPED_BY_ANALYST, TerminationPolicy, decide, next_plateau_streak
 
 log = logging.getLogger(__name__)
-SNIPPET_CHARS = 600
+EVIDENCE_SENTENCES = 5
 
 
 @dataclass(frozen=True)
@@ -44,6 +48,7 @@ class Deps:
     """What the nodes need besides the state."""
 
     store: Any
+    planner: Planner
     drafter: Drafter
     critic: Critic
     settings: Settings
@@ -51,13 +56,35 @@ class Deps:
     engine_name: str
 
     def context(self, as_of: date) -> EngineContext:
+        """Engine context at the session's as-of date over this store (see `context_of`)."""
+        return self.context_of(self.store, as_of)
+
+    @staticmethod
+    def context_of(store: Any, as_of: date) -> EngineContext:
         """Engine context at the session's as-of date, over the current catalog; document text is read once per
         context, since a critique checks many figures against the same cited documents."""
-        return EngineContext(catalog=self.store.catalog(), as_of=as_of,
-                             doc_text=functools.lru_cache(maxsize=None)(self._doc_text))
+        chunks = functools.lru_cache(maxsize=None)(store.chunks)
+        return EngineContext(catalog=store.catalog(), as_of=as_of,
+                             doc_text=lambda doc_id: "\n".join(c.text for c in chunks(doc_id)),
+                             passage=lambda chunk_id: _passage(chunks, chunk_id))
 
-    def _doc_text(self, doc_id: str) -> str:
-        return "\n".join(c.text for c in self.store.chunks(doc_id))
+
+def _passage(chunks: Callable[[str], list[Any]], chunk_id: str) -> str:
+    """The text of one passage by its chunk id (`doc-id#index`), "" when the corpus does not hold it."""
+    doc_id, _, index = chunk_id.rpartition("#")
+    if not doc_id or not index.isdigit():
+        return ""
+    return next((c.text for c in chunks(doc_id) if c.chunk_index == int(index)), "")
+
+
+def names_of(plan: ResearchPlan | None) -> dict[str, str]:
+    """Jurisdiction code -> the name the plan knows it by, for section headings."""
+    return {j.code: j.name for j in plan.jurisdictions} if plan else {}
+
+
+def rendered(answer: Answer, plan: ResearchPlan | None) -> str:
+    """The Markdown of a typed answer (kept in the state for pages, exports and the audit record)."""
+    return render_markdown(answer, plan, names_of(plan))
 
 
 NodeObserver = Callable[[str, float, float], None]
@@ -131,53 +158,66 @@ def _budget_note(settings: Settings, state: WorkbenchState, critic: Usage) -> st
     return None
 
 
-def _snippet(hit: Hit, query: str, flt: dict[str, Any]) -> str:
-    """The passage's sentences that best serve the correction: those stating the wanted figure first."""
+def _evidence_sentences(hit: Hit, query: str, flt: dict[str, Any]) -> tuple[str, ...]:
+    """Whole sentences of the passage that best serve the correction: those stating the wanted figure first."""
     unit, values = flt.get("unit"), set(flt.get("values", ()))
-    ranked = best_sentences(hit.text, query, 12, min_overlap=-1.0)
+    wanted = term_set(query)
 
-    def wanted(sentence: str) -> bool:
-        return bool(unit) and any(f.unit == unit and (not values or f.value in values) for f in figures(sentence))
+    def key(sentence: str) -> tuple[bool, float]:
+        has = bool(unit) and any(f.unit == unit and (not values or f.value in values) for f in figures(sentence))
+        return not has, -overlap(wanted, sentence)
 
-    best = [s for _, s in sorted(ranked, key=lambda x: (not wanted(x[1]), -x[0]))[:5]]
-    text = " ".join(best) if best else hit.text
-    return text[:SNIPPET_CHARS]
+    return tuple(sorted(sentences(hit.text), key=key)[:EVIDENCE_SENTENCES])
 
 
 def make_nodes(deps: Deps) -> dict[str, Callable[..., Any]]:
     """The node functions bound to their dependencies."""
     settings = deps.settings
 
+    @timed("plan")
+    def plan(state: WorkbenchState) -> dict[str, Any]:
+        try:
+            result = deps.planner.plan(state["original_query"], deps.context(state["as_of"]))
+        except Exception as exc:  # noqa: BLE001 - a failed planner degrades the run honestly
+            log.exception("planning failed")
+            return {"degraded": getattr(exc, "component", "planner"),
+                    "messages": [{"role": "system", "cycle": 0, "content": f"planning failed: {exc}"}]}
+        return {"plan": result.plan, "metrics": _usage_metrics(result.usage),
+                "messages": _engine_notes(result.notes, 0)}
+
     @timed("retrieve")
     def retrieve(state: WorkbenchState) -> dict[str, Any]:
+        if state.get("degraded"):
+            return {}
+        research = state["plan"]
         try:
-            hits = deps.store.search(state["original_query"], k=settings.retrieval_k)
+            found, calls = search_plan(deps.store, research, k=settings.retrieval_k)
         except Exception as exc:  # noqa: BLE001 - any store failure degrades the run, never loses it
             log.exception("retrieval failed")
             return {"degraded": "retrieval", "messages": [{"role": "system", "content": f"retrieval failed: {exc}"}]}
-        return {
-            "retrieved_doc_ids": list(dict.fromkeys(h.doc_id for h in hits)),
-            "retrieved_snippets": [
-                {"doc_id": h.doc_id, "chunk_id": h.chunk_id, "chunk_index": h.chunk_index, "score": round(h.score, 4),
-                 "jurisdiction": h.jurisdiction, "title": h.title, "status": h.status}
-                for h in hits
-            ],
-            "metrics": {"retrievals": 1},
-        }
+        snippets = [
+            {"plan_item_id": item_id, "doc_id": h.doc_id, "chunk_id": h.chunk_id, "chunk_index": h.chunk_index,
+             "score": round(h.score, 4), "jurisdiction": h.jurisdiction, "title": h.title, "status": h.status}
+            for item_id, hits in found.items() for h in hits
+        ]
+        return {"retrieved_doc_ids": list(dict.fromkeys(s["doc_id"] for s in snippets)),
+                "retrieved_snippets": snippets, "metrics": {"retrievals": 1, "retrieval_queries": calls}}
 
     @timed("draft")
     def draft(state: WorkbenchState) -> dict[str, Any]:
         if state.get("degraded"):
             return {}
         ctx = deps.context(state["as_of"])
+        research = state["plan"]
         hits = _rehydrate(deps.store, state.get("retrieved_snippets", []))
         try:
-            result = deps.drafter.draft(state["original_query"], hits, ctx)
+            result = deps.drafter.draft(research, hits, ctx)
         except Exception as exc:  # noqa: BLE001 - a failed drafter degrades the run honestly
             log.exception("drafting failed")
             return {"degraded": getattr(exc, "component", "drafter"), "current_answer": "",
                     "messages": [{"role": "system", "cycle": 0, "content": f"drafting failed: {exc}"}]}
-        return {"current_answer": result.answer, "citations": result.citations, "evaluation_cycle": 0,
+        return {"answer": result.answer, "current_answer": rendered(result.answer, research),
+                "citations": result.citations, "evaluation_cycle": 0,
                 "metrics": _usage_metrics(result.usage), "messages": _engine_notes(result.notes, 0)}
 
     @timed("critique")
@@ -194,7 +234,7 @@ def make_nodes(deps: Deps) -> dict[str, Callable[..., Any]]:
             notes.append(f"{degraded} failed; no critique was possible")
         else:
             try:
-                result = deps.critic.critique(state["original_query"], state["current_answer"], previous,
+                result = deps.critic.critique(state["plan"], state.get("answer") or Answer(), previous,
                                               deps.context(state["as_of"]))
                 found, score, usage, critics = result.deficiencies, result.score, result.usage, result.critics
                 notes.extend(result.notes)
@@ -295,6 +335,7 @@ def make_nodes(deps: Deps) -> dict[str, Callable[..., Any]]:
             exclude_doc_ids=tuple(d.correction_filter.get("exclude_doc_ids", ())),
             statuses=("in_force", "not_yet_applicable"),
         )
+        items = {i.id for i in task["plan"].items} if task.get("plan") else set()
         try:
             hits = deps.store.search(query, k=settings.correction_k, flt=flt)
         except Exception as exc:  # noqa: BLE001 - a failed correction stays open and is retried or disclosed
@@ -303,9 +344,10 @@ def make_nodes(deps: Deps) -> dict[str, Callable[..., Any]]:
                     "metrics": {"retrievals": 1}}
         evidence = [
             Evidence(deficiency_id=d.id, query=query, doc_id=h.doc_id, chunk_id=h.chunk_id, title=h.title,
-                     jurisdiction=h.jurisdiction, status=h.status, snippet=_snippet(h, query, d.correction_filter), score=round(h.score, 4),
-                     cycle=task["cycle"])
+                     jurisdiction=h.jurisdiction, status=h.status, snippet=" ".join(picked), sentences=picked,
+                     score=round(h.score, 4), cycle=task["cycle"], plan_item_id=d.subject if d.subject in items else "")
             for h in hits
+            if (picked := _evidence_sentences(h, query, d.correction_filter))
         ]
         addressed = apply(d, Event.approved_and_retrieved, settings.unresolvable_after).model_copy(
             update={"evidence_doc_ids": tuple(dict.fromkeys([*d.evidence_doc_ids, *(h.doc_id for h in hits)]))}
@@ -320,15 +362,15 @@ def make_nodes(deps: Deps) -> dict[str, Callable[..., Any]]:
                      if d.resolution_status == ResolutionStatus.addressed and d.id in approved]
         ctx = deps.context(state["as_of"])
         try:
-            result = deps.drafter.revise(state["original_query"], state["current_answer"], addressed,
+            result = deps.drafter.revise(state["plan"], state.get("answer") or Answer(), addressed,
                                          state.get("evidence", []), ctx)
         except Exception as exc:  # noqa: BLE001 - keep the last answer and end honestly
             log.exception("revision failed")
             return {"degraded": getattr(exc, "component", "drafter"), "evaluation_cycle": state.get("evaluation_cycle", 0) + 1,
                     "messages": [{"role": "system", "cycle": state.get("evaluation_cycle", 0) + 1,
                                   "content": f"revision failed: {exc}"}]}
-        return {"current_answer": result.answer, "citations": result.citations,
-                "evaluation_cycle": state.get("evaluation_cycle", 0) + 1, "metrics": _usage_metrics(result.usage),
+        return {"answer": result.answer, "current_answer": rendered(result.answer, state["plan"]),
+                "citations": result.citations, "evaluation_cycle": state.get("evaluation_cycle", 0) + 1, "metrics": _usage_metrics(result.usage),
                 "messages": _engine_notes(result.notes, state.get("evaluation_cycle", 0) + 1)}
 
     @timed("finalize")
@@ -340,14 +382,18 @@ def make_nodes(deps: Deps) -> dict[str, Callable[..., Any]]:
             cycle=state.get("evaluation_cycle", 0), max_cycles=state.get("max_evaluation_cycles", 0),
             plateau_streak=state.get("plateau_streak", 0), policy=deps.policy, degraded=state.get("degraded"),
         ) or "max_cycles_reached"
+        answer = with_gaps(state.get("answer") or Answer(), state.get("plan"), left)
+        current = rendered(answer, state.get("plan")) if state.get("plan") else state.get("current_answer", "")
         return {
-            "final_answer": final_text(state.get("current_answer", ""), left),
+            "answer": answer,
+            "current_answer": current,
+            "final_answer": final_text(current, left),
             "quality_score": state.get("last_evaluation_score") or 0.0,
             "residual_deficiencies": left,
             "evaluation_termination_reason": reason,
         }
 
-    return {"retrieve": retrieve, "draft": draft, "critique": critique, "review": review, "correct": correct,
+    return {"plan": plan, "retrieve": retrieve, "draft": draft, "critique": critique, "review": review, "correct": correct,
             "revise": revise, "finalize": finalize}
 
 
@@ -403,7 +449,7 @@ def _apply_review(state: WorkbenchState, cycle: int, pending: list[Deficiency], 
         query = dec.query or d.suggested_correction_query
         d = d.model_copy(update={"suggested_correction_query": query})
         updates.append(d)
-        sends.append(Send("correct", {"deficiency": d, "query": query, "cycle": cycle}))
+        sends.append(Send("correct", {"deficiency": d, "query": query, "cycle": cycle, "plan": state.get("plan")}))
     for added in response.added:
         d = analyst_deficiency(added, cycle)
         records.append(DecisionRecord(deficiency_id=d.id, action="add", query=d.suggested_correction_query,
@@ -425,15 +471,32 @@ def analyst_deficiency(added: AnalystDeficiency, cycle: int) -> Deficiency:
     )
 
 
-def _rehydrate(store: Any, snippets: list[dict[str, Any]]) -> list[Hit]:
-    """Full passages for the chunk IDs kept in state (the state itself holds no document text)."""
+def _rehydrate(store: Any, snippets: list[dict[str, Any]]) -> dict[str, list[Hit]]:
+    """Full passages per plan item for the chunk IDs kept in state (the state itself holds no document text)."""
     texts: dict[str, str] = {}
     for doc_id in dict.fromkeys(s["doc_id"] for s in snippets):
         for chunk in store.chunks(doc_id):
             texts[chunk.chunk_id] = chunk.text
-    return [Hit(doc_id=s["doc_id"], chunk_id=s["chunk_id"], chunk_index=s["chunk_index"], score=s["score"],
-                title=s["title"], jurisdiction=s["jurisdiction"], status=s["status"], text=texts.get(s["chunk_id"], ""))
-            for s in snippets]
+    out: dict[str, list[Hit]] = {}
+    for s in snippets:
+        out.setdefault(s.get("plan_item_id", ""), []).append(
+            Hit(doc_id=s["doc_id"], chunk_id=s["chunk_id"], chunk_index=s["chunk_index"], score=s["score"],
+                title=s["title"], jurisdiction=s["jurisdiction"], status=s["status"], text=texts.get(s["chunk_id"], "")))
+    return out
+
+
+def with_gaps(answer: Answer, plan: ResearchPlan | None, left: list[Deficiency]) -> Answer:
+    """The answer saying plainly which plan items the corpus could not answer (coverage deficiencies left)."""
+    if plan is None:
+        return answer
+    gaps = {g.plan_item_id: g for g in answer.gaps}
+    for d in left:
+        for item in plan.items:
+            about = d.subject == item.id or (d.deficiency_type.value == "missing_jurisdiction"
+                                            and d.subject == item.jurisdiction)
+            if about and item.id not in gaps and d.origin != "analyst":
+                gaps[item.id] = Gap(plan_item_id=item.id, text=f"The corpus holds no source on {item.ask}.")
+    return answer.model_copy(update={"gaps": tuple(gaps.values())})
 
 
 def final_text(answer: str, left: list[Deficiency]) -> str:

@@ -83,6 +83,8 @@ class ResearchPlan(BaseModel):
     jurisdictions: tuple[PlannedJurisdiction, ...] = ()
     entity_types: tuple[str, ...] = ()
     topic_terms: tuple[str, ...] = ()
+    focus_terms: tuple[str, ...] = ()
+    """Topic words the question stresses ("focusing on ...", "in particular ...")."""
     named_doc_ids: tuple[str, ...] = ()
     history_doc_ids: tuple[str, ...] = ()
     yes_no: bool = False

@@ -28,6 +28,7 @@ from functools import lru_cache
 from typing import Iterable, Sequence, Union
 
 from core.engines.text import stem
+from core.figures import currency_codes, currency_symbols
 from core.state import Deficiency, DeficiencyType
 
 Fact = Union[str, Sequence[str]]
@@ -50,7 +51,8 @@ _DATE_MDY = re.compile(rf"\b{_MONTH}\s+{_DAY}\s*,?\s+{_YEAR}\b")
 _DATE_ISO = re.compile(r"\b(?P<year>(?:19|20)\d\d)-(?P<month>[01]?\d)-(?P<day>[0-3]?\d)\b")
 _DATE_MY = re.compile(rf"\b{_MONTH}\s+{_YEAR}\b")
 
-_CUR = r"(?:eur|usd|gbp|sgd)"
+_CUR = "(?:" + "|".join(sorted((c.lower() for c in currency_codes()), key=len, reverse=True)) + ")"
+_SYMBOLS = sorted(currency_symbols().items(), key=lambda kv: len(kv[0]), reverse=True)
 _CUR_PAIR = rf"{_CUR}(?:\s*/\s*{_CUR})?"
 _NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
                  "eight": "8", "nine": "9", "ten": "10"}
@@ -113,7 +115,8 @@ def normalise(text: str) -> str:
     t = re.sub(r"\b(?:sec|s)\.\s*(?=\d)", "section ", t)
     t = re.sub(r"\br\.\s*(?=\d)", "recommendation ", t)
     # currencies: symbols and words become codes before the amount
-    t = t.replace("us$", " usd ").replace("s$", " sgd ").replace("€", " eur ").replace("£", " gbp ").replace("$", " usd ")
+    for symbol, code in _SYMBOLS:
+        t = t.replace(symbol.lower(), f" {code.lower()} ")
     t = re.sub(r"\bus dollars?\b", " usd ", t)
     t = re.sub(r"\b(?:euros?)\b", " eur ", t)
     t = re.sub(r"\bdollars?\b", " usd ", t)

@@ -15,12 +15,14 @@ from typing import Any, Callable, Iterator
 from langgraph.types import Command
 from pydantic import BaseModel, ConfigDict, Field
 
+from core.answer import Answer
 from core.config import Settings, get_settings
 from core.deficiencies import residual
 from core.engines.factory import make_engines
 from core.graph import build_graph
 from core.nodes import Deps, final_text
 from core.persistence import Persistence, open_persistence
+from core.plan import ResearchPlan
 from core.state import (
     ApprovalPolicy,
     Citation,
@@ -65,6 +67,8 @@ class RunResult(BaseModel):
     as_of: date | None = None
     engine: str = "offline"
     approval_policy: str = "manual"
+    plan: ResearchPlan | None = None
+    answer: Answer | None = None
     current_answer: str = ""
     final_answer: str = ""
     quality_score: float | None = None
@@ -189,7 +193,7 @@ class Workbench:
         if name not in self._graphs:
             s = self.settings
             deps = Deps(
-                store=self.store(name), drafter=self.drafter, critic=self.critic, settings=s,
+                store=self.store(name), planner=self.planner, drafter=self.drafter, critic=self.critic, settings=s,
                 policy=TerminationPolicy(quality_threshold=s.quality_threshold,
                                          blocking_severity=Severity(s.blocking_severity),
                                          plateau_epsilon=s.plateau_epsilon, plateau_cycles=s.plateau_cycles),
@@ -343,6 +347,7 @@ class Workbench:
         return RunResult(
             thread_id=thread_id, status=status, question=v.get("original_query", ""), as_of=v.get("as_of"),
             engine=v.get("engine", self.engine_name), approval_policy=v.get("approval_policy", "manual"),
+            plan=v.get("plan"), answer=v.get("answer"),
             current_answer=v.get("current_answer", ""), final_answer=v.get("final_answer", ""),
             quality_score=v.get("quality_score"), termination_reason=reason,
             termination_text=describe(reason) if finished else "",
@@ -563,6 +568,7 @@ def _event(node: str, update: Any) -> ProgressEvent:
         data = {}
     cycle = data.get("evaluation_cycle", -1)
     detail = {
+        "plan": _plan_detail(data),
         "retrieve": f"retrieved {len(data.get('retrieved_doc_ids', []))} documents",
         "draft": "drafted an answer",
         "critique": _critique_detail(data),
@@ -574,6 +580,14 @@ def _event(node: str, update: Any) -> ProgressEvent:
     if node == "critique" and data.get("evaluation_history"):
         cycle = data["evaluation_history"][-1].cycle_number
     return ProgressEvent(node=node, cycle=cycle, detail=detail)
+
+
+def _plan_detail(data: dict[str, Any]) -> str:
+    plan = data.get("plan")
+    if plan is None:
+        return "planned the research"
+    codes = ", ".join(j.code for j in plan.jurisdictions) or "any jurisdiction"
+    return f"planned {len(plan.items)} item(s) for {codes}"
 
 
 def _critique_detail(data: dict[str, Any]) -> str:

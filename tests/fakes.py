@@ -43,6 +43,11 @@ class KeywordStore:
                     jurisdiction=m.jurisdiction, status=m.status.value, text=c.text) for s, c, m in scored[:k]]
 
 
+    def search_many(self, queries: list[str], k: int = 10, flt: SearchFilter | None = None,
+                    mode: str = "hybrid") -> list[list[Hit]]:
+        return [self.search(q, k=k, flt=flt, mode=mode) for q in queries]
+
+
 def _passes(meta: DocumentMeta, flt: SearchFilter) -> bool:
     if flt.jurisdictions and meta.jurisdiction not in flt.jurisdictions:
         return False

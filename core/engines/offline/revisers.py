@@ -1,0 +1,214 @@
+"""One reviser per deficiency type: each applies an approved correction to the typed answer with the evidence
+its retrieval found, and leaves the answer as it was when the evidence does not serve."""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable
+
+from core.answer import Answer, Claim, Quote
+from core.engines.base import EngineContext
+from core.engines.offline.shared import (
+    answer_texts,
+    applicability_text,
+    candidates,
+    pick,
+    section_code,
+)
+from core.engines.text import is_anaphoric, overlap, same_sentence, sentences, term_set
+from core.figures import figures
+from core.gazetteer import currency_hint
+from core.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
+from core.retrieval.models import DocStatus
+from core.state import Deficiency, DeficiencyType, Evidence
+
+T = DeficiencyType
+Reviser = Callable[[ResearchPlan, Answer, Deficiency, list[Evidence], EngineContext], Answer]
+DISCLOSURE = "Sources disagree"
+
+
+def _passages(ev: Iterable[Evidence], ctx: EngineContext, exclude: Iterable[str] = ()) -> list[tuple[str, str, str, float]]:
+    skip = set(exclude)
+    return [(e.doc_id, e.chunk_id, ctx.passage(e.chunk_id) or " ".join(e.sentences) or e.snippet, e.score)
+            for e in ev if e.doc_id not in skip]
+
+
+def _add_claims(answer: Answer, claims: Iterable[Claim], ctx: EngineContext, item: PlanItem | None,
+                first: bool = False) -> Answer:
+    for claim in claims:
+        doc = ctx.catalog.get(claim.citations[0].doc_id) if claim.citations else None
+        code = section_code(item, doc.jurisdiction) if item and doc else (doc.jurisdiction if doc else ANY_JURISDICTION)
+        section = answer.section(code)
+        existing = list(section.claims) if section else []
+        answer = answer.with_claims(code, [claim, *existing] if first else [*existing, claim])
+    return answer
+
+
+def fill(plan: ResearchPlan, answer: Answer, items: Iterable[PlanItem], ev: list[Evidence], ctx: EngineContext,
+         exclude: Iterable[str] = ()) -> Answer:
+    """Claims for each item from the evidence, chosen as the drafter chooses them."""
+    passages = _passages(ev, ctx, exclude)
+    for item in items:
+        if not item.answerable or item.aspect in (Aspect.comparison, Aspect.verdict):
+            continue
+        texts = answer_texts(answer)
+        answer = _add_claims(answer, pick(candidates(item, passages, plan, ctx), item, texts), ctx, item)
+    return answer
+
+
+def _items_of(plan: ResearchPlan, d: Deficiency) -> list[PlanItem]:
+    """The plan items a deficiency is about: its subject when that is an item, the items it names in its filter,
+    all items of a missing jurisdiction, else the items of its section."""
+    if (item := plan.item(d.subject)) is not None:
+        return [item]
+    named = [i for i in plan.items if i.id in d.correction_filter.get("items", ())]
+    if named:
+        return named
+    code = d.subject if d.deficiency_type == T.missing_jurisdiction else d.affected_section
+    return [i for i in plan.items if i.jurisdiction in (code, ANY_JURISDICTION) and i.answerable]
+
+
+def _without(answer: Answer, drop: Callable[[Claim], bool]) -> tuple[Answer, list[str]]:
+    """The answer without the claims `drop` selects, and the plan items those claims answered."""
+    items: list[str] = []
+    for section in answer.sections:
+        kept = [c for c in section.claims if not drop(c)]
+        items += [i for c in section.claims if drop(c) for i in c.plan_item_ids]
+        answer = answer.with_claims(section.jurisdiction, kept)
+    return answer, list(dict.fromkeys(items))
+
+
+def _metadata_claim(text: str, doc_ids: Iterable[str], items: Iterable[str], kind: str) -> Claim:
+    return Claim(text=text, plan_item_ids=tuple(items), kind=kind,  # type: ignore[arg-type]
+                 citations=tuple(Quote(doc_id=d, chunk_id="", quote="") for d in dict.fromkeys(doc_ids)))
+
+
+def _has_text(answer: Answer, text: str) -> bool:
+    return any(same_sentence(c.text, text) for _, c in answer.claims())
+
+
+def _applicability(plan: ResearchPlan, answer: Answer, doc_id: str, ctx: EngineContext, code: str) -> Answer:
+    doc = ctx.catalog.get(doc_id)
+    if doc is None:
+        return answer
+    if code == ANY_JURISDICTION:
+        code = doc.jurisdiction
+    preds = ctx.catalog.predecessors_in_force(doc.id, ctx.as_of)
+    text = f"Applicability: {applicability_text(doc, preds)}"
+    if _has_text(answer, text):
+        return answer
+    items = [i.id for i in plan.items if i.jurisdiction == code and i.aspect == Aspect.date]
+    claim = _metadata_claim(text, [doc.id, *(p.id for p in preds)], items, "applicability")
+    section = answer.section(code)
+    return answer.with_claims(code, [claim, *(section.claims if section else ())])
+
+
+def revise_outdated(plan: ResearchPlan, answer: Answer, d: Deficiency, ev: list[Evidence], ctx: EngineContext) -> Answer:
+    """A source not yet applicable gets its application date and the law that applies until then; any other
+    outdated source is replaced by what applies now (a history claim the question asked for stays)."""
+    doc = ctx.catalog.get(d.subject)
+    if doc is None:
+        return answer
+    if ctx.catalog.status_at(doc.id, ctx.as_of) == DocStatus.not_yet_applicable:
+        preds = {p.id for p in ctx.catalog.predecessors_in_force(doc.id, ctx.as_of)}
+        answer = _applicability(plan, answer, doc.id, ctx, d.affected_section or doc.jurisdiction)
+        items = [i for i in _items_of(plan, d) if i.jurisdiction in (doc.jurisdiction, ANY_JURISDICTION)]
+        return fill(plan, answer, items, [e for e in ev if e.doc_id in preds], ctx)
+    answer, item_ids = _without(answer, lambda c: doc.id in c.doc_ids and not c.history)
+    items = [i for i in plan.items if i.id in item_ids] or _items_of(plan, d)
+    return fill(plan, answer, items, ev, ctx, exclude=[doc.id])
+
+
+def revise_coverage(plan: ResearchPlan, answer: Answer, d: Deficiency, ev: list[Evidence], ctx: EngineContext) -> Answer:
+    """An unanswered item (or a whole jurisdiction) answered from the evidence found for it."""
+    return fill(plan, answer, _items_of(plan, d), ev, ctx)
+
+
+def revise_threshold(plan: ResearchPlan, answer: Answer, d: Deficiency, ev: list[Evidence], ctx: EngineContext) -> Answer:
+    """The claim with the wrong figure goes; the evidence's figure for the same items comes in."""
+    answer, item_ids = _without(answer, lambda c: bool(d.affected_text) and same_sentence(c.text, d.affected_text))
+    items = [i for i in plan.items if i.id in item_ids] or _items_of(plan, d)
+    return fill(plan, answer, items, ev, ctx, exclude=d.correction_filter.get("exclude_doc_ids", ()))
+
+
+def _best_sentence(ev: list[Evidence], ctx: EngineContext, query: str, answer: Answer,
+                   keep: Callable[[str, str], bool] = lambda s, code: True) -> Claim | None:
+    wanted = term_set(query)
+    best: tuple[float, Claim] | None = None
+    for doc_id, chunk_id, text, _ in _passages(ev, ctx):
+        doc = ctx.catalog.get(doc_id)
+        if doc is None or ctx.catalog.status_at(doc_id, ctx.as_of) not in (DocStatus.in_force, DocStatus.not_yet_applicable):
+            continue
+        for s in sentences(text):
+            score = overlap(wanted, s)
+            if score < 0.5 or is_anaphoric(s) or not keep(s, doc.jurisdiction) or _has_text(answer, s):
+                continue
+            if best is None or score > best[0]:
+                best = (score, Claim(text=s, citations=(Quote(doc_id=doc_id, chunk_id=chunk_id, quote=s),)))
+    return best[1] if best else None
+
+
+def _item_for(plan: ResearchPlan, code: str, aspects: Iterable[Aspect]) -> list[str]:
+    for aspect in aspects:
+        for j in (code, ANY_JURISDICTION):
+            item = plan.item(f"{j}:{aspect.value}")
+            if item is not None:
+                return [item.id]
+    return []
+
+
+def revise_exemption(plan: ResearchPlan, answer: Answer, d: Deficiency, ev: list[Evidence], ctx: EngineContext) -> Answer:
+    """Each exemption rule the answer omitted, in the words of the source."""
+    code = d.affected_section or ANY_JURISDICTION
+    items = _item_for(plan, code, (Aspect.exemption, Aspect.scope, Aspect.obligation))
+    for rule in d.correction_filter.get("rules") or [d.suggested_correction_query]:
+        claim = _best_sentence(ev, ctx, rule, answer)
+        if claim is not None:
+            answer = _add_claims(answer, [claim.model_copy(update={"plan_item_ids": tuple(items)})], ctx,
+                                 plan.item(items[0]) if items else None)
+    return answer
+
+
+def revise_contradiction(plan: ResearchPlan, answer: Answer, d: Deficiency, ev: list[Evidence], ctx: EngineContext) -> Answer:
+    """The disagreement is disclosed where it matters, naming the sources."""
+    text = f"{DISCLOSURE} {d.description.rstrip('.')}; verify against the official text."
+    if _has_text(answer, text):
+        return answer
+    code = d.affected_section or ANY_JURISDICTION
+    claim = _metadata_claim(text, d.evidence_doc_ids, d.correction_filter.get("items", ()), "disclosure")
+    section = answer.section(code)
+    return answer.with_claims(code, [*(section.claims if section else ()), claim])
+
+
+def revise_specificity(plan: ResearchPlan, answer: Answer, d: Deficiency, ev: list[Evidence], ctx: EngineContext) -> Answer:
+    """An application date from the metadata; a figure the question or the source calls for; an unsupported claim
+    replaced; an unanswered plan item answered."""
+    if plan.item(d.subject) is not None:
+        return revise_coverage(plan, answer, d, ev, ctx)
+    doc_id, _, aspect = d.subject.partition(":")
+    code = d.affected_section or ANY_JURISDICTION
+    if aspect == "application_date":
+        return _applicability(plan, answer, doc_id, ctx, code)
+    if d.affected_text:
+        answer, _ = _without(answer, lambda c: same_sentence(c.text, d.affected_text))
+    unit, values = d.correction_filter.get("unit"), set(d.correction_filter.get("values", ()))
+
+    def states_figure(s: str, jurisdiction: str) -> bool:
+        return not unit or any(f.unit == unit and (not values or f.value in values)
+                               for f in figures(s, currency_hint(jurisdiction)))
+
+    claim = _best_sentence(ev, ctx, d.suggested_correction_query, answer, states_figure)
+    if claim is None:
+        return fill(plan, answer, _items_of(plan, d), ev, ctx)
+    items = d.correction_filter.get("items") or _item_for(plan, code, (Aspect.threshold, Aspect.verdict, Aspect.obligation))
+    return _add_claims(answer, [claim.model_copy(update={"plan_item_ids": tuple(items)})], ctx,
+                       plan.item(items[0]) if items else None)
+
+
+REVISERS: dict[DeficiencyType, Reviser] = {
+    T.outdated_source: revise_outdated,
+    T.missing_jurisdiction: revise_coverage,
+    T.incorrect_threshold: revise_threshold,
+    T.missing_exemption: revise_exemption,
+    T.contradictory_sources: revise_contradiction,
+    T.insufficient_specificity: revise_specificity,
+}

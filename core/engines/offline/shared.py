@@ -1,0 +1,219 @@
+"""What the offline planner, drafter and verifiers share: document names, citation records, usable sources,
+the sentence candidates of a plan item and how they are scored."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from core.answer import Answer, Claim, Quote
+from core.engines.base import EngineContext
+from core.engines.text import is_anaphoric, same_sentence, sentences, term_set, terms
+from core.figures import dates, figures, format_date
+from core.gazetteer import currency_hint
+from core.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
+from core.retrieval.models import DocStatus, DocumentMeta
+from core.state import Citation
+
+USABLE = (DocStatus.in_force, DocStatus.not_yet_applicable)
+HISTORY = (DocStatus.superseded, DocStatus.repealed)
+WORDS_PER_ITEM = 90
+"""Word budget of the claims drafted for one plan item: coverage must come from the right sentences, not from
+pasting passages."""
+SENTENCES_PER_ITEM = 3
+
+ASPECT_FEATURES: dict[Aspect, re.Pattern[str]] = {
+    Aspect.exemption: re.compile(r"\b(exempt\w*|exclu\w+|not (?:covered|required|subject|apply|a |an )|do(?:es)? not|"
+                                 r"need not|may not|no longer|only|relief|except\w*|carve|unless|waive\w*)\b", re.I),
+    Aspect.definition: re.compile(r"\b(means?|defin\w+|refers? to|is (?:a|an|the)|are (?:the|any)|includ\w+|"
+                                  r"counts? as|treated as|consist\w*)\b", re.I),
+    Aspect.obligation: re.compile(r"\b(must|shall|required?|requires|obliged|has to|have to|need to|mandatory|"
+                                  r"apply|applies|report|register|record|verify|identify|file)\b", re.I),
+    Aspect.scope: re.compile(r"\b(appl(?:y|ies) to|cover\w*|obliged entit\w+|subject to|includ\w+|excluded|"
+                             r"within (?:the )?scope|in scope|are not|is not)\b", re.I),
+}
+NEGATION = re.compile(r"\b(no|not|never|none|neither|nor|cannot|exempt\w*|excluded|no longer|only)\b", re.I)
+
+
+def short_name(doc: DocumentMeta) -> str:
+    """The document's first alias (its usual short name), else its title; flawed documents keep their full title
+    so they are never confused with the instrument they misdescribe."""
+    if doc.status in (DocStatus.erroneous, DocStatus.superseded) or not doc.aliases:
+        return doc.title
+    return doc.aliases[0]
+
+
+def citations_for(answer: Answer, ctx: EngineContext) -> list[Citation]:
+    """Citation records for every corpus document the answer cites, with the status at the as-of date."""
+    out = []
+    for doc_id in answer.cited_doc_ids():
+        doc = ctx.catalog.get(doc_id)
+        if doc is None:
+            continue
+        out.append(Citation(doc_id=doc.id, title=doc.title, jurisdiction=doc.jurisdiction,
+                            declared_status=doc.status.value, status_at_as_of=ctx.catalog.status_at(doc.id, ctx.as_of).value,
+                            effective=doc.effective, citation=doc.citation))
+    return out
+
+
+def usable(doc_id: str, plan: ResearchPlan, ctx: EngineContext) -> tuple[bool, bool]:
+    """(may be cited, only as history) for a document at the plan's as-of date. Erroneous documents and
+    proposals never; superseded or repealed ones only as history of an instrument the question asks about."""
+    if doc_id not in ctx.catalog:
+        return False, False
+    status = ctx.catalog.status_at(doc_id, ctx.as_of)
+    if status in USABLE:
+        return True, False
+    if status in HISTORY and doc_id in plan.history_doc_ids:
+        return True, True
+    return False, False
+
+
+def applicability_text(doc: DocumentMeta, preds: Sequence[DocumentMeta]) -> str:
+    """'X applies only from D; until then Y applies.' from the corpus metadata."""
+    name = short_name(doc)
+    text = (f"{name} applies only from {format_date(doc.effective)}" if doc.effective
+            else f"{name} is not yet applicable")
+    if preds:
+        text += "; until then " + " and ".join(short_name(p) for p in preds) + (" apply" if len(preds) > 1 else " applies")
+    return text + "."
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A sentence (with its predecessor when it needs one) that may answer a plan item."""
+
+    score: float
+    text: str
+    quotes: tuple[Quote, ...]
+    doc_id: str
+    jurisdiction: str
+    history: bool
+
+
+def item_terms(item: PlanItem, plan: ResearchPlan) -> set[str]:
+    """What a sentence must share with the question to answer this item: the topic words."""
+    return set(plan.topic_terms)
+
+
+def feature(item: PlanItem, sentence: str, plan: ResearchPlan, hint: tuple[str, ...]) -> float:
+    """How well a sentence has what the item's aspect asks for (0..1)."""
+    aspect = item.aspect
+    if aspect == Aspect.threshold:
+        figs = figures(sentence, hint)
+        asked = {f.key for f in figures(plan.question)}
+        if any(f.key in asked for f in figs):
+            return 1.0
+        return 0.8 if figs else 0.0
+    if aspect == Aspect.date:
+        return 1.0 if dates(sentence) else 0.5 if re.search(r"\b(19|20)\d\d\b", sentence) else 0.0
+    if aspect == Aspect.verdict:
+        asked = {f.key for f in figures(plan.question)}
+        return 1.0 if asked and any(f.key in asked for f in figures(sentence, hint)) else 0.3
+    rx = ASPECT_FEATURES.get(aspect)
+    if aspect == Aspect.scope and any(term_set(e) <= term_set(sentence) for e in plan.entity_types):
+        return 1.0
+    return 1.0 if rx is not None and rx.search(sentence) else 0.0
+
+
+def relevance(terms: set[str], sentence: str) -> float:
+    """Share of the topic words the sentence contains."""
+    if not terms:
+        return 0.0
+    return len(terms & term_set(sentence)) / len(terms)
+
+
+def phrases(plan: ResearchPlan, sentence: str) -> float:
+    """Share of the question's two-word topic phrases ("beneficial ownership") the sentence keeps together."""
+    pairs = [(a, b) for a, b in zip(plan.topic_terms, plan.topic_terms[1:])]
+    if not pairs:
+        return 0.0
+    words = terms(sentence)
+    together = {(a, b) for a, b in zip(words, words[1:])}
+    return sum(1 for p in pairs if p in together) / len(pairs)
+
+
+def min_relevance(terms: set[str]) -> float:
+    """A sentence that shares less than this with the topic does not answer the question (at least one word of a
+    short topic, two of a longer one)."""
+    if not terms:
+        return 1.0
+    return min(1.0, (1 if len(terms) <= 4 else 2) / len(terms))
+
+
+def candidates(item: PlanItem, passages: Iterable[tuple[str, str, str, float]], plan: ResearchPlan,
+               ctx: EngineContext) -> list[Candidate]:
+    """Scored sentences of passages `(doc_id, chunk_id, text, retrieval score)` that may answer the item, best first.
+
+    Only documents usable at the as-of date, of the item's jurisdiction, relevant to the topic and showing the
+    aspect's feature qualify. A sentence that opens with a pronoun or connective brings its predecessor along,
+    or is left out when that one is not usable either."""
+    terms = item_terms(item, plan)
+    floor = min_relevance(terms)
+    out: list[Candidate] = []
+    for rank, (doc_id, chunk_id, text, _) in enumerate(passages):
+        ok, history = usable(doc_id, plan, ctx)
+        doc = ctx.catalog.get(doc_id)
+        if not ok or doc is None:
+            continue
+        if item.jurisdiction not in (ANY_JURISDICTION, doc.jurisdiction):
+            continue
+        hint = currency_hint(doc.jurisdiction)
+        sents = sentences(text)
+        for i, sent in enumerate(sents):
+            rel = relevance(terms, sent)
+            if item.aspect == Aspect.verdict and feature(item, sent, plan, hint) == 1.0:
+                rel += floor
+            if rel < floor:
+                continue
+            feat = feature(item, sent, plan, hint)
+            if feat == 0.0:
+                continue
+            quote_texts = [sent]
+            if is_anaphoric(sent):
+                if i == 0 or is_anaphoric(sents[i - 1]):
+                    continue
+                quote_texts = [sents[i - 1], sent]
+            named = 0.4 if doc_id in plan.named_doc_ids else 0.0
+            score = 2.0 * rel + relevance(set(plan.focus_terms), sent) + 0.5 * phrases(plan, sent) + feat + named + 0.3 / (1 + rank)
+            out.append(Candidate(score=score, text=" ".join(quote_texts),
+                                 quotes=tuple(Quote(doc_id=doc_id, chunk_id=chunk_id, quote=q) for q in quote_texts),
+                                 doc_id=doc_id, jurisdiction=doc.jurisdiction, history=history))
+    out.sort(key=lambda c: -c.score)
+    return out
+
+
+def pick(cands: Sequence[Candidate], item: PlanItem, answer_texts: list[str], *, budget: int = WORDS_PER_ITEM,
+         limit: int = SENTENCES_PER_ITEM) -> list[Claim]:
+    """Claims for the item from the best candidates: no sentence the answer already holds, within the word budget.
+    `answer_texts` is updated with what was picked."""
+    claims: list[Claim] = []
+    words = 0
+    for c in cands:
+        if any(same_sentence(q.quote, t) or q.quote.lower() in t.lower() for q in c.quotes for t in answer_texts):
+            continue
+        n = len(c.text.split())
+        if claims and words + n > budget:
+            continue
+        claims.append(Claim(text=c.text, plan_item_ids=(item.id,), citations=c.quotes, history=c.history))
+        answer_texts.append(c.text)
+        words += n
+        if len(claims) >= limit or words >= budget:
+            break
+    return claims
+
+
+def answer_texts(answer: Answer) -> list[str]:
+    """Every claim text of an answer (for de-duplication)."""
+    return [c.text for _, c in answer.claims()]
+
+
+def section_code(item: PlanItem, cand_jurisdiction: str) -> str:
+    """The section a claim for this item goes to: the item's jurisdiction, or the source's for an any-item."""
+    return cand_jurisdiction if item.jurisdiction == ANY_JURISDICTION else item.jurisdiction
+
+
+def negates(text: str) -> bool:
+    """Whether a sentence denies or limits something (for the polarity of a verdict)."""
+    return bool(NEGATION.search(text))

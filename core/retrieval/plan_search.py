@@ -1,0 +1,31 @@
+"""Retrieval per plan item: one batched query per jurisdiction, filtered to that jurisdiction."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.plan import ANY_JURISDICTION, Aspect, ResearchPlan
+from core.retrieval.models import Hit, SearchFilter
+
+
+def search_plan(store: Any, plan: ResearchPlan, k: int) -> tuple[dict[str, list[Hit]], int]:
+    """Hits per plan item id, and how many queries were issued (one batched retrieval step). Items the corpus cannot answer and the
+    comparison (answered from the other items) retrieve nothing; an any-jurisdiction item is not filtered."""
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for item in plan.items:
+        if not item.answerable or item.aspect == Aspect.comparison or not item.query.strip():
+            continue
+        if item.aspect == Aspect.verdict:
+            for code in plan.answer_codes() or [ANY_JURISDICTION]:
+                groups.setdefault(code, []).append((item.id, item.query))
+            continue
+        groups.setdefault(item.jurisdiction, []).append((item.id, item.query))
+    found: dict[str, list[Hit]] = {}
+    calls = 0
+    for code, pairs in groups.items():
+        flt = None if code == ANY_JURISDICTION else SearchFilter(jurisdictions=(code,))
+        results = store.search_many([q for _, q in pairs], k=k, flt=flt)
+        calls += len(pairs)
+        for (item_id, _), hits in zip(pairs, results):
+            found.setdefault(item_id, []).extend(hits)
+    return found, calls
