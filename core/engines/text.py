@@ -9,6 +9,7 @@ Sentences come from pysbd, a rule-based segmenter made for legal and formal text
 from __future__ import annotations
 
 import re
+import threading
 from functools import lru_cache
 
 import pysbd
@@ -29,7 +30,9 @@ ANAPHORIC_OPENERS = re.compile(
 
 _WORD_RE = re.compile(r"[A-Za-z0-9]+")
 _ABBREVIATION_TAIL = re.compile(r"\b(?:[A-Z][a-z]{0,4}|[a-z]{1,4})\.$")
-_SEGMENTER = pysbd.Segmenter(language="en", clean=False)
+_LOCAL = threading.local()
+"""A pysbd Segmenter keeps state while it segments: sharing one across threads (parallel corrections) returns
+empty or wrong segmentations now and then, which the cache below would then keep. One per thread."""
 
 
 def stem(word: str) -> str:
@@ -81,7 +84,9 @@ def clean_passage(text: str) -> str:
 @lru_cache(maxsize=8192)
 def _segment(paragraph: str) -> tuple[str, ...]:
     parts: list[str] = []
-    for raw in _SEGMENTER.segment(paragraph):
+    if not hasattr(_LOCAL, "segmenter"):
+        _LOCAL.segmenter = pysbd.Segmenter(language="en", clean=False)
+    for raw in _LOCAL.segmenter.segment(paragraph):
         piece = raw.strip()
         if not piece:
             continue
