@@ -169,7 +169,7 @@ _DOC_RE = re.compile(r"<document ([^>]*)>\n?(.*?)\n?</document>", re.S)
 _ATTR_RE = re.compile(r'(\w+)="([^"]*)"')
 _GROUP_RE = re.compile(r"^Passages for (\S+) \(", re.M)
 _ANSWER_RE = re.compile(r"<current_answer>\n?(.*?)\n?</current_answer>", re.S)
-_CLAIM_RE = re.compile(r"^c\d+ \[([^\]]+)\] items=([^:]*): (.*)$")
+_CLAIM_RE = re.compile(r"^c\d+ \[([^\]]+)\] items=(\S*): (.*)$")
 _CITE_RE = re.compile(r'^\s+cites (\S+): "(.*)"$')
 EMPTY_PLAN: dict[str, Any] = {"jurisdictions": [], "entity_types": [], "yes_no": False, "comparison": False,
                               "items": []}
@@ -193,13 +193,13 @@ def first_sentence(text: str) -> str:
 
 
 def documents(text: str) -> list[tuple[dict[str, str], str, str]]:
-    """(tag attributes, body, plan item id of its group) of every <document> in a prompt, in order."""
+    """(tag attributes, body, plan item ids of its group or evidence) of every <document> in a prompt, in order."""
     groups = [(m.start(), m.group(1)) for m in _GROUP_RE.finditer(text)]
     out = []
     for m in _DOC_RE.finditer(text):
         attrs = dict(_ATTR_RE.findall(m.group(1)))
         group = next((g for pos, g in reversed(groups) if pos < m.start()), "")
-        out.append((attrs, m.group(2), attrs.get("plan_item", group)))
+        out.append((attrs, m.group(2), attrs.get("plan_items", group)))
     return out
 
 
@@ -211,8 +211,8 @@ def claim(text: str, items: list[str], chunk_id: str, quote: str) -> dict[str, A
 class FakeModel:
     """Answers structured-output requests the way a cooperative model would, from the prompt alone.
 
-    Plans: nothing added to the floor plan. Drafts: for each plan item, the first sentence of each of its
-    passages, quoted, minus `skip_jurisdictions` on the first draft; a "Yes." verdict on the first passage for a
+    Plans: nothing added to the floor plan. Drafts: the first sentence of each passage, quoted, as one claim per
+    section answering every item the passage was given for, minus `skip_jurisdictions` on the first draft; a "Yes." verdict on the first passage for a
     yes/no question. Revisions: the current claims plus the first sentence of each evidence passage. Critiques:
     the next scripted item of `findings`, a list of deficiencies or a raw `Reply` (none once they run out).
     """
@@ -245,8 +245,11 @@ class FakeModel:
             quote = first_sentence(body)
             if verdict is None and "Kind: yes/no question" in text:
                 verdict = claim(f"Yes. {quote}", [], attrs["chunk_id"], quote)
-            if quote not in [c["text"] for c in sections.get(code, [])]:
-                sections.setdefault(code, []).append(claim(quote, [item], attrs["chunk_id"], quote))
+            same = next((c for c in sections.get(code, []) if c["text"] == quote), None)
+            if same is None:
+                sections.setdefault(code, []).append(claim(quote, [], attrs["chunk_id"], quote))
+                same = sections[code][-1]
+            same["plan_item_ids"] = list(dict.fromkeys([*same["plan_item_ids"], *item.split(", ")]))
         return structured({"verdict": verdict,
                            "sections": [{"jurisdiction": k, "claims": v} for k, v in sections.items()]})
 

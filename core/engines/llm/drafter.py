@@ -37,7 +37,8 @@ class AnswerBuilder:
     A citation must name a chunk the model was given (a document id stands for its chunk when exactly one chunk
     of it was given) and quote text that occurs in that passage (white space and case normalised); a claim left
     without a valid citation is dropped; plan item ids not in the plan are dropped; sections must be a planned
-    jurisdiction or the jurisdiction of a passage given; at most `max_claims` claims are kept. Each drop is noted.
+    jurisdiction or the jurisdiction of a passage given; a claim repeated word for word in a section is kept once
+    with the items and citations of both; at most `max_claims` claims are kept. Each drop is noted.
     """
 
     def __init__(self, plan: ResearchPlan, given: Mapping[str, Given], ctx: EngineContext, max_claims: int):
@@ -69,12 +70,12 @@ class AnswerBuilder:
                                   "not a jurisdiction of the plan or of the passages given")
                 continue
             existing = answer.section(code)
-            claims = list(existing.claims) if existing else []
+            claims = {c.text: c for c in (existing.claims if existing else ())}
             for raw in section.claims:
                 claim = self._claim(raw, "finding")
-                if claim is not None and claim.text not in {c.text for c in claims}:
-                    claims.append(claim)
-            answer = answer.with_claims(code, claims)
+                if claim is not None:
+                    claims[claim.text] = _merged(claims.get(claim.text), claim)
+            answer = answer.with_claims(code, claims.values())
         if self._over:
             self.notes.append(f"llm drafter: dropped {self._over} claim(s) beyond the cap of {self.max_claims}")
         answered = {i for _, c in answer.claims() for i in c.plan_item_ids}
@@ -117,6 +118,15 @@ class AnswerBuilder:
                               f"(claim {claim[:60]!r})")
             return None
         return Quote(doc_id=given.doc_id, chunk_id=cid, quote=said)
+
+
+def _merged(before: Claim | None, claim: Claim) -> Claim:
+    """A claim repeated word for word answers the items and keeps the citations of both."""
+    if before is None:
+        return claim
+    return before.model_copy(update={
+        "plan_item_ids": tuple(dict.fromkeys((*before.plan_item_ids, *claim.plan_item_ids))),
+        "citations": tuple(dict.fromkeys((*before.citations, *claim.citations)))})
 
 
 def _given_hits(hits: Mapping[str, Sequence[Hit]]) -> dict[str, Given]:

@@ -188,8 +188,9 @@ def revise_prompt(plan: ResearchPlan, answer: Answer, addressed: Sequence[Defici
                   evidence: Sequence[Evidence], ctx: EngineContext) -> str:
     """The reviser's user message: plan, current answer, deficiencies to fix, cited passages and evidence."""
     items = "\n".join(_deficiency_line(d) for d in addressed)
+    serves = {d.id: ", ".join(d.correction_filter.get("items") or ()) for d in addressed}
     found = [document(e.doc_id, e.chunk_id, " ".join(e.sentences) or e.snippet, ctx, fixes=e.deficiency_id,
-                      plan_item=e.plan_item_id) for e in evidence]
+                      plan_items=e.plan_item_id or serves.get(e.deficiency_id, "")) for e in evidence]
     return (plan_lines(plan) + f"\n\n<current_answer>\n{data(claim_lines(answer))}\n</current_answer>\n\n"
             f"<addressed_deficiencies>\n{data(items)}\n</addressed_deficiencies>\n\n"
             "Documents the current answer cites:\n" + ("\n".join(cited_passages(answer, ctx)) or "none")
