@@ -10,10 +10,20 @@ from typing import Callable
 import pytest
 
 from core.config import Settings
-from core.engines.llm import LlmClient, LlmDrafter, LlmPlanner, LlmUnavailableError
+from core.engines.llm import LlmClient, LlmCritic, LlmDrafter, LlmPlanner, LlmUnavailableError
 from core.engines.llm.schemas import AnswerOut, FindingsOut
-from tests.llm.conftest import BlankDrafter, FloorPlanner, engine_ctx, hits_for, two_country_plan
-from tests.llm.loopback import LoopbackLLM, closed_port, completion, error, structured
+from core.engines.offline import OfflinePlanner
+from core.service import Workbench
+from tests.llm.conftest import (
+    AS_OF,
+    QUESTION,
+    BlankDrafter,
+    FloorPlanner,
+    engine_ctx,
+    hits_for,
+    two_country_plan,
+)
+from tests.llm.loopback import FakeModel, LoopbackLLM, closed_port, completion, error, structured
 
 SLOW = 0.25
 """Per-attempt budget in the timeout cases; the slow reply takes four times as long."""
@@ -149,3 +159,66 @@ def test_an_open_breaker_degrades_every_engine_honestly(llm_settings: Callable[.
     assert sum("attempt" in n for n in first.notes) == 3
     assert second.notes[0].startswith("llm drafter: circuit open after 2 consecutive unavailable calls")
     assert second.notes[-1] == "llm drafter unavailable (circuit open); the blank drafter wrote this draft"
+
+
+# ---------------------------------------------------------------------------------------- through the loop
+
+
+def test_connection_refused_falls_back_to_the_offline_engine_for_every_call(
+        llm_workbench: Callable[..., Workbench]) -> None:
+    """No server: the offline planner, drafter and rules do the work; after three lost calls the breaker fails
+    the rest fast; the session completes with 0 LLM calls and says so in every cycle record."""
+    r = llm_workbench(openai_base_url=f"http://127.0.0.1:{closed_port()}/v1").start(QUESTION, as_of=AS_OF,
+                                                                                  approve="all")
+    assert r.engine == "hybrid" and r.status == "completed" and not r.termination_reason.startswith("degraded")
+    assert r.metrics["llm_calls"] == 0 and r.plan is not None and r.plan.planner == "offline"
+    first = r.evaluation_history[0]
+    assert first.critics == ("rules",)
+    assert "llm planner unavailable (connection failed); the offline planner's plan is used" in first.notes
+    assert "llm drafter unavailable (connection failed); the offline drafter wrote this draft" in first.notes
+    assert "llm critic unavailable (connection failed); the rules critic covered this cycle" in first.notes
+    assert sum("attempt" in n and "connection failed" in n for n in first.notes) == 9  # 3 calls x 3 attempts
+    assert all("llm critic unavailable (circuit open); the rules critic covered this cycle" in rec.notes
+               for rec in r.evaluation_history[1:])
+    assert "[ru-act]" in r.final_answer
+
+
+def test_a_refusing_critic_is_not_retried_and_the_rules_cover_the_cycle(
+        llm_server: LoopbackLLM, llm_workbench: Callable[..., Workbench]) -> None:
+    """A refusal would repeat at temperature 0: one attempt, then the rule critic covers that cycle; the next
+    cycle uses the model again."""
+    llm_server.model = FakeModel(skip_jurisdictions=("XY",), findings=[completion(None, refusal="I cannot help.")])
+    r = llm_workbench().start(QUESTION, as_of=AS_OF, approve="all")
+    assert llm_server.schemas() == ["PlanOut", "AnswerOut", "FindingsOut", "AnswerOut", "FindingsOut"]
+    first, second = r.evaluation_history
+    assert first.critics == ("rules",) and second.critics == ("llm", "rules")
+    assert "llm critic: attempt 1 failed: refusal: I cannot help." in first.notes
+    assert "llm critic unavailable (refusal); the rules critic covered this cycle" in first.notes
+    assert first.llm_calls == 3 and first.prompt_tokens == 360  # the refused completion is still accounted
+    assert r.termination_reason == "no_open_deficiencies"
+
+
+def test_a_drafter_without_a_fallback_ends_the_loop_degraded_llm(llm_settings: Callable[..., Settings],
+                                                                 llm_workbench: Callable[..., Workbench]) -> None:
+    """Nothing can write the answer: the loop ends with degraded_llm, the session is kept and readable."""
+    wb = llm_workbench()
+    dead = llm_settings(openai_base_url=f"http://127.0.0.1:{closed_port()}/v1")
+    wb.planner = LlmPlanner(LlmClient(dead), fallback=OfflinePlanner())
+    wb.drafter = LlmDrafter(LlmClient(dead), fallback=None)
+    r = wb.start(QUESTION, as_of=AS_OF, approve="all")
+    assert r.status == "completed" and r.termination_reason == "degraded_llm"
+    assert "drafting failed: llm drafter: connection failed (after 3 attempts)" in r.evaluation_history[0].notes
+    assert wb.show(r.thread_id).termination_reason == "degraded_llm"
+
+
+def test_a_bare_llm_critic_failure_ends_the_loop_degraded_llm(
+        llm_server: LoopbackLLM, llm_settings: Callable[..., Settings],
+        llm_workbench: Callable[..., Workbench]) -> None:
+    """Without the rule critic behind it, an unavailable model critic ends the loop honestly, keeping the draft."""
+    llm_server.model = FakeModel()
+    wb = llm_workbench()
+    wb.critic = LlmCritic(LlmClient(llm_settings(openai_base_url=f"http://127.0.0.1:{closed_port()}/v1")))
+    r = wb.start(QUESTION, as_of=AS_OF, approve="all")
+    assert r.termination_reason == "degraded_llm"
+    assert r.evaluation_history[0].notes[-1].startswith("critic failed: llm critic: connection failed")
+    assert "[ru-act]" in r.final_answer

@@ -76,8 +76,9 @@ def test_the_rule_floor_catches_a_fabricated_figure_under_engine_llm(llm_setting
 
 def test_a_fabricated_figure_never_finishes_at_full_score_with_nothing_disclosed(
         llm_server: LoopbackLLM, llm_workbench: Callable[..., Workbench]) -> None:
-    """A whole `llm` run whose model drafts a wrong figure and whose model critic finds nothing: the figure is
-    found, and it is either corrected or disclosed as a residual."""
+    """A whole `llm` run whose model drafts a wrong figure, keeps it through every revision and whose model critic
+    finds nothing: the rule floor finds it each cycle, the run ends below the threshold, and the final answer
+    discloses it."""
     llm_server.push(structured(EMPTY_PLAN), structured({"verdict": None, "sections": [
         {"jurisdiction": "RU", "claims": [claim(FABRICATED, ["RU:threshold", "RU:scope"], "ru-act#0", RU_TEXT)]},
         {"jurisdiction": "XY", "claims": []}]}))
@@ -85,9 +86,10 @@ def test_a_fabricated_figure_never_finishes_at_full_score_with_nothing_disclosed
     r = llm_workbench(engine="llm").start(QUESTION, as_of=AS_OF, approve="all")
     first = r.evaluation_history[0]
     assert first.overall_score < 1.0 and first.critics == ("llm", "rule floor")
-    found = {d.subject: d for d in r.identified_deficiencies}
-    assert found["RU:RU:threshold:percent:10"].origin == "rules"
-    assert "10%" not in r.final_answer.split("## Residual deficiencies")[0] or "incorrect_threshold" in r.final_answer
+    assert r.termination_reason != NO_OPEN_DEFICIENCIES and r.quality_score < 0.85
+    (wrong,) = [d for d in r.residual_deficiencies if d.deficiency_type == DeficiencyType.incorrect_threshold]
+    assert (wrong.subject, wrong.origin, wrong.severity.value) == ("RU:RU:threshold:percent:10", "rules", "critical")
+    assert "[critical] incorrect_threshold" in r.final_answer.split("## Residual deficiencies")[1]
 
 
 @pytest.mark.parametrize("budget", [{"llm_budget_calls": 3}, {"llm_budget_tokens": 400}])
