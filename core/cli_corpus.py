@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from core import safe_json
 from core.config import Settings, get_settings
 from core.retrieval.models import Hit, SearchFilter
 
@@ -26,7 +28,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     ingest = sub.add_parser("ingest", help="index corpus files (.md, .txt, .pdf, .jsonl) or directories")
     ingest.add_argument("paths", nargs="+", metavar="PATH", help="files or directories (searched recursively)")
     ingest.add_argument("--collection", help="collection name (default: WORKBENCH_COLLECTION)")
-    ingest.add_argument("--reset", action="store_true", help="empty the collection first")
+    ingest.add_argument(
+        "--reset", action="store_true",
+        help="rebuild the collection from these files only (the old corpus stays until the new one is complete)",
+    )
+    ingest.add_argument(
+        "--replace", action="store_true",
+        help="replace documents whose id is already indexed with other content (recorded with who and when)",
+    )
     ingest.add_argument(
         "--jurisdiction", help="jurisdiction for files without front matter (front matter always wins)"
     )
@@ -51,24 +60,35 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_ingest(args: argparse.Namespace) -> int:
-    """`ingest PATH...`: one line per file, a summary; exit 2 when nothing could be ingested."""
+    """`ingest PATH...`: one line per file, the summary last; exit 1 when some files failed (the others are
+    ingested), 2 when none could be ingested (with `--reset` on the embedded store, the old corpus then stays)."""
     from core.cli import CliError
     from core.retrieval.errors import RetrievalError
-    from core.retrieval.ingest import expand_paths, ingest_paths
+    from core.retrieval.ingest import IngestReport, expand_paths, ingest_paths
 
     settings = get_settings()
+    collection = _collection(args.collection)
     files, _ = expand_paths(args.paths)
     if not files:
         missing = ", ".join(args.paths)
         raise CliError(f"nothing to ingest: no .md, .txt, .pdf or .jsonl files at {missing}")
     defaults = {"jurisdiction": args.jurisdiction} if args.jurisdiction else None
+
+    def ingest(target: Store) -> IngestReport:
+        return ingest_paths(target, args.paths, defaults=defaults, settings=settings, replace=args.replace,
+                            actor=f"cli:{_user()}", progress=_progress if sys.stderr.isatty() else None)
+
     try:
-        store = _open(settings, args.collection)
+        store = _open(settings, collection)
         if args.reset:
-            store.reset()
-        report = ingest_paths(store, args.paths, defaults=defaults, settings=settings)
+            report = _rebuild(store, ingest)
+        else:
+            report = ingest(store)
     except RetrievalError as exc:
         raise CliError(str(exc)) from None
+    finally:
+        if sys.stderr.isatty():
+            print(file=sys.stderr)  # end the progress line
     for r in report.results:
         if r.ok:
             print(f"ok     {r.path} -> {', '.join(r.doc_ids)} ({r.chunks} chunks)")
@@ -77,7 +97,55 @@ def run_ingest(args: argparse.Namespace) -> int:
     print(f"{report.summary()}; collection '{store.collection}' now holds {store.count()} chunks")
     if not report.succeeded:
         raise CliError("no file could be ingested (see the errors above)")
-    return 0
+    return 1 if report.failed else 0
+
+
+class _NothingIngested(Exception):
+    """Raised inside a rebuild so the staged (empty) collection is discarded; carries the report."""
+
+    def __init__(self, report: Any):
+        super().__init__("nothing ingested")
+        self.report = report
+
+
+def _rebuild(store: Store, ingest: Any) -> Any:
+    """`--reset`: ingest into a collection built aside and swapped in only when at least one file went in."""
+    try:
+        with store.staging() as staged:
+            report = ingest(staged)
+            if not report.succeeded:
+                raise _NothingIngested(report)
+    except _NothingIngested as nothing:
+        return nothing.report
+    return report
+
+
+def _progress(done: int, total: int, label: str) -> None:
+    """Ingest progress, rewritten in place on one terminal line (only when stderr is a terminal)."""
+    print(f"\r\033[K{done}/{total} files: {label}", end="", file=sys.stderr, flush=True)
+
+
+def _collection(name: str | None) -> str | None:
+    """A `--collection` value checked as an identifier before anything is opened (None: the configured one)."""
+    from core.cli import CliError
+    from core.retrieval.names import validate_collection
+
+    if name is None:
+        return None
+    try:
+        return validate_collection(name)
+    except ValueError as exc:
+        raise CliError(f"--collection {exc}") from None
+
+
+def _user() -> str:
+    """Who runs the CLI, for the provenance of replaced documents."""
+    import getpass
+
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "unknown"
 
 
 def run_search(args: argparse.Namespace) -> int:
@@ -91,12 +159,13 @@ def run_search(args: argparse.Namespace) -> int:
     if not 1 <= args.k <= MAX_K:
         raise CliError(f"-k must be between 1 and {MAX_K}, got {args.k}")
     flt = SearchFilter(jurisdictions=tuple(args.jurisdiction), as_of=_as_of(args.as_of))
+    collection = _collection(args.collection)
     if args.queries is not None:
         queries = _read_queries(Path(args.queries), settings.max_query_chars)
     else:
         queries = [(None, _check_query(args.text, settings.max_query_chars, "query"))]
     try:
-        store = _open(settings, args.collection)
+        store = _open(settings, collection)
         if store.count() == 0:
             where = f"collection '{store.collection}' in {settings.data_dir}"
             raise CliError(f"{where} is empty; run `python -m core ingest PATH` first")
@@ -147,7 +216,7 @@ def _read_queries(path: Path, max_chars: int) -> list[tuple[Any, str]]:
     if not path.is_file():
         raise CliError(f"queries file {path} does not exist")
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = path.read_text(encoding="utf-8-sig").splitlines()
     except UnicodeDecodeError:
         raise CliError(f"queries file {path} is not UTF-8 text") from None
     queries: list[tuple[Any, str]] = []
@@ -155,7 +224,9 @@ def _read_queries(path: Path, max_chars: int) -> list[tuple[Any, str]]:
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
+            row = safe_json.loads(line)
+        except safe_json.JsonDepthError as exc:
+            raise CliError(f"{path}:{lineno}: {exc}") from None
         except json.JSONDecodeError as exc:
             raise CliError(f"{path}:{lineno}: not valid JSON ({exc.msg})") from None
         if not isinstance(row, dict) or "id" not in row or "text" not in row:
@@ -175,6 +246,8 @@ def _hit_json(h: Hit) -> dict[str, Any]:
         "jurisdiction": h.jurisdiction,
         "status": h.status,
         "heading": h.heading,
+        "passage_id": h.passage_id,
+        "metadata": h.metadata,
         "text": h.text,
     }
 
@@ -187,7 +260,8 @@ def _print_hits(hits: list[Hit]) -> None:
         snippet = " ".join(h.text.split())
         if len(snippet) > SNIPPET_CHARS:
             snippet = snippet[: SNIPPET_CHARS - 1].rstrip() + "…"
-        print(f"{rank:>2}. {h.title}  [{h.jurisdiction} · {h.status}]  {h.chunk_id}  score {h.score:.4f}")
+        passage = f"  passage {h.passage_id}" if h.passage_id is not None else ""
+        print(f"{rank:>2}. {h.title}  [{h.jurisdiction} · {h.status}]  {h.chunk_id}{passage}  score {h.score:.4f}")
         if h.heading:
             print(f"    § {h.heading}")
         print(f"    {snippet}")

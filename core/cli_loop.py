@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from core import safe_json
 from core.service import InputError, ProgressEvent, RunResult, SessionBusyError, SessionNotFoundError, Workbench
 
 
@@ -25,7 +26,8 @@ def register(sub: Any) -> None:
     resume = sub.add_parser("resume", help="answer a pending review from a decisions file, or continue a cut-off run")
     resume.add_argument("thread_id")
     resume.add_argument("--decisions", default=None,
-                        help="JSON file: {deficiency_id: {action, query, note}} or {decisions, added, stop}; "
+                        help='JSON file: {"cycle": N, "decisions": {...}, "added": [...], "stop": false} or '
+                             '{"cycle": N, deficiency_id: {action, query, note}}, N being the review answered; '
                              "without it, a run cut off by a crash continues from its last checkpoint")
     resume.add_argument("--json", action="store_true")
     resume.set_defaults(handler=_resume)
@@ -89,9 +91,9 @@ def _resume(args: argparse.Namespace) -> int:
     if not path.is_file():
         raise CliError(f"decisions file {path} does not exist")
     try:
-        decisions = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise CliError(f"decisions file {path} is not valid JSON: {exc}") from exc
+        decisions = safe_json.loads(path.read_text(encoding="utf-8-sig"))
+    except (UnicodeDecodeError, ValueError) as exc:  # a BOM is fine; bad UTF-8, bad JSON, too deep are not
+        raise CliError(f"decisions file {path} is not valid JSON: {exc}") from None
     result = wb.resume(args.thread_id, decisions, on_event=None if args.json else _progress)
     _print_result(result, args.json)
     return 0
@@ -123,7 +125,10 @@ def _export(args: argparse.Namespace) -> int:
 
     data = _workbench().export(args.thread_id, args.format)
     if args.output:
-        Path(args.output).write_bytes(data)
+        try:
+            Path(args.output).write_bytes(data)
+        except OSError as exc:
+            raise CliError(f"cannot write {args.output}: {exc.strerror or exc}") from None
         print(f"wrote {args.output} ({len(data)} bytes)", file=sys.stderr)
     elif args.format == "docx":
         raise CliError("docx is binary: give -o FILE")
@@ -145,7 +150,8 @@ def _print_result(result: RunResult, as_json: bool) -> None:
         for p in result.pending_review["proposals"]:
             print(f"  {p['id']}  [{p['severity']}] {p['deficiency_type']}: {p['description']}")
             print(f"      query: {p['query'] or '(none: the revision uses the corpus metadata, no retrieval)'}")
-        print(f"\nAnswer with: python -m core resume {result.thread_id} --decisions FILE.json")
+        print(f"\nAnswer with: python -m core resume {result.thread_id} --decisions FILE.json "
+              f"(the file names this review: \"cycle\": {result.pending_review['cycle']})")
         return
     print(f"\n{result.final_answer or result.current_answer}\n")
     score = f"{result.quality_score:.2f}" if result.quality_score is not None else "-"

@@ -5,8 +5,13 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+ENGINE_NAMES = ("offline", "llm", "hybrid")
+SEVERITY_NAMES = ("low", "medium", "high", "critical")
+"""The values WORKBENCH_ENGINE and WORKBENCH_BLOCKING_SEVERITY accept (the engine factory and core.state.Severity
+define the same sets; settings are checked here so a typo fails at start with the variable's name)."""
 
 
 class Settings(BaseSettings):
@@ -52,6 +57,31 @@ class Settings(BaseSettings):
     plateau_cycles: int = 2
     unresolvable_after: int = 2
 
+    @field_validator("data_dir")
+    @classmethod
+    def _a_directory(cls, v: Path) -> Path:
+        if v.exists() and not v.is_dir():
+            raise ValueError(f"{v} exists and is not a directory")
+        return v
+
+    @field_validator("engine", mode="before")
+    @classmethod
+    def _known_engine(cls, v: object) -> object:
+        if isinstance(v, str):
+            v = v.strip().lower() or None
+            if v is not None and v not in ENGINE_NAMES:
+                raise ValueError(f"unknown engine: use one of {', '.join(ENGINE_NAMES)}")
+        return v
+
+    @field_validator("blocking_severity", mode="before")
+    @classmethod
+    def _known_severity(cls, v: object) -> object:
+        if isinstance(v, str):
+            v = v.strip().lower()
+            if v not in SEVERITY_NAMES:
+                raise ValueError(f"unknown severity: use one of {', '.join(SEVERITY_NAMES)}")
+        return v
+
     @property
     def checkpoint_path(self) -> Path:
         """SQLite file holding checkpoints and the session store."""
@@ -67,3 +97,16 @@ class Settings(BaseSettings):
 def get_settings() -> Settings:
     """The process-wide settings, read once."""
     return Settings()
+
+
+def describe_settings_error(exc: ValidationError) -> str:
+    """One line naming the environment variable of the first invalid setting (its value only when not a secret)."""
+    err = exc.errors()[0]
+    field = str(err["loc"][0]) if err["loc"] else ""
+    info = Settings.model_fields.get(field)
+    alias = info.validation_alias if info is not None and isinstance(info.validation_alias, str) else None
+    name = alias or f"WORKBENCH_{field.upper()}"
+    secret = field.endswith(("_key", "_url"))
+    shown = "" if secret or "input" not in err else f"={err['input']!r}"
+    message = str(err["msg"]).removeprefix("Value error, ")
+    return f"invalid setting {name}{shown}: {message}"

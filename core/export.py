@@ -1,13 +1,13 @@
 """Session exports (Markdown, JSON, DOCX) with residual deficiencies disclosed and the audit chain's verdict.
 
-Everything embedded is untrusted text (document passages, critic output, analyst notes): Markdown escapes
-HTML everywhere and Markdown control characters in table cells; DOCX drops characters XML cannot hold.
+Everything embedded is untrusted text (document passages, critic output, analyst notes): the Markdown export
+escapes it with `core.safe_markdown` (the pages' function), so it can neither load nor link anything (no image,
+link, autolink, raw URL, HTML or directive); DOCX drops characters XML cannot hold.
 Nothing from the settings is exported.
 """
 
 from __future__ import annotations
 
-import html
 import io
 import json
 import re
@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Callable
 from docx import Document
 from docx.document import Document as DocxDocument
 
+from core.safe_markdown import answer_markdown, md_escape
 from core.state import Deficiency, ResolutionStatus
 from core.termination import describe
 
@@ -27,8 +28,6 @@ FORMATS = ("md", "json", "docx")
 RESIDUAL_HEADING = "Residual deficiencies (not resolved)"
 NO_RESIDUALS = "None: every deficiency found was resolved."
 _XML_ILLEGAL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_MD_CELL_CONTROL_RE = re.compile(r"([\\`|\[\]])")
-_MD_HEADING_RE = re.compile(r"^( {0,3})(#{1,5})(?=[ \t]|$)", re.MULTILINE)
 
 Row = list[str]
 
@@ -138,15 +137,9 @@ def _cycle_rows(result: RunResult) -> list[Row]:
 
 
 # ----------------------------------------------------------------------------------------------- Markdown
-def md_text(text: str) -> str:
-    """Untrusted prose for Markdown: no control characters, HTML shown as text, never as markup."""
-    return html.escape(_XML_ILLEGAL_RE.sub(" ", text), quote=False)
-
-
 def md_cell(text: str) -> str:
-    """Untrusted text for one Markdown table cell: one line, no HTML, no cell breaks, code spans, links or images."""
-    one_line = " ".join(md_text(text).split())
-    return _MD_CELL_CONTROL_RE.sub(r"\\\1", one_line)
+    """Untrusted text for one Markdown table cell: one line, inert (the escaped `|` adds no cell)."""
+    return " ".join(md_escape(text).split())
 
 
 def _md_table(header: Row, rows: list[Row]) -> list[str]:
@@ -158,10 +151,9 @@ def _md_table(header: Row, rows: list[Row]) -> list[str]:
 def _markdown(result: RunResult, audit_ok: bool, audit_message: str) -> bytes:
     out = ["# Compliance research export", ""]
     if not _finished(result):
-        out += [f"> **PROVISIONAL.** {md_text(_provisional_notice(result))}", ""]
+        out += [f"> **PROVISIONAL.** {md_escape(_provisional_notice(result))}", ""]
     out += _md_table(["Field", "Value"], _metadata_rows(result, _now()))
-    answer = _MD_HEADING_RE.sub(r"\1#\2", md_text(result.current_answer.strip()))
-    answer = "\n\n".join(line for line in answer.splitlines() if line.strip())
+    answer = answer_markdown(result.current_answer, heading_shift=1)  # below the export's own sections
     out += ["## Answer", "", answer or "_No answer has been drafted yet._", ""]
     out += [f"## {RESIDUAL_HEADING}", ""]
     residuals = _residual_rows(result)
@@ -172,8 +164,8 @@ def _markdown(result: RunResult, audit_ok: bool, audit_message: str) -> bytes:
     out += ["## Evaluation cycles", ""]
     cycles = _cycle_rows(result)
     out += _md_table(CYCLE_HEADER, cycles) if cycles else ["No evaluation cycle has run.", ""]
-    out += ["## Termination", "", md_text(_termination(result)), ""]
-    out += ["## Audit", "", md_text(_audit_line(audit_ok, audit_message)), ""]
+    out += ["## Termination", "", md_escape(_termination(result)), ""]
+    out += ["## Audit", "", md_escape(_audit_line(audit_ok, audit_message)), ""]
     return "\n".join(out).encode("utf-8")
 
 

@@ -49,6 +49,14 @@ def serializer() -> JsonPlusSerializer:
     return CompressingSerializer(allowed_msgpack_modules=list(CHECKPOINT_TYPES))
 
 
+class PersistenceError(RuntimeError):
+    """The checkpoint backend cannot be used (unreachable, or a damaged file); the message says which and why."""
+
+
+POSTGRES_CONNECT_TIMEOUT_S = 5
+"""How long the first connection to Postgres may take before the backend is reported unreachable."""
+
+
 RunLock = Callable[[str], ContextManager[bool]]
 """run_lock(thread_id) -> context yielding True when this process may run the session, False when another
 process or replica holds it; released on exit, and by the operating system / server when the holder dies."""
@@ -97,7 +105,10 @@ def _sqlite(settings: Settings) -> Persistence:
     from langgraph.store.sqlite import SqliteStore
 
     settings.data_dir.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(str(settings.checkpoint_path), check_same_thread=False, timeout=30)
+    with _creation_lock(settings.data_dir):
+        _refuse_empty_file(settings.checkpoint_path)
+        conn = sqlite3.connect(str(settings.checkpoint_path), check_same_thread=False, timeout=30)
+        conn.execute("PRAGMA journal_mode=WAL")  # writes the file header: a new file is never left empty
     for c in (conn, store_conn := sqlite3.connect(str(settings.checkpoint_path), check_same_thread=False, timeout=30,
                                                   isolation_level=None)):
         c.execute("PRAGMA journal_mode=WAL")
@@ -113,12 +124,39 @@ def _sqlite(settings: Settings) -> Persistence:
                        run_lock=_file_lock(settings.data_dir / "locks"))
 
 
+@contextmanager
+def _creation_lock(data_dir: Path) -> Iterator[None]:
+    """Serialise opening the SQLite file among processes, so none sees another's brand-new file while it is
+    still empty (a zero-length file must mean a truncated database, not a racing first start)."""
+    with open(data_dir / ".checkpoints-open.lock", "a+b") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def _refuse_empty_file(path: Path) -> None:
+    """SQLite would take a zero-length file for a new database, and every session would vanish without a word."""
+    if path.exists() and path.stat().st_size == 0:
+        raise PersistenceError(
+            f"the checkpoint database {path} is empty (0 bytes): it was truncated, so its sessions are not there. "
+            "Restore it from a backup, or delete the file to start with no sessions."
+        )
+
+
 def _postgres(url: str) -> Persistence:
+    import psycopg
     from langgraph.checkpoint.postgres import PostgresSaver
     from langgraph.store.postgres import PostgresStore
     from psycopg.rows import dict_row
     from psycopg_pool import ConnectionPool
 
+    try:  # one probe first: the pool would retry in the background and time out after 30 s with a traceback
+        psycopg.connect(url, connect_timeout=POSTGRES_CONNECT_TIMEOUT_S).close()
+    except psycopg.Error as exc:
+        reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise PersistenceError(f"cannot reach the database at WORKBENCH_DATABASE_URL: {reason}") from None
     pool = ConnectionPool(url, min_size=1, max_size=20, kwargs={"autocommit": True, "row_factory": dict_row,
                                                                 "prepare_threshold": 0}, open=True)
     saver = PostgresSaver(pool, serde=serializer())

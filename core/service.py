@@ -6,6 +6,7 @@ import logging
 import re
 import threading
 import time
+import unicodedata
 import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -28,8 +29,10 @@ from core.state import (
     Citation,
     Deficiency,
     EvaluationCycleRecord,
+    ResolutionStatus,
     ReviewResponse,
     Severity,
+    deficiency_id,
     verify_chain,
 )
 from core.termination import TerminationPolicy, describe
@@ -39,6 +42,8 @@ SESSIONS_NS = ("sessions",)
 MIN_AS_OF = date(1990, 1, 1)
 MAX_AS_OF_YEARS_AHEAD = 30
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+MAX_NOTE_CHARS = 4000
+"""Longest analyst note, reason or added-row description accepted (they are stored in every later checkpoint)."""
 
 
 class InputError(ValueError):
@@ -131,15 +136,37 @@ def thread_lock(thread_id: str) -> Iterator[None]:
 
 
 def validate_question(question: str, settings: Settings) -> str:
-    """A clean question or an InputError naming what is wrong."""
+    """A clean question or an InputError naming what is wrong (one of only invisible characters is empty)."""
     if not isinstance(question, str):
         raise InputError("the question must be text")
     cleaned = _CONTROL_RE.sub(" ", question).strip()
-    if not cleaned:
+    if not "".join(ch for ch in cleaned if unicodedata.category(ch) != "Cf").strip():
         raise InputError("the question is empty: type a regulatory question")
     if len(cleaned) > settings.max_query_chars:
         raise InputError(f"the question has {len(cleaned)} characters; the limit is {settings.max_query_chars}: shorten it")
     return cleaned
+
+
+def _checked_review(response: ReviewResponse, settings: Settings) -> ReviewResponse:
+    """The review with its queries and notes within their caps, and analyst-added rows made unique by stable ID
+    (a row entered twice is one deficiency, corrected once)."""
+    limit = settings.max_query_chars
+    for did, d in response.decisions.items():
+        _cap(d.query, limit, f"the edited query of {did}", "WORKBENCH_MAX_QUERY_CHARS")
+        _cap(d.note, MAX_NOTE_CHARS, f"the note on {did}")
+    unique: dict[str, Any] = {}
+    for n, added in enumerate(response.added, start=1):
+        _cap(added.suggested_correction_query, limit, f"the query of added row {n}", "WORKBENCH_MAX_QUERY_CHARS")
+        _cap(added.description, MAX_NOTE_CHARS, f"the description of added row {n}")
+        _cap(added.note, MAX_NOTE_CHARS, f"the note of added row {n}")
+        unique.setdefault(deficiency_id(added.deficiency_type, added.subject), added)
+    return response.model_copy(update={"added": tuple(unique.values())})
+
+
+def _cap(text: str | None, limit: int, what: str, setting: str | None = None) -> None:
+    if text is not None and len(text) > limit:
+        where = f" ({setting})" if setting else ""
+        raise InputError(f"{what} has {len(text)} characters; the limit is {limit}{where}: shorten it")
 
 
 def validate_as_of(as_of: date | str | None) -> date:
@@ -177,8 +204,9 @@ class Workbench:
         return self._persistence
 
     def store(self, collection: str | None = None) -> Any:
-        """The vector store of a collection (opened on first use, shared per process)."""
-        name = collection or self.settings.collection
+        """The vector store of a collection (opened on first use, shared per process); InputError for a collection
+        name that is not an identifier, StoreLockedError while another process holds the embedded store."""
+        name = self._collection(collection)
         if self._store is not None and name == self.settings.collection:
             return self._store
         if name not in self._stores:
@@ -187,13 +215,24 @@ class Workbench:
             self._stores[name] = open_store(self.settings, name)
         return self._stores[name]
 
+    def _collection(self, collection: str | None) -> str:
+        """The collection's name (default: the configured one), checked as an identifier."""
+        from core.retrieval.names import validate_collection
+
+        try:
+            return validate_collection(self.settings.collection if collection is None else collection)
+        except ValueError as exc:
+            raise InputError(str(exc)) from None
+
     def graph(self, collection: str | None = None) -> Any:
-        """The compiled loop for a collection."""
-        name = collection or self.settings.collection
+        """The compiled loop for a collection. Its store opens when a node first uses it, so reading a session
+        (show, export, sessions) never opens the corpus and works while another process holds the embedded store."""
+        name = self._collection(collection or None)
         if name not in self._graphs:
             s = self.settings
             deps = Deps(
-                store=self.store(name), planner=self.planner, drafter=self.drafter, critic=self.critic, settings=s,
+                store=_LazyStore(lambda: self.store(name)), planner=self.planner, drafter=self.drafter,
+                critic=self.critic, settings=s,
                 policy=TerminationPolicy(quality_threshold=s.quality_threshold,
                                          blocking_severity=Severity(s.blocking_severity),
                                          plateau_epsilon=s.plateau_epsilon, plateau_cycles=s.plateau_cycles),
@@ -229,26 +268,23 @@ class Workbench:
             raise InputError("the corpus is empty: ingest documents first (python -m core ingest PATH or the Corpus page)")
         thread_id = uuid.uuid4().hex[:12]
         now = _now()
-        self._save_session(thread_id, {
+        meta = {
             "question": q, "status": "running", "created_at": now, "updated_at": now, "user_id": user_id,
             "engine": self.engine_name, "collection": collection or self.settings.collection,
-            "as_of": day.isoformat(), "elapsed_s": 0.0,
-        })
-        initial = {
-            "original_query": q, "as_of": day, "session_id": thread_id, "user_id": user_id,
-            "approval_policy": str(policy), "engine": self.engine_name, "max_evaluation_cycles": cycles,
-            "evaluation_cycle": 0, "identified_deficiencies": [], "evaluation_history": [],
-            "consecutive_score_improvement_streak": 0, "plateau_streak": 0, "last_evaluation_score": None,
-            "evaluation_termination_reason": None, "messages": [{"role": "user", "content": q}],
+            "as_of": day.isoformat(), "elapsed_s": 0.0, "approval_policy": str(policy), "max_evaluation_cycles": cycles,
         }
-        return self._run(thread_id, initial, on_event)
+        # the run lock first: a backend that refuses it (busy, out of connections) leaves no session behind
+        with self._exclusive(thread_id):
+            self._save_session(thread_id, meta)
+            return self._run_locked(thread_id, _initial_state(thread_id, meta), on_event)
 
     def resume(self, thread_id: str, decisions: Any, *, on_event: Callable[[ProgressEvent], None] | None = None,
                user_id: str | None = None) -> RunResult:
         """Answer the pending review (approve / edit / reject per correction, added deficiencies, stop).
 
-        The review is checked under the session's lock, so a second (stale) submission of the same decisions
-        is refused as busy or as answered, never applied to a later review.
+        The decisions must name the review they answer (`cycle`), and are checked under the session's lock: a
+        second (stale) submission of the same decisions is refused as busy, as answered, or as meant for an
+        earlier review, never applied to a later one.
         """
         meta = self._owned(thread_id, user_id)
         with self._exclusive(thread_id):
@@ -260,13 +296,8 @@ class Workbench:
                 response = ReviewResponse.parse(decisions)
             except ValueError as exc:
                 raise InputError(f"invalid review decisions: {_first_error(exc)}") from exc
-            pending_ids = {p["id"] for p in current.pending_review["proposals"]}
-            unknown = set(response.decisions) - {d.id for d in current.identified_deficiencies}
-            if unknown:
-                raise InputError(f"decisions name unknown deficiencies: {', '.join(sorted(unknown))}")
-            missing = pending_ids - set(response.decisions)
-            if missing and not response.stop:
-                raise InputError(f"no decision for {len(missing)} proposed correction(s): {', '.join(sorted(missing))}")
+            response = _checked_review(response, self.settings)
+            _check_review(response, current)
             return self._run_locked(thread_id, Command(resume=response.model_dump(mode="json")), on_event)
 
     def _run(self, thread_id: str, payload: Any, on_event: Callable[[ProgressEvent], None] | None) -> RunResult:
@@ -276,6 +307,7 @@ class Workbench:
     def _run_locked(self, thread_id: str, payload: Any, on_event: Callable[[ProgressEvent], None] | None) -> RunResult:
         """Stream the graph from `payload` until it pauses or ends; the caller holds the session's lock."""
         meta = self._session(thread_id)
+        self.store(meta.get("collection"))  # a store held by another process fails here, before the session changes
         graph = self.graph(meta.get("collection"))
         config = {"configurable": {"thread_id": thread_id}, "recursion_limit": 200}
         started = time.perf_counter()
@@ -291,6 +323,8 @@ class Workbench:
         finally:
             result = self._result(thread_id, graph)
             stored = self._session(thread_id)
+            if result.status == "empty":
+                result.status = _without_checkpoint(stored)
             meta = {**stored, "status": result.status, "updated_at": _now(),
                     "quality_score": result.quality_score, "termination_reason": result.termination_reason,
                     "elapsed_s": round(stored.get("elapsed_s", 0.0) + time.perf_counter() - started, 4)}
@@ -317,13 +351,15 @@ class Workbench:
         stopped mid-run): `continue_run` carries it on from its last checkpoint.
         """
         result = self._stored(thread_id, self._owned(thread_id, user_id))
-        if result.status in ("interrupted", "empty") and self.is_running(thread_id):
+        if result.status == "interrupted" and self.is_running(thread_id):
             result.status = "running"
         return result
 
     def _stored(self, thread_id: str, meta: dict[str, Any]) -> RunResult:
         """The session as its last checkpoint has it (callers holding the lock see `interrupted`, not `running`)."""
         result = self._result(thread_id, self.graph(meta.get("collection")))
+        if result.status == "empty":
+            result.status = _without_checkpoint(meta)
         result.metrics["elapsed_s"] = meta.get("elapsed_s", 0.0)
         return result
 
@@ -334,8 +370,10 @@ class Workbench:
         for task in snap.tasks:
             for intr in task.interrupts:
                 pending = intr.value
-        finished = bool(v.get("final_answer") is not None and "final_answer" in v and not snap.next)
-        status = "awaiting_review" if pending else "completed" if finished else ("interrupted" if snap.next else "empty")
+        # a step with tasks means the run stopped inside it: some tasks still to run, or (a kill after the step's
+        # writes were saved, before its checkpoint) none, while the step itself is not yet closed; both continue
+        finished = bool(v.get("final_answer") is not None and "final_answer" in v and not snap.tasks)
+        status = "awaiting_review" if pending else "interrupted" if snap.tasks else "completed" if finished else "empty"
         metrics = dict(v.get("metrics", {}))
         seconds = {k.split(".", 1)[1]: v2 for k, v2 in metrics.items() if k.startswith("seconds.")}
         out_metrics = {k: v2 for k, v2 in metrics.items() if not k.startswith("seconds.")}
@@ -368,7 +406,11 @@ class Workbench:
             summary = SessionSummary(thread_id=item.key, **{k: value.get(k) for k in SessionSummary.model_fields
                                                             if k != "thread_id" and value.get(k) is not None})
             if summary.status == "running" and not self._running_anywhere(item.key):
-                summary = summary.model_copy(update={"status": "interrupted"})
+                cut = "interrupted" if "max_evaluation_cycles" in value or self.persistence.checkpointer.get_tuple(
+                    {"configurable": {"thread_id": item.key}}) else "failed"
+                summary = summary.model_copy(update={"status": cut})
+            elif summary.status == "empty":
+                summary = summary.model_copy(update={"status": "failed"})
             out.append(summary)
         return sorted(out, key=lambda s: s.created_at, reverse=True)
 
@@ -390,6 +432,8 @@ class Workbench:
         """After a run: record a note / accepted risk on a deficiency, with editor and reason in the checkpoint."""
         editor, reason = _CONTROL_RE.sub(" ", editor).strip(), _CONTROL_RE.sub(" ", reason).strip()
         note = _CONTROL_RE.sub(" ", note) if note is not None else None
+        _cap(note, MAX_NOTE_CHARS, "the note")
+        _cap(reason, MAX_NOTE_CHARS, "the reason")
         if not editor or not reason:
             raise InputError("an annotation needs the editor's name and a reason")
         if severity is not None and severity not in {s.value for s in Severity}:
@@ -500,13 +544,15 @@ class Workbench:
 
         LangGraph re-runs only the step that had not been saved: tasks whose writes reached the checkpointer
         (e.g. one of several parallel corrections) are not repeated, and an answered review is not asked again.
+        A session cut off before its first checkpoint starts again from the inputs kept in its list entry.
         """
         meta = self._owned(thread_id, user_id)
         with self._exclusive(thread_id):
             current = self._stored(thread_id, meta)
             if current.status != "interrupted":
                 raise InputError(f"session {thread_id} was not cut off mid-run (status: {current.status})")
-            return self._run_locked(thread_id, None, on_event)
+            saved = self.persistence.checkpointer.get_tuple({"configurable": {"thread_id": thread_id}})
+            return self._run_locked(thread_id, None if saved else _initial_state(thread_id, meta), on_event)
 
     def ensure_sample_corpus(self, progress: Callable[[int, int, str], None] | None = None) -> Any:
         """Ingest the bundled sample corpus into an empty default collection; None when it holds documents."""
@@ -516,9 +562,12 @@ class Workbench:
 
     def ingest_uploads(self, files: list[tuple[str, bytes, dict[str, Any]]], *,
                        progress: Callable[[int, int, str], None] | None = None,
-                       collection: str | None = None) -> Any:
+                       collection: str | None = None, replace: bool = False, user_id: str = "local") -> Any:
         """Ingest uploaded files `(name, content, metadata defaults)` as one batch (a document id used by two
-        uploads is refused for the second); one IngestReport with per-file errors that name the upload."""
+        uploads is refused for the second); one IngestReport with per-file errors that name the upload.
+
+        An upload whose document id is already indexed with other content is refused unless `replace` is set;
+        a replacement records `user_id` and the time in the document's metadata."""
         import tempfile
         from pathlib import Path
 
@@ -555,11 +604,75 @@ class Workbench:
                 store, [Path(p) for p in written], settings=self.settings,
                 defaults_for=lambda p: {**written[str(p)][2], "source_path": f"upload:{written[str(p)][1]}"},
                 progress=None if progress is None else lambda done, _t, label: progress(refused + done, total, label),
+                replace=replace, actor=user_id,
             )
             for r in report.results:
                 i, display, _ = written[r.path]
                 results[i] = FileResult(display, r.doc_ids, r.chunks, named(r.error) if r.error else None)
         return IngestReport(tuple(results[i] for i in sorted(results)))
+
+
+class _LazyStore:
+    """A store that is opened on its first use (see `Workbench.graph`)."""
+
+    def __init__(self, open_store: Callable[[], Any]):
+        self._open_store = open_store
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._open_store(), name)
+
+
+def _check_review(response: ReviewResponse, current: RunResult) -> None:
+    """Refuse decisions that do not answer the pending review: another (or no) cycle, unknown deficiencies, a
+    decision on a deficiency this review does not ask about (beyond the board's edits of severity, note or
+    dismissal on addressed, unresolvable or dismissed ones), or a proposal left undecided."""
+    review = current.pending_review or {}
+    cycle = review.get("cycle")
+    if response.cycle is None:
+        raise InputError(f'the decisions do not name the review they answer: add "cycle": {cycle} '
+                         f"(session {current.thread_id} waits at the review of cycle {cycle})")
+    if response.cycle != cycle:
+        raise InputError(f"the decisions answer the review of cycle {response.cycle}, but session {current.thread_id} "
+                         f"waits at the review of cycle {cycle}: they are stale; decide the current proposals")
+    by_id = {d.id: d for d in current.identified_deficiencies}
+    unknown = set(response.decisions) - set(by_id)
+    if unknown:
+        raise InputError(f"decisions name unknown deficiencies: {', '.join(sorted(unknown))}")
+    pending_ids = {p["id"] for p in review.get("proposals", [])}
+    editable = {ResolutionStatus.addressed, ResolutionStatus.unresolvable, ResolutionStatus.dismissed}
+    for did, decision in sorted(response.decisions.items()):
+        if did in pending_ids:
+            continue
+        d = by_id[did]
+        if d.resolution_status not in editable:
+            why = "decided by the approval policy" if did in review.get("auto_decided", {}) else d.resolution_status.value
+            raise InputError(f"{did} is not pending in the review of cycle {cycle} ({why}): remove its decision")
+        if decision.action == "edit" or decision.query is not None:
+            raise InputError(f"{did} is not pending in the review of cycle {cycle} ({d.resolution_status.value}): "
+                             "its correction query is not run; only severity, note or dismissal can change")
+    missing = pending_ids - set(response.decisions)
+    if missing and not response.stop:
+        raise InputError(f"no decision for {len(missing)} proposed correction(s): {', '.join(sorted(missing))}")
+
+
+def _initial_state(thread_id: str, meta: dict[str, Any]) -> dict[str, Any]:
+    """The graph's input for a new session, from the inputs its list entry keeps (so a run cut off before its
+    first checkpoint can start again)."""
+    q = meta["question"]
+    return {
+        "original_query": q, "as_of": date.fromisoformat(meta["as_of"]), "session_id": thread_id,
+        "user_id": meta.get("user_id", "local"), "approval_policy": meta["approval_policy"],
+        "engine": meta.get("engine", "offline"), "max_evaluation_cycles": meta["max_evaluation_cycles"],
+        "evaluation_cycle": 0, "identified_deficiencies": [], "evaluation_history": [],
+        "consecutive_score_improvement_streak": 0, "plateau_streak": 0, "last_evaluation_score": None,
+        "evaluation_termination_reason": None, "messages": [{"role": "user", "content": q}],
+    }
+
+
+def _without_checkpoint(meta: dict[str, Any]) -> str:
+    """Status of a session with no checkpoint: `interrupted` (continuable) when its list entry keeps the inputs
+    to start it again, else `failed` (an entry from before those were kept)."""
+    return "interrupted" if "max_evaluation_cycles" in meta and "approval_policy" in meta else "failed"
 
 
 def _event(node: str, update: Any) -> ProgressEvent:

@@ -178,12 +178,14 @@ class AnalystDeficiency(BaseModel):
 class ReviewResponse(BaseModel):
     """The resume payload of the review interrupt, validated.
 
-    Accepts `{"decisions": {...}, "added": [...], "stop": bool, "reviewer": str}` or the short form
-    `{deficiency_id: {"action": ..., "query": ..., "note": ...}}`.
+    Accepts `{"cycle": N, "decisions": {...}, "added": [...], "stop": bool, "reviewer": str}` or the short form
+    `{"cycle": N, deficiency_id: {"action": ..., "query": ..., "note": ...}}`. `cycle` names the review answered,
+    so a stale answer is told apart from the current one (the service requires it).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
+    cycle: int | None = None
     decisions: dict[str, ReviewDecision] = Field(default_factory=dict)
     added: tuple[AnalystDeficiency, ...] = ()
     stop: bool = False
@@ -198,7 +200,8 @@ class ReviewResponse(BaseModel):
             raise ValueError("review response must be a JSON object")
         if set(payload) & {"decisions", "added", "stop", "reviewer"}:
             return cls.model_validate(dict(payload))
-        return cls.model_validate({"decisions": dict(payload)})
+        rest = {k: v for k, v in payload.items() if k != "cycle"}
+        return cls.model_validate({"decisions": rest, **({"cycle": payload["cycle"]} if "cycle" in payload else {})})
 
 
 class DecisionRecord(BaseModel):

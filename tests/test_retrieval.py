@@ -13,7 +13,8 @@ from typing import Callable, Iterator
 import pytest
 
 from core.config import Settings
-from core.retrieval.errors import StoreClosedError, StoreLockedError
+from core.retrieval import edge_store as edge_module
+from core.retrieval.errors import InvalidCollectionError, StoreClosedError, StoreLockedError
 from core.retrieval.ingest import ingest_paths
 from core.retrieval.models import Chunk, DocStatus, DocumentMeta, SearchFilter, Threshold
 from core.retrieval import store as store_module
@@ -137,7 +138,7 @@ def test_reingest_of_files_is_idempotent(store: Store, tmp_path: Path, make_sett
     ingest_paths(store, [path], settings=small)
     assert store.count() == count
     path.write_text("---\nid: xy-long\ntitle: XY long\njurisdiction: XY\n---\nNow one short paragraph.\n", encoding="utf-8")
-    ingest_paths(store, [path], settings=small)
+    ingest_paths(store, [path], settings=small, replace=True)
     assert store.count() == 1
 
 
@@ -236,9 +237,65 @@ def test_store_locked_by_another_process_is_a_clear_error(make_settings: Callabl
         with pytest.raises(StoreLockedError) as info:
             open_store(settings)
         message = str(info.value)
-        assert str(settings.data_dir) in message and "another process (the app or the CLI)" in message
+        assert message.startswith(f"the data dir {settings.data_dir} is in use by another process (the app?)")
     finally:
         holder.stdin.close()
         holder.wait(timeout=30)
     s = open_store(settings)  # free again once the other process is gone
     s.close()
+
+
+@pytest.mark.parametrize("name", ["..", "../x", "/abs", "a/b", ".x", "-x", "", "a" * 65])
+@pytest.mark.parametrize("backend", ["edge", "server"])
+def test_both_stores_refuse_a_collection_that_is_not_an_identifier(
+    name: str, backend: str, make_settings: Callable[..., Settings], tmp_path: Path
+) -> None:
+    from core.retrieval.edge_store import EdgeStore
+    from core.retrieval.server_store import ServerStore, connect
+
+    settings = make_settings(qdrant_url=":memory:" if backend == "server" else None)
+    with pytest.raises(InvalidCollectionError, match="is not a collection name"):
+        open_store(settings, name)
+    with pytest.raises(InvalidCollectionError):
+        if backend == "server":
+            ServerStore(connect(":memory:"), name, settings.embedding_model)
+        else:
+            EdgeStore(tmp_path / "shard", name, settings.embedding_model)
+    assert not settings.data_dir.exists() and not (tmp_path / "shard").exists()
+
+
+def test_an_edge_reset_is_swapped_in_whole_or_not_at_all(
+    make_settings: Callable[..., Settings], embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings = edge_settings(make_settings)
+    s = open_store(settings)
+    s.upsert_documents(CORPUS[:2])
+    with pytest.raises(RuntimeError, match="killed"):
+        with s.staging() as staged:
+            staged.upsert_document(*CORPUS[2])
+            raise RuntimeError("killed while ingesting")
+    assert sorted(d.id for d in s.documents()) == ["xy-new", "xy-old"]
+
+    renames: list[tuple[str, str]] = []
+    real_rename = edge_module.os.rename
+
+    def rename_then_die(src: object, dst: object) -> None:  # the process dies between the two renames
+        renames.append((str(src), str(dst)))
+        if len(renames) == 2:
+            raise SystemExit("killed")
+        real_rename(src, dst)
+
+    monkeypatch.setattr(edge_module, "os", type("os", (), {"rename": staticmethod(rename_then_die)}))
+    with pytest.raises(SystemExit):
+        s.reset()
+    monkeypatch.undo()
+    shards = settings.qdrant_path
+    assert not (shards / "reg").exists() and len(list(shards.glob(".reg.*"))) == 2  # retired old + staged new
+    s._closed = True  # the "dead" process's store; a new process opens the collection afresh
+    store_module._registry.clear()
+    reopened = open_store(settings)
+    assert sorted(d.id for d in reopened.documents()) == ["xy-new", "xy-old"]  # the old corpus, not an empty one
+    assert [p.name for p in shards.iterdir()] == ["reg"]  # leftovers removed
+    reopened.reset()
+    assert reopened.count() == 0 and [p.name for p in shards.iterdir()] == ["reg"]
+    reopened.close()

@@ -1,19 +1,21 @@
 """What the pages show and send, as plain data: tables, board edits turned into a review payload, diffs.
 
 No Streamlit here, so every rule is unit-tested without a browser. Text from the corpus, the critics and the
-analyst is untrusted: `md_escape` makes it inert before it reaches `st.markdown`.
+analyst is untrusted: `md_escape` (core.safe_markdown, shared with the Markdown export) makes it inert before it
+reaches `st.markdown`.
 """
 
 from __future__ import annotations
 
 import difflib
 import math
-import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
 import pandas as pd
 
+from core.safe_markdown import answer_markdown as safe_answer_markdown
+from core.safe_markdown import md_escape  # the pages escape with it too (through this module)
 from core.service import RunResult, SessionSummary
 from core.state import Deficiency, DeficiencyType, EvaluationCycleRecord, ResolutionStatus, Severity
 from core.termination import describe
@@ -31,12 +33,6 @@ FINISHED_ORDER: tuple[str, ...] = ("subject", "type", "severity", "status", "not
 LOCKED_COLUMNS: tuple[str, ...] = ("type", "subject", "description")
 """The critic's own words: editable only on rows the analyst adds."""
 SEVERITY_COLORS: dict[str, str] = {"low": "gray", "medium": "blue", "high": "orange", "critical": "red"}
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:=])")
-
-
-def md_escape(text: str) -> str:
-    """Untrusted text made inert for st.markdown: Markdown, HTML, LaTeX and Streamlit directives escaped."""
-    return _MD_SPECIAL.sub(r"\\\1", text).replace("\n", "  \n")
 
 
 def label(value: str) -> str:
@@ -45,14 +41,9 @@ def label(value: str) -> str:
 
 
 def answer_markdown(answer: str) -> str:
-    """An answer for display: one paragraph per sentence line, section headings one size down per level."""
-    lines = []
-    for line in answer.splitlines():
-        stripped = line.strip()
-        if stripped.startswith("#"):
-            stripped = "##" + stripped if len(stripped) - len(stripped.lstrip("#")) < 4 else stripped
-        lines.append(stripped)
-    return "\n\n".join(line for line in lines if line)
+    """An answer for display: inert text, one paragraph per line, section headings two levels down (below the
+    page's own)."""
+    return safe_answer_markdown(answer, heading_shift=2)
 
 
 def severity_badge(severity: str) -> str:
@@ -148,6 +139,10 @@ def _edited_row(d: Deficiency, row: Mapping[str, Any], pending: bool, out: Board
         out.problems.append(f"{d.id}: {', '.join(locked)} come from the critic and stay as found; "
                             "the change is ignored")
     status = row.get("status") or d.resolution_status.value
+    if not pending and d.resolution_status == ResolutionStatus.open:
+        if _differs(d, row):
+            out.problems.append(f"{d.id}: decided by the approval policy in this review; the change is ignored")
+        return
     severity = row.get("severity") or d.severity.value
     query = row.get("correction query") or d.suggested_correction_query
     note = row.get("note") or ""
@@ -176,6 +171,14 @@ def _edited_row(d: Deficiency, row: Mapping[str, Any], pending: bool, out: Board
     if decision:
         decision.setdefault("action", "approve")
         out.decisions[d.id] = decision
+
+
+def _differs(d: Deficiency, row: Mapping[str, Any]) -> bool:
+    """Whether the row changes anything the analyst may edit while paused."""
+    return ((row.get("status") or d.resolution_status.value) != d.resolution_status.value
+            or (row.get("severity") or d.severity.value) != d.severity.value
+            or (row.get("correction query") or d.suggested_correction_query) != d.suggested_correction_query
+            or (row.get("note") or "") != d.analyst_note)
 
 
 def _original(d: Deficiency, column: str) -> str:
@@ -215,9 +218,10 @@ def card_decision(proposal: Mapping[str, Any], action: str, query: str,
 
 
 def review_payload(proposals: Sequence[Mapping[str, Any]], cards: Mapping[str, Mapping[str, Any]],
-                   board: BoardChanges, reviewer: str, *, stop: bool = False) -> dict[str, Any]:
-    """The resume payload: a card that differs from "approve as proposed" wins, else the board's edit for that
-    proposal, else approve; the board's severity edits, other deficiencies' edits and added rows ride along."""
+                   board: BoardChanges, reviewer: str, *, cycle: int, stop: bool = False) -> dict[str, Any]:
+    """The resume payload for the review of `cycle` (the service refuses it for any other review): a card that
+    differs from "approve as proposed" wins, else the board's edit for that proposal, else approve; the board's
+    severity edits, other deficiencies' edits and added rows ride along."""
     decisions: dict[str, dict[str, Any]] = {}
     for p in proposals:
         card = dict(cards.get(p["id"]) or {"action": "approve"})
@@ -228,7 +232,7 @@ def review_payload(proposals: Sequence[Mapping[str, Any]], cards: Mapping[str, M
         decisions[p["id"]] = chosen
     for did, staged in board.decisions.items():
         decisions.setdefault(did, dict(staged))
-    return {"decisions": decisions, "added": list(board.added), "stop": stop, "reviewer": reviewer}
+    return {"cycle": cycle, "decisions": decisions, "added": list(board.added), "stop": stop, "reviewer": reviewer}
 
 
 def annotation_changes(deficiencies: Iterable[Deficiency], rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:

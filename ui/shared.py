@@ -60,8 +60,8 @@ def ensure_corpus(wb: Workbench) -> None:
     try:
         empty = wb.store().count() == 0
     except RetrievalError as exc:
-        st.error(f"The corpus store cannot be opened: {exc}. Stop the other process using "
-                 f"{wb.settings.data_dir} (the CLI?) or point WORKBENCH_DATA_DIR elsewhere, then reload.")
+        st.error(f"The corpus store cannot be opened: {md_escape(str(exc))}. Stop the other process using "
+                 f"{md_escape(str(wb.settings.data_dir))} (the CLI?) or point WORKBENCH_DATA_DIR elsewhere, then reload.")
         st.stop()
     if not empty:
         return
@@ -111,7 +111,7 @@ def sync_session(wb: Workbench, user: str) -> None:
                 wb.show(wanted, user_id=user)
                 st.session_state[THREAD_KEY] = wanted
             except SessionNotFoundError:
-                flash(f"Session {wanted} does not exist (deleted?); start a new one or pick one on Sessions.",
+                flash(f"Session {md_escape(wanted)} does not exist (deleted?); start a new one or pick one on Sessions.",
                       "warning")
     set_thread(st.session_state[THREAD_KEY])
 
@@ -140,7 +140,7 @@ def current_result(wb: Workbench) -> RunResult | None:
         return wb.show(thread_id, user_id=user_id())
     except SessionNotFoundError:
         set_thread(None)
-        flash(f"Session {thread_id} no longer exists.", "warning")
+        flash(f"Session {md_escape(thread_id)} no longer exists.", "warning")
         return None
 
 
@@ -261,7 +261,8 @@ class LiveProgress(_Live):
         st.rerun()
 
     def fail(self, message: str) -> None:
-        """Mark the box failed and say why."""
+        """Mark the box failed and say why (the message may quote input: escaped)."""
+        message = md_escape(message)
         self._guard(lambda: self._box.update(label=message, state="error", expanded=True))
         self._guard(lambda: st.error(message))
         self._release()

@@ -55,8 +55,11 @@ def search_tab(jurisdictions: list[str]) -> None:
         st.caption(f"{len(hits)} passage(s) for “{md_escape(shown_query)}”")
         for hit in hits:
             with st.container(border=True):
-                st.markdown(f"**{md_escape(hit.title)}**  \n`{hit.chunk_id}` · {md_escape(hit.jurisdiction)} · "
+                passage = f" · passage {md_escape(hit.passage_id)}" if hit.passage_id is not None else ""
+                st.markdown(f"**{md_escape(hit.title)}**  \n{md_escape(hit.chunk_id)}{passage} · {md_escape(hit.jurisdiction)} · "
                             f"{label(hit.status)} · score {hit.score:.3f}")
+                if hit.metadata:
+                    st.caption(" · ".join(f"{md_escape(str(k))}: {md_escape(str(v))}" for k, v in hit.metadata.items()))
                 text = hit.text if len(hit.text) <= SNIPPET_CHARS else hit.text[:SNIPPET_CHARS] + "…"
                 st.markdown(md_escape(text))
 
@@ -67,7 +70,8 @@ def upload_tab() -> None:
         getattr(st, kind)(message)
     st.caption("Markdown with YAML front matter carries its own metadata (id, title, jurisdiction, status, dates, "
                "thresholds; see the README). Files without it (.txt, .pdf, plain .md) need at least a jurisdiction "
-               "below. Re-ingesting a document replaces it.")
+               "below. A document id that is already indexed with other content is refused unless 'Replace "
+               "existing documents' is ticked; a replacement is recorded with your name and the time.")
     generation = st.session_state.get("upload-generation", 0)
     files = st.file_uploader("Documents", type=UPLOAD_TYPES, accept_multiple_files=True,
                              max_upload_size=wb.settings.max_upload_mb, key=f"upload-{generation}")
@@ -82,8 +86,9 @@ def upload_tab() -> None:
         meta = st.data_editor(blank, key=f"upload-meta-{generation}", hide_index=True, disabled=["file"],
                               column_config={
                                   "file": st.column_config.TextColumn("File"),
-                                  "jurisdiction": st.column_config.TextColumn("Jurisdiction", required=True,
-                                                                              help="Code such as EU, US, UK, SG"),
+                                  "jurisdiction": st.column_config.TextColumn(
+                                      "Jurisdiction", required=True,
+                                      help="Code such as EU, US, UK, SG, or a subdivision such as US-NY"),
                                   "title": st.column_config.TextColumn(
                                       "Title", help="Defaults to the first heading or the file name"),
                                   "status": st.column_config.SelectboxColumn("Status", options=DOC_STATUSES,
@@ -94,9 +99,12 @@ def upload_tab() -> None:
     missing = [name for name, d in defaults.items() if not d.get("jurisdiction")]
     if missing:
         st.caption("Still needs a jurisdiction: " + ", ".join(md_escape(m) for m in missing))
+    replace = st.checkbox("Replace existing documents", key=f"upload-replace-{generation}",
+                          help="Overwrite documents whose id is already indexed with other content")
     if st.button(f"Ingest {len(files)} file(s)", type="primary", icon=":material/upload:", disabled=bool(missing)):
         bar = shared.LiveBar("Indexing…")
-        report = wb.ingest_uploads([(f.name, f.getvalue(), defaults.get(f.name, {})) for f in files], progress=bar)
+        report = wb.ingest_uploads([(f.name, f.getvalue(), defaults.get(f.name, {})) for f in files], progress=bar,
+                                   replace=replace, user_id=shared.reviewer())
         messages = [("success", report.summary())] if report.succeeded else []
         messages += [("error", md_escape(r.error or "")) for r in report.failed]
         st.session_state["ingest-messages"] = messages

@@ -74,7 +74,7 @@ else:
             st.session_state["board-generation"][f"{tid}:{cycle}"] = generation + 1
             st.rerun()
         if resume:
-            payload = review_payload(proposals, {}, changes, shared.reviewer())
+            payload = review_payload(proposals, {}, changes, shared.reviewer(), cycle=cycle)
             shared.run_live("Resuming the loop with the board's edits…",
                             lambda live: wb.resume(tid, payload, on_event=live, user_id=shared.user_id()))
 
@@ -99,10 +99,10 @@ else:
                     for change in changes:
                         wb.annotate(tid, change.pop("id"), editor=editor, reason=reason, user_id=shared.user_id(), **change)
                 except InputError as exc:
-                    st.error(str(exc))
+                    st.error(md_escape(str(exc)))
                 else:
                     st.session_state["annotation-generation"][tid] = generation + 1
-                    shared.flash(f"Saved {len(changes)} annotation(s) by {editor}.")
+                    shared.flash(f"Saved {len(changes)} annotation(s) by {md_escape(editor)}.")
                     st.rerun()
 
     else:

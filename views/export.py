@@ -3,6 +3,7 @@
 import streamlit as st
 
 from ui import shared
+from ui.frames import md_escape
 
 MIME = {"md": "text/markdown", "json": "application/json",
         "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document"}
@@ -18,9 +19,9 @@ else:
     tid = result.thread_id
     ok, message = wb.verify_audit(tid, user_id=shared.user_id())
     if ok:
-        st.success(f"Audit chain intact: {message}.", icon=":material/verified_user:")
+        st.success(f"Audit chain intact: {md_escape(message)}.", icon=":material/verified_user:")
     else:
-        st.error(f"Audit chain broken: {message}. The export says so too.", icon=":material/gpp_bad:")
+        st.error(f"Audit chain broken: {md_escape(message)}. The export says so too.", icon=":material/gpp_bad:")
     if result.status != "completed":
         st.warning("This session has not finished: the export is provisional and says so.", icon=":material/pending:")
 
@@ -37,5 +38,5 @@ else:
                              mime=MIME["docx"], icon=":material/article:", on_click="ignore", width="stretch")
 
     st.markdown("#### Preview")
-    with st.container(border=True, height=720):
+    with st.container(border=True, height=720):  # the export escapes every untrusted text it embeds
         st.markdown(markdown.decode("utf-8"))

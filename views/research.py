@@ -116,9 +116,9 @@ else:
                         errors.append(error)
                     else:
                         decisions[p["id"]] = decision
-            payload = review_payload(proposals, decisions, board, shared.reviewer(), stop=stop)
+            payload = review_payload(proposals, decisions, board, shared.reviewer(), cycle=cycle, stop=stop)
             for error in errors:
-                st.error(error)
+                st.error(md_escape(error))
             if not errors:
                 shared.run_live("Resuming the loop…",
                                 lambda live: wb.resume(tid, payload, on_event=live, user_id=user))
@@ -149,7 +149,7 @@ else:
         st.dataframe(citations, hide_index=True)
         stale = citations[citations["status at as-of"] != "in force"]
         if not stale.empty:
-            st.caption("Cited but not in force at the as-of date: " + ", ".join(stale["document"]) +
+            st.caption("Cited but not in force at the as-of date: " + ", ".join(md_escape(d) for d in stale["document"]) +
                        " (cited for context; see the answer's wording).")
 
     elif result.status == "interrupted":

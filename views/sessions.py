@@ -4,7 +4,7 @@ import streamlit as st
 
 from core.service import InputError, SessionBusyError, SessionNotFoundError
 from ui import shared
-from ui.frames import label, session_frame, session_status
+from ui.frames import label, md_escape, session_frame, session_status
 
 wb = shared.workbench()
 sessions = wb.sessions(user_id=shared.user_id())
@@ -53,7 +53,7 @@ else:
                 try:
                     new_id = wb.branch(chosen, cycle, user_id=shared.user_id())
                 except (InputError, SessionBusyError) as exc:
-                    st.error(str(exc))
+                    st.error(md_escape(str(exc)))
                 else:
                     shared.set_thread(new_id)
                     shared.flash(f"Branched session {chosen} at cycle {cycle} into a new session {new_id}.")
@@ -75,7 +75,7 @@ else:
                 try:
                     wb.delete(chosen, user_id=shared.user_id())
                 except (SessionBusyError, SessionNotFoundError) as exc:
-                    st.error(str(exc))
+                    st.error(md_escape(str(exc)))
                 else:
                     if current == chosen:
                         shared.set_thread(None)

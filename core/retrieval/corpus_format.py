@@ -31,8 +31,13 @@ _FrontMatterLoader.yaml_implicit_resolvers = {
     for first, resolvers in yaml.CSafeLoader.yaml_implicit_resolvers.items()
 }
 
+MAX_FRONT_MATTER_DEPTH = 16
+"""Deepest nesting of lists and mappings in front matter (thresholds and exemptions use 3)."""
+
 _DOC_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]*$")
-_JURISDICTION = re.compile(r"^[A-Za-z0-9]{2,5}$")
+_JURISDICTION = re.compile(r"^[A-Za-z0-9]{2,5}(-[A-Za-z0-9]{1,6})?$")
+"""A code of 2 to 5 letters or digits (EU, US, SG, INT), optionally with a subdivision or market after '-' (US-NY,
+CA-ON: ISO 3166-2; AE-ADGM: a market that needs a declared `jurisdiction_name`)."""
 _FENCE = re.compile(r"^---[ \t]*$")
 _FENCE_END = re.compile(r"^(---|\.\.\.)[ \t]*$")
 
@@ -49,6 +54,7 @@ def split_front_matter(text: str, source: str) -> tuple[dict[str, Any] | None, s
         raise IngestError(source, "front matter starts with '---' but has no closing '---' line")
     raw = "".join(lines[1:end])
     try:
+        _check_structure(raw, source)
         data = yaml.load(raw, Loader=_FrontMatterLoader)  # noqa: S506 (a safe loader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
@@ -60,6 +66,25 @@ def split_front_matter(text: str, source: str) -> tuple[dict[str, Any] | None, s
     if not isinstance(data, dict):
         raise IngestError(source, f"front matter must be a YAML mapping of keys, got {type(data).__name__}")
     return {str(k): v for k, v in data.items()}, "".join(lines[end + 1 :])
+
+
+def _check_structure(raw: str, source: str) -> None:
+    """Refuse anchors and aliases (a few hundred bytes of nested aliases expand to gigabytes, and a self-reference
+    recurses without end) and nesting deeper than MAX_FRONT_MATTER_DEPTH, from the event stream, before any value
+    is built."""
+    depth = 0
+    for event in yaml.parse(raw, Loader=yaml.CSafeLoader):
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+            line = event.start_mark.line + 2
+            raise IngestError(source, f"front matter uses a YAML anchor or alias (line {line}); anchors and aliases "
+                                      "are not allowed: write the values out")
+        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            depth += 1
+            if depth > MAX_FRONT_MATTER_DEPTH:
+                raise IngestError(source, f"front matter is nested more than {MAX_FRONT_MATTER_DEPTH} levels deep "
+                                          f"(line {event.start_mark.line + 2})")
+        elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            depth -= 1
 
 
 def parse_document_meta(data: Mapping[str, Any], source: str) -> DocumentMeta:
@@ -76,11 +101,11 @@ def parse_document_meta(data: Mapping[str, Any], source: str) -> DocumentMeta:
         raise CorpusFormatError(
             source, "id", f"{fields['id']!r} is not a document id (letters, digits, '.', '_', '-', ':'; no spaces)"
         )
-    if not _JURISDICTION.match(fields["jurisdiction"]):
-        raise CorpusFormatError(
-            source, "jurisdiction",
-            f"{fields['jurisdiction']!r} is not a jurisdiction code (2 to 5 letters or digits, e.g. EU, US, SG, INT)",
-        )
+    if data.get("jurisdiction_name") is not None:
+        fields["jurisdiction_name"] = _text(data["jurisdiction_name"], source, "jurisdiction_name").strip() or None
+    name = _jurisdiction_name(fields["jurisdiction"], fields.get("jurisdiction_name"), source)
+    if name is not None:
+        fields["jurisdiction_name"] = name
     for key in STRING_KEYS:
         if data.get(key) is not None:
             fields[key] = _text(data[key], source, key)
@@ -100,6 +125,29 @@ def parse_document_meta(data: Mapping[str, Any], source: str) -> DocumentMeta:
         fields["source_path"] = _text(data["source_path"], source, "source_path")
     fields["extra"] = {k: _plain(v) for k, v in data.items() if k not in KNOWN_KEYS}
     return DocumentMeta(**fields)
+
+
+def _jurisdiction_name(code: str, declared: str | None, source: str) -> str | None:
+    """The jurisdiction's name: as declared, else pycountry's for an ISO 3166-2 subdivision; a subdivision or
+    market code that pycountry does not know must declare it (`jurisdiction_name`), so a typo is not a new place."""
+    if not _JURISDICTION.match(code):
+        raise CorpusFormatError(
+            source, "jurisdiction",
+            f"{code!r} is not a jurisdiction code (2 to 5 letters or digits, optionally '-' and a subdivision or "
+            "market, e.g. EU, US, SG, INT, US-NY, AE-ADGM)",
+        )
+    if declared or "-" not in code:
+        return declared
+    import pycountry  # imported on use: its code tables take a moment to load
+
+    known = pycountry.subdivisions.get(code=code.upper())
+    if known is None:
+        raise CorpusFormatError(
+            source, "jurisdiction_name",
+            f"missing: {code!r} is not an ISO 3166-2 subdivision, so declare what it names "
+            "(e.g. jurisdiction: AE-ADGM with jurisdiction_name: Abu Dhabi Global Market)",
+        )
+    return str(known.name)
 
 
 def _describe(value: Any) -> str:

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import uuid
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import qdrant_edge as qe
 
 from core.retrieval.embeddings import embedding_dim
-from core.retrieval.errors import StoreLockedError
+from core.retrieval.errors import StoreDamagedError, StoreLockedError
 from core.retrieval.models import SearchFilter
+from core.retrieval.names import validate_collection
 from core.retrieval.store import (
     DENSE,
     HIT_FIELDS,
@@ -26,10 +30,16 @@ from core.retrieval.store import (
 
 _PAGE = 256
 _CONFIG_FILE = "edge_config.json"
+_STAGING = ".staging-"
+_RETIRED = ".retired-"
 
 
 class EdgeStore(BaseStore):
-    """A corpus store on an in-process Qdrant Edge shard. Open it through `open_store`, never twice per path."""
+    """A corpus store on an in-process Qdrant Edge shard. Open it through `open_store`, never twice per path.
+
+    A rebuild (`staging`, `reset`) writes a new shard in a hidden directory beside this one and swaps it in with
+    two renames; a process killed in between leaves the old shard renamed aside, and the next open puts it back.
+    """
 
     def __init__(
         self,
@@ -38,7 +48,7 @@ class EdgeStore(BaseStore):
         model_name: str,
         on_close: Callable[[BaseStore], None] | None = None,
     ):
-        super().__init__(collection, model_name, on_close)
+        super().__init__(validate_collection(collection), model_name, on_close)
         self.path = Path(path)
         self._config = qe.EdgeConfig(
             vectors={DENSE: qe.EdgeVectorParams(size=embedding_dim(model_name), distance=qe.Distance.Cosine)},
@@ -48,6 +58,7 @@ class EdgeStore(BaseStore):
         self._shard = self._open()
 
     def _open(self) -> qe.EdgeShard:
+        self._restore_retired()
         try:
             if (self.path / _CONFIG_FILE).exists():
                 shard = qe.EdgeShard.load(str(self.path), self._config)
@@ -57,11 +68,16 @@ class EdgeStore(BaseStore):
         except Exception as exc:  # the binding raises plain Exception; tell a held lock from other failures
             if "WouldBlock" in str(exc):
                 raise StoreLockedError(
-                    f"the Qdrant store {self.path} (data dir {self.path.parent.parent}) is locked: another "
-                    "process (the app or the CLI) has it open. Close that process, or point "
-                    "WORKBENCH_DATA_DIR at another directory."
+                    f"the data dir {self.path.parent.parent} is in use by another process (the app?): its Qdrant "
+                    f"store {self.path.name!r} is locked. Stop that process, or point WORKBENCH_DATA_DIR at "
+                    "another directory."
                 ) from exc
-            raise
+            reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            raise StoreDamagedError(
+                f"the Qdrant store {self.path} cannot be opened ({reason}); if its files are damaged, move the "
+                "directory aside and ingest the corpus again"
+            ) from exc
+        self._remove_leftovers()
         indexed = shard.info().payload_schema
         for field in KEYWORD_FIELDS:
             if field not in indexed:
@@ -77,10 +93,52 @@ class EdgeStore(BaseStore):
         return self._shard.count(qe.CountRequest(exact=True))
 
     def reset(self) -> None:
+        """Swap in an empty shard (atomic: a killed reset leaves the old corpus)."""
+        with self.staging():
+            pass
+
+    @contextmanager
+    def staging(self) -> Iterator[BaseStore]:
+        """A new, empty shard beside this one; swapped in when the block ends, discarded when it raises."""
         self._check_open()
+        staged_path = self._sibling(_STAGING)
+        staged = EdgeStore(staged_path, self.collection, self._model_name)
+        try:
+            yield staged
+        except BaseException:
+            staged.close()
+            shutil.rmtree(staged_path, ignore_errors=True)
+            raise
+        staged.close()
+        self._swap_in(staged_path)
+
+    def _swap_in(self, staged_path: Path) -> None:
+        """Replace this shard's directory by `staged_path` with two renames, then reopen."""
+        self._shard.flush()
         self._shard.close()
-        shutil.rmtree(self.path)
+        retired = self._sibling(_RETIRED)
+        os.rename(self.path, retired)
+        os.rename(staged_path, self.path)
         self._shard = self._open()
+        shutil.rmtree(retired, ignore_errors=True)
+
+    def _sibling(self, kind: str) -> Path:
+        return self.path.parent / f".{self.path.name}{kind}{uuid.uuid4().hex[:12]}"
+
+    def _restore_retired(self) -> None:
+        """A swap cut off between its two renames left no shard but the old one renamed aside: put it back."""
+        if self.path.exists():
+            return
+        retired = sorted(self.path.parent.glob(f".{self.path.name}{_RETIRED}*"), key=lambda p: p.stat().st_mtime)
+        if retired:
+            os.rename(retired[-1], self.path)
+
+    def _remove_leftovers(self) -> None:
+        """Delete staging and retired directories of rebuilds that were cut off (we hold the shard lock now, so
+        no other process is rebuilding this collection)."""
+        for kind in (_STAGING, _RETIRED):
+            for leftover in self.path.parent.glob(f".{self.path.name}{kind}*"):
+                shutil.rmtree(leftover, ignore_errors=True)
 
     def _upsert(self, points: list[tuple[str, list[float], qe.SparseVector, dict[str, Any]]]) -> None:
         self._shard.update(

@@ -29,5 +29,17 @@ class StoreLockedError(RetrievalError):
     """The embedded Qdrant shard is locked by another process (the app or the CLI)."""
 
 
+class StoreDamagedError(RetrievalError):
+    """The embedded Qdrant shard cannot be opened for a reason other than a lock (e.g. damaged files)."""
+
+
+class StoreUnavailableError(RetrievalError):
+    """The Qdrant server does not answer (or refuses the request); the message names QDRANT_URL and the reason."""
+
+
+class InvalidCollectionError(RetrievalError, ValueError):
+    """A collection name that is not an identifier (it would name a path outside the store's directory)."""
+
+
 class StoreClosedError(RetrievalError):
     """A store was used after `close()`; open a new one with `open_store`."""

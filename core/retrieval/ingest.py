@@ -7,18 +7,23 @@ gives the closing line. `ensure_sample_corpus` fills an empty store with the bun
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from core.config import Settings, get_settings
 from core.retrieval.errors import IngestError
+from core.retrieval.models import DocumentMeta
 from core.retrieval.readers import SUPPORTED_SUFFIXES, ParsedDocument, read_file
 from core.retrieval.store import Store
 
 ProgressCallback = Callable[[int, int, str], None]
-"""progress(done, total, label): called once per file with the number of files finished so far."""
+"""progress(done, total, label): called once per file with the number of files finished so far, and between
+embedding batches of a file with many documents (label `name (n of m documents)`)."""
 
 SAMPLE_CORPUS_DIR = Path(__file__).resolve().parent.parent / "corpus"
+PROVENANCE_KEYS = ("replaced_by", "replaced_at")
+"""`DocumentMeta.extra` keys recording who replaced a document that was already indexed, and when (UTC)."""
 EMBED_BATCH_CHUNKS = 64
 """Chunks embedded per model call across files: per-file calls of a few chunks cost about twice the CPU; 64 keeps
 ingest near raw encode speed while progress still moves every few files."""
@@ -108,30 +113,38 @@ def ingest_paths(
     settings: Settings | None = None,
     progress: ProgressCallback | None = None,
     defaults_for: Callable[[Path], Mapping[str, Any] | None] | None = None,
+    replace: bool = False,
+    actor: str = "local",
 ) -> IngestReport:
-    """Ingest files and directories into `store`; re-ingesting a document replaces its chunks.
+    """Ingest files and directories into `store`.
 
     `defaults` (a DocumentMeta-like mapping, e.g. {"jurisdiction": "XY"}) fills keys the files do not declare;
     files without front matter need at least a jurisdiction from it; `defaults_for(path)`, when given, supplies
     them per file instead (uploads). A document id seen twice in one batch is an error for the second file, and
-    a file over `settings.max_upload_mb` is refused unread.
+    a file over `settings.max_upload_mb` is refused unread. A document id already in the store is refused for
+    its file unless the content is the same (idempotent re-ingest) or `replace` is set; a replacement records
+    `actor` and the time in the document's `extra` (PROVENANCE_KEYS), so a curated document never changes silently.
     """
     settings = settings or get_settings()
     files, results = expand_paths(paths)
     total = len(files)
     seen: dict[str, str] = {}
-    pending: list[tuple[Path, list[ParsedDocument]]] = []
+    queued: list[ParsedDocument] = []  # documents for the next embedding batch
+    queued_chunks = 0
+    finished: list[tuple[Path, list[ParsedDocument]]] = []  # files whose documents are all queued
     done = 0
 
     def flush() -> None:
-        nonlocal done
-        store.upsert_documents([(d.meta, d.chunks) for _, docs in pending for d in docs])
-        for path, docs in pending:
+        nonlocal done, queued_chunks
+        store.upsert_documents([(d.meta, d.chunks) for d in queued])
+        queued.clear()
+        queued_chunks = 0
+        for path, docs in finished:
             results.append(FileResult(str(path), tuple(d.meta.id for d in docs), sum(len(d.chunks) for d in docs)))
             done += 1
             if progress is not None:
                 progress(done, total, path.name)
-        pending.clear()
+        finished.clear()
 
     for path in files:
         try:
@@ -139,16 +152,23 @@ def ingest_paths(
             given = defaults_for(path) if defaults_for is not None else defaults
             docs = read_file(path, given, settings.chunk_words, settings.chunk_overlap_words)
             _claim_ids(path, docs, seen)
-        except IngestError as exc:
-            results.append(FileResult(str(path), error=str(exc)))
+            docs = _check_existing(store, path, docs, replace, actor)
+        except (IngestError, RecursionError) as exc:
+            error = str(exc) if isinstance(exc, IngestError) else f"{path}: nested too deeply to read"
+            results.append(FileResult(str(path), error=error))
             done += 1
             if progress is not None:
                 progress(done, total, path.name)
             continue
-        pending.append((path, docs))
-        if sum(len(d.chunks) for _, ds in pending for d in ds) >= EMBED_BATCH_CHUNKS:
-            flush()
-    if pending:
+        for n, d in enumerate(docs, start=1):
+            queued.append(d)
+            queued_chunks += len(d.chunks)
+            if queued_chunks >= EMBED_BATCH_CHUNKS:
+                flush()
+                if progress is not None and n < len(docs):  # a large .jsonl file: progress within it
+                    progress(done, total, f"{path.name} ({n:,} of {len(docs):,} documents)")
+        finished.append((path, docs))
+    if queued or finished:
         flush()
     order = {str(p): i for i, p in enumerate(files)}
     return IngestReport(tuple(sorted(results, key=lambda r: order.get(r.path, -1))))
@@ -174,6 +194,47 @@ def check_file_size(source: str, size: int, settings: Settings) -> None:
             source, f"file is too large ({size / 1024 / 1024:.1f} MB; the limit is {settings.max_upload_mb} MB, "
             "WORKBENCH_MAX_UPLOAD_MB): split it or raise the limit"
         )
+
+
+def _check_existing(
+    store: Store, path: Path, docs: list[ParsedDocument], replace: bool, actor: str
+) -> list[ParsedDocument]:
+    """The file's documents, with provenance on those that replace an indexed one; IngestError naming the file and
+    the id when a different document with that id is indexed and `replace` is not set."""
+    out = []
+    for d in docs:
+        existing = store.get_document(d.meta.id)
+        if existing is None:
+            out.append(d)
+            continue
+        if _same_content(existing, store, d):  # idempotent; an earlier replacement's provenance stays
+            kept = {k: existing.extra[k] for k in PROVENANCE_KEYS if k in existing.extra}
+            out.append(ParsedDocument(d.meta.model_copy(update={"extra": {**d.meta.extra, **kept}}), d.chunks))
+            continue
+        if not replace:
+            raise IngestError(
+                str(path), f"document id {d.meta.id!r} is already in the corpus with other content "
+                f"(from {existing.source_path or 'an earlier ingest'}); nothing was changed. To replace it, "
+                "ingest again with the replace option (`python -m core ingest --replace`, or 'Replace existing "
+                "documents' on the Corpus page)"
+            )
+        now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        extra = {**d.meta.extra, "replaced_by": actor, "replaced_at": now}
+        out.append(ParsedDocument(d.meta.model_copy(update={"extra": extra}), d.chunks))
+    return out
+
+
+def _same_content(existing: DocumentMeta, store: Store, new: ParsedDocument) -> bool:
+    """Whether `new` is what is indexed already, apart from where it was read from and its provenance."""
+    def comparable(meta: DocumentMeta) -> dict[str, Any]:
+        data = meta.model_dump(mode="json", exclude={"source_path"})
+        data["extra"] = {k: v for k, v in data["extra"].items() if k not in PROVENANCE_KEYS}
+        return data
+
+    if comparable(existing) != comparable(new.meta):
+        return False
+    indexed = [(c.text, c.heading, c.metadata) for c in store.chunks(existing.id)]
+    return indexed == [(c.text, c.heading, c.metadata) for c in new.chunks]
 
 
 def _claim_ids(path: Path, docs: Sequence[ParsedDocument], seen: dict[str, str]) -> None:

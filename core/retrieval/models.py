@@ -66,6 +66,8 @@ class DocumentMeta(BaseModel):
     id: str
     title: str
     jurisdiction: str
+    jurisdiction_name: str | None = None
+    """The name of a subdivision or market code (pycountry's for ISO 3166-2, else declared in the front matter)."""
     authority: str | None = None
     instrument: str | None = None
     citation: str | None = None
@@ -120,6 +122,10 @@ class Hit(BaseModel):
     status: str
     text: str
     heading: str = ""
+    passage_id: str | None = None
+    """The passage's own id (a .jsonl line's `id`); None for passages chunked from .md/.txt/.pdf files."""
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    """The passage's other metadata (the extra keys of its .jsonl line)."""
 
 
 class SearchFilter(BaseModel):

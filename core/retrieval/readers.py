@@ -11,15 +11,20 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
+from core import safe_json
 from core.retrieval.chunking import chunk_text, first_heading
 from core.retrieval.corpus_format import KNOWN_KEYS, parse_document_meta, split_front_matter
 from core.retrieval.errors import CorpusFormatError, IngestError
 from core.retrieval.models import Chunk, DocumentMeta
 
 MAX_TEXT_CHARS = 2_000_000
-"""Cap on the text of one file (after PDF extraction): larger inputs are refused rather than half-indexed."""
+"""Cap on the text of one document (a .md/.txt/.pdf file after extraction, or one document of a .jsonl file):
+larger inputs are refused rather than half-indexed."""
+
+MAX_PASSAGE_CHARS = 200_000
+"""Cap on the text of one .jsonl passage (one line)."""
 
 MAX_PDF_PAGES = 5_000
 MAX_PDF_CONTENT_BYTES = 256_000_000
@@ -154,25 +159,30 @@ def _content_bytes(page: Any) -> int:
 def _read_jsonl(path: Path, defaults: Mapping[str, Any], chunk_words: int, overlap_words: int) -> list[ParsedDocument]:
     """One passage per line: `id`, `text`, optional `doc_id` (passages sharing it form one document), optional
     document metadata (`title`, `jurisdiction`, ... taken from the document's first line); any other key is
-    passage metadata kept in the chunk payload."""
+    passage metadata kept in the chunk payload.
+
+    Read line by line: the caps are per passage (MAX_PASSAGE_CHARS) and per document (MAX_TEXT_CHARS), not per
+    file, so a large corpus goes in as one file (the file size is bounded by WORKBENCH_MAX_UPLOAD_MB)."""
     source = str(path)
     docs: dict[str, tuple[dict[str, Any], list[Chunk]]] = {}
-    for lineno, line in enumerate(_utf8_text(path).splitlines(), start=1):
-        if not line.strip():
-            continue
+    sizes: dict[str, int] = {}
+    for lineno, line in _jsonl_lines(path):
         where = f"{source}:{lineno}"
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise IngestError(where, f"line {lineno} is not valid JSON ({exc.msg} at column {exc.colno})") from None
-        if not isinstance(row, dict):
-            raise IngestError(where, f"line {lineno} must be a JSON object with 'id' and 'text'")
+        row = _jsonl_row(line, where, lineno)
         pid, text = row.get("id"), row.get("text")
         if not isinstance(pid, (str, int)) or isinstance(pid, bool) or not str(pid).strip():
             raise CorpusFormatError(where, "id", "missing or not a string/integer passage id")
         if not isinstance(text, str) or not text.strip():
             raise CorpusFormatError(where, "text", "missing or empty passage text")
+        if len(text) > MAX_PASSAGE_CHARS:
+            raise CorpusFormatError(
+                where, "text", f"passage is {len(text):,} characters long; the limit is {MAX_PASSAGE_CHARS:,} per passage"
+            )
         doc_id = str(row.get("doc_id") or pid)
+        sizes[doc_id] = sizes.get(doc_id, 0) + len(text)
+        if sizes[doc_id] > MAX_TEXT_CHARS:
+            raise IngestError(where, f"document {doc_id!r} is over {MAX_TEXT_CHARS:,} characters of text by line "
+                                     f"{lineno}; split it into several documents (doc_id)")
         if doc_id not in docs:
             meta_keys = {k: v for k, v in row.items() if k in KNOWN_KEYS and k != "id"}
             docs[doc_id] = ({"title": doc_id, **defaults, **meta_keys, "id": doc_id,
@@ -200,3 +210,31 @@ def _read_jsonl(path: Path, defaults: Mapping[str, Any], chunk_words: int, overl
             )
         out.append(ParsedDocument(parse_document_meta(data, source), chunks))
     return out
+
+
+def _jsonl_lines(path: Path) -> Iterator[tuple[int, str]]:
+    """The non-blank lines of a UTF-8 file with their numbers, read one at a time (a BOM on line 1 is dropped)."""
+    with path.open("rb") as fh:
+        for lineno, raw in enumerate(fh, start=1):
+            try:
+                line = raw.decode("utf-8-sig" if lineno == 1 else "utf-8")
+            except UnicodeDecodeError as exc:
+                raise IngestError(
+                    f"{path}:{lineno}", f"line {lineno} is not UTF-8 text (byte 0x{raw[exc.start]:02x} at column "
+                    f"{exc.start + 1}); re-save the file as UTF-8"
+                ) from None
+            if line.strip():
+                yield lineno, line
+
+
+def _jsonl_row(line: str, where: str, lineno: int) -> dict[str, Any]:
+    """One line as a JSON object; IngestError for malformed or too deeply nested JSON."""
+    try:
+        row = safe_json.loads(line)
+    except safe_json.JsonDepthError as exc:
+        raise IngestError(where, f"line {lineno}: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise IngestError(where, f"line {lineno} is not valid JSON ({exc.msg} at column {exc.colno})") from None
+    if not isinstance(row, dict):
+        raise IngestError(where, f"line {lineno} must be a JSON object with 'id' and 'text'")
+    return row

@@ -10,9 +10,12 @@ from typing import Any, Callable
 
 import qdrant_edge as qe
 from qdrant_client import QdrantClient, models
+from qdrant_client.http.exceptions import ApiException
 
 from core.retrieval.embeddings import embedding_dim
+from core.retrieval.errors import StoreUnavailableError
 from core.retrieval.models import SearchFilter
+from core.retrieval.names import validate_collection
 from core.retrieval.store import (
     DENSE,
     HIT_FIELDS,
@@ -48,12 +51,16 @@ class ServerStore(BaseStore):
         on_close: Callable[[BaseStore], None] | None = None,
         owns_client: bool = False,
     ):
-        super().__init__(collection, model_name, on_close)
+        super().__init__(validate_collection(collection), model_name, on_close)
         self.client = client
         self._owns_client = owns_client
         self._dim = embedding_dim(model_name)
         self._hit_payload = models.PayloadSelectorInclude(include=HIT_FIELDS)
-        if not client.collection_exists(collection):
+        try:
+            exists = client.collection_exists(collection)
+        except ApiException as exc:
+            raise StoreUnavailableError(f"cannot reach the Qdrant server at QDRANT_URL: {exc}") from None
+        if not exists:
             try:
                 self._create_collection()
             except Exception:  # noqa: BLE001 - replicas starting together: another one may have created it first

@@ -17,13 +17,15 @@ import atexit
 import threading
 import uuid
 from abc import ABC, abstractmethod
+from contextlib import contextmanager
 from datetime import date
-from typing import TYPE_CHECKING, Any, Callable, Literal, Protocol, Sequence, runtime_checkable
+from typing import TYPE_CHECKING, Any, Callable, ContextManager, Iterator, Literal, Protocol, Sequence, runtime_checkable
 
 from core.config import Settings
 from core.retrieval.embeddings import Embedder, get_embedder
 from core.retrieval.errors import StoreClosedError
 from core.retrieval.models import Catalog, Chunk, DocumentMeta, Hit, SearchFilter
+from core.retrieval.names import validate_collection
 
 if TYPE_CHECKING:
     import qdrant_edge as qe
@@ -36,7 +38,7 @@ RRF_K = 60
 FACET_KEYS: tuple[str, ...] = ("jurisdiction", "status")
 KEYWORD_FIELDS: tuple[str, ...] = ("doc_id", "jurisdiction", "status")
 INTEGER_FIELDS: tuple[str, ...] = ("chunk_index", "effective")
-HIT_FIELDS: list[str] = ["doc_id", "chunk_index", "text", "heading", "title", "jurisdiction", "status"]
+HIT_FIELDS: list[str] = ["doc_id", "chunk_index", "text", "heading", "title", "jurisdiction", "status", "meta"]
 CHUNK_FIELDS: list[str] = ["doc_id", "chunk_index", "text", "heading", "meta"]
 _POINT_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "urn:compliance-research-workbench:chunk")
 
@@ -66,6 +68,7 @@ class Store(Protocol):
     def upsert_documents(self, docs: Sequence[tuple[DocumentMeta, Sequence[Chunk]]]) -> int: ...
     def delete_document(self, doc_id: str) -> None: ...
     def reset(self) -> None: ...
+    def staging(self) -> ContextManager[Store]: ...
     def count(self) -> int: ...
     def search(
         self, query: str, k: int = 10, flt: SearchFilter | None = None, mode: SearchMode = "hybrid"
@@ -139,6 +142,13 @@ class BaseStore(ABC):
         """Remove every chunk of a document (no-op when absent)."""
         self._check_open()
         self._delete_from(doc_id, 0)
+
+    @contextmanager
+    def staging(self) -> Iterator[BaseStore]:
+        """A store to rebuild the collection into (`ingest --reset`). This default has no atomic swap: it empties
+        this store and yields it; the Edge store overrides it with a shard built aside and swapped in."""
+        self.reset()
+        yield self
 
     # -- reads --------------------------------------------------------------------------------------------
     def search(
@@ -333,6 +343,8 @@ def _plan(dense: Sequence[float] | None, sparse: qe.SparseVector | None, mode: s
 
 
 def _hit(score: float, p: dict[str, Any]) -> Hit:
+    meta = dict(p.get("meta") or {})
+    passage_id = meta.pop("passage_id", None)
     return Hit(
         doc_id=p["doc_id"],
         chunk_id=f"{p['doc_id']}#{p['chunk_index']}",
@@ -343,6 +355,8 @@ def _hit(score: float, p: dict[str, Any]) -> Hit:
         status=p["status"],
         text=p["text"],
         heading=p.get("heading", ""),
+        passage_id=None if passage_id is None else str(passage_id),
+        metadata=meta,
     )
 
 
@@ -355,9 +369,10 @@ def open_store(settings: Settings, collection: str | None = None) -> Store:
     """The store for `collection` (default `settings.collection`): Qdrant Edge under the data dir, or a Qdrant
     server when `settings.qdrant_url` is set. The same instance is returned while it is open.
 
-    Raises StoreLockedError when another process holds the embedded shard.
+    Raises StoreLockedError when another process holds the embedded shard, InvalidCollectionError for a name that
+    is not an identifier.
     """
-    name = collection or settings.collection
+    name = validate_collection(settings.collection if collection is None else collection)
     if settings.qdrant_url:
         key = f"server:{settings.qdrant_url}|{name}"
     else:

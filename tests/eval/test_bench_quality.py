@@ -53,7 +53,7 @@ def test_readme_block_is_generated_and_replaced(bench, reports, tmp_path: Path) 
     assert text.count(bench.START) == 1 and text.endswith("\n\ntail\n")
     assert "(not yet measured)" not in text
     assert "| single pass |" in text and "| naive retry |" in text and "| stateful loop |" in text
-    assert "PASS: loop residual severity" in text
+    assert "loop residual severity <= 1/2 of single pass" in text
     assert "**How to run.**" in text
 
 

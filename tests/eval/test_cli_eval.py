@@ -79,7 +79,7 @@ def test_default_strategy_is_the_loop_and_text_output(questions: Path, wired, ca
 def test_answers_flag_includes_answer_texts(questions: Path, wired, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["eval", str(questions), "--strategy", "single", "--json", "--answers"]) == 0
     rows = json.loads(capsys.readouterr().out)["questions"]
-    assert rows[0]["answer"].startswith("## FD")
+    assert "## FD" in rows[0]["answer"]
 
 
 def test_max_cycles_reaches_the_strategy(questions: Path, wired, capsys: pytest.CaptureFixture[str]) -> None:

@@ -45,7 +45,7 @@ def test_run_approve_all_json(env: dict[str, str]) -> None:
     residual_ids = {d["id"] for d in r["residual_deficiencies"]}
     assert residual_ids == {d["id"] for d in r["identified_deficiencies"] if d["resolution_status"] != "resolved"}
     assert {"retrievals", "critic_calls", "llm_calls", "elapsed_s", "node_seconds"} <= set(r["metrics"])
-    assert r["citations"] and r["final_answer"].startswith("## ")
+    assert r["citations"] and "\n## " in "\n" + r["final_answer"]
 
 
 def test_run_approve_none_leaves_every_deficiency_residual(env: dict[str, str]) -> None:
@@ -73,14 +73,23 @@ def test_resume_after_the_process_is_killed_at_the_review_pause(env: dict[str, s
     assert status == "awaiting_review"
     shown = json.loads(cli(env, "show", thread_id, "--json").stdout)
     assert shown["status"] == "awaiting_review"
+    unnamed = tmp_path / "unnamed.json"
+    unnamed.write_text(json.dumps({p["id"]: {"action": "approve"} for p in shown["pending_review"]["proposals"]}))
+    refused = cli(env, "resume", thread_id, "--decisions", str(unnamed))
+    assert refused.returncode == 2 and len(refused.stderr.strip().splitlines()) == 1
+    assert 'add "cycle": 0' in refused.stderr
     decisions = tmp_path / "decisions.json"
-    decisions.write_text(json.dumps({p["id"]: {"action": "approve"} for p in shown["pending_review"]["proposals"]}))
+    decisions.write_text(json.dumps({"cycle": shown["pending_review"]["cycle"],
+                                     **{p["id"]: {"action": "approve"} for p in shown["pending_review"]["proposals"]}}))
     resumed = cli(env, "resume", thread_id, "--decisions", str(decisions), "--json")
     assert resumed.returncode == 0, resumed.stderr
     r = json.loads(resumed.stdout)
     assert r["status"] in ("completed", "awaiting_review")
     first_decisions = r["evaluation_history"][1]["decisions"]
     assert len(first_decisions) == len(shown["pending_review"]["proposals"])
+    stale = cli(env, "resume", thread_id, "--decisions", str(decisions))  # the same file again
+    assert stale.returncode == 2 and len(stale.stderr.strip().splitlines()) == 1
+    assert ("they are stale" if r["status"] == "awaiting_review" else "not waiting for a review") in stale.stderr
     listed = cli(env, "sessions", "--json")
     assert thread_id in {s["thread_id"] for s in json.loads(listed.stdout)}
     md = cli(env, "export", thread_id, "--format", "md")

@@ -78,7 +78,7 @@ def test_manual_review_pauses_before_any_correction_retrieval_and_resumes_in_a_n
     edited = proposals[0]["id"]
     decisions[edited] = {"action": "edit", "query": "Payments Act owner disclosure more than 30%"}
     restarted = workbench_factory()
-    done = restarted.resume(paused.thread_id, {"decisions": decisions, "reviewer": "alice"})
+    done = restarted.resume(paused.thread_id, {"cycle": 0, "decisions": decisions, "reviewer": "alice"})
     assert done.status in ("completed", "awaiting_review")
     record = done.evaluation_history[1]
     by_id = {dec.deficiency_id: dec for dec in record.decisions}
@@ -96,18 +96,61 @@ def test_review_input_is_validated(workbench_factory: Factory) -> None:
     wb = workbench_factory()
     paused = wb.start(RU_QUESTION, as_of="2026-11-30")
     with pytest.raises(InputError, match="no decision"):
-        wb.resume(paused.thread_id, {})
+        wb.resume(paused.thread_id, {"cycle": 0})
     with pytest.raises(InputError, match="invalid review decisions"):
-        wb.resume(paused.thread_id, {paused.pending_review["proposals"][0]["id"]: {"action": "maybe"}})
+        wb.resume(paused.thread_id, {"cycle": 0, paused.pending_review["proposals"][0]["id"]: {"action": "maybe"}})
     with pytest.raises(InputError, match="unknown deficiencies"):
-        wb.resume(paused.thread_id, {"D-nope": {"action": "approve"}})
+        wb.resume(paused.thread_id, {"cycle": 0, "D-nope": {"action": "approve"}})
     assert wb.show(paused.thread_id).status == "awaiting_review"
+
+
+def test_a_stale_review_answer_is_refused(workbench_factory: Factory) -> None:
+    """The same decisions resubmitted after the loop paused again, decisions without the review's cycle, and
+    decisions on deficiencies this review does not ask about are refused; the review waits unchanged."""
+    wb = workbench_factory(unresolvable_after=5, retrieval_k=1)
+    paused = wb.start(RU_QUESTION, as_of="2026-11-30")
+    proposals = paused.pending_review["proposals"]
+    assert paused.pending_review["cycle"] == 0
+    with pytest.raises(InputError, match='name the review they answer: add "cycle": 0'):
+        wb.resume(paused.thread_id, {p["id"]: {"action": "approve"} for p in proposals})
+    # one correction that works (the missing jurisdiction) and queries that find nothing for the rest: those are
+    # found again and proposed at cycle 1
+    fixable = next(p["id"] for p in proposals if p["deficiency_type"] == "missing_jurisdiction")
+    stale = {"cycle": 0, "decisions": {p["id"]: {"action": "approve"} if p["id"] == fixable
+                                       else {"action": "edit", "query": "zzqx nothing"} for p in proposals}}
+    again = wb.resume(paused.thread_id, stale)
+    assert again.status == "awaiting_review" and again.pending_review["cycle"] == 1
+    pending = {p["id"] for p in again.pending_review["proposals"]}
+    with pytest.raises(InputError, match="answer the review of cycle 0, but .* waits at the review of cycle 1: they are stale"):
+        wb.resume(again.thread_id, stale)
+    with pytest.raises(InputError, match="answer the review of cycle 0"):
+        wb.resume(again.thread_id, {"cycle": 0, **{did: {"action": "approve"} for did in pending}})
+    current = {did: {"action": "approve"} for did in pending}
+    resolved = next(d.id for d in again.identified_deficiencies if d.resolution_status == S.resolved)
+    with pytest.raises(InputError, match=f"{resolved} is not pending in the review of cycle 1 \\(resolved\\)"):
+        wb.resume(again.thread_id, {"cycle": 1, "decisions": {**current, resolved: {"action": "approve"}}})
+    after = wb.show(again.thread_id)
+    assert after.status == "awaiting_review" and after.pending_review == again.pending_review
+    assert len(after.evaluation_history) == 2
+    assert wb.resume(again.thread_id, {"cycle": 1, "decisions": current}).evaluation_history[2].decisions
+
+
+def test_decisions_on_policy_decided_deficiencies_are_refused(workbench_factory: Factory) -> None:
+    wb = workbench_factory()
+    paused = wb.start(RU_QUESTION, as_of="2026-11-30", approve="severity>=high")
+    auto = paused.pending_review["auto_decided"]
+    if not auto:
+        pytest.skip("no deficiency of high severity in this corpus")
+    decided = next(iter(auto))
+    decisions = {p["id"]: {"action": "approve"} for p in paused.pending_review["proposals"]}
+    with pytest.raises(InputError, match=f"{decided} is not pending .*decided by the approval policy"):
+        wb.resume(paused.thread_id, {"cycle": 0, "decisions": {**decisions, decided: {"action": "reject"}}})
 
 
 def test_analyst_can_stop_add_and_change_severity(workbench_factory: Factory) -> None:
     wb = workbench_factory()
     paused = wb.start(RU_QUESTION, as_of="2026-11-30")
-    stopped = wb.resume(paused.thread_id, {"stop": True})
+    stopped = wb.resume(paused.thread_id, {"cycle": 0, "stop": True})
     assert stopped.termination_reason == STOPPED_BY_ANALYST and stopped.residual_deficiencies
 
     paused = wb.start(RU_QUESTION, as_of="2026-11-30")
@@ -116,7 +159,7 @@ def test_analyst_can_stop_add_and_change_severity(workbench_factory: Factory) ->
     decisions[first] = {"action": "approve", "severity": "low"}
     added = {"deficiency_type": "missing_jurisdiction", "subject": "ZZ", "description": "Zedland not covered",
              "suggested_correction_query": "Xylandia owner disclosure"}
-    r = wb.resume(paused.thread_id, {"decisions": decisions, "added": [added]})
+    r = wb.resume(paused.thread_id, {"cycle": 0, "decisions": decisions, "added": [added]})
     mine = [d for d in r.identified_deficiencies if d.origin == "analyst"]
     assert len(mine) == 1 and mine[0].resolution_status == S.addressed
     assert mine[0] in r.residual_deficiencies or r.status == "awaiting_review"

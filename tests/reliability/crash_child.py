@@ -3,13 +3,16 @@
     python -m tests.reliability.crash_child [--block NODE [--block-at N]] start QUESTION AS_OF USER_ID
     python -m tests.reliability.crash_child [--block NODE [--block-at N]] continue THREAD_ID
     python -m tests.reliability.crash_child [--block NODE [--block-at N]] resume THREAD_ID DECISIONS_JSON
+    python -m tests.reliability.crash_child --block-checkpoint CHANNEL ...
 
 Configuration comes from the environment like the app's (WORKBENCH_DATA_DIR, WORKBENCH_DATABASE_URL), so the
 process uses the real Qdrant Edge store and checkpointer. `--block NODE` parks a NODE task for good when the
 N-th one (default: the first) finishes its work (through the public `observe_nodes` profiling hook, so core has
 no test code): that task's writes are never saved, exactly as if the process died in the middle of the step,
-while parallel tasks that finished earlier are saved as usual. Every report is
-one JSON line: {"event": "blocked", "node": ...} or {"event": "returned", ...the result}.
+while parallel tasks that finished earlier are saved as usual. `--block-checkpoint CHANNEL` parks the
+process when it is about to save the first checkpoint that updates CHANNEL (e.g. `branch:to:revise`, written when
+the parallel corrections have all finished; `__start__`, the session's first checkpoint): every write of the step
+is saved, its checkpoint is not. Every report is one JSON line: {"event": "blocked", "node": ...} or {"event": "returned", ...the result}.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--block", default=None)
     parser.add_argument("--block-at", type=int, default=1)
+    parser.add_argument("--block-checkpoint", default=None)
     parser.add_argument("action", choices=["start", "continue", "resume"])
     parser.add_argument("args", nargs="*")
     args = parser.parse_args()
@@ -51,6 +55,18 @@ def main() -> None:
                 time.sleep(3600)
 
         observe_nodes(park)
+
+    if args.block_checkpoint:
+        saver = wb.persistence.checkpointer
+        put = saver.put
+
+        def park_put(config: dict, checkpoint: dict, metadata: dict, new_versions: dict) -> dict:
+            if args.block_checkpoint in new_versions:
+                report(event="blocked", checkpoint=args.block_checkpoint)
+                time.sleep(3600)
+            return put(config, checkpoint, metadata, new_versions)
+
+        saver.put = park_put
 
     if args.action == "start":
         question, as_of, user = args.args

@@ -73,6 +73,7 @@ def pdf(content: bytes, pages: int = 1) -> bytes:
         ("", "the question is empty: type a regulatory question"),
         (" \t\n ", "the question is empty: type a regulatory question"),
         ("\x00\x07\x1b", "the question is empty: type a regulatory question"),
+        ("\u200b\u200c\u200d\u2060\ufeff \u200b", "the question is empty: type a regulatory question"),
         ("x" * 20_000, "the question has 20000 characters; the limit is 4000: shorten it"),
     ],
 )
@@ -91,7 +92,7 @@ def test_control_characters_are_dropped_everywhere_text_is_stored(wb: Workbench)
     assert paused.question == "What owner disclosure  threshold applies  in Ruritania  and in Xylandia?"
     assert [s.question for s in wb.sessions(user_id=user)] == [paused.question]
     decisions = {p["id"]: {"action": "reject", "note": "not\x00 relevant\x1b"} for p in paused.pending_review["proposals"]}
-    done = wb.resume(paused.thread_id, {"decisions": decisions, "reviewer": "al\x00ice"})
+    done = wb.resume(paused.thread_id, {"cycle": 0, "decisions": decisions, "reviewer": "al\x00ice"})
     assert done.status == "completed"
     target = done.residual_deficiencies[0].id
     after = wb.annotate(done.thread_id, target, editor="bo\x00b", reason="accepted\x07 risk", note="ok\x00",
@@ -101,6 +102,43 @@ def test_control_characters_are_dropped_everywhere_text_is_stored(wb: Workbench)
         wb.annotate(done.thread_id, target, editor="\x00", reason="x")
     with pytest.raises(InputError, match="severity must be one of low, medium, high, critical, not 'urgent'"):
         wb.annotate(done.thread_id, target, editor="bob", reason="x", severity="urgent")
+
+
+def test_edited_queries_and_notes_are_capped(wb: Workbench) -> None:
+    paused = wb.start(RU_QUESTION, as_of=AS_OF)
+    target = paused.pending_review["proposals"][0]["id"]
+    others = {p["id"]: {"action": "approve"} for p in paused.pending_review["proposals"][1:]}
+    too_long_query = {target: {"action": "edit", "query": "q" * 4001}, **others}
+    with pytest.raises(InputError, match=rf"the edited query of {target} has 4001 characters; the limit is 4000 "
+                                         r"\(WORKBENCH_MAX_QUERY_CHARS\): shorten it"):
+        wb.resume(paused.thread_id, too_long_query)
+    with pytest.raises(InputError, match=rf"the note on {target} has 4001 characters; the limit is 4000"):
+        wb.resume(paused.thread_id, {target: {"action": "reject", "note": "n" * 4001}, **others})
+    added = {"deficiency_type": "missing_jurisdiction", "subject": "SG", "description": "d",
+             "suggested_correction_query": "x" * 4001}
+    with pytest.raises(InputError, match="the query of added row 1 has 4001 characters"):
+        wb.resume(paused.thread_id, {"decisions": {target: {"action": "approve"}, **others}, "added": [added]})
+    assert wb.show(paused.thread_id).status == "awaiting_review"  # nothing applied
+    done = wb.resume(paused.thread_id, {target: {"action": "reject", "note": "n" * 4000}, **others})
+    assert done.status == "completed"
+    with pytest.raises(InputError, match="the note has 4001 characters; the limit is 4000"):
+        wb.annotate(done.thread_id, target, editor="bob", reason="r", note="n" * 4001)
+
+
+def test_a_duplicated_analyst_row_is_one_deficiency_corrected_once(wb: Workbench) -> None:
+    row = {"deficiency_type": "missing_jurisdiction", "subject": "Xylandia", "description": "Xylandia not covered",
+           "suggested_correction_query": "Xylandia owner disclosure threshold"}
+
+    def run(rows: list[dict[str, str]]) -> Any:
+        paused = wb.start(RU_QUESTION, as_of=AS_OF)
+        decisions = {p["id"]: {"action": "reject"} for p in paused.pending_review["proposals"]}
+        return wb.resume(paused.thread_id, {"decisions": decisions, "added": rows, "stop": False})
+
+    once, twice = run([row]), run([row, dict(row, description="the same row, pasted again")])
+    assert once.metrics["retrievals"] == twice.metrics["retrievals"]
+    added_ids = [d.id for d in twice.identified_deficiencies if d.origin == "analyst"]
+    assert len(added_ids) == len(set(added_ids)) == 1
+    assert [d.description for d in twice.identified_deficiencies if d.origin == "analyst"] == ["Xylandia not covered"]
 
 
 def test_a_question_naming_no_known_jurisdiction_still_runs(wb: Workbench) -> None:
@@ -168,13 +206,30 @@ def test_uploads_report_each_bad_file_by_its_name(real_wb: Workbench) -> None:
     assert errors["badfront.md"] == "badfront.md: key 'effective': 'soon' is not an ISO date (YYYY-MM-DD)"
     assert errors["b.md"] == "b.md: duplicate document id 'xy-law' (already in a.md in this batch)"
     assert errors["place.md"] == ("place.md: key 'jurisdiction': 'Ruritania Republic' is not a jurisdiction code "
-                                  "(2 to 5 letters or digits, e.g. EU, US, SG, INT)")
+                                  "(2 to 5 letters or digits, optionally '-' and a subdivision or market, e.g. EU, US, "
+                                  "SG, INT, US-NY, AE-ADGM)")
     assert errors["no-jur.txt"].startswith("no-jur.txt: key 'jurisdiction': missing")
     assert not any("workbench-upload-" in (e or "") for e in errors.values())  # no temp paths leak into messages
     assert sorted(s[0] for s in seen) == list(range(1, len(files) + 1)) and {s[1] for s in seen} == {len(files)}
     store = real_wb.store()
     assert [d.id for d in store.documents()] == ["xy-law"]
     assert store.get_document("xy-law").title == "XY law"  # the duplicate did not replace the first upload
+
+
+def test_an_upload_reusing_a_curated_id_needs_the_replace_option(real_wb: Workbench) -> None:
+    forged = XY_LAW.replace(b"title: XY law", b"title: Forged law").replace(b"25%", b"90%")
+    assert not real_wb.ingest_uploads([("law.md", XY_LAW, {})]).failed
+    assert not real_wb.ingest_uploads([("law.md", XY_LAW, {})]).failed  # identical: idempotent
+    report = real_wb.ingest_uploads([("forged.md", forged, {}), ("other.md", XY_LAW.replace(b"xy-law", b"xy-2"), {})])
+    assert report.results[0].error.startswith("forged.md: document id 'xy-law' is already in the corpus with other "
+                                              "content (from upload:law.md)")
+    assert report.results[1].ok
+    assert real_wb.store().get_document("xy-law").title == "XY law"
+    with pytest.raises(InputError, match="is not a collection name"):
+        real_wb.ingest_uploads([("forged.md", forged, {})], collection="../elsewhere")
+    assert not real_wb.ingest_uploads([("forged.md", forged, {})], replace=True, user_id="alice@example.org").failed
+    doc = real_wb.store().get_document("xy-law")
+    assert doc.title == "Forged law" and doc.extra["replaced_by"] == "alice@example.org" and doc.extra["replaced_at"]
 
 
 def test_ingest_from_disk_refuses_oversize_files_unread(tmp_path: Path) -> None:
@@ -197,7 +252,33 @@ def test_jurisdiction_codes_of_two_to_five_letters_or_digits_are_accepted(tmp_pa
     assert read_file(path)[0].meta.jurisdiction == code
 
 
-@pytest.mark.parametrize("code", ["E", "ABCDEF", "US-DE", "E U", "Ruritania", "'E.U.'"])
+@pytest.mark.parametrize(("code", "name"), [("US-NY", "New York"), ("CA-ON", "Ontario"), ("us-de", "Delaware"),
+                                           ("GB-ENG", "England")])
+def test_iso_3166_2_subdivisions_are_accepted_with_their_name(tmp_path: Path, code: str, name: str) -> None:
+    path = tmp_path / "doc.md"
+    path.write_text(f"---\nid: d\ntitle: D\njurisdiction: {code}\n---\nText.\n", encoding="utf-8")
+    meta = read_file(path)[0].meta
+    assert (meta.jurisdiction, meta.jurisdiction_name) == (code, name)
+
+
+def test_a_market_code_pycountry_does_not_know_needs_a_declared_name(tmp_path: Path) -> None:
+    path = tmp_path / "adgm.md"
+    path.write_text("---\nid: d\ntitle: D\njurisdiction: AE-ADGM\n---\nText.\n", encoding="utf-8")
+    with pytest.raises(CorpusFormatError, match=r"key 'jurisdiction_name': missing: 'AE-ADGM' is not an ISO 3166-2 "
+                                                r"subdivision, so declare what it names") as info:
+        read_file(path)
+    assert str(info.value).startswith(f"{path}: ")
+    path.write_text("---\nid: d\ntitle: D\njurisdiction: AE-ADGM\njurisdiction_name: Abu Dhabi Global Market\n---\n"
+                    "Text.\n", encoding="utf-8")
+    meta = read_file(path)[0].meta
+    assert (meta.jurisdiction, meta.jurisdiction_name) == ("AE-ADGM", "Abu Dhabi Global Market")
+    rows = tmp_path / "adgm.jsonl"
+    rows.write_text('{"id": "p1", "text": "FSRA rules.", "jurisdiction": "AE-ADGM", "jurisdiction_name": "ADGM"}\n',
+                    encoding="utf-8")
+    assert read_file(rows)[0].meta.jurisdiction_name == "ADGM"
+
+
+@pytest.mark.parametrize("code", ["E", "ABCDEF", "US-", "US-NY-X", "E U", "Ruritania", "'E.U.'"])
 def test_unknown_jurisdiction_forms_are_refused_naming_file_and_key(tmp_path: Path, code: str) -> None:
     path = tmp_path / "doc.md"
     path.write_text(f"---\nid: d\ntitle: D\njurisdiction: {code}\n---\nText.\n", encoding="utf-8")

@@ -53,7 +53,8 @@ def drive(wb: Workbench, q: str, *, manual: bool, reviewer: str, user: str,
     while results[-1].status == "awaiting_review":
         proposals = results[-1].pending_review["proposals"]
         decisions = {p["id"]: {"action": "approve"} for p in proposals}
-        results.append(wb.resume(results[-1].thread_id, {"decisions": decisions, "reviewer": reviewer},
+        results.append(wb.resume(results[-1].thread_id, {"cycle": results[-1].pending_review["cycle"],
+                                                          "decisions": decisions, "reviewer": reviewer},
                                  on_event=on_event, user_id=user))
     return results
 
@@ -188,7 +189,7 @@ def test_a_second_run_on_an_executing_session_is_refused(tmp_path: Any, persiste
         release.wait(30)
 
     def first_run() -> None:
-        outcome.append(wb.resume(tid, {"decisions": decisions, "reviewer": "first"}, on_event=hold))
+        outcome.append(wb.resume(tid, {"cycle": 0, "decisions": decisions, "reviewer": "first"}, on_event=hold))
 
     worker = threading.Thread(target=first_run)
     worker.start()
@@ -197,7 +198,7 @@ def test_a_second_run_on_an_executing_session_is_refused(tmp_path: Any, persiste
         assert wb.is_running(tid)
         assert wb.show(tid).status == "running"
         for second in (
-            lambda: wb.resume(tid, {"decisions": decisions, "reviewer": "second"}),
+            lambda: wb.resume(tid, {"cycle": 0, "decisions": decisions, "reviewer": "second"}),
             lambda: wb.continue_run(tid),
             lambda: wb.delete(tid),
         ):
@@ -239,7 +240,7 @@ def test_a_session_running_in_another_process_is_refused_until_that_process_dies
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         assert other.stdout.readline().strip() == "held"
-        decisions = {"decisions": {p["id"]: {"action": "approve"} for p in paused.pending_review["proposals"]}}
+        decisions = {"cycle": 0, "decisions": {p["id"]: {"action": "approve"} for p in paused.pending_review["proposals"]}}
         for call in (lambda: wb.resume(tid, decisions), lambda: wb.delete(tid)):
             with pytest.raises(SessionBusyError) as info:
                 call()

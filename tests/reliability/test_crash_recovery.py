@@ -121,7 +121,7 @@ def review_payload(proposals: list[dict[str, Any]]) -> tuple[dict[str, Any], lis
     if len(proposals) > 1:
         decisions[proposals[-1]["id"]] = {"action": "reject", "note": "out of scope for this client"}
     expected = sorted((did, d["action"], d.get("query")) for did, d in decisions.items())
-    return {"decisions": decisions, "reviewer": "carol"}, expected
+    return {"cycle": 0, "decisions": decisions, "reviewer": "carol"}, expected
 
 
 def test_a_session_survives_sigkill_mid_cycle_and_at_the_review_pause(
@@ -175,7 +175,8 @@ def test_a_session_survives_sigkill_mid_cycle_and_at_the_review_pause(
         assert executed[:2] == ["correct", "revise"]  # only the unfinished correction ran again
         while result.status == "awaiting_review":
             later = {p["id"]: {"action": "approve"} for p in result.pending_review["proposals"]}
-            result = wb.resume(tid, {"decisions": later, "reviewer": "carol"}, user_id=user)
+            result = wb.resume(tid, {"cycle": result.pending_review["cycle"], "decisions": later, "reviewer": "carol"},
+                               user_id=user)
         assert result.status == "completed"
 
         history = result.evaluation_history
@@ -197,3 +198,63 @@ def test_a_session_survives_sigkill_mid_cycle_and_at_the_review_pause(
         assert "cycle records verified" in wb.export(tid, "md", user_id=user).decode()
         [listed] = wb.sessions(user_id=user)
         assert listed.status == "completed" and listed.thread_id == tid
+
+
+def test_a_kill_after_the_parallel_corrections_are_saved_but_before_their_checkpoint_continues(
+    data_dir: Path, database_url: str | None, tmp_path: Path
+) -> None:
+    """Every correction's writes are saved, the checkpoint closing their step is not: the snapshot then has no
+    `next` node, yet the run is cut off, continues without repeating a correction, and keeps the approvals."""
+    env = child_env(data_dir, database_url)
+    user = f"crash-{uuid.uuid4().hex[:8]}"
+    paused = run_and_kill(env, tmp_path / "1.log", "start", Q1, AS_OF, user)
+    assert paused["status"] == "awaiting_review"
+    tid = paused["thread_id"]
+    proposals = paused["pending_review"]["proposals"]
+    payload, expected_decisions = review_payload(proposals)
+    approved = sum(d["action"] != "reject" for d in payload["decisions"].values())
+    assert run_and_kill(
+        env, tmp_path / "2.log", "--block-checkpoint", "branch:to:revise", "resume", tid, json.dumps(payload),
+        until=lambda: saved_task_writes(data_dir, database_url, tid, "pending_queries") == approved,
+    ) == {"event": "blocked", "checkpoint": "branch:to:revise"}
+
+    with restarted(data_dir, database_url) as wb:
+        [listed] = wb.sessions(user_id=user)
+        assert listed.status == "interrupted"
+        cut = wb.show(tid, user_id=user)
+        assert cut.status == "interrupted" and cut.pending_review is None
+        executed: list[str] = []
+        observe_nodes(lambda node, _a, _b: executed.append(node))
+        try:
+            result = wb.continue_run(tid, user_id=user)
+        finally:
+            observe_nodes(None)
+        assert "correct" not in executed[:2] and executed[0] == "revise"  # no correction ran twice
+        while result.status == "awaiting_review":
+            later = {p["id"]: {"action": "approve"} for p in result.pending_review["proposals"]}
+            result = wb.resume(tid, {"cycle": result.pending_review["cycle"], "decisions": later, "reviewer": "carol"},
+                               user_id=user)
+        assert result.status == "completed"
+        history = result.evaluation_history
+        assert verify_chain(history) == (True, f"{len(history)} cycle records verified")
+        assert sorted((d.deficiency_id, d.action, d.query) for d in history[1].decisions) == expected_decisions
+        assert len(history[1].retrieval_queries_issued) == approved  # each approval retrieved exactly once
+
+
+def test_a_kill_before_the_first_checkpoint_leaves_a_continuable_session(
+    data_dir: Path, database_url: str | None, tmp_path: Path
+) -> None:
+    """The session's list entry is written, its first checkpoint is not: no zombie, the run starts again."""
+    env = child_env(data_dir, database_url)
+    user = f"crash-{uuid.uuid4().hex[:8]}"
+    assert run_and_kill(env, tmp_path / "1.log", "--block-checkpoint", "__start__", "start", Q1, AS_OF, user) == {
+        "event": "blocked", "checkpoint": "__start__"}
+    with restarted(data_dir, database_url) as wb:
+        [listed] = wb.sessions(user_id=user)
+        assert listed.status == "interrupted"
+        assert wb.show(listed.thread_id, user_id=user).status == "interrupted"
+        result = wb.continue_run(listed.thread_id, user_id=user)
+        assert result.status == "awaiting_review" and result.question == Q1 and result.as_of.isoformat() == AS_OF
+        assert result.approval_policy == "manual" and [h.cycle_number for h in result.evaluation_history] == [0]
+        [listed] = wb.sessions(user_id=user)
+        assert listed.status == "awaiting_review"

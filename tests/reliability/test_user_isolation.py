@@ -26,7 +26,8 @@ def wb(tmp_path: Path, persistence: Persistence) -> Workbench:
 
 
 def approve_all(result: Any) -> dict[str, Any]:
-    return {"decisions": {p["id"]: {"action": "approve"} for p in result.pending_review["proposals"]}}
+    return {"cycle": result.pending_review["cycle"],
+            "decisions": {p["id"]: {"action": "approve"} for p in result.pending_review["proposals"]}}
 
 
 def refused(call: Callable[[], object], thread_id: str) -> None:

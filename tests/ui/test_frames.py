@@ -69,6 +69,15 @@ def test_board_refuses_what_the_loop_owns(deficiencies: list[Deficiency]) -> Non
     assert sorted(p.split(":")[0] for p in changes.problems) == sorted([eu.id, us.id, uk.id, sg.id])
 
 
+def test_board_leaves_policy_decided_deficiencies_alone(deficiencies: list[Deficiency]) -> None:
+    eu, us, _, _ = deficiencies
+    rows = rows_of(deficiencies)
+    row(rows, "EU")["status"] = "dismissed"  # open but not proposed: the approval policy decided it
+    changes = paused_changes(deficiencies, rows, [us.id])
+    assert not changes and changes.problems == [f"{eu.id}: decided by the approval policy in this review; "
+                                                "the change is ignored"]
+
+
 def test_added_rows_need_type_subject_description_and_query(deficiencies: list[Deficiency]) -> None:
     rows = rows_of(deficiencies)
     blank = dict.fromkeys(rows[0])
@@ -92,13 +101,14 @@ def test_review_payload_merges_cards_and_board(deficiencies: list[Deficiency]) -
                                     sg.id: {"action": "approve", "severity": "low"}},
                          added=[{"deficiency_type": "missing_jurisdiction", "subject": "SG"}])
     cards = {eu.id: {"action": "approve", "note": ""}, us.id: {"action": "edit", "query": "FinCEN", "note": ""}}
-    payload = review_payload(proposals, cards, board, "ana")
+    payload = review_payload(proposals, cards, board, "ana", cycle=2)
     assert payload["decisions"] == {
         eu.id: {"action": "reject", "note": "out of scope"},
         us.id: {"action": "edit", "query": "FinCEN", "note": "", "severity": "critical"},
         sg.id: {"action": "approve", "severity": "low"},
     }
     assert payload["added"] == board.added and payload["reviewer"] == "ana" and payload["stop"] is False
+    assert payload["cycle"] == 2  # the review it answers: the service refuses it for any other
 
 
 @pytest.mark.parametrize(

@@ -16,6 +16,7 @@ from core.retrieval.embeddings import Embedder
 from core.retrieval.ingest import SAMPLE_CORPUS_DIR
 from core.retrieval.store import open_store
 from core.service import RunResult, Workbench, thread_lock
+from tests.inert import HOSTILE, live_markup, unescape
 from tests.ui.support import APP, Q1, offline_env, open_session
 from ui.frames import board_rows
 from ui.shared import workbench
@@ -207,6 +208,29 @@ def test_export_page_offers_three_formats(app: AppTest, q1_done: RunResult) -> N
     assert [b.label for b in app.get("download_button")] == ["Markdown", "JSON", "Word (DOCX)"]
     preview = text(app.markdown)
     assert "Compliance research export" in preview and "Residual deficiencies" in preview
+
+
+def test_hostile_corpus_text_cannot_load_or_link_anything(app: AppTest, wb: Workbench, q1_done: RunResult) -> None:
+    """An answer quoting a hostile document (images, links, directives, raw URLs): the Research page and the
+    Export preview show it as text."""
+    tid = q1_done.thread_id
+    answer = f"## EU\n{HOSTILE} [eu-amlr-2024]\n## US\nNo hostile text here [us-fincen-cdd-2016]."
+    wb.graph().update_state({"configurable": {"thread_id": tid}}, {"current_answer": answer}, as_node="finalize")
+    open_session(app, tid)
+    for page in (RESEARCH, EXPORT):
+        app.switch_page(page).run()
+        assert not app.exception, app.exception
+        shown = [str(e.value) for e in app.markdown if "evil" in str(e.value)]
+        assert shown and "evil.example/beacon?leak=1" in unescape(" ".join(shown)), page
+        assert [live_markup(v) for v in shown] == [[] for _ in shown], page
+
+
+def test_a_hostile_session_parameter_is_shown_as_text(app: AppTest) -> None:
+    app.query_params["session"] = "x](http://evil.example/sign-in) ![a](http://evil.example/b.png) :red[expired]"
+    app.run()
+    warnings = [str(w.value) for w in app.warning]
+    assert any("does not exist" in w and "evil.example/sign-in" in unescape(w) for w in warnings)
+    assert [live_markup(w) for w in warnings] == [[] for _ in warnings]
 
 
 def test_corpus_page_browses_filters_and_searches(app: AppTest) -> None:

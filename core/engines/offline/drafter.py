@@ -10,6 +10,7 @@ from core.engines.base import DraftResult, EngineContext
 from core.engines.offline.revisers import REVISERS
 from core.engines.offline.shared import (
     Candidate,
+    also_answers,
     answer_texts,
     candidates,
     citations_for,
@@ -39,6 +40,7 @@ class OfflineDrafter:
         texts: list[str] = []
         gaps: list[Gap] = []
         verdict: Claim | None = None
+        shared: dict[str, list[str]] = {}
         for item in plan.items:
             if not item.answerable:
                 gaps.append(Gap(plan_item_id=item.id, text=gap_text(item)))
@@ -52,12 +54,16 @@ class OfflineDrafter:
                 continue
             if item.aspect == Aspect.comparison:
                 continue
-            for claim in pick(cands, item, texts):
+            shared[item.id] = []
+            for claim in pick(cands, item, texts, shared=shared[item.id]):
                 code = section_code(item, ctx.catalog.get(claim.citations[0].doc_id).jurisdiction)
                 sections.setdefault(code, []).append(claim)
         answer = Answer(verdict=verdict, gaps=tuple(gaps))
         for code, claims in sections.items():
             answer = answer.with_claims(code, claims)
+        for item_id, held in shared.items():
+            if held:
+                answer = also_answers(answer, held, item_id)
         return DraftResult(answer=answer, citations=citations_for(answer, ctx))
 
     def revise(self, plan: ResearchPlan, answer: Answer, addressed: Sequence[Deficiency], evidence: Sequence[Evidence],

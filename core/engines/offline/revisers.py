@@ -8,6 +8,7 @@ from typing import Callable, Iterable
 from core.answer import Answer, Claim, Quote
 from core.engines.base import EngineContext
 from core.engines.offline.shared import (
+    also_answers,
     answer_texts,
     applicability_text,
     candidates,
@@ -51,7 +52,10 @@ def fill(plan: ResearchPlan, answer: Answer, items: Iterable[PlanItem], ev: list
         if not item.answerable or item.aspect in (Aspect.comparison, Aspect.verdict):
             continue
         texts = answer_texts(answer)
-        answer = _add_claims(answer, pick(candidates(item, passages, plan, ctx), item, texts), ctx, item)
+        held: list[str] = []
+        answer = _add_claims(answer, pick(candidates(item, passages, plan, ctx), item, texts, shared=held), ctx, item)
+        if held:
+            answer = also_answers(answer, held, item.id)
     return answer
 
 

@@ -112,8 +112,8 @@ def feature(item: PlanItem, sentence: str, plan: ResearchPlan, hint: tuple[str, 
         asked = {f.key for f in figures(plan.question)}
         return 1.0 if asked and any(f.key in asked for f in figures(sentence, hint)) else 0.3
     rx = ASPECT_FEATURES.get(aspect)
-    if aspect == Aspect.scope and any(term_set(e) <= term_set(sentence) for e in plan.entity_types):
-        return 1.0
+    if aspect == Aspect.scope and plan.entity_types:
+        return 1.0 if any(term_set(e) <= term_set(sentence) for e in plan.entity_types) else 0.0
     return 1.0 if rx is not None and rx.search(sentence) else 0.0
 
 
@@ -185,13 +185,17 @@ def candidates(item: PlanItem, passages: Iterable[tuple[str, str, str, float]], 
 
 
 def pick(cands: Sequence[Candidate], item: PlanItem, answer_texts: list[str], *, budget: int = WORDS_PER_ITEM,
-         limit: int = SENTENCES_PER_ITEM) -> list[Claim]:
+         limit: int = SENTENCES_PER_ITEM, shared: list[str] | None = None) -> list[Claim]:
     """Claims for the item from the best candidates: no sentence the answer already holds, within the word budget.
-    `answer_texts` is updated with what was picked."""
+    `answer_texts` is updated with what was picked; a good candidate the answer already states is appended to
+    `shared` (that claim answers this item too)."""
     claims: list[Claim] = []
     words = 0
     for c in cands:
-        if any(same_sentence(q.quote, t) or q.quote.lower() in t.lower() for q in c.quotes for t in answer_texts):
+        held = [t for t in answer_texts if any(same_sentence(q.quote, t) or q.quote.lower() in t.lower() for q in c.quotes)]
+        if held:
+            if shared is not None and not claims and not shared:
+                shared.append(held[0])
             continue
         n = len(c.text.split())
         if claims and words + n > budget:
@@ -202,6 +206,16 @@ def pick(cands: Sequence[Candidate], item: PlanItem, answer_texts: list[str], *,
         if len(claims) >= limit or words >= budget:
             break
     return claims
+
+
+def also_answers(answer: Answer, texts: Sequence[str], item_id: str) -> Answer:
+    """The answer with the claims stating these texts tagged with one more plan item."""
+    wanted = set(texts)
+    for section in answer.sections:
+        claims = [c.model_copy(update={"plan_item_ids": tuple(dict.fromkeys((*c.plan_item_ids, item_id)))})
+                  if c.text in wanted else c for c in section.claims]
+        answer = answer.with_claims(section.jurisdiction, claims)
+    return answer
 
 
 def answer_texts(answer: Answer) -> list[str]:

@@ -112,7 +112,8 @@ def check_sources(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineCont
             continue
         for doc_id in c.doc_ids:
             by_doc.setdefault(doc_id, []).append((code, c))
-    cited = set(by_doc)
+    cited = {d for _, c in claims if c.kind in ("finding", "verdict") for d in c.doc_ids}
+    """Documents the answer states something from (an application-date note names the predecessor, not its rules)."""
     for doc_id, located in by_doc.items():
         doc = ctx.catalog.get(doc_id)
         if doc is None:
@@ -240,7 +241,11 @@ def _contradiction(subject: str, section: str, description: str, disclosed: bool
 def _claim_disagreements(claims: Sequence[Located], disclosed: list[str], ctx: EngineContext) -> list[Deficiency]:
     """Two claims on one plan item, worded alike, that give different figures of the same unit."""
     out: list[Deficiency] = []
-    plain = [(code, c) for code, c in claims if c.kind in ("finding", "verdict")]
+    def in_force(c: Claim) -> bool:
+        return bool(c.doc_ids) and all(d in ctx.catalog and ctx.catalog.status_at(d, ctx.as_of) == DocStatus.in_force
+                                       for d in c.doc_ids)
+
+    plain = [(code, c) for code, c in claims if c.kind in ("finding", "verdict") and in_force(c)]
     for i, (code, a) in enumerate(plain):
         for code_b, b in plain[i + 1:]:
             shared = set(a.plan_item_ids) & set(b.plan_item_ids)
