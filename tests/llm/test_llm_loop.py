@@ -167,4 +167,4 @@ def test_engine_choice_from_settings(llm_settings: Callable[..., Settings]) -> N
     with pytest.raises(EngineConfigError, match="OPENAI_BASE_URL"):
         make_engines(llm_settings(engine="hybrid", openai_base_url=None))
     with pytest.raises(EngineConfigError, match="offline, llm, hybrid"):
-        make_engines(llm_settings(engine="gpt"))
+        make_engines(llm_settings().model_copy(update={"engine": "gpt"}))
