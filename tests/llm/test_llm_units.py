@@ -83,7 +83,8 @@ def test_the_planners_structured_output_becomes_a_research_plan_with_validated_j
         ("RU", ("Ruritania",), True), ("XY", ("Xylandia",), True), ("BR", ("Brazil",), False)]
     assert plan.jurisdiction("BR").name == "Brazil"
     assert [(i.id, i.answerable) for i in plan.items] == [
-        ("RU:threshold", True), ("XY:threshold", True), ("BR:threshold", False), ("*:verdict", True)]
+        ("RU:threshold", True), ("XY:threshold", True), ("BR:threshold", False), ("*:verdict", True),
+        ("*:comparison", True)]
     assert plan.item("RU:threshold").ask == "floor ask"  # the floor's item is never replaced
     assert plan.entity_types == ("payment firm", "e-money issuer")
     notes = " | ".join(result.notes)
@@ -91,6 +92,28 @@ def test_the_planners_structured_output_becomes_a_research_plan_with_validated_j
     assert "dropped jurisdiction FR: the question does not name it" in notes
     assert "dropped item FR:scope" in notes and "dropped item *:scope" in notes
     assert "Found by the gazetteer: RU named as 'Ruritania'" in user_text(llm_server.requests[0])
+
+
+def test_added_jurisdictions_follow_the_offline_planners_item_conventions(
+        llm_server: LoopbackLLM, llm_settings: Callable[..., Settings]) -> None:
+    """A member state is asked of the bloc whose law applies there plus one unanswerable item for its own law;
+    a jurisdiction added without items gets the floor's aspects; a country without sources one disclosed item."""
+    bloc = DocumentMeta(id="bloc-reg", title="Bloc Regulation", jurisdiction="BL", extra={"covers": ["DE"]})
+    question = "What owner disclosure threshold applies to a German, a Xylandian or a Chilean payment firm?"
+    llm_server.push(structured({
+        "jurisdictions": [{"code": "DE", "named_as": ["German"]}, {"code": "XY", "named_as": ["Xylandian"]},
+                          {"code": "CL", "named_as": ["Chilean"]}],
+        "entity_types": [], "yes_no": False, "comparison": False,
+        "items": [{"jurisdiction": "DE", "aspect": "threshold", "ask": "the threshold for a German firm",
+                   "query": "owner disclosure threshold"}]}))
+    plan = LlmPlanner(LlmClient(llm_settings()), fallback=FloorPlanner()).plan(
+        question, engine_ctx(extra=(bloc,))).plan
+    de = plan.jurisdiction("DE")
+    assert de is not None and (de.in_corpus, de.via) == (False, "BL")
+    assert [(i.id, i.answerable, bool(i.query)) for i in plan.items] == [
+        ("RU:threshold", True, True), ("DE:threshold", False, False), ("XY:threshold", True, True),
+        ("CL:threshold", False, False), ("BL:threshold", True, True)]
+    assert plan.answer_codes() == ["RU", "BL", "XY"]
 
 
 def test_the_model_cannot_drop_the_jurisdictions_the_gazetteer_found(
