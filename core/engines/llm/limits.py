@@ -8,6 +8,7 @@ for long after. The breaker stops calling a server that has lost several calls i
 
 from __future__ import annotations
 
+import contextvars
 import threading
 import time
 from typing import Any, Callable, Iterator, TypeVar
@@ -66,12 +67,14 @@ def deadline_http_client(budget_s: float) -> httpx.Client:
 
 
 def run_within(fn: Callable[[], R], budget_s: float) -> R:
-    """`fn()` on a worker thread, abandoned with `DeadlineExceeded` when it has not returned within `budget_s`."""
+    """`fn()` on a worker thread, abandoned with `DeadlineExceeded` when it has not returned within `budget_s`.
+    The worker runs in a copy of the caller's context, so tracing and callback configuration carry over."""
     box: dict[str, Any] = {}
+    context = contextvars.copy_context()
 
     def work() -> None:
         try:
-            box["value"] = fn()
+            box["value"] = context.run(fn)
         except BaseException as exc:  # noqa: BLE001 - handed to the caller below
             box["error"] = exc
 

@@ -129,7 +129,7 @@ def plan_lines(plan: ResearchPlan) -> str:
                        f"{f', answered from {j.via}' if j.via else ''})" for j in plan.jurisdictions)
     items = "\n".join(f"- {i.id}: {i.ask}{'' if i.answerable else ' (no source in the corpus)'}"
                       for i in plan.items)
-    return (f"Question: {plan.question}\nAs-of date: {plan.as_of.isoformat()}\n"
+    return (f"Question: {data(plan.question)}\nAs-of date: {plan.as_of.isoformat()}\n"
             f"Kind: {kind or 'open question'}\nJurisdictions: {places or 'none named'}\n"
             f"Entity types: {', '.join(plan.entity_types) or 'none named'}\n"
             f"<plan>\n{data(items)}\n</plan>")
@@ -141,7 +141,7 @@ def plan_prompt(question: str, floor: ResearchPlan, names: Mapping[str, str], ct
     found = "; ".join(f"{j.code} named as {', '.join(repr(n) for n in j.named_as) or repr(j.name)}"
                       for j in floor.jurisdictions)
     items = ", ".join(i.id for i in floor.items)
-    return (f"Question: {question}\nAs-of date: {ctx.as_of.isoformat()}\n"
+    return (f"Question: {data(question)}\nAs-of date: {ctx.as_of.isoformat()}\n"
             f"Corpus jurisdiction codes: {corpus or 'none'}\n"
             f"Found by the gazetteer: {found or 'no jurisdiction'}\nItems it planned: {items or 'none'}")
 
