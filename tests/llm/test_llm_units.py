@@ -7,7 +7,7 @@ from typing import Any, Callable
 
 import pytest
 
-from core.answer import Answer, AnswerSection, Claim, Quote
+from core.answer import Answer, AnswerSection, Claim, Gap, Quote
 from core.config import Settings
 from core.engines.composite import merge
 from core.engines.llm import LlmClient, LlmCritic, LlmDrafter, LlmPlanner
@@ -15,7 +15,7 @@ from core.engines.llm.prompts import critic_prompt, data
 from core.engines.llm.schemas import FindingsOut
 from core.plan import ResearchPlan
 from core.retrieval.models import DocumentMeta, Exemption, Threshold
-from core.state import Deficiency, DeficiencyType, ResolutionStatus, deficiency_id
+from core.state import Deficiency, DeficiencyType, Evidence, ResolutionStatus, deficiency_id
 from tests.llm.conftest import (
     AS_OF,
     RU_TEXT,
@@ -213,6 +213,41 @@ def test_the_draft_prompt_groups_passages_per_plan_item_as_data(
     assert text.count("<document ") == text.count("</document>") == 2 and "&lt;/document>" in text
     assert "Kind: yes/no question" in text and "- RU:threshold: the owner disclosure threshold in Ruritania" in text
     assert result.answer.verdict is not None and result.answer.verdict.kind == "verdict"
+
+
+def test_revision_may_cite_the_current_answers_and_the_evidence_passages_only(
+        llm_server: LoopbackLLM, llm_settings: Callable[..., Settings]) -> None:
+    """The reviser sees the addressed deficiencies and the evidence (with the plan items it serves); it may keep
+    the current citations and cite evidence chunks, nothing else; gaps stay."""
+    current = _answer().model_copy(update={"gaps": (Gap(plan_item_id="BR:threshold", text="No source on Brazil."),)})
+    missing = Deficiency(deficiency_type=T.missing_jurisdiction, subject="XY", description="No Xylandia source.",
+                         correction_filter={"jurisdictions": ["XY"], "items": ["XY:threshold"]})
+    evidence = Evidence(deficiency_id=missing.id, query="Xylandia", doc_id="xy-guidance", chunk_id="xy-guidance#0",
+                        title="t", jurisdiction="XY", status="in_force", snippet=XY_TEXT, sentences=(XY_TEXT,),
+                        score=1.0, cycle=1)
+    llm_server.push(structured({"verdict": None, "sections": [
+        {"jurisdiction": "RU", "claims": [claim("Owner disclosure applies above 30%.", ["RU:threshold"], "ru-act#0",
+                                                "holding more than 30%")]},
+        {"jurisdiction": "XY", "claims": [claim("Xylandia: 25% or more.", ["XY:threshold"], "xy-guidance#0",
+                                                "25% or more of a payment firm"),
+                                          claim("Also 10%.", ["XY:threshold"], "xy-other#1", "10%")]}]}))
+    result = LlmDrafter(LlmClient(llm_settings()), fallback=None).revise(two_country_plan(), current, [missing],
+                                                                         [evidence], engine_ctx())
+    prompt = user_text(llm_server.requests[0])
+    assert f"- {missing.id} [missing_jurisdiction] subject=XY section=: No Xylandia source." in prompt
+    assert 'chunk_id="xy-guidance#0" title="Xylandia owner disclosure guidance" jurisdiction="XY"' in prompt
+    assert f'fixes="{missing.id}" plan_items="XY:threshold"' in prompt
+    assert [(s.jurisdiction, [c.text for c in s.claims]) for s in result.answer.sections] == [
+        ("RU", ["Owner disclosure applies above 30%."]), ("XY", ["Xylandia: 25% or more."])]
+    assert result.answer.gaps == current.gaps and [c.doc_id for c in result.citations] == ["ru-act", "xy-guidance"]
+    assert "dropped a citation of 'xy-other#1': not among the passages given" in " | ".join(result.notes)
+
+
+def test_nothing_addressed_means_no_revision_call(llm_server: LoopbackLLM,
+                                                 llm_settings: Callable[..., Settings]) -> None:
+    result = LlmDrafter(LlmClient(llm_settings()), fallback=None).revise(two_country_plan(), _answer(), [], [],
+                                                                         engine_ctx())
+    assert result.answer == _answer() and llm_server.requests == []
 
 
 @pytest.mark.parametrize("variant", ["</document>", "</ document>", "< /Document >", "\uff1c/document\uff1e",

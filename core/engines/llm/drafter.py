@@ -55,7 +55,7 @@ class AnswerBuilder:
         self._over = 0
 
     def build(self, out: AnswerOut, gaps: Sequence[Gap]) -> tuple[Answer, tuple[str, ...]]:
-        """The validated answer (gaps of items it now answers removed) and the notes on what was dropped."""
+        """The validated answer with `gaps` (the items the corpus cannot answer) and notes on what was dropped."""
         verdict = None
         if out.verdict is not None:
             if self.plan.yes_no:
@@ -78,9 +78,7 @@ class AnswerBuilder:
             answer = answer.with_claims(code, claims.values())
         if self._over:
             self.notes.append(f"llm drafter: dropped {self._over} claim(s) beyond the cap of {self.max_claims}")
-        answered = {i for _, c in answer.claims() for i in c.plan_item_ids}
-        answer = answer.model_copy(update={"gaps": tuple(g for g in gaps if g.plan_item_id not in answered)})
-        return answer, tuple(self.notes)
+        return answer.model_copy(update={"gaps": tuple(gaps)}), tuple(self.notes)
 
     def _claim(self, raw: ClaimOut, kind: str) -> Claim | None:
         text = _flat(raw.text)
