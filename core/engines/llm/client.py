@@ -163,7 +163,7 @@ class LlmClient:
         usage, notes, attempt = Usage(), [], 0
         while True:
             attempt += 1
-            budget = min(self.attempt_s, end - self._clock())
+            budget = max(0.01, min(self.attempt_s, end - self._clock()))
             try:
                 value, spent = run_within(lambda: self._once(schema, messages), budget)
             except Exception as exc:  # noqa: BLE001 - every failure is classified, retried or reported below

@@ -30,6 +30,8 @@ class DeadlineExceeded(openai.APITimeoutError):
 # ------------------------------------------------------------------------------------- deadline per request
 
 _DEADLINE_KEY = "workbench_deadline"
+_BUDGET: contextvars.ContextVar[float | None] = contextvars.ContextVar("llm_attempt_budget", default=None)
+"""The budget `run_within` gives the attempt running in this context (it may be less than the client's)."""
 
 
 class _DeadlineStream(httpx.SyncByteStream):
@@ -49,14 +51,16 @@ class _DeadlineStream(httpx.SyncByteStream):
 
 
 def deadline_http_client(budget_s: float) -> httpx.Client:
-    """An httpx client whose every request ends within about `budget_s` of wall-clock time: connect, write and
-    read timeouts are capped at the budget, and the body stops at the deadline even if bytes keep trickling in.
-    This also ends a request the caller has already abandoned, so no connection outlives its budget for long."""
+    """An httpx client whose every request ends within about its budget of wall-clock time (the attempt's, else
+    `budget_s`): connect, write and read timeouts are capped at the budget, and the body stops at the deadline
+    even if bytes keep trickling in. This also ends a request the caller has already abandoned, so no connection
+    outlives its budget for long."""
 
     def stamp(request: httpx.Request) -> None:
-        request.extensions[_DEADLINE_KEY] = time.monotonic() + budget_s
+        budget = _BUDGET.get() or budget_s
+        request.extensions[_DEADLINE_KEY] = time.monotonic() + budget
         timeout = dict(request.extensions.get("timeout") or {})
-        request.extensions["timeout"] = {k: budget_s if v is None else min(v, budget_s)
+        request.extensions["timeout"] = {k: budget if v is None else min(v, budget)
                                          for k, v in {**dict.fromkeys(("connect", "read", "write", "pool")),
                                                       **timeout}.items()}
 
@@ -68,9 +72,11 @@ def deadline_http_client(budget_s: float) -> httpx.Client:
 
 def run_within(fn: Callable[[], R], budget_s: float) -> R:
     """`fn()` on a worker thread, abandoned with `DeadlineExceeded` when it has not returned within `budget_s`.
-    The worker runs in a copy of the caller's context, so tracing and callback configuration carry over."""
+    The worker runs in a copy of the caller's context, so tracing and callback configuration carry over, and its
+    HTTP requests are bounded by the same budget (see `deadline_http_client`)."""
     box: dict[str, Any] = {}
     context = contextvars.copy_context()
+    context.run(_BUDGET.set, budget_s)
 
     def work() -> None:
         try:
