@@ -69,8 +69,11 @@ def _one_line(exc: Exception) -> str | None:
         return str(exc)
     if isinstance(exc, ValidationError) and exc.title == "Settings":
         return describe_settings_error(exc)
+    if isinstance(exc, sqlite3.OperationalError):  # busy, read-only, cannot open: the file itself may be fine
+        return f"the checkpoint database cannot be used ({exc})"
     if isinstance(exc, sqlite3.DatabaseError):
-        return f"the checkpoint database cannot be read ({exc}): it is damaged or not a SQLite file; restore it from a backup"
+        return (f"the checkpoint database cannot be read ({exc}): it is damaged or not a SQLite file; "
+                "restore it from a backup")
     if isinstance(exc, zlib.error):
         return f"a stored checkpoint cannot be decompressed ({exc}): the checkpoint database is damaged"
     return None

@@ -10,13 +10,14 @@ import json
 import sys
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from core import safe_json
 from core.config import Settings, get_settings
 from core.retrieval.models import Hit, SearchFilter
 
 if TYPE_CHECKING:
+    from core.retrieval.ingest import IngestReport
     from core.retrieval.store import Store
 
 MAX_K = 100
@@ -64,7 +65,7 @@ def run_ingest(args: argparse.Namespace) -> int:
     ingested), 2 when none could be ingested (with `--reset` on the embedded store, the old corpus then stays)."""
     from core.cli import CliError
     from core.retrieval.errors import RetrievalError
-    from core.retrieval.ingest import IngestReport, expand_paths, ingest_paths
+    from core.retrieval.ingest import expand_paths, ingest_paths
 
     settings = get_settings()
     collection = _collection(args.collection)
@@ -73,10 +74,11 @@ def run_ingest(args: argparse.Namespace) -> int:
         missing = ", ".join(args.paths)
         raise CliError(f"nothing to ingest: no .md, .txt, .pdf or .jsonl files at {missing}")
     defaults = {"jurisdiction": args.jurisdiction} if args.jurisdiction else None
+    progress = _Progress() if sys.stderr.isatty() else None
 
     def ingest(target: Store) -> IngestReport:
         return ingest_paths(target, args.paths, defaults=defaults, settings=settings, replace=args.replace,
-                            actor=f"cli:{_user()}", progress=_progress if sys.stderr.isatty() else None)
+                            actor=f"cli:{_user()}", progress=progress)
 
     try:
         store = _open(settings, collection)
@@ -87,8 +89,8 @@ def run_ingest(args: argparse.Namespace) -> int:
     except RetrievalError as exc:
         raise CliError(str(exc)) from None
     finally:
-        if sys.stderr.isatty():
-            print(file=sys.stderr)  # end the progress line
+        if progress is not None:
+            progress.end()
     for r in report.results:
         if r.ok:
             print(f"ok     {r.path} -> {', '.join(r.doc_ids)} ({r.chunks} chunks)")
@@ -103,12 +105,12 @@ def run_ingest(args: argparse.Namespace) -> int:
 class _NothingIngested(Exception):
     """Raised inside a rebuild so the staged (empty) collection is discarded; carries the report."""
 
-    def __init__(self, report: Any):
+    def __init__(self, report: IngestReport):
         super().__init__("nothing ingested")
         self.report = report
 
 
-def _rebuild(store: Store, ingest: Any) -> Any:
+def _rebuild(store: Store, ingest: Callable[[Store], IngestReport]) -> IngestReport:
     """`--reset`: ingest into a collection built aside and swapped in only when at least one file went in."""
     try:
         with store.staging() as staged:
@@ -120,9 +122,21 @@ def _rebuild(store: Store, ingest: Any) -> Any:
     return report
 
 
-def _progress(done: int, total: int, label: str) -> None:
-    """Ingest progress, rewritten in place on one terminal line (only when stderr is a terminal)."""
-    print(f"\r\033[K{done}/{total} files: {label}", end="", file=sys.stderr, flush=True)
+class _Progress:
+    """Ingest progress rewritten in place on one terminal line (used only when stderr is a terminal)."""
+
+    def __init__(self) -> None:
+        self.drawn = False
+
+    def __call__(self, done: int, total: int, label: str) -> None:
+        print(f"\r\033[K{done}/{total} files: {label}", end="", file=sys.stderr, flush=True)
+        self.drawn = True
+
+    def end(self) -> None:
+        """Finish the progress line, if one was drawn, so what follows starts on a line of its own."""
+        if self.drawn:
+            print(file=sys.stderr)
+            self.drawn = False
 
 
 def _collection(name: str | None) -> str | None:

@@ -227,7 +227,7 @@ class Workbench:
     def graph(self, collection: str | None = None) -> Any:
         """The compiled loop for a collection. Its store opens when a node first uses it, so reading a session
         (show, export, sessions) never opens the corpus and works while another process holds the embedded store."""
-        name = self._collection(collection or None)
+        name = self._collection(collection)
         if name not in self._graphs:
             s = self.settings
             deps = Deps(

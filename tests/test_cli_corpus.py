@@ -177,7 +177,8 @@ def test_a_reset_whose_files_all_fail_keeps_the_old_corpus(
     zz.write_text(ZZ, encoding="utf-8")
     assert main(["ingest", str(zz), "--reset"]) == 0
     assert [d.id for d in store.documents()] == ["zz-cash"]  # the same store object sees the rebuilt shard
-    assert [p.name for p in (data_dir / "qdrant").iterdir()] == ["regulatory"]  # no staging or retired leftovers
+    leftovers = sorted(p.name for p in (data_dir / "qdrant").iterdir())
+    assert leftovers == [".regulatory.swap.lock", "regulatory"]  # no staging or retired directories
 
 
 def test_ingest_replace_flag_replaces_a_reused_id_and_records_who(

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from core.engines.text import figures, sentences, term_set
+from core.engines.text import sentences, term_set
+from core.figures import figures
 from core.retrieval.corpus_format import parse_document_meta, split_front_matter
 from core.retrieval.models import DocumentMeta
 
@@ -39,6 +40,6 @@ def test_body_length_and_every_exemption_and_figure_stated_in_the_text(path: Pat
         needed = term_set(clause) - term_set(meta.title)
         best = max(len(needed & term_set(s)) / max(1, len(needed)) for s in said)
         assert best >= 0.5, f"{path.name}: exemption for {ex.entity!r} is not stated in the text"
-    stated = {(f.unit, f.value) for s in said for f in figures(s)}
+    stated = {f.key for s in said for f in figures(s)}
     for t in meta.thresholds:
         assert (t.unit, t.value) in stated, f"{path.name}: threshold {t.name} {t.value:g} {t.unit} is not stated in the text"

@@ -302,7 +302,8 @@ def test_an_alias_bomb_and_deep_json_fail_alone_in_a_batch(store, tmp_path: Path
     corpus = tmp_path / "corpus"
     bomb = write(corpus, "bomb.md", alias_bomb())
     assert len(bomb.read_bytes()) < 600
-    write(corpus, "deep.jsonl", '{"id": "d", "text": "t", "jurisdiction": "XY", "m": ' + "[" * 50_000 + "]" * 50_000 + "}\n")
+    deep = "[" * 50_000 + "]" * 50_000
+    write(corpus, "deep.jsonl", '{"id": "d", "text": "t", "jurisdiction": "XY", "m": ' + deep + "}\n")
     write(corpus, "good.md", XY_DOC)
     report = ingest_paths(store, [corpus])
     errors = {Path(r.path).name: r.error for r in report.results}
@@ -328,8 +329,8 @@ def test_a_jsonl_corpus_is_capped_per_passage_and_per_document_not_per_file(
     assert not report.failed and report.documents == 10 and store.count() == 40
     assert (0, 1, "big.jsonl (2 of 10 documents)") in calls and calls[-1] == (1, 1, "big.jsonl")
 
-    long_doc = write(tmp_path, "long.jsonl", "".join(
-        json.dumps({"id": f"q{i}", "doc_id": "xy-long", "text": passage, "jurisdiction": "XY"}) + "\n" for i in range(6)))
+    same_doc = [{"id": f"q{i}", "doc_id": "xy-long", "text": passage, "jurisdiction": "XY"} for i in range(6)]
+    long_doc = write(tmp_path, "long.jsonl", "".join(json.dumps(r) + "\n" for r in same_doc))
     with pytest.raises(IngestError, match=r"long\.jsonl:6: document 'xy-long' is over 2,000 characters of text by "
                                           r"line 6; split it into several documents \(doc_id\)"):
         read_file(long_doc)

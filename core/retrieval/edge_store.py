@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import uuid
@@ -39,6 +40,8 @@ class EdgeStore(BaseStore):
 
     A rebuild (`staging`, `reset`) writes a new shard in a hidden directory beside this one and swaps it in with
     two renames; a process killed in between leaves the old shard renamed aside, and the next open puts it back.
+    Opening and swapping take a lock file beside the shard (`.<collection>.swap.lock`), so no other process opens
+    the shard, or puts a retired one back, while a swap is under way.
     """
 
     def __init__(
@@ -58,6 +61,21 @@ class EdgeStore(BaseStore):
         self._shard = self._open()
 
     def _open(self) -> qe.EdgeShard:
+        with self._swap_lock():
+            return self._load()
+
+    @contextmanager
+    def _swap_lock(self) -> Iterator[None]:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with open(self.path.parent / f".{self.collection}.swap.lock", "a+b") as fh:
+            fcntl.flock(fh, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(fh, fcntl.LOCK_UN)
+
+    def _load(self) -> qe.EdgeShard:
+        """Open (or create) the shard; the caller holds the swap lock."""
         self._restore_retired()
         try:
             if (self.path / _CONFIG_FILE).exists():
@@ -114,12 +132,13 @@ class EdgeStore(BaseStore):
 
     def _swap_in(self, staged_path: Path) -> None:
         """Replace this shard's directory by `staged_path` with two renames, then reopen."""
-        self._shard.flush()
-        self._shard.close()
         retired = self._sibling(_RETIRED)
-        os.rename(self.path, retired)
-        os.rename(staged_path, self.path)
-        self._shard = self._open()
+        with self._swap_lock():
+            self._shard.flush()
+            self._shard.close()
+            os.rename(self.path, retired)
+            os.rename(staged_path, self.path)
+            self._shard = self._load()
         shutil.rmtree(retired, ignore_errors=True)
 
     def _sibling(self, kind: str) -> Path:

@@ -5,7 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from core.plan import ANY_JURISDICTION, Aspect, ResearchPlan
-from core.retrieval.models import Hit, SearchFilter
+from core.retrieval.models import DocStatus, Hit, SearchFilter
+
+
+CITABLE = tuple(s.value for s in DocStatus if s not in (DocStatus.erroneous, DocStatus.proposed))
+"""Declared statuses a plan item may cite: a document its own metadata calls erroneous or a mere proposal never
+answers, so it takes no place among the passages retrieved."""
 
 
 def search_plan(store: Any, plan: ResearchPlan, k: int) -> tuple[dict[str, list[Hit]], int]:
@@ -23,7 +28,7 @@ def search_plan(store: Any, plan: ResearchPlan, k: int) -> tuple[dict[str, list[
     found: dict[str, list[Hit]] = {}
     calls = 0
     for code, pairs in groups.items():
-        flt = None if code == ANY_JURISDICTION else SearchFilter(jurisdictions=(code,))
+        flt = SearchFilter(jurisdictions=() if code == ANY_JURISDICTION else (code,), statuses=CITABLE)
         results = store.search_many([q for _, q in pairs], k=k, flt=flt)
         calls += len(pairs)
         for (item_id, _), hits in zip(pairs, results):

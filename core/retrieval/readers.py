@@ -176,7 +176,8 @@ def _read_jsonl(path: Path, defaults: Mapping[str, Any], chunk_words: int, overl
             raise CorpusFormatError(where, "text", "missing or empty passage text")
         if len(text) > MAX_PASSAGE_CHARS:
             raise CorpusFormatError(
-                where, "text", f"passage is {len(text):,} characters long; the limit is {MAX_PASSAGE_CHARS:,} per passage"
+                where, "text",
+                f"passage is {len(text):,} characters long; the limit is {MAX_PASSAGE_CHARS:,} per passage",
             )
         doc_id = str(row.get("doc_id") or pid)
         sizes[doc_id] = sizes.get(doc_id, 0) + len(text)

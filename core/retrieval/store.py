@@ -19,7 +19,9 @@ import uuid
 from abc import ABC, abstractmethod
 from contextlib import contextmanager
 from datetime import date
-from typing import TYPE_CHECKING, Any, Callable, ContextManager, Iterator, Literal, Protocol, Sequence, runtime_checkable
+from typing import (
+    TYPE_CHECKING, Any, Callable, ContextManager, Iterator, Literal, Protocol, Sequence, runtime_checkable,
+)
 
 from core.config import Settings
 from core.retrieval.embeddings import Embedder, get_embedder

@@ -55,7 +55,7 @@ class OfflineDrafter:
             if item.aspect == Aspect.comparison:
                 continue
             shared[item.id] = []
-            for claim in pick(cands, item, texts, shared=shared[item.id]):
+            for claim in pick(cands, item, texts, shared=shared[item.id], named=plan.named_doc_ids):
                 code = section_code(item, ctx.catalog.get(claim.citations[0].doc_id).jurisdiction)
                 sections.setdefault(code, []).append(claim)
         answer = Answer(verdict=verdict, gaps=tuple(gaps))

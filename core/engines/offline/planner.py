@@ -12,7 +12,7 @@ import re
 
 from core.engines.base import EngineContext, PlanResult
 from core.engines.text import STOPWORDS, stem, term_set, terms
-from core.gazetteer import Place, find_places, is_place_name
+from core.gazetteer import Place, corpus_names, find_places, is_place_name
 from core.plan import ANY_JURISDICTION, Aspect, PlanItem, PlannedJurisdiction, ResearchPlan, item_id
 from core.retrieval.models import Catalog, DocStatus
 
@@ -109,6 +109,21 @@ def named_documents(question: str, catalog: Catalog) -> list[str]:
     return out
 
 
+def question_for(question: str, code: str, codes: list[str], catalog: Catalog) -> str:
+    """The question as it concerns one jurisdiction: the names of the other asked jurisdictions and of their
+    instruments taken out, so the retrieval query for this jurisdiction is not pulled towards theirs."""
+    others: set[str] = set()
+    names = corpus_names(catalog)
+    for other in codes:
+        if other not in (code, ANY_JURISDICTION):
+            others |= {other, *names.get(other, set())}
+    mine = names.get(code, set())
+    text = question
+    for name in sorted(others - mine, key=len, reverse=True):
+        text = re.sub(r"(?<![\w-])" + re.escape(name) + r"(?:'s)?(?![\w-])", " ", text, flags=re.I)
+    return " ".join(text.split())
+
+
 class OfflinePlanner:
     """A research plan from the question and the corpus metadata, without a model."""
 
@@ -125,11 +140,14 @@ class OfflinePlanner:
         if entities and Aspect.scope not in aspects:
             aspects.append(Aspect.scope)
         yes_no = bool(YES_NO.search(question))
+        if yes_no and Aspect.date not in aspects:
+            aspects.append(Aspect.date)  # whether something exists or applies depends on when
         named = named_documents(question, catalog)
         topic = [t for t in dict.fromkeys(terms(question)) if t not in QUESTION_WORDS and t not in named_words
                  and t not in STOPWORDS and not t.isdigit()]
         stressed = FOCUS.search(question)
-        focus = [t for t in terms(stressed.group(1)) if t in topic] if stressed else []
+        quoted = " ".join(re.findall(r"[\"\u201c\u2018']([^\"\u201d\u2019']{2,60})[\"\u201d\u2019']", question))
+        focus = [t for t in terms(f"{stressed.group(1) if stressed else ''} {quoted}") if t in topic]
         history_docs = self._history(question, named, catalog, ctx)
         items: list[PlanItem] = []
         codes = [j.via or j.code for j in jurisdictions if j.in_corpus or j.via]
@@ -138,11 +156,10 @@ class OfflinePlanner:
         topic_text = " ".join(w for w in re.findall(r"[\w%$€£-]+", question)
                               if stem(w) in topic or re.search(r"\d", w))
         for code in codes:
+            asked = question_for(question, code, codes, catalog)
             for aspect in aspects:
                 label = "any jurisdiction in the corpus" if code == ANY_JURISDICTION else code
-                doc_words = " ".join(catalog.get(d).aliases[0] for d in named
-                                     if catalog.get(d).aliases and catalog.get(d).jurisdiction == code)
-                query = " ".join(x for x in (topic_text, ASPECT_QUERY[aspect], words_for.get(code, ""), doc_words) if x)
+                query = " ".join(x for x in (asked, ASPECT_QUERY[aspect], words_for.get(code, "")) if x)
                 items.append(PlanItem(id=item_id(code, aspect), jurisdiction=code, aspect=aspect,
                                       ask=f"{label}: {aspect.label} on {topic_text or question}", query=query))
         for j in jurisdictions:

@@ -53,7 +53,7 @@ def fill(plan: ResearchPlan, answer: Answer, items: Iterable[PlanItem], ev: list
             continue
         texts = answer_texts(answer)
         held: list[str] = []
-        answer = _add_claims(answer, pick(candidates(item, passages, plan, ctx), item, texts, shared=held), ctx, item)
+        answer = _add_claims(answer, pick(candidates(item, passages, plan, ctx), item, texts, shared=held, named=plan.named_doc_ids), ctx, item)
         if held:
             answer = also_answers(answer, held, item.id)
     return answer

@@ -3,9 +3,10 @@ the sentence candidates of a plan item and how they are scored."""
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from core.answer import Answer, Claim, Quote
 from core.engines.base import EngineContext
@@ -16,12 +17,19 @@ from core.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
 from core.retrieval.models import DocStatus, DocumentMeta
 from core.state import Citation
 
+ASKED_FIGURE = 2.0
+"""A sentence stating the very figure the question asks about outranks one that only shares its words."""
+SOFT_FEATURE = 0.3
+"""A definition, obligation or scope may be said without the usual words: such a sentence is ranked lower, not
+left out."""
 USABLE = (DocStatus.in_force, DocStatus.not_yet_applicable)
 HISTORY = (DocStatus.superseded, DocStatus.repealed)
-WORDS_PER_ITEM = 90
+WORDS_PER_ITEM = 105
 """Word budget of the claims drafted for one plan item: coverage must come from the right sentences, not from
 pasting passages."""
-SENTENCES_PER_ITEM = 3
+SENTENCES_PER_ITEM = 5
+SENTENCES_PER_DOCUMENT = 2
+"""Per item, so that a question naming several instruments of one jurisdiction hears from each."""
 
 ASPECT_FEATURES: dict[Aspect, re.Pattern[str]] = {
     Aspect.exemption: re.compile(r"\b(exempt\w*|exclu\w+|not (?:covered|required|subject|apply|a |an )|do(?:es)? not|"
@@ -104,24 +112,40 @@ def feature(item: PlanItem, sentence: str, plan: ResearchPlan, hint: tuple[str, 
         figs = figures(sentence, hint)
         asked = {f.key for f in figures(plan.question)}
         if any(f.key in asked for f in figs):
-            return 1.0
+            return ASKED_FIGURE
         return 0.8 if figs else 0.0
     if aspect == Aspect.date:
         return 1.0 if dates(sentence) else 0.5 if re.search(r"\b(19|20)\d\d\b", sentence) else 0.0
     if aspect == Aspect.verdict:
         asked = {f.key for f in figures(plan.question)}
-        return 1.0 if asked and any(f.key in asked for f in figures(sentence, hint)) else 0.3
+        if not asked:
+            return 0.3
+        return ASKED_FIGURE if any(f.key in asked for f in figures(sentence, hint)) else 0.0
     rx = ASPECT_FEATURES.get(aspect)
     if aspect == Aspect.scope and plan.entity_types:
         return 1.0 if any(term_set(e) <= term_set(sentence) for e in plan.entity_types) else 0.0
-    return 1.0 if rx is not None and rx.search(sentence) else 0.0
+    matched = rx is not None and bool(rx.search(sentence))
+    if aspect == Aspect.exemption:
+        return 1.0 if matched else 0.0
+    return 1.0 if matched else SOFT_FEATURE
 
 
-def relevance(terms: set[str], sentence: str) -> float:
-    """Share of the topic words the sentence contains."""
+def relevance(terms: set[str], sentence: str, weights: Mapping[str, float] | None = None) -> float:
+    """Share of the topic words the sentence contains, each weighted by how rare it is among the passages at hand
+    (a word every passage has, like the regime's own name, says little about which sentence answers)."""
     if not terms:
         return 0.0
-    return len(terms & term_set(sentence)) / len(terms)
+    w = weights or {}
+    total = sum(w.get(t, 1.0) for t in terms)
+    return sum(w.get(t, 1.0) for t in terms & term_set(sentence)) / total if total else 0.0
+
+
+def rarity(texts: Iterable[str], words: Iterable[str]) -> dict[str, float]:
+    """1 plus half the inverse sentence frequency of each word over the sentences of these passages: rarer words
+    count more, but a rare word that merely names the regime cannot outweigh the rest of the question."""
+    sents = [term_set(s) for t in dict.fromkeys(texts) for s in sentences(t)]
+    n = len(sents)
+    return {w: 1.0 + 0.5 * max(0.0, math.log((n + 1) / (sum(1 for s in sents if w in s) + 0.5))) for w in set(words)}
 
 
 def phrases(plan: ResearchPlan, sentence: str) -> float:
@@ -143,7 +167,7 @@ def min_relevance(terms: set[str]) -> float:
 
 
 def candidates(item: PlanItem, passages: Iterable[tuple[str, str, str, float]], plan: ResearchPlan,
-               ctx: EngineContext) -> list[Candidate]:
+               ctx: EngineContext, weights: Mapping[str, float] | None = None) -> list[Candidate]:
     """Scored sentences of passages `(doc_id, chunk_id, text, retrieval score)` that may answer the item, best first.
 
     Only documents usable at the as-of date, of the item's jurisdiction, relevant to the topic and showing the
@@ -151,6 +175,9 @@ def candidates(item: PlanItem, passages: Iterable[tuple[str, str, str, float]], 
     or is left out when that one is not usable either."""
     terms = item_terms(item, plan)
     floor = min_relevance(terms)
+    passages = list(passages)
+    if weights is None:
+        weights = rarity((t for _, _, t, _ in passages), terms)
     out: list[Candidate] = []
     for rank, (doc_id, chunk_id, text, _) in enumerate(passages):
         ok, history = usable(doc_id, plan, ctx)
@@ -162,21 +189,24 @@ def candidates(item: PlanItem, passages: Iterable[tuple[str, str, str, float]], 
         hint = currency_hint(doc.jurisdiction)
         sents = sentences(text)
         for i, sent in enumerate(sents):
-            rel = relevance(terms, sent)
-            if item.aspect == Aspect.verdict and feature(item, sent, plan, hint) == 1.0:
-                rel += floor
-            if rel < floor:
-                continue
             feat = feature(item, sent, plan, hint)
             if feat == 0.0:
                 continue
+            shared = len(terms & term_set(sent))
+            needed = 1 if feat >= 1.0 else round(floor * len(terms))
+            if item.aspect == Aspect.verdict and feat == ASKED_FIGURE:
+                needed = 0
+            if terms and shared < needed:
+                continue
+            rel = relevance(terms, sent, weights)
             quote_texts = [sent]
             if is_anaphoric(sent):
                 if i == 0 or is_anaphoric(sents[i - 1]):
                     continue
                 quote_texts = [sents[i - 1], sent]
             named = 0.4 if doc_id in plan.named_doc_ids else 0.0
-            score = 2.0 * rel + relevance(set(plan.focus_terms), sent) + 0.5 * phrases(plan, sent) + feat + named + 0.3 / (1 + rank)
+            score = (3.0 * rel + relevance(set(plan.focus_terms), sent, weights) + 0.5 * phrases(plan, sent) + feat
+                     + named + 0.5 / (1 + rank))
             out.append(Candidate(score=score, text=" ".join(quote_texts),
                                  quotes=tuple(Quote(doc_id=doc_id, chunk_id=chunk_id, quote=q) for q in quote_texts),
                                  doc_id=doc_id, jurisdiction=doc.jurisdiction, history=history))
@@ -185,13 +215,18 @@ def candidates(item: PlanItem, passages: Iterable[tuple[str, str, str, float]], 
 
 
 def pick(cands: Sequence[Candidate], item: PlanItem, answer_texts: list[str], *, budget: int = WORDS_PER_ITEM,
-         limit: int = SENTENCES_PER_ITEM, shared: list[str] | None = None) -> list[Claim]:
+         limit: int = SENTENCES_PER_ITEM, shared: list[str] | None = None, named: Iterable[str] = ()) -> list[Claim]:
     """Claims for the item from the best candidates: no sentence the answer already holds, within the word budget.
     `answer_texts` is updated with what was picked; a good candidate the answer already states is appended to
     `shared` (that claim answers this item too)."""
     claims: list[Claim] = []
     words = 0
-    for c in cands:
+    per_doc: dict[str, int] = {}
+    asked = set(named)
+    for c in _diverse(cands, asked):
+        capped = c.doc_id not in asked and len({x.doc_id for x in cands}) > 1
+        if capped and per_doc.get(c.doc_id, 0) >= SENTENCES_PER_DOCUMENT:
+            continue
         held = [t for t in answer_texts if any(same_sentence(q.quote, t) or q.quote.lower() in t.lower() for q in c.quotes)]
         if held:
             if shared is not None and not claims and not shared:
@@ -202,6 +237,7 @@ def pick(cands: Sequence[Candidate], item: PlanItem, answer_texts: list[str], *,
             continue
         claims.append(Claim(text=c.text, plan_item_ids=(item.id,), citations=c.quotes, history=c.history))
         answer_texts.append(c.text)
+        per_doc[c.doc_id] = per_doc.get(c.doc_id, 0) + 1
         words += n
         if len(claims) >= limit or words >= budget:
             break
@@ -216,6 +252,23 @@ def also_answers(answer: Answer, texts: Sequence[str], item_id: str) -> Answer:
                   if c.text in wanted else c for c in section.claims]
         answer = answer.with_claims(section.jurisdiction, claims)
     return answer
+
+
+def _diverse(cands: Sequence[Candidate], named: set[str]) -> list[Candidate]:
+    """Candidates with the best one of each document first (in score order), then the rest; the documents the
+    question names keep their order."""
+    firsts: dict[str, Candidate] = {}
+    for c in cands:
+        firsts.setdefault(c.doc_id, c)
+    top = [c for c in cands if firsts.get(c.doc_id) is c or c.doc_id in named]
+    best = cands[0].score if cands else 0.0
+    lead = [c for c in top if c.score >= best - DIVERSITY_MARGIN]
+    return lead + [c for c in cands if c not in lead]
+
+
+DIVERSITY_MARGIN = 0.5
+"""A document's best sentence goes ahead of a stronger document's second sentence when it scores within this of
+the best candidate."""
 
 
 def answer_texts(answer: Answer) -> list[str]:
