@@ -74,6 +74,25 @@ def test_the_rule_floor_catches_a_fabricated_figure_under_engine_llm(llm_setting
     assert result.answered_items == ("RU:threshold",) and result.score < 0.5
 
 
+@pytest.mark.parametrize("engine", ["llm", "hybrid"])
+def test_the_model_and_the_rules_name_a_wrong_figure_alike_so_their_findings_merge(
+        llm_settings: Callable[..., Settings], llm_server: LoopbackLLM, engine: str) -> None:
+    """The model points at the item and the figure; Python names it as the claim verifier does: one deficiency,
+    found by both, in either engine."""
+    _, _, critic, _ = make_engines(llm_settings(engine=engine))
+    llm_server.push(structured({"deficiencies": [
+        {"deficiency_type": "incorrect_threshold", "subject": "RU:threshold|more than 10%", "severity": "critical",
+         "description": "The Act says more than 30%.", "suggested_correction_query": "Payments Act owner disclosure",
+         "affected_section": "RU"}]}))
+    fabricated = Claim(text=FABRICATED, plan_item_ids=("RU:threshold",),
+                       citations=(Quote(doc_id="ru-act", chunk_id="ru-act#0", quote=RU_TEXT),))
+    answer = Answer(sections=(AnswerSection(jurisdiction="RU", claims=(fabricated,)),))
+    result = critic.critique(two_country_plan(), answer, [], engine_ctx())
+    (wrong,) = [d for d in result.deficiencies if d.deficiency_type == DeficiencyType.incorrect_threshold]
+    assert (wrong.subject, wrong.origin) == ("RU:RU:threshold:percent:10", "llm+rules")
+    assert wrong.description.startswith("The claim")  # the rule version's content wins
+
+
 def test_a_fabricated_figure_never_finishes_at_full_score_with_nothing_disclosed(
         llm_server: LoopbackLLM, llm_workbench: Callable[..., Workbench]) -> None:
     """A whole `llm` run whose model drafts a wrong figure, keeps it through every revision and whose model critic

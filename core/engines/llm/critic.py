@@ -79,7 +79,10 @@ class _Subjects:
             entity = next((e.entity for e in doc.exemptions if e.entity.lower() == tail.lower()), tail)
             subject, evidence, flt = f"{doc.id}:{entity}", (doc.id,), _flt(doc_ids=[doc.id])
         elif item is not None:
-            code = section if item.jurisdiction == ANY_JURISDICTION else item.jurisdiction
+            if not item.answerable:
+                return None  # the answer discloses it as a gap; no retrieval can fix it
+            code = self._claim_section(item.id) or (section if item.jurisdiction == ANY_JURISDICTION
+                                                     else item.jurisdiction)
             subject = self._item_subject(kind, item.id, code, figure)
             if subject is None:
                 return None
@@ -97,6 +100,11 @@ class _Subjects:
             severity=Severity(found.severity), affected_section=section, suggested_correction_query=query,
             correction_filter=flt, evidence_doc_ids=evidence, origin="llm",
         )
+
+    def _claim_section(self, item_id: str) -> str | None:
+        """The section (`*` for the verdict) of the first claim answering the item, as the claim verifier names
+        a wrong figure by it."""
+        return next((code for code, c in self.answer.claims() if item_id in c.plan_item_ids), None)
 
     def _item_subject(self, kind: T, item_id: str, code: str, figure: str) -> str | None:
         """Coverage: the item id. A wrong figure or date: with its unit and value, as the claim verifier names it."""
