@@ -17,6 +17,8 @@ from core.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
 from core.retrieval.models import DocStatus, DocumentMeta
 from core.state import Citation
 
+ENTITY_SOURCE = 0.5
+"""A source that declares it applies to the entity type the question names speaks to that entity's duties."""
 ASKED_FIGURE = 2.0
 """A sentence stating the very figure the question asks about outranks one that only shares its words."""
 SOFT_FEATURE = 0.3
@@ -205,6 +207,7 @@ def candidates(item: PlanItem, passages: Iterable[tuple[str, str, str, float]], 
                     continue
                 quote_texts = [sents[i - 1], sent]
             named = 0.4 if doc_id in plan.named_doc_ids else 0.0
+            named += ENTITY_SOURCE if set(plan.entity_types) & set(doc.applies_to) else 0.0
             score = (3.0 * rel + relevance(set(plan.focus_terms), sent, weights) + 0.5 * phrases(plan, sent) + feat
                      + named + 0.5 / (1 + rank))
             out.append(Candidate(score=score, text=" ".join(quote_texts),

@@ -124,15 +124,19 @@ def check_sources(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineCont
             continue
         if status == DocStatus.not_yet_applicable:
             preds = ctx.catalog.predecessors_in_force(doc_id, ctx.as_of)
-            if preds and not any(p.id in cited for p in preds):
+            pred_ids = {p.id for p in preds}
+            items = {i for _, c in located if c.kind in ("finding", "verdict") for i in c.plan_item_ids}
+            told = {i for _, c in claims if c.kind in ("finding", "verdict") and pred_ids & set(c.doc_ids)
+                    for i in c.plan_item_ids}
+            untold = sorted(items - told)
+            if preds and (not any(p.id in cited for p in preds) or untold):
                 out.append(Deficiency(
                     deficiency_type=T.outdated_source, subject=doc_id, severity=Severity.high, affected_section=section,
                     description=(f"The answer applies {short_name(doc)} as current law, but at {format_date(ctx.as_of)} it is "
                                  f"not yet applicable (applies from {format_date(doc.effective) if doc.effective else 'a later date'}); "
                                  f"the rules that apply now come from {', '.join(short_name(p) for p in preds)}."),
                     suggested_correction_query=" ".join([*(short_name(p) for p in preds), plan.question]),
-                    correction_filter=_flt(doc_ids=[p.id for p in preds],
-                                           items=list({i for _, c in located for i in c.plan_item_ids})),
+                    correction_filter=_flt(doc_ids=[p.id for p in preds], items=untold or sorted(items)),
                     evidence_doc_ids=(doc_id, *(p.id for p in preds)),
                 ))
             continue
