@@ -168,6 +168,7 @@ class LoopbackLLM:
 _DOC_RE = re.compile(r"<document ([^>]*)>\n?(.*?)\n?</document>", re.S)
 _ATTR_RE = re.compile(r'(\w+)="([^"]*)"')
 _GROUP_RE = re.compile(r"^Passages for (\S+) \(", re.M)
+_AGAIN_RE = re.compile(r"^Also for this item, shown above: (.+)$", re.M)
 _ANSWER_RE = re.compile(r"<current_answer>\n?(.*?)\n?</current_answer>", re.S)
 _CLAIM_RE = re.compile(r"^c\d+ \[([^\]]+)\] items=(\S*): (.*)$")
 _CITE_RE = re.compile(r'^\s+cites (\S+): "(.*)"$')
@@ -193,13 +194,20 @@ def first_sentence(text: str) -> str:
 
 
 def documents(text: str) -> list[tuple[dict[str, str], str, str]]:
-    """(tag attributes, body, plan item ids of its group or evidence) of every <document> in a prompt, in order."""
+    """(tag attributes, body, plan item ids of its groups or evidence) of every <document> in a prompt, in
+    order; a passage named again in a later group ("Also for this item, shown above: ...") answers that too."""
     groups = [(m.start(), m.group(1)) for m in _GROUP_RE.finditer(text)]
+    again: dict[str, list[str]] = {}
+    for m in _AGAIN_RE.finditer(text):
+        group = next((g for pos, g in reversed(groups) if pos < m.start()), "")
+        for chunk_id in m.group(1).split(", "):
+            again.setdefault(chunk_id, []).append(group)
     out = []
     for m in _DOC_RE.finditer(text):
         attrs = dict(_ATTR_RE.findall(m.group(1)))
         group = next((g for pos, g in reversed(groups) if pos < m.start()), "")
-        out.append((attrs, m.group(2), attrs.get("plan_items", group)))
+        items = attrs.get("plan_items") or ", ".join(x for x in [group, *again.get(attrs["chunk_id"], [])] if x)
+        out.append((attrs, m.group(2), items))
     return out
 
 

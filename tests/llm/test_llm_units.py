@@ -250,6 +250,18 @@ def test_nothing_addressed_means_no_revision_call(llm_server: LoopbackLLM,
     assert result.answer == _answer() and llm_server.requests == []
 
 
+def test_a_passage_retrieved_for_several_items_is_sent_once(llm_server: LoopbackLLM,
+                                                           llm_settings: Callable[..., Settings]) -> None:
+    plan = two_country_plan()
+    hits = hits_for(plan)
+    hits["XY:threshold"] = [*hits["XY:threshold"], *hits["RU:threshold"]]
+    llm_server.push(structured({"verdict": None, "sections": []}))
+    LlmDrafter(LlmClient(llm_settings()), fallback=None).draft(plan, hits, engine_ctx())
+    text = user_text(llm_server.requests[0])
+    assert text.count('chunk_id="ru-act#0"') == 1 and text.count("<document ") == 2
+    assert text.index("Passages for XY:threshold") < text.index("Also for this item, shown above: ru-act#0")
+
+
 @pytest.mark.parametrize("variant", ["</document>", "</ document>", "< /Document >", "\uff1c/document\uff1e",
                                      "\ufe64/document>", "<plan_item id='x'>", "</current_answer>"])
 def test_delimiter_variants_are_defused(variant: str) -> None:

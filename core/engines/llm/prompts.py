@@ -147,14 +147,20 @@ def plan_prompt(question: str, floor: ResearchPlan, names: Mapping[str, str], ct
 
 
 def draft_prompt(plan: ResearchPlan, hits: Mapping[str, Sequence[Hit]], ctx: EngineContext) -> str:
-    """The drafter's user message: the plan, then the passages retrieved for each plan item."""
+    """The drafter's user message: the plan, then the passages retrieved for each plan item. A passage retrieved
+    for several items is shown in full once and named by its chunk id in the later groups."""
     groups = []
+    shown: set[str] = set()
     for item in plan.items:
         found = hits.get(item.id, ())
         if not found:
             continue
-        docs = "\n".join(document(h.doc_id, h.chunk_id, h.text, ctx) for h in found)
-        groups.append(f"Passages for {item.id} ({data(item.ask)}):\n{docs}")
+        docs = [document(h.doc_id, h.chunk_id, h.text, ctx) for h in found if h.chunk_id not in shown]
+        again = [h.chunk_id for h in found if h.chunk_id in shown]
+        if again:
+            docs.append(f"Also for this item, shown above: {data(', '.join(again))}")
+        shown.update(h.chunk_id for h in found)
+        groups.append(f"Passages for {item.id} ({data(item.ask)}):\n" + "\n".join(docs))
     return (plan_lines(plan) + "\n\nDocuments (status is the status at the as-of date):\n\n"
             + ("\n\n".join(groups) or "none"))
 
