@@ -175,12 +175,14 @@ def claim_lines(answer: Answer) -> str:
     return "\n".join(lines) or "(no claims)"
 
 
-def cited_passages(answer: Answer, ctx: EngineContext, limit: int = PASSAGE_CHARS) -> list[str]:
-    """Each passage the answer cites, once, in its data tag (the quote alone when the corpus lacks the passage)."""
+def cited_passages(answer: Answer, ctx: EngineContext, limit: int = PASSAGE_CHARS,
+                   skip: frozenset[str] = frozenset()) -> list[str]:
+    """Each passage the answer cites, once, in its data tag (the quote alone when the corpus lacks the passage);
+    chunks in `skip` are left out (they are shown elsewhere in the message)."""
     seen: dict[str, str] = {}
     for _, claim in answer.claims():
         for q in claim.citations:
-            if q.chunk_id not in seen:
+            if q.chunk_id not in seen and q.chunk_id not in skip:
                 body = " ".join((ctx.passage(q.chunk_id) or q.quote).split())[:limit]
                 seen[q.chunk_id] = document(q.doc_id, q.chunk_id, body, ctx)
     return list(seen.values())
@@ -199,7 +201,8 @@ def revise_prompt(plan: ResearchPlan, answer: Answer, addressed: Sequence[Defici
                       plan_items=e.plan_item_id or serves.get(e.deficiency_id, "")) for e in evidence]
     return (plan_lines(plan) + f"\n\n<current_answer>\n{data(claim_lines(answer))}\n</current_answer>\n\n"
             f"<addressed_deficiencies>\n{data(items)}\n</addressed_deficiencies>\n\n"
-            "Documents the current answer cites:\n" + ("\n".join(cited_passages(answer, ctx)) or "none")
+            "Other documents the current answer cites:\n"
+            + ("\n".join(cited_passages(answer, ctx, skip=frozenset(e.chunk_id for e in evidence))) or "none")
             + "\n\nEvidence documents:\n" + ("\n".join(found) or "none"))
 
 
