@@ -85,7 +85,7 @@ def merge_plan(floor: ResearchPlan, out: PlanOut, ctx: EngineContext) -> tuple[R
                         if known else codes.planned(code, words))
     items = _Items(floor, places)
     for it in out.items:
-        aspect = Aspect(it.aspect)
+        aspect = it.aspect
         raw = it.jurisdiction.strip()
         code = ANY_JURISDICTION if raw == ANY_JURISDICTION else codes.valid(raw)
         if code == ANY_JURISDICTION and places and aspect not in OPEN_ASPECTS:

@@ -11,9 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-AspectName = Literal["scope", "threshold", "date", "exemption", "definition", "obligation", "verdict", "comparison"]
-"""The values of `core.plan.Aspect`, spelled out so the JSON schema carries them as an enum."""
-
+from core.plan import Aspect
 
 class _Schema(BaseModel):
     """Strict-mode compatible: every field required, no extra keys."""
@@ -36,7 +34,7 @@ class PlanItemOut(_Schema):
     """One thing the answer must say about one jurisdiction."""
 
     jurisdiction: str = Field(description="A code from `jurisdictions`, or * when the question names none.")
-    aspect: AspectName
+    aspect: Aspect
     ask: str = Field(description="What the answer must state for this item, as a short request.")
     query: str = Field(description="A search query that would retrieve the passage answering this item.")
 
