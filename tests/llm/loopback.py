@@ -2,8 +2,8 @@
 
 It implements `POST /v1/chat/completions` as langchain-openai uses it for structured output
 (`response_format: {"type": "json_schema", "json_schema": {...}}`) and answers from a per-test script:
-valid JSON, malformed or truncated JSON, refusals, slow or dripping replies, 429 with Retry-After, 5xx. When the script is
-empty, an optional `FakeModel` answers from the request itself, so whole loops can run against it.
+valid JSON, malformed or truncated JSON, refusals, slow or dripping replies, 429 with Retry-After, 5xx. When the
+script is empty, an optional `FakeModel` answers from the request itself, so whole loops can run against it.
 """
 
 from __future__ import annotations
@@ -220,9 +220,10 @@ class FakeModel:
     """Answers structured-output requests the way a cooperative model would, from the prompt alone.
 
     Plans: nothing added to the floor plan. Drafts: the first sentence of each passage, quoted, as one claim per
-    section answering every item the passage was given for, minus `skip_jurisdictions` on the first draft; a "Yes." verdict on the first passage for a
-    yes/no question. Revisions: the current claims plus the first sentence of each evidence passage. Critiques:
-    the next scripted item of `findings`, a list of deficiencies or a raw `Reply` (none once they run out).
+    section answering every item the passage was given for, minus `skip_jurisdictions` on the first draft; a
+    "Yes." verdict on the first passage for a yes/no question. Revisions: the current claims plus the first
+    sentence of each evidence passage. Critiques: the next scripted item of `findings`, a list of deficiencies or
+    a raw `Reply` (none once they run out).
     """
 
     def __init__(self, skip_jurisdictions: tuple[str, ...] = (),

@@ -41,7 +41,8 @@ def _finding(kind: str, subject: str, query: str = "q", section: str = "ru") -> 
 
 def test_requests_have_the_structured_output_shape(llm_server: LoopbackLLM,
                                                    llm_settings: Callable[..., Settings]) -> None:
-    """Model, temperature 0, an output token cap, a strict json_schema response format, system then user; usage per call."""
+    """Model, temperature 0, an output token cap, a strict json_schema response format, system then user; usage
+    per call."""
     llm_server.push(structured({"deficiencies": []}, prompt_tokens=11, completion_tokens=7))
     value, usage, notes = LlmClient(llm_settings(llm_max_tokens=333)).call("test", FindingsOut, "sys", "usr")
     req = llm_server.requests[0]

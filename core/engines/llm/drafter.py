@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Callable, Mapping, Sequence
 
-from core.answer import Answer, Claim, Gap, Quote
+from core.answer import Answer, Claim, ClaimKind, Gap, Quote
 from core.engines.base import DraftResult, Drafter, EngineContext
 from core.engines.llm.client import LlmClient, LlmUnavailableError, add_usage
 from core.engines.llm.prompts import DRAFT_SYSTEM, REVISE_SYSTEM, draft_prompt, revise_prompt
@@ -80,7 +80,7 @@ class AnswerBuilder:
             self.notes.append(f"llm drafter: dropped {self._over} claim(s) beyond the cap of {self.max_claims}")
         return answer.model_copy(update={"gaps": tuple(gaps)}), tuple(self.notes)
 
-    def _claim(self, raw: ClaimOut, kind: str) -> Claim | None:
+    def _claim(self, raw: ClaimOut, kind: ClaimKind) -> Claim | None:
         text = _flat(raw.text)
         if not text:
             return None
@@ -101,7 +101,7 @@ class AnswerBuilder:
         self._kept += 1
         history = any(self.ctx.catalog.status_at(q.doc_id, self.ctx.as_of) in (DocStatus.superseded, DocStatus.repealed)
                       and q.doc_id in self.plan.history_doc_ids for q in quotes)
-        return Claim(text=text, plan_item_ids=items, citations=quotes, kind=kind, history=history)  # type: ignore[arg-type]
+        return Claim(text=text, plan_item_ids=items, citations=quotes, kind=kind, history=history)
 
     def _quote(self, chunk_id: str, quote: str, claim: str) -> Quote | None:
         cid = chunk_id.strip().strip("[]")
