@@ -128,7 +128,8 @@ def render_markdown(answer: Answer, plan: ResearchPlan | None = None, names: dic
 
 def _line(claim: Claim) -> str:
     marks = " ".join(f"[{d}]" for d in claim.doc_ids)
-    return f"{claim.text} {marks}".strip()
+    lead = "History: " if claim.history else ""
+    return f"{lead}{claim.text} {marks}".strip()
 
 
 def comparison_table(answer: Answer, plan: ResearchPlan) -> str:

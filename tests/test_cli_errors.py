@@ -71,7 +71,7 @@ def test_show_and_export_work_while_the_app_holds_the_store_and_the_rest_fail_in
         doc = tmp_path / "xy.md"
         doc.write_text(XY, encoding="utf-8")
         decisions = tmp_path / "decisions.json"
-        decisions.write_text(json.dumps({"decisions": {}, "stop": True}), encoding="utf-8")
+        decisions.write_text(json.dumps({"cycle": 0, "decisions": {}, "stop": True}), encoding="utf-8")
         in_use = f"the data dir {settings.data_dir} is in use by another process (the app?)"
         for argv in (["run", RU_QUESTION, "--approve", "all"], ["search", "owners"], ["ingest", str(doc)],
                      ["resume", paused, "--decisions", str(decisions)]):
@@ -107,7 +107,7 @@ def test_decisions_with_a_bom_are_accepted_and_deep_ones_refused(
     assert main(["show", tid, "--json"]) == 0
     proposals = json.loads(capsys.readouterr().out)["pending_review"]["proposals"]
     bom = tmp_path / "bom.json"
-    bom.write_bytes(b"\xef\xbb\xbf" + json.dumps({p["id"]: {"action": "reject"} for p in proposals}).encode())
+    bom.write_bytes(b"\xef\xbb\xbf" + json.dumps({"cycle": 0, **{p["id"]: {"action": "reject"} for p in proposals}}).encode())
     assert main(["resume", tid, "--decisions", str(bom), "--json"]) == 0  # rejections need no retrieval
     assert json.loads(capsys.readouterr().out)["status"] == "completed"
 

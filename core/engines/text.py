@@ -30,9 +30,9 @@ ANAPHORIC_OPENERS = re.compile(
 
 _WORD_RE = re.compile(r"[A-Za-z0-9]+")
 _ABBREVIATION_TAIL = re.compile(r"\b(?:[A-Z][a-z]{0,4}|[a-z]{1,4})\.$")
-_LOCAL = threading.local()
-"""A pysbd Segmenter keeps state while it segments: sharing one across threads (parallel corrections) returns
-empty or wrong segmentations now and then, which the cache below would then keep. One per thread."""
+_SEGMENTER = pysbd.Segmenter(language="en", clean=False)
+_SEGMENTER_LOCK = threading.Lock()
+"""pysbd keeps per-call state on the segmenter: two threads segmenting at once corrupt each other's sentences."""
 
 
 def stem(word: str) -> str:
@@ -84,9 +84,9 @@ def clean_passage(text: str) -> str:
 @lru_cache(maxsize=8192)
 def _segment(paragraph: str) -> tuple[str, ...]:
     parts: list[str] = []
-    if not hasattr(_LOCAL, "segmenter"):
-        _LOCAL.segmenter = pysbd.Segmenter(language="en", clean=False)
-    for raw in _LOCAL.segmenter.segment(paragraph):
+    with _SEGMENTER_LOCK:
+        raw_parts = _SEGMENTER.segment(paragraph)
+    for raw in raw_parts:
         piece = raw.strip()
         if not piece:
             continue

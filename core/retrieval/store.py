@@ -177,9 +177,9 @@ class BaseStore(ABC):
         plans = [_plan(d, s, mode) for d, s in zip(dense, sparse)]
         runnable = [i for i, p in enumerate(plans) if p is not None]
         results: list[list[Hit]] = [[] for _ in queries]
-        batch = self._query_batch([plans[i] for i in runnable], k, flt)  # type: ignore[misc]
+        batch = self._query_batch([plans[i] for i in runnable], k + TIE_MARGIN, flt)  # type: ignore[misc]
         for i, scored in zip(runnable, batch):
-            results[i] = [_hit(score, payload) for score, payload in scored]
+            results[i] = _ranked(scored, k)
         return results
 
     def search_vectors(
@@ -196,7 +196,7 @@ class BaseStore(ABC):
         plan = _plan(dense, sparse, mode)
         if plan is None:
             return []
-        return [_hit(score, payload) for score, payload in self._query(plan, k, flt)]
+        return _ranked(self._query(plan, k + TIE_MARGIN, flt), k)
 
     def documents(self) -> list[DocumentMeta]:
         """Full metadata of every indexed document, in id order."""
@@ -342,6 +342,19 @@ def _plan(dense: Sequence[float] | None, sparse: qe.SparseVector | None, mode: s
     if mode == "sparse":
         return QueryPlan(None, sparse) if sparse is not None else None
     return QueryPlan(dense, sparse)
+
+
+TIE_MARGIN = 4
+"""Extra results fetched so that hits tied on their fused score are cut at k in a fixed order."""
+
+
+def _ranked(scored: list[tuple[float, dict[str, Any]]], k: int) -> list[Hit]:
+    """The top k hits, ties broken by document id and chunk position: RRF gives equal scores to passages at mirrored
+    ranks, and the engine returns such ties in no fixed order, so without this the same query could retrieve
+    different passages from one call to the next."""
+    hits = [_hit(score, payload) for score, payload in scored]
+    hits.sort(key=lambda h: (-round(h.score, 9), h.doc_id, h.chunk_index))
+    return hits[:k]
 
 
 def _hit(score: float, p: dict[str, Any]) -> Hit:

@@ -42,7 +42,7 @@ def test_single_pass_drafts_and_critiques_once_without_correcting(make_workbench
 
 
 def test_naive_retry_widens_retrieval_and_keeps_no_deficiency_state(make_workbench) -> None:
-    wb = make_workbench(max_cycles=3, retrieval_k=2)
+    wb = make_workbench(max_cycles=3)
     spy = SpyCritic(wb.critic)
     wb.critic = spy
     out = run_retry(wb, Q)

@@ -108,18 +108,18 @@ def test_edited_queries_and_notes_are_capped(wb: Workbench) -> None:
     paused = wb.start(RU_QUESTION, as_of=AS_OF)
     target = paused.pending_review["proposals"][0]["id"]
     others = {p["id"]: {"action": "approve"} for p in paused.pending_review["proposals"][1:]}
-    too_long_query = {target: {"action": "edit", "query": "q" * 4001}, **others}
+    too_long_query = {"cycle": 0, target: {"action": "edit", "query": "q" * 4001}, **others}
     with pytest.raises(InputError, match=rf"the edited query of {target} has 4001 characters; the limit is 4000 "
                                          r"\(WORKBENCH_MAX_QUERY_CHARS\): shorten it"):
         wb.resume(paused.thread_id, too_long_query)
     with pytest.raises(InputError, match=rf"the note on {target} has 4001 characters; the limit is 4000"):
-        wb.resume(paused.thread_id, {target: {"action": "reject", "note": "n" * 4001}, **others})
+        wb.resume(paused.thread_id, {"cycle": 0, target: {"action": "reject", "note": "n" * 4001}, **others})
     added = {"deficiency_type": "missing_jurisdiction", "subject": "SG", "description": "d",
              "suggested_correction_query": "x" * 4001}
     with pytest.raises(InputError, match="the query of added row 1 has 4001 characters"):
-        wb.resume(paused.thread_id, {"decisions": {target: {"action": "approve"}, **others}, "added": [added]})
+        wb.resume(paused.thread_id, {"cycle": 0, "decisions": {target: {"action": "approve"}, **others}, "added": [added]})
     assert wb.show(paused.thread_id).status == "awaiting_review"  # nothing applied
-    done = wb.resume(paused.thread_id, {target: {"action": "reject", "note": "n" * 4000}, **others})
+    done = wb.resume(paused.thread_id, {"cycle": 0, target: {"action": "reject", "note": "n" * 4000}, **others})
     assert done.status == "completed"
     with pytest.raises(InputError, match="the note has 4001 characters; the limit is 4000"):
         wb.annotate(done.thread_id, target, editor="bob", reason="r", note="n" * 4001)
@@ -132,7 +132,7 @@ def test_a_duplicated_analyst_row_is_one_deficiency_corrected_once(wb: Workbench
     def run(rows: list[dict[str, str]]) -> Any:
         paused = wb.start(RU_QUESTION, as_of=AS_OF)
         decisions = {p["id"]: {"action": "reject"} for p in paused.pending_review["proposals"]}
-        return wb.resume(paused.thread_id, {"decisions": decisions, "added": rows, "stop": False})
+        return wb.resume(paused.thread_id, {"cycle": 0, "decisions": decisions, "added": rows, "stop": False})
 
     once, twice = run([row]), run([row, dict(row, description="the same row, pasted again")])
     assert once.metrics["retrievals"] == twice.metrics["retrievals"]

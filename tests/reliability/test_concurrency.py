@@ -117,7 +117,7 @@ def test_sixteen_concurrent_sessions_complete_without_lost_or_crossed_state(
         for h in final.evaluation_history:
             ids = [d.deficiency_id for d in h.decisions]
             assert len(ids) == len(set(ids)), f"session {i} cycle {h.cycle_number}: a decision recorded twice"
-        assert events[i][0] == "retrieve" and events[i][-1] == "finalize"
+        assert events[i][0] == "plan" and events[i][-1] == "finalize"
 
         stored = wb.show(final.thread_id, user_id=user)
         values = wb.graph().get_state({"configurable": {"thread_id": final.thread_id}}).values

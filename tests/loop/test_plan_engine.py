@@ -1,0 +1,171 @@
+"""The research plan, the typed answer and the coverage and claim verifiers, on a corpus of countries the sample
+corpus lacks, without aliases (tests/loop/countries.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from core.answer import Answer, AnswerSection, Claim, Quote
+from core.config import Settings
+from core.engines.offline import OfflineCritic
+from core.evaluation import cut_sentences, duplicate_sentences
+from core.figures import figures
+from core.nodes import Deps
+from core.persistence import memory_persistence
+from core.plan import Aspect
+from core.scoring import fact_found
+from core.service import Workbench
+from core.state import DeficiencyType, ResolutionStatus
+from tests.fakes import KeywordStore
+from tests.loop.countries import AS_OF, country_corpus
+
+T = DeficiencyType
+
+
+@pytest.fixture
+def wb(tmp_path: Path) -> Workbench:
+    return Workbench(Settings(data_dir=tmp_path), store=KeywordStore(country_corpus()), persistence=memory_persistence())
+
+
+def plan_of(wb: Workbench, question: str) -> Any:
+    return wb.planner.plan(question, Deps.context_of(wb.store(), AS_OF)).plan
+
+
+def test_countries_and_demonyms_name_jurisdictions_without_aliases(wb: Workbench) -> None:
+    plan = plan_of(wb, "What must a Canadian money services business do, and how does Switzerland compare with Hong Kong?")
+    assert [(j.code, j.named_as, j.in_corpus) for j in plan.jurisdictions] == [
+        ("CA", ("Canadian",), True), ("CH", ("Switzerland",), True), ("HK", ("Hong Kong",), True)]
+    assert plan.entity_types == ("money services business",)  # the corpus' own vocabulary, not an alias
+    assert {i.jurisdiction for i in plan.items if i.answerable} >= {"CA", "CH", "HK"}
+    assert plan.comparison and any(i.aspect == Aspect.comparison for i in plan.items)
+
+
+def test_plan_is_in_every_checkpoint_and_the_answer_is_typed(wb: Workbench) -> None:
+    r = wb.start("What cash transaction threshold applies in Australia?", as_of=AS_OF, approve="all")
+    again = wb.show(r.thread_id)
+    assert again.plan is not None and type(again.plan).__name__ == "ResearchPlan"
+    assert type(again.answer).__name__ == "Answer"
+    claims = [c for _, c in again.answer.claims()]
+    assert claims and all(q.chunk_id.startswith("au-aml-act#") and q.quote for c in claims for q in c.citations)
+    assert all(i in {p.id for p in again.plan.items} for c in claims for i in c.plan_item_ids)
+    assert fact_found(again.final_answer, "AUD 10,000 or more")
+
+
+def test_a_yes_no_question_opens_with_a_verdict(wb: Workbench) -> None:
+    r = wb.start("Must a Hong Kong money service operator apply due diligence to a wire transfer of HKD 8,000?",
+                 as_of=AS_OF, approve="all")
+    assert r.answer.verdict is not None and r.answer.verdict.text.startswith("Yes.")
+    assert r.final_answer.startswith("**Short answer:** Yes.")
+    assert "HKD 8,000" in r.answer.verdict.text
+
+
+def test_a_comparison_opens_with_a_table(wb: Workbench) -> None:
+    r = wb.start("Compare the cash transaction thresholds of Australia and Switzerland.", as_of=AS_OF, approve="all")
+    assert r.final_answer.startswith("| jurisdiction |")
+    assert "| AU |" in r.final_answer and "| CH |" in r.final_answer
+    assert "*:comparison" not in {d.subject for d in r.residual_deficiencies}
+
+
+@pytest.mark.parametrize("question", ["What is the capital of Peru?", "How do I bake sourdough bread?",
+                                      "What are Brazil's customer due diligence rules for crypto exchanges?"])
+def test_off_topic_or_absent_jurisdiction_ends_with_a_disclosed_gap_and_no_claims(wb: Workbench, question: str) -> None:
+    r = wb.start(question, as_of=AS_OF, approve="all")
+    assert r.status == "completed" and r.answer.claims() == []
+    assert r.termination_reason == "only_unresolvable_remaining"
+    assert "## Not answered by the corpus" in r.final_answer and "The corpus holds no source on" in r.final_answer
+    assert r.residual_deficiencies and all(d.resolution_status == ResolutionStatus.unresolvable
+                                           for d in r.residual_deficiencies)
+    assert (r.quality_score or 0) < wb.settings.quality_threshold
+
+
+def test_a_half_answered_question_cannot_pass_as_complete(wb: Workbench) -> None:
+    r = wb.start("What wire transfer due diligence threshold applies in Hong Kong and in Brazil?", as_of=AS_OF,
+                 approve="all")
+    assert fact_found(r.final_answer, "HKD 8,000 or more")
+    assert {d.subject for d in r.residual_deficiencies} >= {"BR"}
+    assert r.termination_reason != "no_open_deficiencies"
+    assert (r.quality_score or 0) < wb.settings.quality_threshold
+
+
+def test_a_question_about_a_replaced_instrument_keeps_it_as_history(wb: Workbench) -> None:
+    r = wb.start("What happened to Canada's 2007 client identification rules?", as_of=AS_OF, approve="all")
+    history = [c for _, c in r.answer.claims() if c.history]
+    assert history and all("ca-rules-2007" in c.doc_ids for c in history)
+    assert "History: " in r.final_answer and "CAD 3,000" in r.final_answer
+    assert "ca-rules-2007" not in {d.subject for d in r.identified_deficiencies
+                                   if d.deficiency_type == T.outdated_source}
+
+
+def _critique(wb: Workbench, question: str, claims: list[Claim]) -> list[Any]:
+    ctx = Deps.context_of(wb.store(), AS_OF)
+    plan = wb.planner.plan(question, ctx).plan
+    answer = Answer(sections=(AnswerSection(jurisdiction="CH", claims=tuple(claims)),))
+    return OfflineCritic().critique(plan, answer, [], ctx).deficiencies
+
+
+def test_a_wrong_figure_is_caught_against_the_quoted_passage_even_if_the_document_states_it_elsewhere(
+        wb: Workbench) -> None:
+    quote = "Swiss financial intermediaries must identify the contracting party for cash transactions of CHF 15,000 or more."
+    wrong = Claim(text="Swiss financial intermediaries must identify the contracting party for cash transactions of "
+                       "CHF 25,000 or more.", plan_item_ids=("CH:threshold",),
+                  citations=(Quote(doc_id="ch-amla", chunk_id="ch-amla#0", quote=quote),))
+    found = _critique(wb, "What cash threshold applies in Switzerland?", [wrong])
+    assert [d.deficiency_type for d in found if d.subject.endswith("CHF:25000")] == [T.incorrect_threshold]
+    right = wrong.model_copy(update={"text": quote})
+    assert not [d for d in _critique(wb, "What cash threshold applies in Switzerland?", [right])
+                if d.deficiency_type == T.incorrect_threshold]
+
+
+def test_a_fabricated_quote_is_not_support(wb: Workbench) -> None:
+    made_up = Claim(text="Swiss intermediaries must identify everyone.", plan_item_ids=("CH:obligation",),
+                    citations=(Quote(doc_id="ch-amla", chunk_id="ch-amla#0", quote="Swiss intermediaries must identify everyone."),))
+    found = _critique(wb, "What must Swiss intermediaries do?", [made_up])
+    kinds = {d.deficiency_type for d in found}
+    assert T.insufficient_specificity in kinds
+    assert "CH:obligation" in {d.subject for d in found} or "CH" in {d.subject for d in found}
+
+
+def test_two_figures_for_the_same_rule_are_contradictory(wb: Workbench) -> None:
+    quote = "Swiss financial intermediaries must identify the contracting party for cash transactions of CHF 15,000 or more."
+    cite = (Quote(doc_id="ch-amla", chunk_id="ch-amla#0", quote=quote),)
+    a = Claim(text="The cash identification threshold is CHF 15,000.", plan_item_ids=("CH:threshold",), citations=cite)
+    b = Claim(text="The cash identification threshold is CHF 10,000.", plan_item_ids=("CH:threshold",), citations=cite)
+    found = _critique(wb, "What cash threshold applies in Switzerland?", [a, b])
+    assert T.contradictory_sources in {d.deficiency_type for d in found}
+
+
+@pytest.mark.parametrize("text,unit,value", [("CAD 10,000 or more", "CAD", 10000), ("A$5,000", "AUD", 5000),
+                                             ("HK$ 8,000", "HKD", 8000), ("CHF 15,000", "CHF", 15000),
+                                             ("JPY 1 million", "JPY", 1_000_000), ("10,000 euros", "EUR", 10000)])
+def test_other_currencies_are_figures(text: str, unit: str, value: float) -> None:
+    assert [(f.unit, f.value) for f in figures(text)] == [(unit, value)]
+
+
+def test_an_ambiguous_dollar_sign_follows_the_jurisdiction_and_the_scorer_matches_codes() -> None:
+    assert figures("C$ 10,000", hint=("CA",))[0].unit == "CAD"
+    assert figures("$ 10,000", hint=("CA",))[0].unit == "CAD"
+    assert figures("$ 10,000")[0].unit == "USD"
+    assert fact_found("Reports are due for A$10,000 or more.", "AUD 10,000 or more")
+    assert fact_found("Wires of HK$8,000 need due diligence.", "HKD 8,000")
+    assert not fact_found("Wires of HKD 8,000 need due diligence.", "USD 8,000")
+
+
+QUESTIONS = [
+    "What client identification threshold applies to a Canadian money services business for international transfers?",
+    "Compare the cash transaction thresholds of Australia and Switzerland.",
+    "What must Hong Kong money service operators do for wire transfers and records?",
+    "What happened to Canada's 2007 client identification rules?",
+]
+
+
+@pytest.mark.parametrize("question", QUESTIONS)
+def test_answers_are_whole_sentences_without_repeats(wb: Workbench, question: str) -> None:
+    r = wb.start(question, as_of=AS_OF, approve="all")
+    assert r.answer.claims()
+    assert duplicate_sentences(r.answer) == 0 and cut_sentences(r.answer) == 0
+    assert all(c.text.rstrip()[-1] in ".!?)" for _, c in r.answer.claims())
+    words = r.answer.word_count() / max(1, len(r.plan.items))
+    assert words <= 120
