@@ -36,12 +36,18 @@ class Settings(BaseSettings):
     openai_api_key: str | None = Field(default=None, validation_alias="OPENAI_API_KEY")
     openai_base_url: str | None = Field(default=None, validation_alias="OPENAI_BASE_URL")
     llm_model: str = "gpt-4o-mini"
-    llm_timeout_s: float = 60.0
+    llm_timeout_s: float = Field(default=60.0, gt=0)
     llm_max_retries: int = 3
     llm_backoff_s: float = 1.0
     llm_max_wait_s: float = 20.0
     llm_budget_calls: int = 0
     llm_budget_tokens: int = 0
+    llm_deadline_s: float = Field(default=90.0, gt=0)
+    llm_breaker_after: int = Field(default=3, ge=0)
+    llm_breaker_cooldown_s: float = Field(default=300.0, ge=0)
+    llm_max_tokens: int = Field(default=4096, ge=1)
+    llm_max_claims: int = Field(default=40, ge=1)
+    llm_max_findings: int = Field(default=20, ge=0)
 
     retrieval_k: int = 8
     correction_k: int = 4

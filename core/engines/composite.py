@@ -1,18 +1,24 @@
-"""Composite critic: the LLM critic and the rule critic, merged by stable deficiency ID with the origin kept.
+"""Composite critic: the LLM critic over a rule floor, merged by stable deficiency ID with the origin kept.
 
-The rule critic is also the LLM critic's safety net: when the model is unavailable after its retries, the rules
-cover that cycle and the cycle record says so.
+The rule floor always runs, whatever the model says: in `llm` mode the rule critic's coverage and claim
+verifiers (every plan item needs a supported claim; every figure, date and comparator of a claim must be in the
+passage it quotes), in `hybrid` mode every rule verifier. So a fabricated figure or a half-answered question can
+never finish at 1.00 with nothing disclosed. When the model is unavailable the whole rule critic covers that
+cycle and the cycle record says so. The score always counts the plan items the rule critic found answered.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Sequence
 
+from core.answer import Answer
 from core.engines.base import Critic, CritiqueResult, EngineContext
 from core.engines.llm import LlmCritic, LlmUnavailableError
-from core.state import Deficiency
+from core.engines.offline.coverage import answered_items, coverage_deficiencies
+from core.engines.offline.verifiers import check_claims, widen_if_tried
+from core.plan import ResearchPlan
 from core.quality import quality_score
+from core.state import Deficiency
 
 
 def merge(llm: Sequence[Deficiency], rules: Sequence[Deficiency]) -> list[Deficiency]:
@@ -25,29 +31,51 @@ def merge(llm: Sequence[Deficiency], rules: Sequence[Deficiency]) -> list[Defici
     return list(out.values())
 
 
+class RuleFloor:
+    """The rule critic's coverage and claim verifiers alone: what the `llm` engine never runs without."""
+
+    name = "rule floor"
+
+    def critique(self, plan: ResearchPlan, answer: Answer, known: Sequence[Deficiency],
+                 ctx: EngineContext) -> CritiqueResult:
+        """Unanswered plan items and claims their quoted passages do not support, scored like the rule critic."""
+        answered = answered_items(plan, answer, ctx)
+        found: dict[str, Deficiency] = {}
+        for d in (*coverage_deficiencies(plan, answered, ctx), *check_claims(plan, answer.claims(), ctx)):
+            found.setdefault(d.id, d)
+        tried = {d.id: d for d in known}
+        result = [widen_if_tried(d, tried.get(d.id)) for d in found.values()]
+        return CritiqueResult(deficiencies=result, critics=(self.name,), answered_items=tuple(answered),
+                              score=quality_score(result, answered=len(answered), planned=len(plan.items)))
+
+
 class CompositeCritic:
-    """`always_rules=True` (hybrid): both critics every cycle. False (llm): the rules only when the model fails."""
+    """The LLM critic merged with `floor` every cycle; `fallback` (the full rule critic) when the model fails.
 
-    def __init__(self, llm: LlmCritic, rules: Critic, *, always_rules: bool):
+    hybrid: floor = fallback = the rule critic. llm: floor = `RuleFloor`, fallback = the rule critic.
+    """
+
+    def __init__(self, llm: LlmCritic, floor: Critic, fallback: Critic, *, name: str):
         self.llm = llm
-        self.rules = rules
-        self.always_rules = always_rules
-        self.name = f"{llm.name}+{rules.name}" if always_rules else llm.name
+        self.floor = floor
+        self.fallback = fallback
+        self.name = name
 
-    def critique(self, question: str, answer: str, known: Sequence[Deficiency], ctx: EngineContext) -> CritiqueResult:
-        """Both critics' findings merged by ID, or the rule critic's alone with a note when the model is unavailable."""
+    def critique(self, plan: ResearchPlan, answer: Answer, known: Sequence[Deficiency],
+                 ctx: EngineContext) -> CritiqueResult:
+        """Model findings and the floor merged by ID, scored on the floor's answered items; the fallback's findings
+        alone, with a note, when the model is unavailable."""
         try:
-            found = self.llm.critique(question, answer, known, ctx)
+            found = self.llm.critique(plan, answer, known, ctx)
         except LlmUnavailableError as exc:
-            covered = self.rules.critique(question, answer, known, ctx)
-            note = f"llm critic unavailable ({exc.reason}); the {self.rules.name} critic covered this cycle"
-            deficiencies = merge([], covered.deficiencies)
-            return replace(covered, deficiencies=deficiencies, usage=exc.usage,
-                           notes=(*exc.notes, *covered.notes, note))
-        if not self.always_rules:
-            return found
-        rules = self.rules.critique(question, answer, known, ctx)
+            covered = self.fallback.critique(plan, answer, known, ctx)
+            note = f"llm critic unavailable ({exc.reason}); the {self.fallback.name} critic covered this cycle"
+            return CritiqueResult(deficiencies=merge([], covered.deficiencies), score=covered.score,
+                                  critics=covered.critics, usage=exc.usage, notes=(*exc.notes, *covered.notes, note),
+                                  answered_items=covered.answered_items)
+        rules = self.floor.critique(plan, answer, known, ctx)
         merged = merge(found.deficiencies, rules.deficiencies)
-        return CritiqueResult(deficiencies=merged, score=quality_score(merged),
-                              critics=(*found.critics, *rules.critics), usage=found.usage,
-                              notes=(*found.notes, *rules.notes))
+        score = quality_score(merged, answered=len(rules.answered_items), planned=len(plan.items))
+        return CritiqueResult(deficiencies=merged, score=score, critics=(*found.critics, *rules.critics),
+                              usage=found.usage, notes=(*found.notes, *rules.notes),
+                              answered_items=rules.answered_items)

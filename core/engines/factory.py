@@ -28,8 +28,10 @@ def engine_name(settings: Settings) -> str:
 def make_engines(settings: Settings) -> tuple[Planner, Drafter, Critic, str]:
     """The planner, drafter, critic and engine name the settings ask for.
 
-    llm: LLM drafter and LLM critic, each falling back to the offline engine per call when the model fails.
-    hybrid: LLM drafter and the composite critic (LLM critic and rule critic merged by deficiency ID).
+    llm and hybrid share one model client (one deadline policy and one circuit breaker): the LLM planner on top
+    of the offline planner, the LLM drafter falling back to the offline drafter per call, and the composite
+    critic. llm: the LLM critic over the rule floor (coverage and claim verifiers). hybrid: the LLM critic and
+    every rule verifier merged by deficiency ID.
     """
     name = engine_name(settings)
     if name not in ENGINES:
@@ -38,9 +40,13 @@ def make_engines(settings: Settings) -> tuple[Planner, Drafter, Critic, str]:
         return OfflinePlanner(), OfflineDrafter(), OfflineCritic(), "offline"
     if not model_configured(settings):
         raise EngineConfigError(f"engine {name!r} needs a model: set OPENAI_API_KEY and/or OPENAI_BASE_URL")
-    from core.engines.composite import CompositeCritic
-    from core.engines.llm import LlmClient, LlmCritic, LlmDrafter
+    from core.engines.composite import CompositeCritic, RuleFloor
+    from core.engines.llm import LlmClient, LlmCritic, LlmDrafter, LlmPlanner
 
     client = LlmClient(settings)
-    critic = CompositeCritic(LlmCritic(client), OfflineCritic(), always_rules=name == "hybrid")
-    return OfflinePlanner(), LlmDrafter(client, fallback=OfflineDrafter()), critic, name
+    rules = OfflineCritic()
+    floor: Critic = rules if name == "hybrid" else RuleFloor()
+    critic = CompositeCritic(LlmCritic(client, max_findings=settings.llm_max_findings), floor, rules,
+                             name="llm+rules" if name == "hybrid" else "llm")
+    drafter = LlmDrafter(client, fallback=OfflineDrafter(), max_claims=settings.llm_max_claims)
+    return LlmPlanner(client, fallback=OfflinePlanner()), drafter, critic, name

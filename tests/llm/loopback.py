@@ -2,8 +2,8 @@
 
 It implements `POST /v1/chat/completions` as langchain-openai uses it for structured output
 (`response_format: {"type": "json_schema", "json_schema": {...}}`) and answers from a per-test script:
-valid JSON, malformed or truncated JSON, refusals, slow replies, 429 with Retry-After, 5xx. When the script is
-empty, an optional `FakeModel` answers from the request itself, so whole loops can run against it.
+valid JSON, malformed or truncated JSON, refusals, slow or dripping replies, 429 with Retry-After, 5xx. When the
+script is empty, an optional `FakeModel` answers from the request itself, so whole loops can run against it.
 """
 
 from __future__ import annotations
@@ -23,12 +23,14 @@ PATH = "/v1/chat/completions"
 
 @dataclass(frozen=True)
 class Reply:
-    """One scripted HTTP response; `delay_s` is waited before answering (interrupted when the server stops)."""
+    """One scripted HTTP response; `delay_s` is waited before answering (interrupted when the server stops);
+    `drip_s` > 0 sends the headers at once and then the body one byte every `drip_s` seconds."""
 
     status: int = 200
     body: dict[str, Any] | str = ""
     headers: dict[str, str] = field(default_factory=dict)
     delay_s: float = 0.0
+    drip_s: float = 0.0
 
 
 def completion(content: str | None, *, finish_reason: str = "stop", refusal: str | None = None,
@@ -72,6 +74,8 @@ class LoopbackLLM:
         self.requests: list[dict[str, Any]] = []
         self.model = model
         self._script: deque[Reply] = deque()
+        self.aborted = threading.Event()
+        """Set when a client hung up on a reply still being sent (a deadline or timeout gave up on it)."""
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
@@ -142,9 +146,16 @@ class LoopbackLLM:
                     for key, value in reply.headers.items():
                         self.send_header(key, value)
                     self.end_headers()
-                    self.wfile.write(payload)
+                    if not reply.drip_s:
+                        self.wfile.write(payload)
+                        return
+                    for i in range(len(payload)):
+                        if server._stop.wait(reply.drip_s):
+                            return
+                        self.wfile.write(payload[i:i + 1])
+                        self.wfile.flush()
                 except (BrokenPipeError, ConnectionResetError):
-                    pass  # the client gave up (timeout test): nothing left to answer
+                    server.aborted.set()  # the client gave up (timeout test): nothing left to answer
 
             def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - silence per-request logging
                 return None
@@ -154,9 +165,15 @@ class LoopbackLLM:
 
 # ------------------------------------------------------------------------------------------- a fake model
 
-_DOC_RE = re.compile(r'<document id="([^"]+)"[^>]*?jurisdiction="([^"]+)"[^>]*>\n?(.*?)\n?</document>', re.S)
+_DOC_RE = re.compile(r"<document ([^>]*)>\n?(.*?)\n?</document>", re.S)
+_ATTR_RE = re.compile(r'(\w+)="([^"]*)"')
+_GROUP_RE = re.compile(r"^Passages for (\S+) \(", re.M)
+_AGAIN_RE = re.compile(r"^Also for this item, shown above: (.+)$", re.M)
 _ANSWER_RE = re.compile(r"<current_answer>\n?(.*?)\n?</current_answer>", re.S)
-_CITE_RE = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9_.\-]*)\]")
+_CLAIM_RE = re.compile(r"^c\d+ \[([^\]]+)\] items=(\S*): (.*)$")
+_CITE_RE = re.compile(r'^\s+cites (\S+): "(.*)"$')
+EMPTY_PLAN: dict[str, Any] = {"jurisdictions": [], "entity_types": [], "yes_no": False, "comparison": False,
+                              "items": []}
 
 
 def user_text(request: dict[str, Any]) -> str:
@@ -169,18 +186,44 @@ def system_text(request: dict[str, Any]) -> str:
     return next(m["content"] for m in request["messages"] if m["role"] == "system")
 
 
-def _first_sentence(text: str) -> str:
+def first_sentence(text: str) -> str:
+    """The first sentence of a passage, as a cooperative model would quote it."""
     flat = " ".join(text.split())
     match = re.search(r"^(.{20,}?[.!?])(\s|$)", flat)
     return (match.group(1) if match else flat)[:300]
 
 
+def documents(text: str) -> list[tuple[dict[str, str], str, str]]:
+    """(tag attributes, body, plan item ids of its groups or evidence) of every <document> in a prompt, in
+    order; a passage named again in a later group ("Also for this item, shown above: ...") answers that too."""
+    groups = [(m.start(), m.group(1)) for m in _GROUP_RE.finditer(text)]
+    again: dict[str, list[str]] = {}
+    for m in _AGAIN_RE.finditer(text):
+        group = next((g for pos, g in reversed(groups) if pos < m.start()), "")
+        for chunk_id in m.group(1).split(", "):
+            again.setdefault(chunk_id, []).append(group)
+    out = []
+    for m in _DOC_RE.finditer(text):
+        attrs = dict(_ATTR_RE.findall(m.group(1)))
+        group = next((g for pos, g in reversed(groups) if pos < m.start()), "")
+        items = attrs.get("plan_items") or ", ".join(x for x in [group, *again.get(attrs["chunk_id"], [])] if x)
+        out.append((attrs, m.group(2), items))
+    return out
+
+
+def claim(text: str, items: list[str], chunk_id: str, quote: str) -> dict[str, Any]:
+    """One claim of an AnswerOut reply."""
+    return {"text": text, "plan_item_ids": items, "citations": [{"chunk_id": chunk_id, "quote": quote}]}
+
+
 class FakeModel:
     """Answers structured-output requests the way a cooperative model would, from the prompt alone.
 
-    Drafts: the first sentence of each delimited document, per jurisdiction, minus `skip_jurisdictions` on the
-    first draft. Revisions: the current answer plus the first sentence of each evidence document. Critiques: the
-    next scripted item of `findings`, a list of deficiencies or a raw `Reply` (none once they run out).
+    Plans: nothing added to the floor plan. Drafts: the first sentence of each passage, quoted, as one claim per
+    section answering every item the passage was given for, minus `skip_jurisdictions` on the first draft; a
+    "Yes." verdict on the first passage for a yes/no question. Revisions: the current claims plus the first
+    sentence of each evidence passage. Critiques: the next scripted item of `findings`, a list of deficiencies or
+    a raw `Reply` (none once they run out).
     """
 
     def __init__(self, skip_jurisdictions: tuple[str, ...] = (),
@@ -192,26 +235,40 @@ class FakeModel:
     def __call__(self, request: dict[str, Any]) -> Reply:
         name = request["response_format"]["json_schema"]["name"]
         text = user_text(request)
-        if name == "CritiqueFindings":
+        if name == "FindingsOut":
             found = self.findings.popleft() if self.findings else []
             return found if isinstance(found, Reply) else structured({"deficiencies": found})
+        if name == "PlanOut":
+            return structured(EMPTY_PLAN)
         sections: dict[str, list[dict[str, Any]]] = {}
         answer = _ANSWER_RE.search(text)
-        if answer:
-            heading = ""
-            for line in answer.group(1).splitlines():
-                if line.startswith("## "):
-                    heading = line[3:].strip()
-                elif line.strip():
-                    ids = _CITE_RE.findall(line)
-                    sections.setdefault(heading, []).append({"text": _CITE_RE.sub("", line).strip(), "doc_ids": ids})
+        for code, c in _current_claims(answer.group(1) if answer else ""):
+            sections.setdefault(code, []).append(c)
         skip = self.skip if not answer and self.drafts == 0 else set()
-        if not answer:
-            self.drafts += 1
-        for doc_id, code, body in _DOC_RE.findall(text):
-            if code in skip:
+        self.drafts += not answer
+        verdict = None
+        for attrs, body, item in documents(text):
+            code = attrs.get("jurisdiction", "")
+            if code in skip or not item:
                 continue
-            sentence = {"text": _first_sentence(body), "doc_ids": [doc_id]}
-            if sentence["text"] not in [s["text"] for s in sections.get(code, [])]:
-                sections.setdefault(code, []).append(sentence)
-        return structured({"sections": [{"jurisdiction": k, "sentences": v} for k, v in sections.items()]})
+            quote = first_sentence(body)
+            if verdict is None and "Kind: yes/no question" in text:
+                verdict = claim(f"Yes. {quote}", [], attrs["chunk_id"], quote)
+            same = next((c for c in sections.get(code, []) if c["text"] == quote), None)
+            if same is None:
+                sections.setdefault(code, []).append(claim(quote, [], attrs["chunk_id"], quote))
+                same = sections[code][-1]
+            same["plan_item_ids"] = list(dict.fromkeys([*same["plan_item_ids"], *item.split(", ")]))
+        return structured({"verdict": verdict,
+                           "sections": [{"jurisdiction": k, "claims": v} for k, v in sections.items()]})
+
+
+def _current_claims(block: str) -> list[tuple[str, dict[str, Any]]]:
+    out: list[tuple[str, dict[str, Any]]] = []
+    for line in block.splitlines():
+        if m := _CLAIM_RE.match(line):
+            items = [i for i in m.group(2).split(",") if i and i != "none"]
+            out.append((m.group(1), {"text": m.group(3), "plan_item_ids": items, "citations": []}))
+        elif (m := _CITE_RE.match(line)) and out:
+            out[-1][1]["citations"].append({"chunk_id": m.group(1), "quote": m.group(2)})
+    return [(code, c) for code, c in out if code != "verdict"]

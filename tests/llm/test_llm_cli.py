@@ -15,7 +15,8 @@ QUESTION = "Compare beneficial ownership thresholds under EU AMLR and FinCEN's C
 
 
 def test_cli_run_uses_the_hybrid_engine_and_reports_llm_usage(llm_server: LoopbackLLM, tmp_path: Path) -> None:
-    """Ingest the sample corpus, then run with --approve all: engine hybrid, non-zero LLM calls and tokens."""
+    """Ingest the sample corpus, then run with --approve all: engine hybrid, an llm plan, a typed answer whose
+    claims quote chunks, non-zero LLM calls and tokens."""
     llm_server.model = FakeModel()
     env = {**os.environ, "WORKBENCH_DATA_DIR": str(tmp_path), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
            "OPENAI_BASE_URL": llm_server.base_url, "WORKBENCH_LLM_MODEL": "loopback-model",
@@ -36,6 +37,8 @@ def test_cli_run_uses_the_hybrid_engine_and_reports_llm_usage(llm_server: Loopba
     m = r["metrics"]
     assert m["llm_calls"] > 0 and m["prompt_tokens"] > 0 and m["completion_tokens"] > 0
     assert m["llm_calls"] == len(llm_server.requests)
-    assert llm_server.schemas()[:2] == ["DraftAnswer", "CritiqueFindings"]
+    assert llm_server.schemas()[:3] == ["PlanOut", "AnswerOut", "FindingsOut"]
     assert all(rec["critics"] == ["llm", "rules"] and rec["llm_calls"] > 0 for rec in r["evaluation_history"])
-    assert r["final_answer"].startswith("## ")
+    assert r["plan"]["planner"] == "llm" and {"EU", "US"} <= {j["code"] for j in r["plan"]["jurisdictions"]}
+    claims = [c for s in r["answer"]["sections"] for c in s["claims"]]
+    assert claims and all(q["quote"] and "#" in q["chunk_id"] for c in claims for q in c["citations"])

@@ -1,106 +1,210 @@
-"""Model faults through the whole loop: each recovery or termination reason is visible in evaluation_history."""
+"""Model faults at the client: retries and what they record, the wall-clock deadline against a dripping server,
+the deadline of a whole call, the circuit breaker, and how the engines degrade when the model is unavailable."""
 
 from __future__ import annotations
 
+import time
+from dataclasses import replace
 from typing import Callable
 
 import pytest
 
 from core.config import Settings
-from core.engines.llm import DraftAnswer, LlmClient, LlmCritic, LlmDrafter
+from core.engines.llm import LlmClient, LlmCritic, LlmDrafter, LlmPlanner, LlmUnavailableError
+from core.engines.llm.schemas import AnswerOut, FindingsOut
+from core.engines.offline import OfflinePlanner
 from core.service import Workbench
-from tests.llm.conftest import AS_OF, QUESTION
-from tests.llm.loopback import FakeModel, LoopbackLLM, closed_port, completion, error
+from tests.llm.conftest import (
+    AS_OF,
+    QUESTION,
+    BlankDrafter,
+    FloorPlanner,
+    engine_ctx,
+    hits_for,
+    two_country_plan,
+)
+from tests.llm.loopback import FakeModel, LoopbackLLM, closed_port, completion, error, structured
 
 SLOW = 0.25
-"""Request timeout in the timeout cases; the slow reply takes four times as long."""
+"""Per-attempt budget in the timeout cases; the slow reply takes four times as long."""
+EMPTY = {"deficiencies": []}
 
 TRANSIENT = {
-    "malformed JSON": (completion("{'sections': not json"), "malformed output"),
-    "partial JSON": (completion('{"sections": [{"jurisdiction": "RU", "sentences": ['), "malformed output"),
-    "truncated at the length limit": (completion('{"sections": [', finish_reason="length"), "truncated output"),
-    "timeout": (completion('{"sections": []}', delay_s=4 * SLOW), "timeout"),
+    "malformed JSON": (completion("{'deficiencies': not json"), "malformed output"),
+    "partial JSON": (completion('{"deficiencies": [{"deficiency_type": "outdated_source", '), "malformed output"),
+    "truncated at the length limit": (completion('{"deficiencies": [', finish_reason="length"), "truncated output"),
+    "slow reply": (completion('{"deficiencies": []}', delay_s=4 * SLOW), "deadline"),
     "429 with Retry-After": (error(429, "slow down", {"Retry-After": "0.01"}), "HTTP 429"),
     "500": (error(500, "upstream exploded"), "HTTP 500"),
 }
 
 
 @pytest.mark.parametrize("fault", list(TRANSIENT))
-def test_a_transient_drafter_fault_is_retried_and_recorded(
-        llm_server: LoopbackLLM, llm_workbench: Callable[..., Workbench], fault: str) -> None:
-    """One bad reply, then a good one: the draft is the model's, and the record shows the failed attempt."""
+def test_a_transient_fault_is_retried_and_recorded(llm_server: LoopbackLLM, llm_settings: Callable[..., Settings],
+                                                   fault: str) -> None:
+    """One bad reply, then a good one: the call succeeds and its notes show the failed attempt."""
     reply, reason = TRANSIENT[fault]
-    llm_server.push(reply)
-    llm_server.model = FakeModel()
-    r = llm_workbench(llm_timeout_s=SLOW).start(QUESTION, as_of=AS_OF, approve="all")
-    assert r.status == "completed" and r.termination_reason == "no_open_deficiencies"
-    assert llm_server.schemas()[:2] == ["DraftAnswer", "DraftAnswer"]
-    notes = r.evaluation_history[0].notes
-    assert f"llm drafter: attempt 1 failed: {reason}" in notes
-    assert "llm drafter: recovered on attempt 2" in notes
-    assert "[xy-guidance]" in r.final_answer
+    llm_server.push(reply, structured(EMPTY))
+    value, usage, notes = LlmClient(llm_settings(llm_timeout_s=SLOW)).call("llm critic", FindingsOut, "s", "u")
+    assert value.deficiencies == [] and len(llm_server.requests) == 2
+    assert notes == (f"llm critic: attempt 1 failed: {reason}", "llm critic: recovered on attempt 2")
+
+
+@pytest.mark.parametrize(("reply", "reason"), [
+    (error(401, "bad key"), "HTTP 401: Error code: 401"),
+    (completion(None, refusal="I cannot help."), "refusal: I cannot help."),
+], ids=["401", "refusal"])
+def test_a_reply_that_would_repeat_is_not_retried(llm_server: LoopbackLLM, llm_settings: Callable[..., Settings],
+                                                  reply: object, reason: str) -> None:
+    """4xx and refusals would fail again at temperature 0: one attempt; a refused completion is still accounted."""
+    llm_server.push(reply)  # type: ignore[arg-type]
+    with pytest.raises(LlmUnavailableError) as caught:
+        LlmClient(llm_settings()).call("llm critic", FindingsOut, "s", "u")
+    assert len(llm_server.requests) == 1 and caught.value.attempts == 1
+    assert caught.value.notes[0].startswith(f"llm critic: attempt 1 failed: {reason}")
+
+
+def test_retry_after_is_respected_but_capped(llm_server: LoopbackLLM, llm_settings: Callable[..., Settings]) -> None:
+    """Waits: Retry-After seconds, retry-after-ms, capped at llm_max_wait_s; exponential backoff otherwise."""
+    waits: list[float] = []
+    client = LlmClient(llm_settings(llm_max_retries=4, llm_backoff_s=0.01, llm_max_wait_s=0.5), sleep=waits.append)
+    llm_server.push(error(429, "slow", {"Retry-After": "0.2"}), error(429, "slow", {"retry-after-ms": "30"}),
+                    error(429, "slow", {"Retry-After": "120"}), error(503, "busy"),
+                    structured({"verdict": None, "sections": []}))
+    value, usage, notes = client.call("test", AnswerOut, "system", "user")
+    assert waits == [0.2, 0.03, 0.5, 0.08]
+    assert value == AnswerOut(verdict=None, sections=[]) and usage.llm_calls == 1
+    assert notes[-1] == "test: recovered on attempt 5"
+
+
+def test_a_server_dripping_bytes_cannot_outlast_the_deadline(
+        llm_server: LoopbackLLM, llm_settings: Callable[..., Settings]) -> None:
+    """A reply trickling one byte every 0.2 s never trips a per-read timeout, yet the call ends at the 1 s budget,
+    and the abandoned request hangs up on the server soon after instead of reading on for a minute."""
+    llm_server.push(replace(structured(EMPTY), drip_s=0.2))
+    client = LlmClient(llm_settings(llm_timeout_s=1.0, llm_max_retries=0))
+    start = time.monotonic()
+    with pytest.raises(LlmUnavailableError) as caught:
+        client.call("llm critic", FindingsOut, "s", "u")
+    assert time.monotonic() - start < 1.5
+    assert caught.value.reason == "deadline" and caught.value.notes == ("llm critic: attempt 1 failed: deadline",)
+    assert llm_server.aborted.wait(2.0)
+
+
+def test_the_call_deadline_bounds_every_retry_and_wait(
+        llm_server: LoopbackLLM, llm_settings: Callable[..., Settings]) -> None:
+    """Ten retries of a hung server would take 4 s; the call stops at its 1 s deadline."""
+    llm_server.push(*[completion('{"deficiencies": []}', delay_s=5)] * 11)
+    client = LlmClient(llm_settings(llm_timeout_s=0.4, llm_max_retries=10, llm_deadline_s=1.0))
+    start = time.monotonic()
+    with pytest.raises(LlmUnavailableError) as caught:
+        client.call("llm critic", FindingsOut, "s", "u")
+    assert time.monotonic() - start < 1.4 and caught.value.attempts <= 3 and caught.value.reason == "deadline"
+
+
+class Clock:
+    """A settable monotonic clock."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_circuit_breaker_fails_fast_after_consecutive_outages_and_tries_again_after_the_cooldown(
+        llm_server: LoopbackLLM, llm_settings: Callable[..., Settings]) -> None:
+    """Two calls lost to 500s open the breaker: the third fails without a request; after the cooldown one trial
+    call goes out and its success closes the breaker again."""
+    clock = Clock()
+    client = LlmClient(llm_settings(llm_breaker_after=2, llm_breaker_cooldown_s=60, llm_max_retries=1),
+                       clock=clock)
+    llm_server.push(*[error(500, "down")] * 4)
+    for _ in range(2):
+        with pytest.raises(LlmUnavailableError):
+            client.call("llm critic", FindingsOut, "s", "u")
+    assert len(llm_server.requests) == 4
+    with pytest.raises(LlmUnavailableError) as caught:
+        client.call("llm drafter", FindingsOut, "s", "u")
+    assert len(llm_server.requests) == 4 and caught.value.reason == "circuit open"
+    assert caught.value.notes == ("llm drafter: circuit open after 2 consecutive unavailable calls; next try in 60 s",)
+    clock.now += 61
+    llm_server.push(structured(EMPTY))
+    client.call("llm critic", FindingsOut, "s", "u")
+    assert len(llm_server.requests) == 5 and client.breaker.blocked() is None
+
+
+def test_replies_that_are_not_outages_do_not_open_the_breaker(
+        llm_server: LoopbackLLM, llm_settings: Callable[..., Settings]) -> None:
+    """A refusal or a 400 means the server answers: the breaker stays closed."""
+    client = LlmClient(llm_settings(llm_breaker_after=1))
+    llm_server.push(completion(None, refusal="no"), error(400, "bad request"), structured(EMPTY))
+    for _ in range(2):
+        with pytest.raises(LlmUnavailableError):
+            client.call("llm critic", FindingsOut, "s", "u")
+    client.call("llm critic", FindingsOut, "s", "u")
+    assert len(llm_server.requests) == 3
+
+
+def test_an_open_breaker_degrades_every_engine_honestly(llm_settings: Callable[..., Settings]) -> None:
+    """No server: the planner and drafter calls are tried and lost, the breaker opens, and the next call fails
+    fast; each engine keeps working on its fallback and says why."""
+
+    client = LlmClient(llm_settings(openai_base_url=f"http://127.0.0.1:{closed_port()}/v1", llm_breaker_after=2))
+    plan = LlmPlanner(client, fallback=FloorPlanner()).plan("q", engine_ctx())
+    drafter = LlmDrafter(client, fallback=BlankDrafter())
+    first, second = (drafter.draft(two_country_plan(), hits_for(two_country_plan()), engine_ctx()) for _ in range(2))
+    assert plan.notes[-1] == "llm planner unavailable (connection failed); the floor planner's plan is used"
+    assert first.notes[-1] == "llm drafter unavailable (connection failed); the blank drafter wrote this draft"
+    assert sum("attempt" in n for n in first.notes) == 3
+    assert second.notes[0].startswith("llm drafter: circuit open after 2 consecutive unavailable calls")
+    assert second.notes[-1] == "llm drafter unavailable (circuit open); the blank drafter wrote this draft"
+
+
+# ---------------------------------------------------------------------------------------- through the loop
 
 
 def test_connection_refused_falls_back_to_the_offline_engine_for_every_call(
-        llm_settings: Callable[..., Settings], llm_workbench: Callable[..., Workbench]) -> None:
-    """No server at all: the offline drafter writes, the rules critique, the session completes, 0 LLM calls."""
-    wb = llm_workbench(openai_base_url=f"http://127.0.0.1:{closed_port()}/v1")
-    r = wb.start(QUESTION, as_of=AS_OF, approve="all")
+        llm_workbench: Callable[..., Workbench]) -> None:
+    """No server: the offline planner, drafter and rules do the work; after three lost calls the breaker fails
+    the rest fast; the session completes with 0 LLM calls and says so in every cycle record."""
+    r = llm_workbench(openai_base_url=f"http://127.0.0.1:{closed_port()}/v1").start(QUESTION, as_of=AS_OF,
+                                                                                  approve="all")
     assert r.engine == "hybrid" and r.status == "completed" and not r.termination_reason.startswith("degraded")
-    assert r.metrics["llm_calls"] == 0
+    assert r.metrics["llm_calls"] == 0 and r.plan is not None and r.plan.planner == "offline"
     first = r.evaluation_history[0]
     assert first.critics == ("rules",)
+    assert "llm planner unavailable (connection failed); the offline planner's plan is used" in first.notes
     assert "llm drafter unavailable (connection failed); the offline drafter wrote this draft" in first.notes
     assert "llm critic unavailable (connection failed); the rules critic covered this cycle" in first.notes
-    assert sum("attempt" in n and "connection failed" in n for n in first.notes) == 6  # 3 drafter + 3 critic
+    assert sum("attempt" in n and "connection failed" in n for n in first.notes) == 9  # 3 calls x 3 attempts
+    assert all("llm critic unavailable (circuit open); the rules critic covered this cycle" in rec.notes
+               for rec in r.evaluation_history[1:])
     assert "[ru-act]" in r.final_answer
 
 
 def test_a_refusing_critic_is_not_retried_and_the_rules_cover_the_cycle(
         llm_server: LoopbackLLM, llm_workbench: Callable[..., Workbench]) -> None:
-    """A refusal would repeat at temperature 0: one attempt, then the rule critic covers that cycle."""
+    """A refusal would repeat at temperature 0: one attempt, then the rule critic covers that cycle; the next
+    cycle uses the model again."""
     llm_server.model = FakeModel(skip_jurisdictions=("XY",), findings=[completion(None, refusal="I cannot help.")])
     r = llm_workbench().start(QUESTION, as_of=AS_OF, approve="all")
-    assert llm_server.schemas() == ["DraftAnswer", "CritiqueFindings", "DraftAnswer", "CritiqueFindings"]
+    assert llm_server.schemas() == ["PlanOut", "AnswerOut", "FindingsOut", "AnswerOut", "FindingsOut"]
     first, second = r.evaluation_history
     assert first.critics == ("rules",) and second.critics == ("llm", "rules")
     assert "llm critic: attempt 1 failed: refusal: I cannot help." in first.notes
     assert "llm critic unavailable (refusal); the rules critic covered this cycle" in first.notes
-    assert first.llm_calls == 2 and first.prompt_tokens == 240  # the refused completion is still accounted
+    assert first.llm_calls == 3 and first.prompt_tokens == 360  # the refused completion is still accounted
     assert r.termination_reason == "no_open_deficiencies"
 
 
-def test_a_critic_failing_with_500_on_every_attempt_degrades_to_the_rules(
-        llm_server: LoopbackLLM, llm_workbench: Callable[..., Workbench]) -> None:
-    """Bounded: 1 + llm_max_retries attempts, then the rules; the next cycle uses the model again."""
-    llm_server.model = FakeModel(skip_jurisdictions=("XY",), findings=[error(500, "down")] * 3)
-    r = llm_workbench().start(QUESTION, as_of=AS_OF, approve="all")
-    assert llm_server.schemas().count("CritiqueFindings") == 4
-    first = r.evaluation_history[0]
-    assert [n for n in first.notes if n.startswith("llm critic: attempt")] == [
-        f"llm critic: attempt {i} failed: HTTP 500" for i in (1, 2, 3)]
-    assert first.critics == ("rules",) and r.evaluation_history[1].critics == ("llm", "rules")
-    assert r.termination_reason == "no_open_deficiencies"
-
-
-def _dead_client(settings: Settings) -> LlmClient:
-    return LlmClient(settings.model_copy(update={"openai_base_url": f"http://127.0.0.1:{closed_port()}/v1"}))
-
-
-class _BrokenDrafter:
-    name = "broken"
-
-    def draft(self, *args: object) -> None:
-        raise RuntimeError("fallback drafter broke too")
-
-
-@pytest.mark.parametrize("fallback", [None, _BrokenDrafter()], ids=["no fallback", "fallback fails"])
-def test_a_drafter_without_a_working_fallback_ends_the_loop_degraded_llm(
-        llm_settings: Callable[..., Settings], llm_workbench: Callable[..., Workbench],
-        fallback: object) -> None:
+def test_a_drafter_without_a_fallback_ends_the_loop_degraded_llm(llm_settings: Callable[..., Settings],
+                                                                 llm_workbench: Callable[..., Workbench]) -> None:
     """Nothing can write the answer: the loop ends with degraded_llm, the session is kept and readable."""
     wb = llm_workbench()
-    wb.drafter = LlmDrafter(_dead_client(llm_settings()), fallback=fallback)  # type: ignore[arg-type]
+    dead = llm_settings(openai_base_url=f"http://127.0.0.1:{closed_port()}/v1")
+    wb.planner = LlmPlanner(LlmClient(dead), fallback=OfflinePlanner())
+    wb.drafter = LlmDrafter(LlmClient(dead), fallback=None)
     r = wb.start(QUESTION, as_of=AS_OF, approve="all")
     assert r.status == "completed" and r.termination_reason == "degraded_llm"
     assert "drafting failed: llm drafter: connection failed (after 3 attempts)" in r.evaluation_history[0].notes
@@ -113,29 +217,8 @@ def test_a_bare_llm_critic_failure_ends_the_loop_degraded_llm(
     """Without the rule critic behind it, an unavailable model critic ends the loop honestly, keeping the draft."""
     llm_server.model = FakeModel()
     wb = llm_workbench()
-    wb.critic = LlmCritic(_dead_client(llm_settings()))
+    wb.critic = LlmCritic(LlmClient(llm_settings(openai_base_url=f"http://127.0.0.1:{closed_port()}/v1")))
     r = wb.start(QUESTION, as_of=AS_OF, approve="all")
     assert r.termination_reason == "degraded_llm"
     assert r.evaluation_history[0].notes[-1].startswith("critic failed: llm critic: connection failed")
     assert "[ru-act]" in r.final_answer
-
-
-def test_retry_after_is_respected_but_capped(llm_server: LoopbackLLM, llm_settings: Callable[..., Settings]) -> None:
-    """Waits: Retry-After seconds, retry-after-ms, capped at llm_max_wait_s; exponential backoff otherwise."""
-    waits: list[float] = []
-    client = LlmClient(llm_settings(llm_max_retries=4, llm_backoff_s=0.01, llm_max_wait_s=0.5), sleep=waits.append)
-    llm_server.push(error(429, "slow", {"Retry-After": "0.2"}), error(429, "slow", {"retry-after-ms": "30"}),
-                    error(429, "slow", {"Retry-After": "120"}), error(503, "busy"))
-    llm_server.model = FakeModel()
-    value, usage, notes = client.call("test", DraftAnswer, "system", "user")
-    assert waits == [0.2, 0.03, 0.5, 0.08]
-    assert value == DraftAnswer(sections=[]) and usage.llm_calls == 1 and notes[-1] == "test: recovered on attempt 5"
-
-def test_a_client_error_is_not_retried(llm_server: LoopbackLLM, llm_workbench: Callable[..., Workbench]) -> None:
-    """401/400 would fail again: a single attempt, then the offline drafter writes the draft."""
-    llm_server.push(error(401, "bad key"))
-    llm_server.model = FakeModel()
-    r = llm_workbench().start(QUESTION, as_of=AS_OF, approve="all")
-    assert llm_server.schemas()[:2] == ["DraftAnswer", "CritiqueFindings"]
-    assert "llm drafter unavailable (HTTP 401); the offline drafter wrote this draft" in r.evaluation_history[0].notes
-

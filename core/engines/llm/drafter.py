@@ -1,0 +1,193 @@
+"""The LLM drafter: a typed answer through the model, every claim checked against the passages it was given."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Callable, Mapping, Sequence
+
+from core.answer import Answer, Claim, ClaimKind, Gap, Quote
+from core.engines.base import DraftResult, Drafter, EngineContext
+from core.engines.llm.client import LlmClient, LlmUnavailableError, add_usage
+from core.engines.llm.prompts import DRAFT_SYSTEM, REVISE_SYSTEM, draft_prompt, revise_prompt
+from core.engines.llm.schemas import AnswerOut, ClaimOut
+from core.engines.offline import citations_for
+from core.engines.offline.drafter import gap_text
+from core.engines.text import quote_in
+from core.plan import Aspect, ResearchPlan
+from core.retrieval.models import DocStatus, Hit
+from core.state import Deficiency, Evidence
+
+
+@dataclass(frozen=True)
+class Given:
+    """A passage the model was shown: its document and the texts a quote of it may be checked against."""
+
+    doc_id: str
+    texts: tuple[str, ...]
+
+
+def _flat(text: str) -> str:
+    body = " ".join(text.split()).lstrip("#").strip()
+    return body if not body or body[-1] in ".!?:" else body + "."
+
+
+class AnswerBuilder:
+    """Turns the model's answer into an `Answer`, keeping only what the pipeline can check.
+
+    A citation must name a chunk the model was given (a document id stands for its chunk when exactly one chunk
+    of it was given) and quote text that occurs in that passage (white space and case normalised); a claim left
+    without a valid citation is dropped; plan item ids not in the plan are dropped; sections must be a planned
+    jurisdiction or the jurisdiction of a passage given; a claim repeated word for word in a section is kept once
+    with the items and citations of both; at most `max_claims` claims are kept. Each drop is noted.
+    """
+
+    def __init__(self, plan: ResearchPlan, given: Mapping[str, Given], ctx: EngineContext, max_claims: int):
+        self.plan, self.given, self.ctx, self.max_claims = plan, given, ctx, max_claims
+        self.notes: list[str] = []
+        by_doc: dict[str, list[str]] = {}
+        for chunk_id, g in given.items():
+            by_doc.setdefault(g.doc_id, []).append(chunk_id)
+        self._only_chunk = {doc: chunks[0] for doc, chunks in by_doc.items() if len(chunks) == 1}
+        codes = {*plan.answer_codes(), *(j.code for j in plan.jurisdictions)}
+        codes |= {doc.jurisdiction for g in given.values() if (doc := ctx.catalog.get(g.doc_id))}
+        self._codes = {c.lower(): c for c in codes}
+        self._kept = 0
+        self._over = 0
+
+    def build(self, out: AnswerOut, gaps: Sequence[Gap]) -> tuple[Answer, tuple[str, ...]]:
+        """The validated answer with `gaps` (the items the corpus cannot answer) and notes on what was dropped."""
+        verdict = None
+        if out.verdict is not None:
+            if self.plan.yes_no:
+                verdict = self._claim(out.verdict, "verdict")
+            else:
+                self.notes.append("llm drafter: dropped a verdict: the question is not a yes/no question")
+        answer = Answer(verdict=verdict)
+        for section in out.sections:
+            code = self._codes.get(" ".join(section.jurisdiction.split()).strip("# ").lower())
+            if code is None:
+                self.notes.append(f"llm drafter: dropped a section headed {section.jurisdiction[:40]!r}: "
+                                  "not a jurisdiction of the plan or of the passages given")
+                continue
+            existing = answer.section(code)
+            claims = {c.text: c for c in (existing.claims if existing else ())}
+            for raw in section.claims:
+                claim = self._claim(raw, "finding")
+                if claim is not None:
+                    claims[claim.text] = _merged(claims.get(claim.text), claim)
+            answer = answer.with_claims(code, claims.values())
+        if self._over:
+            self.notes.append(f"llm drafter: dropped {self._over} claim(s) beyond the cap of {self.max_claims}")
+        return answer.model_copy(update={"gaps": tuple(gaps)}), tuple(self.notes)
+
+    def _claim(self, raw: ClaimOut, kind: ClaimKind) -> Claim | None:
+        text = _flat(raw.text)
+        if not text:
+            return None
+        quotes = tuple(dict.fromkeys(q for c in raw.citations if (q := self._quote(c.chunk_id, c.quote, text))))
+        if not quotes:
+            self.notes.append(f"llm drafter: dropped a claim without a valid citation: {text[:80]!r}")
+            return None
+        ids = [i.strip() for i in raw.plan_item_ids]
+        unknown = [i for i in ids if self.plan.item(i) is None]
+        if unknown:
+            self.notes.append(f"llm drafter: dropped plan item id(s) {', '.join(unknown)[:80]}: not in the plan")
+        items = tuple(dict.fromkeys(i for i in ids if i not in unknown))
+        if kind == "verdict" and not items:
+            items = tuple(i.id for i in self.plan.items if i.aspect == Aspect.verdict)
+        if self._kept >= self.max_claims:
+            self._over += 1
+            return None
+        self._kept += 1
+        history = any(self.ctx.catalog.status_at(q.doc_id, self.ctx.as_of) in (DocStatus.superseded, DocStatus.repealed)
+                      and q.doc_id in self.plan.history_doc_ids for q in quotes)
+        return Claim(text=text, plan_item_ids=items, citations=quotes, kind=kind, history=history)
+
+    def _quote(self, chunk_id: str, quote: str, claim: str) -> Quote | None:
+        cid = chunk_id.strip().strip("[]")
+        cid = cid if cid in self.given else self._only_chunk.get(cid, cid)
+        given = self.given.get(cid)
+        if given is None:
+            self.notes.append(f"llm drafter: dropped a citation of {cid[:60]!r}: not among the passages given")
+            return None
+        said = " ".join(quote.split()).strip("\"'“”‘’ ")
+        if not any(quote_in(said, t) for t in (self.ctx.passage(cid), *given.texts)):
+            self.notes.append(f"llm drafter: dropped a citation of {cid}: its quote is not in that passage "
+                              f"(claim {claim[:60]!r})")
+            return None
+        return Quote(doc_id=given.doc_id, chunk_id=cid, quote=said)
+
+
+def _merged(before: Claim | None, claim: Claim) -> Claim:
+    """A claim repeated word for word answers the items and keeps the citations of both."""
+    if before is None:
+        return claim
+    return before.model_copy(update={
+        "plan_item_ids": tuple(dict.fromkeys((*before.plan_item_ids, *claim.plan_item_ids))),
+        "citations": tuple(dict.fromkeys((*before.citations, *claim.citations)))})
+
+
+def _given_hits(hits: Mapping[str, Sequence[Hit]]) -> dict[str, Given]:
+    return {h.chunk_id: Given(h.doc_id, (h.text,)) for found in hits.values() for h in found}
+
+
+def _given_revision(answer: Answer, evidence: Sequence[Evidence]) -> dict[str, Given]:
+    given: dict[str, Given] = {}
+    for _, claim in answer.claims():
+        for q in claim.citations:
+            prev = given.get(q.chunk_id, Given(q.doc_id, ()))
+            given[q.chunk_id] = Given(q.doc_id, (*prev.texts, q.quote))
+    for e in evidence:
+        prev = given.get(e.chunk_id, Given(e.doc_id, ()))
+        given[e.chunk_id] = Given(e.doc_id, (*prev.texts, e.snippet, *e.sentences))
+    return given
+
+
+class LlmDrafter:
+    """Drafts and revises through the model; on `LlmUnavailableError` the fallback drafter writes that call."""
+
+    name = "llm"
+
+    def __init__(self, client: LlmClient, fallback: Drafter | None, *, max_claims: int = 40):
+        self.client = client
+        self.fallback = fallback
+        self.max_claims = max_claims
+
+    def draft(self, plan: ResearchPlan, hits: Mapping[str, Sequence[Hit]], ctx: EngineContext) -> DraftResult:
+        """A typed answer from the passages retrieved per plan item; items the corpus cannot answer become gaps."""
+        gaps = [Gap(plan_item_id=i.id, text=gap_text(i)) for i in plan.items if not i.answerable]
+        given = _given_hits(hits)
+        if not given:
+            answer = Answer(gaps=tuple(gaps))
+            return DraftResult(answer=answer, citations=[],
+                               notes=("llm drafter: no passage was retrieved for any plan item; no model call",))
+        try:
+            out, usage, notes = self.client.call("llm drafter", AnswerOut, DRAFT_SYSTEM, draft_prompt(plan, hits, ctx))
+        except LlmUnavailableError as exc:
+            return self._fall_back(exc, "draft", lambda f: f.draft(plan, hits, ctx))
+        answer, dropped = AnswerBuilder(plan, given, ctx, self.max_claims).build(out, gaps)
+        return DraftResult(answer=answer, citations=citations_for(answer, ctx), usage=usage, notes=notes + dropped)
+
+    def revise(self, plan: ResearchPlan, answer: Answer, addressed: Sequence[Deficiency],
+               evidence: Sequence[Evidence], ctx: EngineContext) -> DraftResult:
+        """The answer revised with the correction evidence; unchanged (and no call) when nothing was addressed."""
+        if not addressed:
+            return DraftResult(answer=answer, citations=citations_for(answer, ctx))
+        try:
+            out, usage, notes = self.client.call("llm drafter", AnswerOut, REVISE_SYSTEM,
+                                                 revise_prompt(plan, answer, addressed, evidence, ctx))
+        except LlmUnavailableError as exc:
+            return self._fall_back(exc, "revision", lambda f: f.revise(plan, answer, addressed, evidence, ctx))
+        builder = AnswerBuilder(plan, _given_revision(answer, evidence), ctx, self.max_claims)
+        revised, dropped = builder.build(out, answer.gaps)
+        return DraftResult(answer=revised, citations=citations_for(revised, ctx), usage=usage, notes=notes + dropped)
+
+    def _fall_back(self, exc: LlmUnavailableError, what: str, run: Callable[[Drafter], DraftResult]) -> DraftResult:
+        if self.fallback is None:
+            raise exc
+        try:
+            result = run(self.fallback)
+        except Exception as fallback_exc:  # noqa: BLE001 - nothing left to write the answer: degraded_llm
+            raise exc from fallback_exc
+        note = f"llm drafter unavailable ({exc.reason}); the {self.fallback.name} drafter wrote this {what}"
+        return replace(result, usage=add_usage(result.usage, exc.usage), notes=(*exc.notes, *result.notes, note))

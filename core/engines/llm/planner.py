@@ -1,0 +1,200 @@
+"""The LLM planner: the model's research plan merged onto the offline planner's, validated in Python."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from core.engines.base import EngineContext, Planner, PlanResult
+from core.engines.llm.client import LlmClient, LlmUnavailableError, add_usage
+from core.engines.llm.prompts import PLAN_SYSTEM, plan_prompt
+from core.engines.llm.schemas import PlanOut
+from core.gazetteer import country_name, covered_by, iso_country
+from core.plan import ANY_JURISDICTION, Aspect, PlanItem, PlannedJurisdiction, ResearchPlan, item_id
+
+MAX_ENTITY_TYPES = 8
+OPEN_ASPECTS = (Aspect.verdict, Aspect.comparison)
+"""Aspects an item may ask across jurisdictions (jurisdiction `*`) even when the question names some."""
+
+
+def place_name(code: str) -> str:
+    """A readable name for a jurisdiction code: the country's name where the code stands for one, else the code."""
+    iso = iso_country(code.split("-")[0])
+    return (country_name(iso) if iso else None) or code
+
+
+def _named(words: str, question: str) -> bool:
+    return bool(words.strip()) and re.search(r"(?<!\w)" + re.escape(words.strip()) + r"(?!\w)", question,
+                                             re.I) is not None
+
+
+class _Codes:
+    """Jurisdiction codes a plan may use: the corpus' own, or ISO 3166 alpha-2 countries (mapped onto the corpus
+    code when the corpus holds that country under another code, e.g. GB -> UK)."""
+
+    def __init__(self, ctx: EngineContext):
+        self.corpus = set(ctx.catalog.jurisdictions())
+        self._lower = {c.lower(): c for c in self.corpus}
+        self._by_iso = {iso: c for c in self.corpus if (iso := iso_country(c))}
+        self.covers = covered_by(ctx.catalog)
+
+    def valid(self, raw: str) -> str | None:
+        """The code `raw` stands for, or None when it is neither a corpus code nor an ISO alpha-2 country."""
+        key = raw.strip()
+        if key.lower() in self._lower:
+            return self._lower[key.lower()]
+        if len(key) == 2 and country_name(key.upper()):
+            return self._by_iso.get(key.upper(), key.upper())
+        return None
+
+    def planned(self, code: str, named_as: tuple[str, ...]) -> PlannedJurisdiction:
+        """A new planned jurisdiction; whether the corpus holds it is computed here, never taken from the model."""
+        in_corpus = code in self.corpus
+        return PlannedJurisdiction(code=code, name=place_name(code), named_as=named_as, in_corpus=in_corpus,
+                                   via=None if in_corpus else self.covers.get(code))
+
+
+def merge_plan(floor: ResearchPlan, out: PlanOut, ctx: EngineContext) -> tuple[ResearchPlan, tuple[str, ...]]:
+    """The model's plan merged onto the floor plan, and a note for everything of the model's that was dropped.
+
+    The merge rule: the floor (the offline planner's plan, built from the gazetteer and the corpus metadata) is
+    never reduced. Its jurisdictions and items all stay as they are, so the model can add jurisdictions, items
+    and entity types but never silently drop a jurisdiction the gazetteer found. What the model adds is checked:
+    a jurisdiction must be a corpus code or an ISO 3166 alpha-2 country and be named by words that occur in the
+    question; an item must name a planned jurisdiction (or `*` when the question names none, or for a verdict or
+    comparison); ids come from `item_id()`; `in_corpus`, `via` and `answerable` are computed in Python. Items
+    follow the offline planner's conventions: a member state's items are asked of the bloc whose law applies
+    there, plus one unanswerable item for its own national law; a jurisdiction the corpus holds nothing for gets
+    one unanswerable item, disclosed as a gap; a jurisdiction the model adds without items gets the aspects the
+    floor asks of the others; a yes/no or comparison question gets its verdict or comparison item.
+    """
+    codes = _Codes(ctx)
+    notes: list[str] = []
+    places = {j.code: j for j in floor.jurisdictions}
+    for pj in out.jurisdictions:
+        code = codes.valid(pj.code)
+        if code is None:
+            notes.append(f"llm planner: dropped jurisdiction {pj.code[:20]!r}: not a corpus or ISO 3166 code")
+            continue
+        words = tuple(dict.fromkeys(w.strip() for w in pj.named_as if _named(w, floor.question)))
+        if not words:
+            notes.append(f"llm planner: dropped jurisdiction {code}: the question does not name it")
+            continue
+        known = places.get(code)
+        places[code] = (known.model_copy(update={"named_as": tuple(dict.fromkeys((*known.named_as, *words)))})
+                        if known else codes.planned(code, words))
+    items = _Items(floor, places)
+    for it in out.items:
+        aspect = it.aspect
+        raw = it.jurisdiction.strip()
+        code = ANY_JURISDICTION if raw == ANY_JURISDICTION else codes.valid(raw)
+        if code == ANY_JURISDICTION and places and aspect not in OPEN_ASPECTS:
+            code = None
+        if code is None or (code != ANY_JURISDICTION and code not in places):
+            notes.append(f"llm planner: dropped item {raw[:20]}:{aspect.value}: jurisdiction not in the plan")
+            continue
+        if it.ask.strip():
+            items.add(code, aspect, it.ask.strip(), it.query.strip() or it.ask.strip())
+    for code in places:
+        items.cover(code)
+    yes_no = floor.yes_no or out.yes_no
+    comparison = floor.comparison or (out.comparison and len(places) > 1)
+    items.open_questions(yes_no, comparison)
+    entities = list(floor.entity_types)
+    for e in out.entity_types:
+        if e.strip() and e.strip().lower() not in {x.lower() for x in entities} and len(entities) < MAX_ENTITY_TYPES:
+            entities.append(e.strip())
+    plan = floor.model_copy(update={
+        "jurisdictions": tuple(places.values()), "entity_types": tuple(entities), "items": items.ranked(),
+        "yes_no": yes_no, "comparison": comparison, "planner": "llm"})
+    return plan, tuple(notes)
+
+
+class _Items:
+    """The plan items being merged: the floor's, then what the model adds, by the offline planner's conventions."""
+
+    def __init__(self, floor: ResearchPlan, places: dict[str, PlannedJurisdiction]):
+        self.floor, self.places = floor, places
+        self.items = {i.id: i for i in floor.items}
+        self.topic = " ".join(floor.topic_terms) or floor.question
+        self.aspects = list(dict.fromkeys(i.aspect for i in floor.items if i.aspect not in OPEN_ASPECTS)) or [
+            Aspect.obligation]
+
+    def add(self, code: str, aspect: Aspect, ask: str, query: str) -> None:
+        """An item unless its id exists; a member state's goes to its bloc, one of a country without sources is
+        unanswerable."""
+        place = self.places.get(code)
+        if place is not None and not place.in_corpus:
+            if place.via:
+                self.add(place.via, aspect, ask.replace(place.name, f"{place.via} law applying in {place.name}"),
+                         query)
+                self._national(place, aspect)
+            else:
+                self._put(PlanItem(id=item_id(code, aspect), jurisdiction=code, aspect=aspect, ask=ask, query="",
+                                   answerable=False))
+            return
+        self._put(PlanItem(id=item_id(code, aspect), jurisdiction=code, aspect=aspect, ask=ask, query=query))
+
+    def cover(self, code: str) -> None:
+        """Items for a planned jurisdiction that has none: the aspects the floor asks of the others."""
+        place = self.places[code]
+        target = place.via if place.via and not place.in_corpus else code
+        if any(i.jurisdiction in (code, target) for i in self.items.values()):
+            return
+        if not place.in_corpus and not place.via:
+            labels = ", ".join(a.label for a in self.aspects)
+            self.add(code, self.aspects[0], f"{place.name}: {labels} on {self.topic}", "")
+            return
+        for aspect in self.aspects:
+            self.add(code, aspect, f"{place.name}: {aspect.label} on {self.topic}", f"{self.topic} {place.name}")
+
+    def open_questions(self, yes_no: bool, comparison: bool) -> None:
+        """The verdict item of a yes/no question and the comparison item of a comparing one."""
+        answerable = any(i.answerable and i.jurisdiction != ANY_JURISDICTION for i in self.items.values())
+        if yes_no:
+            self._put(PlanItem(id=item_id(ANY_JURISDICTION, Aspect.verdict), jurisdiction=ANY_JURISDICTION,
+                               aspect=Aspect.verdict, ask=f"a direct yes or no to: {self.floor.question}",
+                               query=self.floor.question, answerable=answerable))
+        if comparison:
+            self._put(PlanItem(id=item_id(ANY_JURISDICTION, Aspect.comparison), jurisdiction=ANY_JURISDICTION,
+                               aspect=Aspect.comparison, ask="a comparison across " + ", ".join(self.places),
+                               query="", answerable=answerable))
+
+    def ranked(self) -> tuple[PlanItem, ...]:
+        """Items by the plan's jurisdiction order (cross-jurisdiction items last), then by aspect."""
+        order = {code: n for n, code in enumerate([*self.places, ANY_JURISDICTION])}
+        aspects = list(Aspect)
+        return tuple(sorted(self.items.values(),
+                            key=lambda i: (order.get(i.jurisdiction, len(order)), aspects.index(i.aspect))))
+
+    def _national(self, place: PlannedJurisdiction, aspect: Aspect) -> None:
+        ask = f"{place.name}: its own national law (the corpus holds {place.via} sources, which apply there)"
+        self._put(PlanItem(id=item_id(place.code, aspect), jurisdiction=place.code, aspect=aspect, ask=ask, query="",
+                           answerable=False))
+
+    def _put(self, item: PlanItem) -> None:
+        self.items.setdefault(item.id, item)
+
+
+class LlmPlanner:
+    """Plans through the model on top of the fallback planner's plan, which is also the plan used when the model
+    is unavailable (see `merge_plan` for what the model may change)."""
+
+    name = "llm"
+
+    def __init__(self, client: LlmClient, fallback: Planner):
+        self.client = client
+        self.fallback = fallback
+
+    def plan(self, question: str, ctx: EngineContext) -> PlanResult:
+        """The merged plan; the fallback's alone, with a note, when the model cannot be reached."""
+        floor = self.fallback.plan(question, ctx)
+        names = {code: place_name(code) for code in ctx.catalog.jurisdictions()}
+        try:
+            out, usage, notes = self.client.call("llm planner", PlanOut, PLAN_SYSTEM,
+                                                 plan_prompt(question, floor.plan, names, ctx))
+        except LlmUnavailableError as exc:
+            note = f"llm planner unavailable ({exc.reason}); the {self.fallback.name} planner's plan is used"
+            return replace(floor, usage=add_usage(floor.usage, exc.usage), notes=(*exc.notes, *floor.notes, note))
+        plan, dropped = merge_plan(floor.plan, out, ctx)
+        return PlanResult(plan=plan, usage=add_usage(floor.usage, usage), notes=(*floor.notes, *notes, *dropped))
