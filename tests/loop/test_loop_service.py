@@ -114,9 +114,9 @@ def test_a_stale_review_answer_is_refused(workbench_factory: Factory) -> None:
     assert paused.pending_review["cycle"] == 0
     with pytest.raises(InputError, match='name the review they answer: add "cycle": 0'):
         wb.resume(paused.thread_id, {p["id"]: {"action": "approve"} for p in proposals})
-    # one correction that works (the missing jurisdiction) and queries that find nothing for the rest: those are
-    # found again and proposed at cycle 1
-    fixable = next(p["id"] for p in proposals if p["deficiency_type"] == "missing_jurisdiction")
+    # one correction that works (the savings club exemption the answer omits) and queries that find nothing for
+    # the rest: those are found again and proposed at cycle 1
+    fixable = next(p["id"] for p in proposals if p["deficiency_type"] == "missing_exemption")
     stale = {"cycle": 0, "decisions": {p["id"]: {"action": "approve"} if p["id"] == fixable
                                        else {"action": "edit", "query": "zzqx nothing"} for p in proposals}}
     again = wb.resume(paused.thread_id, stale)
