@@ -1,11 +1,13 @@
-"""Does the loop help? Single pass vs naive retry vs the stateful loop on one questions file.
+"""Does the loop help? Single pass vs naive retry vs the stateful loop on one or more questions files.
 
-    python tests/bench/quality.py QUESTIONS_FILE [--corpus DIR] [--collection NAME] [--max-cycles N]
+    python tests/bench/quality.py QUESTIONS_FILE... [--corpus DIR] [--collection NAME] [--max-cycles N]
                                   [--out DIR] [--update-readme] [--strict]
 
-All three strategies run on the same engine, store and settings (core.evaluation). Prints one table per
-strategy and a comparison, checks the issue's targets (pass/fail), writes a plotly chart (HTML, and PNG when
-kaleido can render here) and the raw results as JSON into test-artifacts/. With `--corpus DIR` the corpus is
+All three strategies run on the same engine, store and settings (core.evaluation). Prints, per file, one table per
+strategy and a comparison, checks the targets (pass/fail: residual severity, coverage against both baselines and
+at least 85%, retrieval calls, no question certified incomplete, no duplicate or cut sentence, at most 120 words
+per plan item), writes a plotly chart per file (HTML, and PNG when kaleido can render here) and the raw results as
+JSON into test-artifacts/. With `--corpus DIR` the corpus is
 ingested into a fresh temporary data dir first (nothing of yours is touched); otherwise the configured
 WORKBENCH_DATA_DIR / collection is used. `--update-readme` replaces the `bench:quality` block of README.md
 with the generated table. `--strict` exits 1 when a target fails.
@@ -55,6 +57,17 @@ def targets(reports: dict[str, EvalReport]) -> list[tuple[str, bool, str]]:
     out.append(("loop uses no more retrieval calls than naive retry",
                 loop["retrievals"] <= retry["retrievals"],
                 f"{int(loop['retrievals'])} vs retry {int(retry['retrievals'])}"))
+    rows = reports["loop"].rows
+    cover = reports["loop"].summary()["fact_coverage_overall"]
+    out.append(("loop covers at least 85% of the expected facts", cover is not None and cover >= 0.85 - 1e-9,
+                f"{cover:.0%}" if cover is not None else "no expected facts"))
+    certified = [r.label for r in rows if r.certified_incomplete]
+    out.append(("no question certified incomplete (ended at the threshold or with nothing open, an item unanswered)",
+                not certified, ", ".join(certified) or "none"))
+    broken = [r.label for r in rows if r.duplicate_sentences or r.cut_sentences]
+    out.append(("no duplicate or cut sentence", not broken, ", ".join(broken) or "none"))
+    wordy = max((r.words_per_item or 0.0 for r in rows), default=0.0)
+    out.append(("words per plan item at most 120 on every question", wordy <= 120, f"largest {wordy:.0f}"))
     return out
 
 
@@ -80,12 +93,17 @@ def comparison_rows(reports: dict[str, EvalReport]) -> list[list[str]]:
             f"{int(t['cycles'])}",
             f"{t['wall_s']:.2f}",
             f"{recall:.2f}" if recall is not None else "-",
+            f"{int(t['plan_items_answered'])}/{int(t['plan_items'])}",
+            f"{max((r.words_per_item or 0.0 for r in reports[name].rows), default=0.0):.0f}",
+            f"{int(t['duplicate_sentences'])}/{int(t['cut_sentences'])}",
+            f"{int(t['certified_incomplete'])}",
         ])
     return rows
 
 
 HEADERS = ["strategy", "facts covered", "residual deficiencies", "residual severity", "resolved", "retrieval calls",
-           "critic calls", "cycles", "wall time (s)", "detection recall"]
+           "critic calls", "cycles", "wall time (s)", "detection recall", "plan items answered",
+           "max words per item", "duplicate/cut sentences", "certified incomplete"]
 
 
 def per_question_rows(reports: dict[str, EvalReport]) -> list[list[str]]:
@@ -100,12 +118,14 @@ def per_question_rows(reports: dict[str, EvalReport]) -> list[list[str]]:
             cells.append(f"{reports[name].rows[i].residual_severity:.2f}")
         for name in ORDER:
             cells.append(str(reports[name].rows[i].retrievals))
+        loop = reports["loop"].rows[i]
+        cells += [f"{loop.plan_items_answered}/{loop.plan_items}", f"{loop.answer_words}", loop.stop_reason]
         rows.append(cells)
     return rows
 
 
 PER_Q_HEADERS = (["question"] + [f"facts {LABELS[n]}" for n in ORDER] + [f"severity {LABELS[n]}" for n in ORDER]
-                 + [f"retrievals {LABELS[n]}" for n in ORDER])
+                 + [f"retrievals {LABELS[n]}" for n in ORDER] + ["loop: items answered", "loop: words", "loop: stop"])
 
 
 def markdown_table(headers: list[str], rows: list[list[str]]) -> str:
@@ -122,8 +142,9 @@ def text_table(headers: list[str], rows: list[list[str]]) -> str:
     return "\n".join([fmt(headers), "  ".join("-" * w for w in widths), *(fmt(r) for r in rows)])
 
 
-def readme_block(reports: dict[str, EvalReport], questions_file: str, context: dict[str, Any]) -> str:
-    """The generated README section body (between the bench:quality markers)."""
+def readme_block(reports: dict[str, EvalReport], questions_file: str, context: dict[str, Any],
+                 with_how_to: bool = True) -> str:
+    """The README text of one questions file (the section between the bench:quality markers holds one per file)."""
     checks = targets(reports)
     n = len(reports["loop"].rows)
     lines = [
@@ -146,8 +167,13 @@ def readme_block(reports: dict[str, EvalReport], questions_file: str, context: d
         markdown_table(PER_Q_HEADERS, per_question_rows(reports)),
         "",
         "</details>",
+    ]
+    if not with_how_to:
+        return "\n".join(lines)
+    lines += [
         "",
-        "**How to run.** `python tests/bench/quality.py questions/q1-q6.yaml --corpus core/corpus` ingests the "
+        "**How to run.** `python tests/bench/quality.py questions/q1-q6.yaml questions/heldout.yaml --corpus "
+        "core/corpus` ingests the "
         "sample corpus into a throwaway data dir, runs the three strategies on the same engine and corpus — "
         "single pass (retrieve, draft, one critique, no correction), naive retry (re-draft up to max-cycles times "
         "with a wider retrieval each time, k, 2k, 3k, …, and no memory of earlier deficiencies) and the stateful "
@@ -155,8 +181,11 @@ def readme_block(reports: dict[str, EvalReport], questions_file: str, context: d
         "`test-artifacts/quality.html`, `.png` and `.json`; add `--update-readme` to regenerate this block. "
         "Any questions file in the same format can be scored one strategy at a time with "
         "`python -m core eval FILE [--strategy loop|single|retry] [--json]` against the configured corpus. "
-        "Fact coverage counts the expected facts stated in the answer body (not in the residual-deficiency "
-        "disclosure), with normalised matching of amounts, percentages, comparators, dates and citations.",
+        "Fact coverage counts the expected facts stated in the answer (its claims, comparison table and source "
+        "lines; not the gaps or the residual-deficiency disclosure), with normalised matching of amounts, "
+        "percentages, comparators, dates and citations. Plan items answered, words per plan item, duplicate and "
+        "cut sentences and `certified_incomplete` (a run that ended at or above the threshold, or with nothing "
+        "open, while a plan item was unanswered) come from `python -m core eval --json`.",
     ]
     return "\n".join(lines)
 
@@ -220,7 +249,7 @@ def _settings(args: argparse.Namespace, tmp: str | None) -> Settings:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tests/bench/quality.py", description=__doc__.splitlines()[0])
-    parser.add_argument("questions_file", metavar="QUESTIONS_FILE")
+    parser.add_argument("questions_files", metavar="QUESTIONS_FILE", nargs="+")
     parser.add_argument("--corpus", metavar="DIR", help="ingest DIR into a fresh temporary data dir and use that")
     parser.add_argument("--collection", default=None)
     parser.add_argument("--max-cycles", type=int, default=None)
@@ -231,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     try:
-        questions = load_questions(args.questions_file)
+        files = {f: load_questions(f) for f in args.questions_files}
     except QuestionsFileError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -239,6 +268,7 @@ def main(argv: list[str] | None = None) -> int:
     from core.persistence import memory_persistence
     from core.service import Workbench
 
+    results: dict[str, dict[str, EvalReport]] = {}
     with tempfile.TemporaryDirectory(prefix="bench-quality-") if args.corpus else nullcontext() as tmp:
         settings = _settings(args, tmp)
         wb = Workbench(settings, persistence=memory_persistence())
@@ -256,12 +286,14 @@ def main(argv: list[str] | None = None) -> int:
             print("error: the corpus is empty; ingest it first or pass --corpus DIR", file=sys.stderr)
             return 2
         store.search("warm-up", k=1)  # load the embedding model before any strategy is timed
-        reports: dict[str, EvalReport] = {}
-        for name in ORDER:
-            started = time.perf_counter()
-            reports[name] = evaluate(wb, questions, name, collection=args.collection, max_cycles=args.max_cycles)
-            print(f"\n== {LABELS[name]} ({name}), {time.perf_counter() - started:.2f}s")
-            print("\n".join(format_table(reports[name])))
+        for path, questions in files.items():
+            results[path] = {}
+            for name in ORDER:
+                started = time.perf_counter()
+                results[path][name] = evaluate(wb, questions, name, collection=args.collection,
+                                               max_cycles=args.max_cycles)
+                print(f"\n== {path}: {LABELS[name]} ({name}), {time.perf_counter() - started:.2f}s")
+                print("\n".join(format_table(results[path][name])))
         context = {
             "date": datetime.now(timezone.utc).strftime("%Y-%m-%d"), "engine": wb.engine_name,
             "corpus": f"`{args.corpus}`" if args.corpus else corpus_label, "chunks": store.count(),
@@ -271,27 +303,31 @@ def main(argv: list[str] | None = None) -> int:
         if args.corpus:
             store.close()  # release the temporary shard before its directory is removed
 
-    print("\n== comparison (totals over all questions)")
-    print(text_table(HEADERS, comparison_rows(reports)))
-    print("\n== targets")
-    checks = targets(reports)
-    for name, ok, evidence in checks:
-        print(f"{'PASS' if ok else 'FAIL'}  {name}: {evidence}")
-
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "quality.json").write_text(json.dumps(
-        {"questions_file": args.questions_file, "context": context,
-         "targets": [{"name": n, "passed": ok, "evidence": e} for n, ok, e in checks],
-         "strategies": {k: r.to_json(with_answers=True) for k, r in reports.items()}},
-        ensure_ascii=False, indent=2), encoding="utf-8")
+    passed = True
+    blocks = []
+    dump: dict[str, Any] = {"context": context, "files": {}}
+    for i, (path, reports) in enumerate(results.items()):
+        print(f"\n== {path}: comparison (totals over all questions)")
+        print(text_table(HEADERS, comparison_rows(reports)))
+        print(f"\n== {path}: targets")
+        checks = targets(reports)
+        for name, ok, evidence in checks:
+            print(f"{'PASS' if ok else 'FAIL'}  {name}: {evidence}")
+        passed = passed and all(ok for _, ok, _ in checks)
+        dump["files"][path] = {"targets": [{"name": n, "passed": ok, "evidence": e} for n, ok, e in checks],
+                               "strategies": {k: r.to_json(with_answers=True) for k, r in reports.items()}}
+        blocks.append(f"#### `{path}`\n\n" + readme_block(reports, path, context,
+                                                           with_how_to=i == len(results) - 1))
+        for line in write_chart(reports, out / Path(path).stem):
+            print(line)
+    (out / "quality.json").write_text(json.dumps(dump, ensure_ascii=False, indent=2), encoding="utf-8")
     print(f"\nresults: {out / 'quality.json'}")
-    for line in write_chart(reports, out):
-        print(line)
     if args.update_readme:
-        update_readme(Path(args.readme), readme_block(reports, args.questions_file, context))
+        update_readme(Path(args.readme), "\n\n".join(blocks))
         print(f"README: updated the bench:quality block of {args.readme}")
-    if args.strict and not all(ok for _, ok, _ in checks):
+    if args.strict and not passed:
         return 1
     return 0
 

@@ -169,3 +169,18 @@ def test_answers_are_whole_sentences_without_repeats(wb: Workbench, question: st
     assert all(c.text.rstrip()[-1] in ".!?)" for _, c in r.answer.claims())
     words = r.answer.word_count() / max(1, len(r.plan.items))
     assert words <= 120
+
+
+def test_a_member_state_is_answered_from_the_bloc_that_covers_it_and_its_own_law_is_disclosed(tmp_path: Path) -> None:
+    from core.retrieval.models import DocumentMeta
+
+    bloc = DocumentMeta(id="bloc-reg", title="Bloc payments regulation summary", jurisdiction="EU",
+                        extra={"covers": ["DE", "FR"]}, effective=AS_OF.replace(year=2020))
+    docs = [(bloc, ["Payment firms in the bloc must identify owners holding 25% or more of a corporate customer."])]
+    wb = Workbench(Settings(data_dir=tmp_path), store=KeywordStore(docs), persistence=memory_persistence())
+    r = wb.start("Which owners must a German payment firm identify?", as_of=AS_OF, approve="all")
+    de = r.plan.jurisdiction("DE")
+    assert de is not None and de.via == "EU" and not de.in_corpus and de.named_as == ("German",)
+    assert [s.jurisdiction for s in r.answer.sections] == ["EU"] and fact_found(r.final_answer, "25% or more")
+    assert any(d.subject == "DE" and d.resolution_status == ResolutionStatus.unresolvable for d in r.residual_deficiencies)
+    assert "national law" in r.final_answer
