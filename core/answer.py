@@ -113,7 +113,7 @@ def render_markdown(answer: Answer, plan: ResearchPlan | None = None, names: dic
     sources = sources or {}
     parts: list[str] = []
     if answer.verdict is not None:
-        parts.append(f"**Short answer:** {_line(answer.verdict)}")
+        parts.append(f"Short answer: {_line(answer.verdict)}")
     if plan is not None and plan.comparison:
         table = comparison_table(answer, plan)
         if table:
@@ -126,7 +126,7 @@ def render_markdown(answer: Answer, plan: ResearchPlan | None = None, names: dic
         body = heading + "\n" + "\n".join(_line(c) for c in section.claims)
         named = [sources[d] for d in dict.fromkeys(d for c in section.claims for d in c.doc_ids) if d in sources]
         if named:
-            body += "\n\n*Sources:* " + "; ".join(named) + "."
+            body += "\n\nSources: " + "; ".join(named) + "."
         parts.append(body)
     if answer.gaps:
         parts.append(f"## {GAP_HEADING}\n" + "\n".join(f"- {g.text}" for g in answer.gaps))

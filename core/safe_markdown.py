@@ -39,11 +39,32 @@ def md_escape(text: str) -> str:
     return "  \n".join(lines)
 
 
+_TABLE_ROW_RE = re.compile(r"^\|(.*)\|$")
+_TABLE_RULE_RE = re.compile(r"^\|(?:\s*:?-{3,}:?\s*\|)+$")
+
+
+def _table_row(line: str) -> str:
+    """A table row of the answer's comparison with each cell escaped (cells cannot hold a `|` of their own: the
+    renderer writes them without one)."""
+    if _TABLE_RULE_RE.match(line):
+        return line
+    cells = _TABLE_ROW_RE.match(line).group(1).split("|")  # type: ignore[union-attr]
+    return "| " + " | ".join(md_escape(c.strip()) for c in cells) + " |"
+
+
 def answer_markdown(answer: str, *, heading_shift: int) -> str:
     """An answer as inert Markdown, one paragraph per line: the answer's own `#` headings stay headings, moved
-    `heading_shift` levels down (at most level 6), and every line's text is escaped."""
-    out = []
+    `heading_shift` levels down (at most level 6), its comparison table stays a table with every cell escaped,
+    and every other line's text is escaped."""
+    out: list[str] = []
+    table: list[str] = []
     for line in answer.splitlines():
+        if _TABLE_ROW_RE.match(line.strip()):
+            table.append(_table_row(line.strip()))
+            continue
+        if table:
+            out.append("\n".join(table))
+            table = []
         if not line.strip():
             continue
         heading = _HEADING_RE.match(line)
@@ -52,4 +73,6 @@ def answer_markdown(answer: str, *, heading_shift: int) -> str:
             out.append(f"{'#' * level} {md_escape(heading.group(2).strip())}")
         else:
             out.append(md_escape(line.strip()))
+    if table:
+        out.append("\n".join(table))
     return "\n\n".join(out)

@@ -58,7 +58,7 @@ def test_a_yes_no_question_opens_with_a_verdict(wb: Workbench) -> None:
     r = wb.start("Must a Hong Kong money service operator apply due diligence to a wire transfer of HKD 8,000?",
                  as_of=AS_OF, approve="all")
     assert r.answer.verdict is not None and r.answer.verdict.text.startswith("Yes.")
-    assert r.final_answer.startswith("**Short answer:** Yes.")
+    assert r.final_answer.startswith("Short answer: Yes.")
     assert "HKD 8,000" in r.answer.verdict.text
 
 
@@ -184,3 +184,23 @@ def test_a_member_state_is_answered_from_the_bloc_that_covers_it_and_its_own_law
     assert [s.jurisdiction for s in r.answer.sections] == ["EU"] and fact_found(r.final_answer, "25% or more")
     assert any(d.subject == "DE" and d.resolution_status == ResolutionStatus.unresolvable for d in r.residual_deficiencies)
     assert "national law" in r.final_answer
+
+
+def test_the_comparison_table_stays_a_table_and_its_cells_stay_inert() -> None:
+    from core.answer import render_markdown
+    from core.plan import PlanItem, PlannedJurisdiction, ResearchPlan
+    from core.safe_markdown import answer_markdown
+    from tests.inert import HOSTILE, live_markup
+
+    plan = ResearchPlan(question="q", as_of=AS_OF, comparison=True,
+                        jurisdictions=(PlannedJurisdiction(code="AU", name="Australia"),
+                                       PlannedJurisdiction(code="CH", name="Switzerland")),
+                        items=(PlanItem(id="AU:threshold", jurisdiction="AU", aspect=Aspect.threshold, ask="a", query="q"),
+                               PlanItem(id="CH:threshold", jurisdiction="CH", aspect=Aspect.threshold, ask="a", query="q")))
+    claim = lambda code: Claim(text=HOSTILE, plan_item_ids=(f"{code}:threshold",))  # noqa: E731
+    answer = Answer(sections=(AnswerSection(jurisdiction="AU", claims=(claim("AU"),)),
+                              AnswerSection(jurisdiction="CH", claims=(claim("CH"),))))
+    shown = answer_markdown(render_markdown(answer, plan), heading_shift=1)
+    rows = [line for line in shown.splitlines() if line.startswith("|")]
+    assert rows[0].startswith("| jurisdiction |") and rows[1].startswith("|---|") and len(rows) == 4
+    assert live_markup(shown) == []
