@@ -18,10 +18,16 @@ from core.engines.offline.shared import (
     pick,
     section_code,
 )
-from core.engines.text import sentences
+from core.engines.text import is_anaphoric, sentences, term_set
 from core.plan import Aspect, PlanItem, ResearchPlan
 from core.retrieval.models import Hit
 from core.state import Deficiency, Evidence
+
+
+VERDICT_CONTEXT = 3
+"""Sentences around the verdict's own that may explain it: the rule before it, the denial or limit after it."""
+VERDICT_WORDS = 100
+"""The verdict with its context stays within about one plan item's words."""
 
 
 def gap_text(item: PlanItem) -> str:
@@ -76,8 +82,9 @@ class OfflineDrafter:
 
 
 def _verdict(item: PlanItem, cands: list[Candidate], passages: list[tuple[str, str, str, float]]) -> Claim | None:
-    """'Yes.' or 'No.' followed by the best supporting sentence (and the next one of its passage when that is the
-    one that denies or limits it): the polarity is read from the words, and the quote lets the analyst check it."""
+    """'Yes.' or 'No.' followed by the best supporting sentence, the sentences just before it that speak of the
+    same thing (what the rule is), and the following ones up to a denial or limit that decides the answer: the
+    polarity is read from the words, and the quotes let the analyst check it."""
     if not cands:
         return None
     best = cands[0]
@@ -86,11 +93,21 @@ def _verdict(item: PlanItem, cands: list[Candidate], passages: list[tuple[str, s
     text = next((t for d, c, t, _ in passages if c == last.chunk_id), "")
     sents = sentences(text)
     at = next((i for i, s in enumerate(sents) if s == last.quote), len(sents))
-    following = next((s for s in sents[at + 1: at + 3] if negates(s)), None)
+    following = [s for s in sents[at + 1: at + 1 + VERDICT_CONTEXT] if not is_anaphoric(s) or s == sents[at + 1]]
+    denial = next((s for s in following if negates(s)), None)
     said = best.text
-    if not negates(said) and following:
-        quotes.append(Quote(doc_id=last.doc_id, chunk_id=last.chunk_id, quote=following))
-        said = f"{said} {following}"
+    if not negates(said) and denial:
+        upto = following[: following.index(denial) + 1]
+        quotes += [Quote(doc_id=last.doc_id, chunk_id=last.chunk_id, quote=s) for s in upto]
+        said = " ".join([said, *upto])
+    first = best.quotes[0]
+    start = next((i for i, s in enumerate(sents) if s == first.quote), 0)
+    follows = first.quote
+    for lead in reversed(sents[max(0, start - VERDICT_CONTEXT + 1): start]):
+        if len(term_set(lead) & term_set(follows)) < 2 or len(f"{lead} {said}".split()) > VERDICT_WORDS:
+            break
+        quotes.insert(0, Quote(doc_id=first.doc_id, chunk_id=first.chunk_id, quote=lead))
+        said, follows = f"{lead} {said}", lead
     word = "No." if negates(said) else "Yes."
     return Claim(text=f"{word} {said}", plan_item_ids=(item.id,), citations=tuple(quotes), kind="verdict",
                  history=best.history)

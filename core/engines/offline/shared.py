@@ -201,7 +201,7 @@ def candidates(item: PlanItem, passages: Iterable[tuple[str, str, str, float]], 
             if feat == 0.0:
                 continue
             shared = len(terms & term_set(sent))
-            needed = 1 if feat >= 1.0 else round(floor * len(terms))
+            needed = 1 if feat >= 1.0 or doc_id in plan.named_doc_ids else round(floor * len(terms))
             if (item.aspect == Aspect.verdict and feat == ASKED_FIGURE) or (anchored and feat >= 1.0):
                 needed = 0
             if terms and shared < needed:

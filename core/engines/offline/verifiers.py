@@ -125,7 +125,8 @@ def check_sources(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineCont
         if status == DocStatus.not_yet_applicable:
             preds = ctx.catalog.predecessors_in_force(doc_id, ctx.as_of)
             pred_ids = {p.id for p in preds}
-            items = {i for _, c in located if c.kind in ("finding", "verdict") for i in c.plan_item_ids}
+            items = {i for _, c in located if c.kind == "finding" for i in c.plan_item_ids
+                     if (item := plan.item(i)) is not None and item.jurisdiction == doc.jurisdiction}
             told = {i for _, c in claims if c.kind in ("finding", "verdict") and pred_ids & set(c.doc_ids)
                     for i in c.plan_item_ids}
             untold = sorted(items - told)
