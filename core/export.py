@@ -103,7 +103,7 @@ def why_unresolved(d: Deficiency, *, finished: bool) -> str:
 
 RESIDUAL_HEADER: Row = ["ID", "Severity", "Type", "Subject", "Description", "Why unresolved"]
 CITATION_HEADER: Row = ["Document", "Title", "Jurisdiction", "Citation", "Declared status", "Status at as-of",
-                        "Effective"]
+                        "Effective", "Passages quoted"]
 CYCLE_HEADER: Row = ["Cycle", "Score", "Found", "Resolved", "Queries issued", "Decisions"]
 
 
@@ -115,7 +115,8 @@ def _residual_rows(result: RunResult) -> list[Row]:
 
 def _citation_rows(result: RunResult) -> list[Row]:
     return [[c.doc_id, c.title, c.jurisdiction, c.citation or "", c.declared_status, c.status_at_as_of,
-             c.effective.isoformat() if c.effective else "unknown"] for c in result.citations]
+             c.effective.isoformat() if c.effective else "unknown", ", ".join(c.passage_ids or c.chunk_ids)]
+            for c in result.citations]
 
 
 def _ids(ids: tuple[str, ...]) -> str:

@@ -67,15 +67,16 @@ class Deps:
         chunks = functools.lru_cache(maxsize=None)(store.chunks)
         return EngineContext(catalog=store.catalog(), as_of=as_of,
                              doc_text=lambda doc_id: "\n".join(c.text for c in chunks(doc_id)),
-                             passage=lambda chunk_id: _passage(chunks, chunk_id))
+                             passage=lambda chunk_id: getattr(_chunk(chunks, chunk_id), "text", ""),
+                             chunk=lambda chunk_id: _chunk(chunks, chunk_id))
 
 
-def _passage(chunks: Callable[[str], list[Any]], chunk_id: str) -> str:
-    """The text of one passage by its chunk id (`doc-id#index`), "" when the corpus does not hold it."""
+def _chunk(chunks: Callable[[str], list[Any]], chunk_id: str) -> Any:
+    """One passage by its chunk id (`doc-id#index`), None when the corpus does not hold it."""
     doc_id, _, index = chunk_id.rpartition("#")
     if not doc_id or not index.isdigit():
-        return ""
-    return next((c.text for c in chunks(doc_id) if c.chunk_index == int(index)), "")
+        return None
+    return next((c for c in chunks(doc_id) if c.chunk_index == int(index)), None)
 
 
 def names_of(plan: ResearchPlan | None) -> dict[str, str]:

@@ -122,6 +122,10 @@ class Citation(BaseModel):
     status_at_as_of: str
     effective: date | None = None
     citation: str | None = None
+    chunk_ids: tuple[str, ...] = ()
+    """The passages of the document that the answer quotes."""
+    passage_ids: tuple[str, ...] = ()
+    """Their own ids where the corpus gives passages one (a .jsonl line's `id`)."""
 
 
 class Evidence(BaseModel):

@@ -312,9 +312,10 @@ def citation_frame(result: RunResult) -> pd.DataFrame:
     """The cited sources with their status at the session's as-of date."""
     return pd.DataFrame(
         [{"document": c.doc_id, "title": c.title, "jurisdiction": c.jurisdiction,
-          "status at as-of": label(c.status_at_as_of), "effective": c.effective, "citation": c.citation or ""}
+          "status at as-of": label(c.status_at_as_of), "effective": c.effective, "citation": c.citation or "",
+          "passages": ", ".join(c.passage_ids or c.chunk_ids)}
          for c in result.citations],
-        columns=["document", "title", "jurisdiction", "status at as-of", "effective", "citation"],
+        columns=["document", "title", "jurisdiction", "status at as-of", "effective", "citation", "passages"],
     )
 
 

@@ -8,7 +8,7 @@ from typing import Callable, Mapping, Protocol, Sequence
 
 from core.answer import Answer
 from core.plan import ResearchPlan
-from core.retrieval.models import Catalog, Hit
+from core.retrieval.models import Catalog, Chunk, Hit
 from core.state import Citation, Deficiency, Evidence
 
 
@@ -21,6 +21,8 @@ class EngineContext:
     doc_text: Callable[[str], str]
     passage: Callable[[str], str] = lambda chunk_id: ""
     """The text of one passage by chunk id ("" when the corpus does not hold it)."""
+    chunk: Callable[[str], Chunk | None] = lambda chunk_id: None
+    """One passage with its metadata (a .jsonl passage's own `passage_id`), or None."""
 
 
 @dataclass(frozen=True)

@@ -204,3 +204,19 @@ def test_the_comparison_table_stays_a_table_and_its_cells_stay_inert() -> None:
     rows = [line for line in shown.splitlines() if line.startswith("|")]
     assert rows[0].startswith("| jurisdiction |") and rows[1].startswith("|---|") and len(rows) == 4
     assert live_markup(shown) == []
+
+
+def test_citations_keep_the_quoted_passages_and_their_own_ids(wb: Workbench) -> None:
+    from dataclasses import replace
+
+    from core.engines.offline import citations_for
+    from core.retrieval.models import Chunk
+
+    ctx = Deps.context_of(wb.store(), AS_OF)
+    jsonl = {"ch-amla#1": Chunk(doc_id="ch-amla", chunk_index=1, text="x", metadata={"passage_id": "art-9.2"})}
+    ctx = replace(ctx, chunk=jsonl.get)
+    cite = lambda chunk: Quote(doc_id="ch-amla", chunk_id=chunk, quote="q")  # noqa: E731
+    answer = Answer(sections=(AnswerSection(jurisdiction="CH", claims=(
+        Claim(text="a.", citations=(cite("ch-amla#0"),)), Claim(text="b.", citations=(cite("ch-amla#1"),)))),))
+    [record] = citations_for(answer, ctx)
+    assert record.chunk_ids == ("ch-amla#0", "ch-amla#1") and record.passage_ids == ("art-9.2",)

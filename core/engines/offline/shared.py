@@ -60,14 +60,22 @@ def short_name(doc: DocumentMeta) -> str:
 
 def citations_for(answer: Answer, ctx: EngineContext) -> list[Citation]:
     """Citation records for every corpus document the answer cites, with the status at the as-of date."""
+    quoted: dict[str, list[str]] = {}
+    for _, claim in answer.claims():
+        for q in claim.citations:
+            if q.chunk_id:
+                quoted.setdefault(q.doc_id, []).append(q.chunk_id)
     out = []
     for doc_id in answer.cited_doc_ids():
         doc = ctx.catalog.get(doc_id)
         if doc is None:
             continue
+        chunk_ids = tuple(dict.fromkeys(quoted.get(doc_id, [])))
+        passage_ids = tuple(dict.fromkeys(str(pid) for c in chunk_ids if (chunk := ctx.chunk(c)) is not None
+                                          and (pid := chunk.metadata.get("passage_id")) is not None))
         out.append(Citation(doc_id=doc.id, title=doc.title, jurisdiction=doc.jurisdiction,
                             declared_status=doc.status.value, status_at_as_of=ctx.catalog.status_at(doc.id, ctx.as_of).value,
-                            effective=doc.effective, citation=doc.citation))
+                            effective=doc.effective, citation=doc.citation, chunk_ids=chunk_ids, passage_ids=passage_ids))
     return out
 
 
