@@ -5,8 +5,9 @@ Pure functions, no I/O: usable from the CLI (`python -m core eval`), the benchma
 Fact matching normalises both the answer and the expected fact to a token sequence and looks for the fact's
 tokens as a contiguous run in the answer's tokens:
 
-- amounts: `€10,000`, `EUR 10 000`, `10,000 euros` and `EUR 10k` are all `eur 10000`; `$`, `US$`, `£`, `S$`
-  become `usd`, `usd`, `gbp`, `sgd`;
+- amounts: `€10,000`, `EUR 10 000`, `10,000 euros` and `EUR 10k` are all `eur 10000`; every ISO 4217 code is a
+  currency, and symbols become codes through core.figures (`$` and `US$` are `usd`, `A$` `aud`, `HK$` `hkd`,
+  `£` `gbp`, `S$` `sgd`);
 - percentages: `25%`, `25 %`, `25 percent`, `25 per cent` are all `25%`;
 - comparators next to a figure become one token before it: `25% or more` = `at least 25 percent` (`ge 25%`),
   `more than 25%` = `exceeding 25 percent` = `over 25%` (`gt 25%`). A fact without a comparator (`25%`)

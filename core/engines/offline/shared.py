@@ -11,6 +11,7 @@ from typing import Iterable, Mapping, Sequence
 from core.answer import Answer, Claim, Quote
 from core.engines.base import EngineContext
 from core.engines.text import is_anaphoric, same_sentence, sentences, term_set, terms
+from core.engines.text import terms as _terms_list
 from core.figures import dates, figures, format_date
 from core.gazetteer import currency_hint
 from core.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
@@ -114,11 +115,6 @@ class Candidate:
     history: bool
 
 
-def item_terms(item: PlanItem, plan: ResearchPlan) -> set[str]:
-    """What a sentence must share with the question to answer this item: the topic words."""
-    return set(plan.topic_terms)
-
-
 def feature(item: PlanItem, sentence: str, plan: ResearchPlan, hint: tuple[str, ...]) -> float:
     """How well a sentence has what the item's aspect asks for (0..1)."""
     aspect = item.aspect
@@ -144,14 +140,49 @@ def feature(item: PlanItem, sentence: str, plan: ResearchPlan, hint: tuple[str, 
     return 1.0 if matched else SOFT_FEATURE
 
 
-def relevance(terms: set[str], sentence: str, weights: Mapping[str, float] | None = None) -> float:
-    """Share of the topic words the sentence contains, each weighted by how rare it is among the passages at hand
-    (a word every passage has, like the regime's own name, says little about which sentence answers)."""
+PREFIX = 6
+"""Two words sharing their first six letters are one word to relevance ("register" and "registration")."""
+
+
+def _acronyms(words: list[str]) -> dict[str, set[str]]:
+    """Initials of runs of 2 to 4 content words ("customer due diligence" -> cdd), with the words they stand for."""
+    out: dict[str, set[str]] = {}
+    for i in range(len(words)):
+        for n in (2, 3, 4):
+            run = words[i:i + n]
+            if len(run) == n and all(w.isalpha() for w in run):
+                out.setdefault("".join(w[0] for w in run), set()).update(run)
+    return out
+
+
+def said_terms(terms: set[str], sentence: str, order: Sequence[str] = ()) -> set[str]:
+    """The topic words a sentence states: as words, as words sharing their first six letters, or through an
+    acronym either side spells out ("CDD" in the sentence for "customer due diligence" in the question, and the
+    other way round); `order` is the topic words in the question's order, for its acronyms."""
+    words = _terms_list(sentence)
+    present = set(words)
+    found = terms & present
+    for t in terms - found:
+        if len(t) >= PREFIX and any(w[:PREFIX] == t[:PREFIX] for w in present if len(w) >= PREFIX):
+            found.add(t)
+    for acronym, expanded in _acronyms([t for t in order if t in terms]).items():
+        if acronym in present and len(acronym) > 1:
+            found |= expanded & terms
+    for acronym in set(_acronyms(words)) & terms:
+        found.add(acronym)
+    return found
+
+
+def relevance(terms: set[str], sentence: str, weights: Mapping[str, float] | None = None,
+              order: Sequence[str] = ()) -> float:
+    """Share of the topic words the sentence states (`said_terms`), each weighted by how rare it is among the
+    passages at hand (a word every passage has, like the regime's own name, says little about which sentence
+    answers)."""
     if not terms:
         return 0.0
     w = weights or {}
     total = sum(w.get(t, 1.0) for t in terms)
-    return sum(w.get(t, 1.0) for t in terms & term_set(sentence)) / total if total else 0.0
+    return sum(w.get(t, 1.0) for t in said_terms(terms, sentence, order)) / total if total else 0.0
 
 
 def rarity(texts: Iterable[str], words: Iterable[str]) -> dict[str, float]:
@@ -187,7 +218,7 @@ def candidates(item: PlanItem, passages: Iterable[tuple[str, str, str, float]], 
     Only documents usable at the as-of date, of the item's jurisdiction, relevant to the topic and showing the
     aspect's feature qualify. A sentence that opens with a pronoun or connective brings its predecessor along,
     or is left out when that one is not usable either."""
-    terms = item_terms(item, plan)
+    terms = set(plan.topic_terms)
     floor = min_relevance(terms)
     passages = list(passages)
     asked = {f.key for f in figures(plan.question)}
@@ -208,13 +239,13 @@ def candidates(item: PlanItem, passages: Iterable[tuple[str, str, str, float]], 
             feat = feature(item, sent, plan, hint)
             if feat == 0.0:
                 continue
-            shared = len(terms & term_set(sent))
+            shared = len(said_terms(terms, sent, plan.topic_terms))
             needed = 1 if feat >= 1.0 or doc_id in plan.named_doc_ids else round(floor * len(terms))
             if (item.aspect == Aspect.verdict and feat == ASKED_FIGURE) or (anchored and feat >= 1.0):
                 needed = 0
             if terms and shared < needed:
                 continue
-            rel = relevance(terms, sent, weights)
+            rel = relevance(terms, sent, weights, plan.topic_terms)
             quote_texts = [sent]
             if is_anaphoric(sent):
                 if i == 0 or is_anaphoric(sents[i - 1]):
