@@ -109,9 +109,18 @@ def sentences(text: str) -> list[str]:
     return out
 
 
+DEMONSTRATIVE = re.compile(
+    r"\b(?:this|these|those)\s+\w+|\bthat\s+(?!the\b|a\b|an\b|it\b|its\b|they\b|their\b|he\b|she\b|there\b|is\b|"
+    r"are\b|was\b|were\b|has\b|have\b|had\b|will\b|would\b|can\b|may\b|must\b|should\b|all\b|any\b|each\b|"
+    r"every\b|no\b|not\b)[a-z]+", re.I)
+"""A demonstrative noun phrase ("that figure", "these rules") points back to an earlier sentence too."""
+
+
 def is_anaphoric(sentence: str) -> bool:
-    """Whether the sentence opens with a pronoun or connective that needs an earlier sentence."""
-    return bool(ANAPHORIC_OPENERS.match(sentence.strip()))
+    """Whether the sentence opens with a pronoun or connective, or has a demonstrative in its first eight words,
+    that needs an earlier sentence."""
+    text = sentence.strip()
+    return bool(ANAPHORIC_OPENERS.match(text)) or bool(DEMONSTRATIVE.search(" ".join(text.split()[:8])))
 
 
 def same_sentence(a: str, b: str) -> bool:

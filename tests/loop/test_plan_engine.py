@@ -11,6 +11,7 @@ import pytest
 from core.answer import Answer, AnswerSection, Claim, Quote
 from core.config import Settings
 from core.engines.offline import OfflineCritic
+from core.engines.text import is_anaphoric, sentences
 from core.evaluation import cut_sentences, duplicate_sentences
 from core.figures import figures
 from core.nodes import Deps
@@ -167,6 +168,7 @@ def test_answers_are_whole_sentences_without_repeats(wb: Workbench, question: st
     assert r.answer.claims()
     assert duplicate_sentences(r.answer) == 0 and cut_sentences(r.answer) == 0
     assert all(c.text.rstrip()[-1] in ".!?)" for _, c in r.answer.claims())
+    assert not [c.text for _, c in r.answer.claims() if c.kind == "finding" and is_anaphoric(sentences(c.text)[0])]
     words = r.answer.word_count() / max(1, len(r.plan.items))
     assert words <= 120
 

@@ -12,6 +12,7 @@ from core.engines.offline.shared import (
     Candidate,
     also_answers,
     answer_texts,
+    extended,
     candidates,
     citations_for,
     negates,
@@ -47,6 +48,7 @@ class OfflineDrafter:
         gaps: list[Gap] = []
         verdict: Claim | None = None
         shared: dict[str, list[str]] = {}
+        extensions: dict[str, list[tuple[str, Quote]]] = {}
         for item in plan.items:
             if not item.answerable:
                 gaps.append(Gap(plan_item_id=item.id, text=gap_text(item)))
@@ -60,8 +62,9 @@ class OfflineDrafter:
                 continue
             if item.aspect == Aspect.comparison:
                 continue
-            shared[item.id] = []
-            for claim in pick(cands, item, texts, shared=shared[item.id], named=plan.named_doc_ids):
+            shared[item.id], extensions[item.id] = [], []
+            for claim in pick(cands, item, texts, shared=shared[item.id], named=plan.named_doc_ids,
+                              extend=extensions[item.id]):
                 code = section_code(item, ctx.catalog.get(claim.citations[0].doc_id).jurisdiction)
                 sections.setdefault(code, []).append(claim)
         answer = Answer(verdict=verdict, gaps=tuple(gaps))
@@ -70,6 +73,8 @@ class OfflineDrafter:
         for item_id, held in shared.items():
             if held:
                 answer = also_answers(answer, held, item_id)
+        for item_id, additions in extensions.items():
+            answer = extended(answer, additions, item_id)
         return DraftResult(answer=answer, citations=citations_for(answer, ctx))
 
     def revise(self, plan: ResearchPlan, answer: Answer, addressed: Sequence[Deficiency], evidence: Sequence[Evidence],

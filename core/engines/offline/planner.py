@@ -79,10 +79,17 @@ def entities_in(question: str, catalog: Catalog) -> list[str]:
     return [e for e in found if not any(e != o and set(terms(e)) < set(terms(o)) for o in found)]
 
 
+CONTENT_QUESTION = re.compile(r"^\s*(?:what|which|how)\b", re.I)
+CONTENT_ASPECTS = (Aspect.threshold, Aspect.exemption, Aspect.definition, Aspect.obligation, Aspect.scope)
+
+
 def asked_aspects(question: str) -> list[Aspect]:
-    """The aspects the question's wording asks for; obligations when it names none."""
+    """The aspects the question's wording asks for; obligations when it names none, and when a what/which/how
+    question asks only about timing ("what did X change?" asks what the rules now say, too)."""
     found = [a for a, rx in ASPECT_CUES.items() if rx.search(question)]
-    return found or [Aspect.obligation]
+    if not any(a in CONTENT_ASPECTS for a in found) and (not found or CONTENT_QUESTION.search(question)):
+        found.append(Aspect.obligation)
+    return found
 
 
 MAX_DOCS_PER_NAME = 3
@@ -90,18 +97,22 @@ MAX_DOCS_PER_NAME = 3
 
 
 def named_documents(question: str, catalog: Catalog) -> list[str]:
-    """Documents the question names by an alias, citation or title (never an erroneous one)."""
+    """Documents the question names by an alias, citation or title (never an erroneous one). An alias that is
+    some document's short name (its first alias) names that document only, not the others that mention it."""
     sharing: dict[str, int] = {}
+    short: dict[str, set[str]] = {}
     for doc in catalog.all():
         for a in set(doc.aliases):
             sharing[a] = sharing.get(a, 0) + 1
+        if doc.aliases and doc.status != DocStatus.erroneous:
+            short.setdefault(doc.aliases[0], set()).add(doc.id)
     codes = set(catalog.jurisdictions())
     out = []
     for doc in catalog.all():
         if doc.status == DocStatus.erroneous:
             continue
         names = [a for a in doc.aliases if len(a) >= 3 and a not in codes and sharing[a] <= MAX_DOCS_PER_NAME
-                 and not is_place_name(a)]
+                 and not is_place_name(a) and doc.id in short.get(a, {doc.id})]
         if doc.citation:
             names.extend(p.strip() for p in re.split(r"[;,]", doc.citation) if len(p.strip()) > 6)
         if any(re.search(r"(?<![\w-])" + re.escape(n) + r"(?![\w-])", question, re.I) for n in names if n):

@@ -10,6 +10,7 @@ from core.engines.base import EngineContext
 from core.engines.offline.shared import (
     also_answers,
     answer_texts,
+    extended,
     applicability_text,
     candidates,
     pick,
@@ -53,9 +54,12 @@ def fill(plan: ResearchPlan, answer: Answer, items: Iterable[PlanItem], ev: list
             continue
         texts = answer_texts(answer)
         held: list[str] = []
-        answer = _add_claims(answer, pick(candidates(item, passages, plan, ctx), item, texts, shared=held, named=plan.named_doc_ids), ctx, item)
+        more: list[tuple[str, Quote]] = []
+        answer = _add_claims(answer, pick(candidates(item, passages, plan, ctx), item, texts, shared=held,
+                                          named=plan.named_doc_ids, extend=more), ctx, item)
         if held:
             answer = also_answers(answer, held, item.id)
+        answer = extended(answer, more, item.id)
     return answer
 
 

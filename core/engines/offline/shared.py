@@ -19,7 +19,8 @@ from core.retrieval.models import DocStatus, DocumentMeta
 from core.state import Citation
 
 ENTITY_SOURCE = 0.5
-"""A source that declares it applies to the entity type the question names speaks to that entity's duties."""
+"""A source that declares it applies to the entity type the question names, and a sentence that names it (in
+words or by its initials, "MSBs"), speak to that entity's duties."""
 ANCHOR = 0.8
 """A passage that states the very figure the question asks about is where the context of the answer is."""
 ASKED_FIGURE = 2.0
@@ -29,10 +30,10 @@ SOFT_FEATURE = 0.3
 left out."""
 USABLE = (DocStatus.in_force, DocStatus.not_yet_applicable)
 HISTORY = (DocStatus.superseded, DocStatus.repealed)
-WORDS_PER_ITEM = 105
+WORDS_PER_ITEM = 112
 """Word budget of the claims drafted for one plan item: coverage must come from the right sentences, not from
 pasting passages."""
-SENTENCES_PER_ITEM = 5
+SENTENCES_PER_ITEM = 6
 SENTENCES_PER_DOCUMENT = 2
 """Per item, so that a question naming several instruments of one jurisdiction hears from each."""
 
@@ -123,7 +124,7 @@ def feature(item: PlanItem, sentence: str, plan: ResearchPlan, hint: tuple[str, 
         asked = {f.key for f in figures(plan.question)}
         if any(f.key in asked for f in figs):
             return ASKED_FIGURE
-        return 0.8 if figs else 0.0
+        return 1.0 if figs else 0.0
     if aspect == Aspect.date:
         return 1.0 if dates(sentence) else 0.5 if YEAR.search(sentence) else 0.0
     if aspect == Aspect.verdict:
@@ -219,6 +220,7 @@ def candidates(item: PlanItem, passages: Iterable[tuple[str, str, str, float]], 
     aspect's feature qualify. A sentence that opens with a pronoun or connective brings its predecessor along,
     or is left out when that one is not usable either."""
     terms = set(plan.topic_terms)
+    entity_terms = [tuple(_terms_list(e)) for e in plan.entity_types]
     floor = min_relevance(terms)
     passages = list(passages)
     asked = {f.key for f in figures(plan.question)}
@@ -235,14 +237,16 @@ def candidates(item: PlanItem, passages: Iterable[tuple[str, str, str, float]], 
         hint = currency_hint(doc.jurisdiction)
         sents = sentences(text)
         anchored = ANCHOR if asked and any(f.key in asked for s in sents for f in figures(s, hint)) else 0.0
+        feats = [feature(item, s, plan, hint) for s in sents]
+        said = [len(said_terms(terms, s, plan.topic_terms)) for s in sents]
+        on_topic = any(f >= 1.0 and n >= 1 for f, n in zip(feats, said))
         for i, sent in enumerate(sents):
-            feat = feature(item, sent, plan, hint)
+            feat, shared = feats[i], said[i]
             if feat == 0.0:
                 continue
-            shared = len(said_terms(terms, sent, plan.topic_terms))
             needed = 1 if feat >= 1.0 or doc_id in plan.named_doc_ids else round(floor * len(terms))
-            if (item.aspect == Aspect.verdict and feat == ASKED_FIGURE) or (anchored and feat >= 1.0):
-                needed = 0
+            if feat >= 1.0 and (anchored or on_topic) or (item.aspect == Aspect.verdict and feat == ASKED_FIGURE):
+                needed = 0  # the passage is about the topic: its other figures, dates, exemptions belong too
             if terms and shared < needed:
                 continue
             rel = relevance(terms, sent, weights, plan.topic_terms)
@@ -253,6 +257,7 @@ def candidates(item: PlanItem, passages: Iterable[tuple[str, str, str, float]], 
                 quote_texts = [sents[i - 1], sent]
             named = 0.4 if doc_id in plan.named_doc_ids else 0.0
             named += ENTITY_SOURCE if set(plan.entity_types) & set(doc.applies_to) else 0.0
+            named += ENTITY_SOURCE if any(set(t) <= said_terms(set(t), sent, t) for t in entity_terms) else 0.0
             score = (3.0 * rel + relevance(set(plan.focus_terms), sent, weights) + 0.5 * phrases(plan, sent) + feat
                      + named + anchored + 0.5 / (1 + rank))
             out.append(Candidate(score=score, text=" ".join(quote_texts),
@@ -263,19 +268,26 @@ def candidates(item: PlanItem, passages: Iterable[tuple[str, str, str, float]], 
 
 
 def pick(cands: Sequence[Candidate], item: PlanItem, answer_texts: list[str], *, budget: int = WORDS_PER_ITEM,
-         limit: int = SENTENCES_PER_ITEM, shared: list[str] | None = None, named: Iterable[str] = ()) -> list[Claim]:
+         limit: int = SENTENCES_PER_ITEM, shared: list[str] | None = None, named: Iterable[str] = (),
+         extend: list[tuple[str, Quote]] | None = None) -> list[Claim]:
     """Claims for the item from the best candidates: no sentence the answer already holds, within the word budget.
     `answer_texts` is updated with what was picked; a good candidate the answer already states is appended to
-    `shared` (that claim answers this item too)."""
+    `shared` (that claim answers this item too); a sentence whose antecedent the answer already states goes to
+    `extend` as (antecedent, quote), to be appended to the claim that states it (see `extended`)."""
     claims: list[Claim] = []
     words = 0
     per_doc: dict[str, int] = {}
-    asked = set(named)
+    asked = set(named) | ({cands[0].doc_id} if cands else set())  # the item's best source is not capped
     for c in _diverse(cands, asked):
         capped = c.doc_id not in asked and len({x.doc_id for x in cands}) > 1
         if capped and per_doc.get(c.doc_id, 0) >= SENTENCES_PER_DOCUMENT:
             continue
-        held = [t for t in answer_texts if any(same_sentence(q.quote, t) or q.quote.lower() in t.lower() for q in c.quotes)]
+        if len(c.quotes) > 1 and _stated(c.quotes[0].quote, answer_texts) and not _stated(c.quotes[-1].quote, answer_texts):
+            if extend is not None:  # its antecedent is already in the answer: it goes right after it
+                extend.append((c.quotes[0].quote, c.quotes[-1]))
+                answer_texts.append(c.quotes[-1].quote)
+            continue
+        held = [t for t in answer_texts if any(_stated(q.quote, [t]) for q in c.quotes)]
         if held:
             if shared is not None and not claims and not shared:
                 shared.append(held[0])
@@ -302,6 +314,11 @@ def also_answers(answer: Answer, texts: Sequence[str], item_id: str) -> Answer:
     return answer
 
 
+def _stated(quote: str, texts: Iterable[str]) -> bool:
+    """Whether one of the texts already holds the quoted sentence."""
+    return any(same_sentence(quote, t) or quote.lower() in t.lower() for t in texts)
+
+
 def _diverse(cands: Sequence[Candidate], named: set[str]) -> list[Candidate]:
     """Candidates with the best one of each document first (in score order), then the rest; the documents the
     question names keep their order."""
@@ -317,6 +334,22 @@ def _diverse(cands: Sequence[Candidate], named: set[str]) -> list[Candidate]:
 DIVERSITY_MARGIN = 0.5
 """A document's best sentence goes ahead of a stronger document's second sentence when it scores within this of
 the best candidate."""
+
+
+def extended(answer: Answer, additions: Sequence[tuple[str, Quote]], item_id: str) -> Answer:
+    """The answer with each added sentence right after the claim stating its antecedent, in that claim."""
+    for antecedent, quote in additions:
+        def grow(c: Claim) -> Claim:
+            if antecedent not in c.text or quote.quote in c.text:
+                return c
+            return c.model_copy(update={"text": f"{c.text} {quote.quote}", "citations": (*c.citations, quote),
+                                        "plan_item_ids": tuple(dict.fromkeys((*c.plan_item_ids, item_id)))})
+
+        if answer.verdict is not None:
+            answer = answer.model_copy(update={"verdict": grow(answer.verdict)})
+        for section in answer.sections:
+            answer = answer.with_claims(section.jurisdiction, [grow(c) for c in section.claims])
+    return answer
 
 
 def answer_texts(answer: Answer) -> list[str]:
