@@ -16,6 +16,7 @@ expected deficiency types among all types detected during the run, retrieval and
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, field
 from datetime import date
@@ -24,12 +25,12 @@ from typing import Any, Callable, Sequence
 
 import yaml
 
-from core.answer import Answer, render_markdown
+from core.answer import Answer, Claim, render_markdown
 from core.engines.base import EngineContext
 from core.nodes import Deps, names_of, source_names
 from core.plan import ResearchPlan
 from core.retrieval.plan_search import search_plan
-from core.engines.text import sentences
+from core.engines.text import is_anaphoric, sentences
 from core.scoring import Fact, detection_recall, fact_coverage, fact_label, residual_summary
 from core.state import Citation, Deficiency, DeficiencyType, ResolutionStatus
 
@@ -387,9 +388,18 @@ def duplicate_sentences(answer: Answer) -> int:
 
 
 def cut_sentences(answer: Answer) -> int:
-    """Claims that stop mid-sentence (no closing punctuation) or open with a lower-case fragment."""
-    return sum(1 for _, c in answer.claims()
-               if c.text.strip() and (c.text.strip()[-1] not in ".!?)\"'" or c.text.strip()[0].islower()))
+    """Claims that stop mid-sentence (no closing punctuation), open with a lower-case fragment, or open with a
+    pronoun or connective whose antecedent is not before it."""
+    def cut(claim: Claim) -> bool:
+        text = _VERDICT.sub("", claim.text.strip()) if claim.kind == "verdict" else claim.text.strip()
+        first = sentences(text)[:1]
+        return bool(text) and (text[-1] not in ".!?)\"'" or text[0].islower()
+                               or (claim.kind == "finding" and bool(first) and is_anaphoric(first[0])))
+
+    return sum(1 for _, c in answer.claims() if cut(c))
+
+
+_VERDICT = re.compile(r"^(?:yes|no)\.\s*", re.I)
 
 
 @dataclass
