@@ -222,3 +222,11 @@ def test_citations_keep_the_quoted_passages_and_their_own_ids(wb: Workbench) -> 
         Claim(text="a.", citations=(cite("ch-amla#0"),)), Claim(text="b.", citations=(cite("ch-amla#1"),)))),))
     [record] = citations_for(answer, ctx)
     assert record.chunk_ids == ("ch-amla#0", "ch-amla#1") and record.passage_ids == ("art-9.2",)
+
+
+def test_a_question_asking_two_things_gets_a_verdict_for_each(wb: Workbench) -> None:
+    r = wb.start("Must Canadian money services businesses verify clients for international transfers of CAD 1,000, "
+                 "and must they verify clients for domestic transfers under CAD 1,000?", as_of=AS_OF, approve="all")
+    verdict = r.answer.verdict
+    assert verdict is not None and verdict.text.startswith("(1) Yes.") and " (2) No. " in verdict.text
+    assert "need not verify clients for domestic transfers" in verdict.text.split("(2)")[1]

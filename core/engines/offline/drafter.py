@@ -3,12 +3,14 @@ passage; a verdict first for a yes/no question; revision applies each approved c
 
 from __future__ import annotations
 
+import re
 from typing import Mapping, Sequence
 
 from core.answer import Answer, Claim, Gap, Quote
 from core.engines.base import DraftResult, EngineContext
 from core.engines.offline.revisers import REVISERS
 from core.engines.offline.shared import (
+    NEGATION,
     Candidate,
     also_answers,
     answer_texts,
@@ -28,6 +30,10 @@ from core.state import Deficiency, Evidence
 VERDICT_CONTEXT = 3
 """Sentences around the verdict's own that may explain it: the rule before it, the denial or limit after it."""
 VERDICT_WORDS = 100
+CLAUSE_SPLIT = re.compile(r",?\s+(?:and|or)\s+(?=(?:is|are|does|do|did|must|can|could|should|shall|has|have|had|was|"
+                          r"were|will|would|may)\b)", re.I)
+"""Where a question asks a second yes/no ("..., and must its bank still collect ...?")."""
+DENIAL_WINDOW = 4
 """The verdict with its context stays within about one plan item's words."""
 
 
@@ -56,7 +62,7 @@ class OfflineDrafter:
             passages = [(h.doc_id, h.chunk_id, h.text, h.score) for h in hits.get(item.id, ())]
             cands = candidates(item, passages, plan, ctx)
             if item.aspect == Aspect.verdict:
-                verdict = _verdict(item, cands, passages)
+                verdict = _verdict(item, cands, passages, plan.question)
                 if verdict is not None:
                     texts.append(verdict.text)
                 continue
@@ -86,7 +92,41 @@ class OfflineDrafter:
         return DraftResult(answer=answer, citations=citations_for(answer, ctx))
 
 
-def _verdict(item: PlanItem, cands: list[Candidate], passages: list[tuple[str, str, str, float]]) -> Claim | None:
+def _verdict(item: PlanItem, cands: list[Candidate], passages: list[tuple[str, str, str, float]],
+             question: str) -> Claim | None:
+    """The direct answer: one verdict, or one per part of a question that asks two things ("must X ..., and must
+    Y ...?"), in the order asked."""
+    parts = [p for p in CLAUSE_SPLIT.split(question) if p.strip()]
+    if len(parts) < 2:
+        return _one_verdict(item, cands, passages)
+    claims: list[Claim] = []
+    used: set[str] = set()
+    for n, part in enumerate(parts, 1):
+        wanted = term_set(part) - term_set(" ".join(parts[:n - 1] + parts[n:]))
+        ranked = sorted((c for c in cands if c.text not in used), key=lambda c: -len(wanted & term_set(c.text)))
+        if not ranked or not wanted & term_set(ranked[0].text):
+            continue
+        best = ranked[0]
+        used.add(best.text)
+        word = "No." if _denied(best.text, wanted) else "Yes."
+        claims.append(Claim(text=f"({n}) {word} {best.text}", citations=best.quotes, history=best.history))
+    if not claims:
+        return _one_verdict(item, cands, passages)
+    return Claim(text=" ".join(c.text for c in claims), plan_item_ids=(item.id,), kind="verdict",
+                 citations=tuple(q for c in claims for q in c.citations), history=any(c.history for c in claims))
+
+
+def _denied(sentence: str, wanted: set[str]) -> bool:
+    """Whether the sentence denies what a part of the question asks: a negation within the few words before one
+    of that part's own words ("does not have to report" for "must ... report")."""
+    words = sentence.split()
+    for i, word in enumerate(words):
+        if term_set(word) & wanted and NEGATION.search(" ".join(words[max(0, i - DENIAL_WINDOW): i])):
+            return True
+    return False
+
+
+def _one_verdict(item: PlanItem, cands: list[Candidate], passages: list[tuple[str, str, str, float]]) -> Claim | None:
     """'Yes.' or 'No.' followed by the best supporting sentence, the sentences just before it that speak of the
     same thing (what the rule is), and the following ones up to a denial or limit that decides the answer: the
     polarity is read from the words, and the quotes let the analyst check it."""

@@ -33,8 +33,10 @@ ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
     Aspect.scope: re.compile(r"appl(?:y|ies) to|covered|cover\b|scope|subject to|obliged|which (?:entities|firms|"
                              r"businesses|companies)|\bwho\b|does .* apply|do .* apply", re.I),
 }
-YES_NO = re.compile(r"^\s*(?:is|are|does|do|did|must|can|could|should|shall|has|have|had|was|were|will|would|may)\b",
-                    re.I)
+YES_NO = re.compile(r"(?:^\s*|^[^?]{0,80}?,\s*)(?:is|are|does|do|did|must|can|could|should|shall|has|have|had|was|were|"
+                    r"will|would|may)\s+(?!you\b)\w+", re.I)
+"""A question that opens with an auxiliary verb, or does so after a leading phrase ("After the 2025 rule, must
+a Delaware LLC report ...?"), asks for a yes or a no."""
 COMPARISON = re.compile(r"\bcompar|\bversus\b|\bvs\.?\b|\bdiffer|\bdifference|\bcontrast|\bsame as\b|"
                         r"\bboth\b|\bbetween\b", re.I)
 FOCUS = re.compile(r"\b(?:focus(?:ing|ed)? on|in particular|particularly|especially|with emphasis on|notably)\b(.*)$",
