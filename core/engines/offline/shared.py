@@ -221,6 +221,7 @@ def candidates(item: PlanItem, passages: Iterable[tuple[str, str, str, float]], 
     or is left out when that one is not usable either."""
     terms = set(plan.topic_terms)
     entity_terms = [tuple(_terms_list(e)) for e in plan.entity_types]
+    focus = set(plan.focus_terms)
     floor = min_relevance(terms)
     passages = list(passages)
     asked = {f.key for f in figures(plan.question)}
@@ -244,7 +245,8 @@ def candidates(item: PlanItem, passages: Iterable[tuple[str, str, str, float]], 
             feat, shared = feats[i], said[i]
             if feat == 0.0:
                 continue
-            needed = 1 if feat >= 1.0 or doc_id in plan.named_doc_ids else round(floor * len(terms))
+            stressed = bool(focus and said_terms(focus, sent, plan.focus_terms))
+            needed = 1 if feat >= 1.0 or stressed or doc_id in plan.named_doc_ids else round(floor * len(terms))
             if feat >= 1.0 and (anchored or on_topic) or (item.aspect == Aspect.verdict and feat == ASKED_FIGURE):
                 needed = 0  # the passage is about the topic: its other figures, dates, exemptions belong too
             if terms and shared < needed:
