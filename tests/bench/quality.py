@@ -50,6 +50,10 @@ def targets(reports: dict[str, EvalReport]) -> list[tuple[str, bool, str]]:
     out.append(("loop residual severity <= 1/2 of single pass",
                 loop["residual_severity"] <= limit + 1e-9,
                 f"{loop['residual_severity']:.2f} vs limit {limit:.2f} (single {single['residual_severity']:.2f})"))
+    out.append(("loop leaves less residual severity than both baselines",
+                loop["residual_severity"] < single["residual_severity"] and loop["residual_severity"] < retry["residual_severity"],
+                f"{loop['residual_severity']:.2f} vs single {single['residual_severity']:.2f}, "
+                f"retry {retry['residual_severity']:.2f}"))
     out.append(("loop covers more expected facts than both baselines",
                 loop["facts_found"] > single["facts_found"] and loop["facts_found"] > retry["facts_found"],
                 f"{int(loop['facts_found'])} vs single {int(single['facts_found'])}, retry {int(retry['facts_found'])} "
@@ -181,6 +185,9 @@ def readme_block(reports: dict[str, EvalReport], questions_file: str, context: d
         "`test-artifacts/quality.html`, `.png` and `.json`; add `--update-readme` to regenerate this block. "
         "Any questions file in the same format can be scored one strategy at a time with "
         "`python -m core eval FILE [--strategy loop|single|retry] [--json]` against the configured corpus. "
+        "Detection recall is the share of each question's expected deficiency types (the mistakes a naive answer "
+        "makes) that the critic reported during the run; the drafter no longer makes several of them (it never "
+        "cites a source its metadata calls erroneous), so there is less to detect. "
         "Fact coverage counts the expected facts stated in the answer (its claims, comparison table and source "
         "lines; not the gaps or the residual-deficiency disclosure), with normalised matching of amounts, "
         "percentages, comparators, dates and citations. Plan items answered, words per plan item, duplicate and "

@@ -32,6 +32,7 @@ def test_targets_report_pass_fail_with_evidence(bench, reports) -> None:
     checks = bench.targets(reports)
     assert [name for name, _, _ in checks] == [
         "loop residual severity <= 1/2 of single pass",
+        "loop leaves less residual severity than both baselines",
         "loop covers more expected facts than both baselines",
         "loop uses no more retrieval calls than naive retry",
         "loop covers at least 85% of the expected facts",
