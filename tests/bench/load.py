@@ -39,7 +39,7 @@ for _var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "WORKBENCH_ENGINE", "WORKBENCH
     os.environ.pop(_var, None)
 
 from core.config import Settings  # noqa: E402
-from core.persistence import Persistence, _postgres, _sqlite  # noqa: E402
+from core.persistence import Persistence, _postgres, _sqlite, run_slots  # noqa: E402
 from core.retrieval.ingest import SAMPLE_CORPUS_DIR, ingest_paths  # noqa: E402
 from core.retrieval.store import close_all  # noqa: E402
 from core.evaluation import load_questions  # noqa: E402
@@ -200,8 +200,11 @@ def main() -> None:
                     notes.append(f"Postgres rows left out: {pg_how}.")
                     print(notes[-1], flush=True)
                     continue
-                notes.append(f"Postgres: {pg_how}.")
-                persistence = _postgres(pg_url)
+                pool = next(n for n in range(2, 200) if run_slots(n) >= max(levels))
+                notes.append(f"Postgres: {pg_how}, a pool of {pool} connections (WORKBENCH_DB_POOL_SIZE) so that "
+                             f"{max(levels)} sessions may run at once; at the default 20 one replica runs at most "
+                             f"{run_slots(20)} and refuses more, cleanly.")
+                persistence = _postgres(pg_url, pool_size=pool)
             else:
                 raise SystemExit(f"unknown backend {backend!r}: use sqlite and/or postgres")
             try:

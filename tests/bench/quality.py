@@ -64,7 +64,7 @@ def targets(reports: dict[str, EvalReport]) -> list[tuple[str, bool, str]]:
     rows = reports["loop"].rows
     cover = reports["loop"].summary()["fact_coverage_overall"]
     out.append(("loop covers at least 85% of the expected facts", cover is not None and cover >= 0.85 - 1e-9,
-                f"{cover:.0%}" if cover is not None else "no expected facts"))
+                f"{cover:.1%}" if cover is not None else "no expected facts"))
     certified = [r.label for r in rows if r.certified_incomplete]
     out.append(("no question certified incomplete (ended at the threshold or with nothing open, an item unanswered)",
                 not certified, ", ".join(certified) or "none"))
