@@ -290,8 +290,6 @@ def pick(cands: Sequence[Candidate], item: PlanItem, answer_texts: list[str], *,
                 answer_texts.append(c.quotes[-1].quote)
             continue
         held = [t for t in answer_texts if any(_stated(q.quote, [t]) for q in c.quotes)]
-        if not held and _restates(c.text, answer_texts):
-            continue
         if held:
             if shared is not None and not claims and not shared:
                 shared.append(held[0])
@@ -316,20 +314,6 @@ def also_answers(answer: Answer, texts: Sequence[str], item_id: str) -> Answer:
                   if c.text in wanted else c for c in section.claims]
         answer = answer.with_claims(section.jurisdiction, claims)
     return answer
-
-
-RESTATES = 0.6
-"""A sentence sharing this much of its words with one the answer already has says the same thing again."""
-
-
-def _restates(text: str, texts: Iterable[str]) -> bool:
-    """Whether the text repeats, in other words, something one of the texts already says (word overlap)."""
-    mine = term_set(text)
-    for t in texts:
-        theirs = term_set(t)
-        if mine and theirs and len(mine & theirs) / len(mine | theirs) >= RESTATES:
-            return True
-    return False
 
 
 def _stated(quote: str, texts: Iterable[str]) -> bool:
