@@ -114,6 +114,12 @@ class Candidate:
     doc_id: str
     jurisdiction: str
     history: bool
+    follow: str = ""
+    """The next sentence of the passage when it goes on about the same thing (the second half of a rule)."""
+
+
+CONTINUES = 3
+"""Content words a following sentence must share with a chosen one to be its continuation."""
 
 
 def feature(item: PlanItem, sentence: str, plan: ResearchPlan, hint: tuple[str, ...]) -> float:
@@ -262,9 +268,12 @@ def candidates(item: PlanItem, passages: Iterable[tuple[str, str, str, float]], 
             named += ENTITY_SOURCE if any(set(t) <= said_terms(set(t), sent, t) for t in entity_terms) else 0.0
             score = (3.0 * rel + relevance(set(plan.focus_terms), sent, weights) + 0.5 * phrases(plan, sent) + feat
                      + named + anchored + 0.5 / (1 + rank))
+            nxt = sents[i + 1] if i + 1 < len(sents) else ""
+            follow = nxt if (nxt and len(term_set(nxt) & term_set(sent)) >= CONTINUES
+                             and feature(item, nxt, plan, hint) >= 1.0 and said_terms(terms, nxt, plan.topic_terms)) else ""
             out.append(Candidate(score=score, text=" ".join(quote_texts),
                                  quotes=tuple(Quote(doc_id=doc_id, chunk_id=chunk_id, quote=q) for q in quote_texts),
-                                 doc_id=doc_id, jurisdiction=doc.jurisdiction, history=history))
+                                 doc_id=doc_id, jurisdiction=doc.jurisdiction, history=history, follow=follow))
     out.sort(key=lambda c: -c.score)
     return out
 
@@ -297,8 +306,13 @@ def pick(cands: Sequence[Candidate], item: PlanItem, answer_texts: list[str], *,
         n = len(c.text.split())
         if claims and words + n > budget:
             continue
-        claims.append(Claim(text=c.text, plan_item_ids=(item.id,), citations=c.quotes, history=c.history))
-        answer_texts.append(c.text)
+        text, quotes = c.text, c.quotes
+        if c.follow and not _stated(c.follow, answer_texts) and words + n + len(c.follow.split()) <= budget:
+            text, quotes = f"{text} {c.follow}", (*quotes, Quote(doc_id=c.doc_id, chunk_id=quotes[-1].chunk_id,
+                                                                 quote=c.follow))
+            n += len(c.follow.split())
+        claims.append(Claim(text=text, plan_item_ids=(item.id,), citations=quotes, history=c.history))
+        answer_texts.append(text)
         per_doc[c.doc_id] = per_doc.get(c.doc_id, 0) + 1
         words += n
         if len(claims) >= limit or words >= budget:
