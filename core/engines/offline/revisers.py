@@ -8,6 +8,7 @@ from typing import Callable, Iterable
 from core.answer import Answer, Claim, Quote
 from core.engines.base import EngineContext
 from core.engines.offline.shared import (
+    WORDS_PER_ITEM,
     also_answers,
     answer_texts,
     extended,
@@ -47,7 +48,8 @@ def _add_claims(answer: Answer, claims: Iterable[Claim], ctx: EngineContext, ite
 
 def fill(plan: ResearchPlan, answer: Answer, items: Iterable[PlanItem], ev: list[Evidence], ctx: EngineContext,
          exclude: Iterable[str] = ()) -> Answer:
-    """Claims for each item from the evidence, chosen as the drafter chooses them."""
+    """Claims for each item from the evidence, chosen as the drafter chooses them, within what is left of the
+    item's word budget (at least one sentence: the correction must be able to say what it found)."""
     passages = _passages(ev, ctx, exclude)
     for item in items:
         if not item.answerable or item.aspect in (Aspect.comparison, Aspect.verdict):
@@ -55,8 +57,9 @@ def fill(plan: ResearchPlan, answer: Answer, items: Iterable[PlanItem], ev: list
         texts = answer_texts(answer)
         held: list[str] = []
         more: list[tuple[str, Quote]] = []
+        room = WORDS_PER_ITEM - sum(len(c.text.split()) for _, c in answer.claims() if item.id in c.plan_item_ids)
         answer = _add_claims(answer, pick(candidates(item, passages, plan, ctx), item, texts, shared=held,
-                                          named=plan.named_doc_ids, extend=more), ctx, item)
+                                          named=plan.named_doc_ids, extend=more, budget=max(0, room)), ctx, item)
         if held:
             answer = also_answers(answer, held, item.id)
         answer = extended(answer, more, item.id)
