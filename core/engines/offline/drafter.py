@@ -13,7 +13,6 @@ from core.engines.offline.shared import (
     NEGATION,
     Candidate,
     also_answers,
-    answer_texts,
     extended,
     candidates,
     citations_for,

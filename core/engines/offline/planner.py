@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from core.engines.base import EngineContext, PlanResult
-from core.engines.text import STOPWORDS, stem, term_set, terms
+from core.engines.text import STOPWORDS, stem, terms
 from core.gazetteer import Place, corpus_names, find_places, is_place_name
 from core.plan import ANY_JURISDICTION, Aspect, PlanItem, PlannedJurisdiction, ResearchPlan, item_id
 from core.retrieval.models import Catalog, DocStatus

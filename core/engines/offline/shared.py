@@ -11,7 +11,6 @@ from typing import Iterable, Mapping, Sequence
 from core.answer import Answer, Claim, Quote
 from core.engines.base import EngineContext
 from core.engines.text import is_anaphoric, same_sentence, sentences, term_set, terms
-from core.engines.text import terms as _terms_list
 from core.figures import dates, figures, format_date
 from core.gazetteer import currency_hint
 from core.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
@@ -162,34 +161,34 @@ def _acronyms(words: list[str]) -> dict[str, set[str]]:
     return out
 
 
-def said_terms(terms: set[str], sentence: str, order: Sequence[str] = ()) -> set[str]:
+def said_terms(topic: set[str], sentence: str, order: Sequence[str] = ()) -> set[str]:
     """The topic words a sentence states: as words, as words sharing their first six letters, or through an
     acronym either side spells out ("CDD" in the sentence for "customer due diligence" in the question, and the
     other way round); `order` is the topic words in the question's order, for its acronyms."""
-    words = _terms_list(sentence)
+    words = terms(sentence)
     present = set(words)
-    found = terms & present
-    for t in terms - found:
+    found = topic & present
+    for t in topic - found:
         if len(t) >= PREFIX and any(w[:PREFIX] == t[:PREFIX] for w in present if len(w) >= PREFIX):
             found.add(t)
-    for acronym, expanded in _acronyms([t for t in order if t in terms]).items():
+    for acronym, expanded in _acronyms([t for t in order if t in topic]).items():
         if acronym in present and len(acronym) > 1:
-            found |= expanded & terms
-    for acronym in set(_acronyms(words)) & terms:
+            found |= expanded & topic
+    for acronym in set(_acronyms(words)) & topic:
         found.add(acronym)
     return found
 
 
-def relevance(terms: set[str], sentence: str, weights: Mapping[str, float] | None = None,
+def relevance(topic: set[str], sentence: str, weights: Mapping[str, float] | None = None,
               order: Sequence[str] = ()) -> float:
     """Share of the topic words the sentence states (`said_terms`), each weighted by how rare it is among the
     passages at hand (a word every passage has, like the regime's own name, says little about which sentence
     answers)."""
-    if not terms:
+    if not topic:
         return 0.0
     w = weights or {}
-    total = sum(w.get(t, 1.0) for t in terms)
-    return sum(w.get(t, 1.0) for t in said_terms(terms, sentence, order)) / total if total else 0.0
+    total = sum(w.get(t, 1.0) for t in topic)
+    return sum(w.get(t, 1.0) for t in said_terms(topic, sentence, order)) / total if total else 0.0
 
 
 def rarity(texts: Iterable[str], words: Iterable[str]) -> dict[str, float]:
@@ -225,14 +224,14 @@ def candidates(item: PlanItem, passages: Iterable[tuple[str, str, str, float]], 
     Only documents usable at the as-of date, of the item's jurisdiction, relevant to the topic and showing the
     aspect's feature qualify. A sentence that opens with a pronoun or connective brings its predecessor along,
     or is left out when that one is not usable either."""
-    terms = set(plan.topic_terms)
-    entity_terms = [tuple(_terms_list(e)) for e in plan.entity_types]
+    topic = set(plan.topic_terms)
+    entity_terms = [tuple(terms(e)) for e in plan.entity_types]
     focus = set(plan.focus_terms)
-    floor = min_relevance(terms)
+    floor = min_relevance(topic)
     passages = list(passages)
     asked = {f.key for f in figures(plan.question)}
     if weights is None:
-        weights = rarity((t for _, _, t, _ in passages), terms)
+        weights = rarity((t for _, _, t, _ in passages), topic)
     out: list[Candidate] = []
     for rank, (doc_id, chunk_id, text, _) in enumerate(passages):
         ok, history = usable(doc_id, plan, ctx)
@@ -245,19 +244,19 @@ def candidates(item: PlanItem, passages: Iterable[tuple[str, str, str, float]], 
         sents = sentences(text)
         anchored = ANCHOR if asked and any(f.key in asked for s in sents for f in figures(s, hint)) else 0.0
         feats = [feature(item, s, plan, hint) for s in sents]
-        said = [len(said_terms(terms, s, plan.topic_terms)) for s in sents]
+        said = [len(said_terms(topic, s, plan.topic_terms)) for s in sents]
         on_topic = any(f >= 1.0 and n >= 1 for f, n in zip(feats, said))
         for i, sent in enumerate(sents):
             feat, shared = feats[i], said[i]
             if feat == 0.0:
                 continue
             stressed = bool(focus and said_terms(focus, sent, plan.focus_terms))
-            needed = 1 if feat >= 1.0 or stressed or doc_id in plan.named_doc_ids else round(floor * len(terms))
+            needed = 1 if feat >= 1.0 or stressed or doc_id in plan.named_doc_ids else round(floor * len(topic))
             if feat >= 1.0 and (anchored or on_topic) or (item.aspect == Aspect.verdict and feat == ASKED_FIGURE):
                 needed = 0  # the passage is about the topic: its other figures, dates, exemptions belong too
-            if terms and shared < needed:
+            if topic and shared < needed:
                 continue
-            rel = relevance(terms, sent, weights, plan.topic_terms)
+            rel = relevance(topic, sent, weights, plan.topic_terms)
             quote_texts = [sent]
             if is_anaphoric(sent):
                 if i == 0 or is_anaphoric(sents[i - 1]):
@@ -270,7 +269,7 @@ def candidates(item: PlanItem, passages: Iterable[tuple[str, str, str, float]], 
                      + named + anchored + 0.5 / (1 + rank))
             nxt = sents[i + 1] if i + 1 < len(sents) else ""
             follow = nxt if (nxt and len(term_set(nxt) & term_set(sent)) >= CONTINUES
-                             and feature(item, nxt, plan, hint) >= 1.0 and said_terms(terms, nxt, plan.topic_terms)) else ""
+                             and feature(item, nxt, plan, hint) >= 1.0 and said_terms(topic, nxt, plan.topic_terms)) else ""
             out.append(Candidate(score=score, text=" ".join(quote_texts),
                                  quotes=tuple(Quote(doc_id=doc_id, chunk_id=chunk_id, quote=q) for q in quote_texts),
                                  doc_id=doc_id, jurisdiction=doc.jurisdiction, history=history, follow=follow))
