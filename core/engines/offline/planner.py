@@ -161,6 +161,8 @@ class OfflinePlanner:
         stressed = FOCUS.search(question)
         quoted = " ".join(re.findall(r"[\"\u201c\u2018']([^\"\u201d\u2019']{2,60})[\"\u201d\u2019']", question))
         focus = [t for t in terms(f"{stressed.group(1) if stressed else ''} {quoted}") if t in topic]
+        if focus and Aspect.definition not in aspects:
+            aspects.append(Aspect.definition)  # what the stressed concept covers is part of what is asked
         history_docs = self._history(question, named, catalog, ctx)
         items: list[PlanItem] = []
         codes = [j.via or j.code for j in jurisdictions if j.in_corpus or j.via]
