@@ -6,13 +6,15 @@ state keeps the rendered text for pages, exports and the audit record).
 
 from __future__ import annotations
 
+import re
 from typing import Iterable, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from core.plan import Aspect, ResearchPlan
+from core.plan import Aspect, PlanItem, ResearchPlan
 
 ClaimKind = Literal["finding", "verdict", "applicability", "disclosure"]
+VERDICT_WORD = re.compile(r"^(?:yes|no)\.\s*", re.I)
 
 
 class Quote(BaseModel):
@@ -38,6 +40,11 @@ class Claim(BaseModel):
     """States what an instrument that no longer applies said (the question asked about it)."""
 
     @property
+    def said(self) -> str:
+        """What the claim itself asserts: a verdict without its leading "Yes."/"No."."""
+        return VERDICT_WORD.sub("", self.text) if self.kind == "verdict" else self.text
+
+    @property
     def doc_ids(self) -> tuple[str, ...]:
         """Cited documents, in order, without repeats."""
         return tuple(dict.fromkeys(q.doc_id for q in self.citations))
@@ -59,6 +66,11 @@ class Gap(BaseModel):
 
     plan_item_id: str
     text: str
+
+
+def gap_for(item: PlanItem) -> Gap:
+    """The plain statement of a plan item the corpus could not answer."""
+    return Gap(plan_item_id=item.id, text=f"The corpus holds no source on {item.ask}.")
 
 
 class Answer(BaseModel):

@@ -16,7 +16,6 @@ expected deficiency types among all types detected during the run, retrieval and
 
 from __future__ import annotations
 
-import re
 import time
 from dataclasses import dataclass, field
 from datetime import date
@@ -27,7 +26,7 @@ import yaml
 
 from core.answer import Answer, Claim, render_markdown
 from core.engines.base import EngineContext
-from core.nodes import Deps, names_of, source_names
+from core.nodes import Deps, about_item, names_of, source_names
 from core.plan import ResearchPlan
 from core.retrieval.plan_search import search_plan
 from core.engines.text import is_anaphoric, sentences
@@ -298,8 +297,7 @@ def _is_gap(d: Deficiency, plan: ResearchPlan | None) -> bool:
     """Whether a deficiency says a plan item (or a whole jurisdiction's items) went unanswered."""
     if plan is None:
         return False
-    return plan.item(d.subject) is not None or (d.deficiency_type == DeficiencyType.missing_jurisdiction
-                                                and any(i.jurisdiction == d.subject for i in plan.items))
+    return any(about_item(d, item) for item in plan.items)
 
 
 STRATEGIES: dict[str, Callable[..., RunOutcome]] = {"loop": run_loop, "single": run_single, "retry": run_retry}
@@ -391,15 +389,13 @@ def cut_sentences(answer: Answer) -> int:
     """Claims that stop mid-sentence (no closing punctuation), open with a lower-case fragment, or open with a
     pronoun or connective whose antecedent is not before it."""
     def cut(claim: Claim) -> bool:
-        text = _VERDICT.sub("", claim.text.strip()) if claim.kind == "verdict" else claim.text.strip()
+        text = claim.said.strip()
         first = sentences(text)[:1]
         return bool(text) and (text[-1] not in ".!?)\"'" or text[0].islower()
                                or (claim.kind == "finding" and bool(first) and is_anaphoric(first[0])))
 
     return sum(1 for _, c in answer.claims() if cut(c))
 
-
-_VERDICT = re.compile(r"^(?:yes|no)\.\s*", re.I)
 
 
 @dataclass

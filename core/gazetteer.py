@@ -112,12 +112,13 @@ def currency_hint(code: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=4096)
-def _name_re(name: str, case_sensitive: bool) -> re.Pattern[str]:
+def name_re(name: str, case_sensitive: bool) -> re.Pattern[str]:
+    """A name as a whole phrase (not inside a longer word or hyphenated term), with an optional possessive."""
     return re.compile(r"(?<![\w-])" + re.escape(name) + r"(?:'s)?(?![\w-])", 0 if case_sensitive else re.I)
 
 
 def _phrase(name: str, text: str, case_sensitive: bool) -> list[int]:
-    return [m.start() for m in _name_re(name, case_sensitive).finditer(text)]
+    return [m.start() for m in name_re(name, case_sensitive).finditer(text)]
 
 
 @lru_cache(maxsize=1)

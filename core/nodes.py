@@ -17,11 +17,11 @@ from langgraph.types import Command, Send, interrupt
 
 from core.config import Settings
 from core.deficiencies import Event, apply, open_ones, reconcile, residual
-from core.answer import Answer, Gap, render_markdown
+from core.answer import Answer, gap_for, render_markdown
 from core.engines.base import Critic, Drafter, EngineContext, Planner, Usage
 from core.engines.text import overlap, sentences, term_set
 from core.figures import figures
-from core.plan import ResearchPlan
+from core.plan import PlanItem, ResearchPlan
 from core.retrieval.models import Hit, SearchFilter
 from core.retrieval.plan_search import search_plan
 from core.state import (
@@ -30,6 +30,7 @@ from core.state import (
     Citation,
     DecisionRecord,
     Deficiency,
+    DeficiencyType,
     EvaluationCycleRecord,
     Evidence,
     ResolutionStatus,
@@ -497,6 +498,13 @@ def _rehydrate(store: Any, snippets: list[dict[str, Any]]) -> dict[str, list[Hit
     return out
 
 
+def about_item(d: Deficiency, item: PlanItem) -> bool:
+    """Whether a deficiency says this plan item went unanswered: its subject is the item, or the item's whole
+    jurisdiction is missing."""
+    return d.subject == item.id or (d.deficiency_type == DeficiencyType.missing_jurisdiction
+                                    and d.subject == item.jurisdiction)
+
+
 def with_gaps(answer: Answer, plan: ResearchPlan | None, left: list[Deficiency]) -> Answer:
     """The answer saying plainly which plan items the corpus could not answer (coverage deficiencies left)."""
     if plan is None:
@@ -504,10 +512,8 @@ def with_gaps(answer: Answer, plan: ResearchPlan | None, left: list[Deficiency])
     gaps = {g.plan_item_id: g for g in answer.gaps}
     for d in left:
         for item in plan.items:
-            about = d.subject == item.id or (d.deficiency_type.value == "missing_jurisdiction"
-                                            and d.subject == item.jurisdiction)
-            if about and item.id not in gaps and d.origin != "analyst":
-                gaps[item.id] = Gap(plan_item_id=item.id, text=f"The corpus holds no source on {item.ask}.")
+            if about_item(d, item) and item.id not in gaps and d.origin != "analyst":
+                gaps[item.id] = gap_for(item)
     return answer.model_copy(update={"gaps": tuple(gaps.values())})
 
 

@@ -267,7 +267,7 @@ def test_a_reused_document_id_is_refused_without_replace_and_recorded_with_it(st
     assert ingest_paths(store, [tmp_path / "v1"]).succeeded
     assert ingest_paths(store, [tmp_path / "v1" / "xy.md"]).succeeded  # the same content again: idempotent
     changed = XY_DOC.replace("title: XY Payments Act 2021", "title: Forged act").replace("30 percent", "50 percent")
-    other = write(tmp_path / "v2", "other.md", front(id="zz-other", jurisdiction="ZZ"))
+    write(tmp_path / "v2", "other.md", front(id="zz-other", jurisdiction="ZZ"))
     forged = write(tmp_path / "v2", "xy-forged.md", changed)
 
     report = ingest_paths(store, [tmp_path / "v2"])

@@ -102,7 +102,7 @@ def test_runs_beyond_the_pool_are_refused_cleanly(tmp_path: Path, pg_url: str) -
     assert run_slots(4) == 3
     user = f"pool-{uuid.uuid4().hex[:8]}"
     wb = Workbench(Settings(data_dir=tmp_path), store=KeywordStore(ruritania_corpus()), persistence=persistence)
-    inside, release = threading.Semaphore(0), threading.Event()
+    release = threading.Event()
     results: list[RunResult] = []
 
     def run() -> None:

@@ -21,19 +21,10 @@ from core.figures import dates, figures
 from core.gazetteer import currency_hint
 from core.plan import ANY_JURISDICTION, ResearchPlan
 from core.quality import quality_score
-from core.state import Deficiency, DeficiencyType, Severity
+from core.state import Deficiency, DeficiencyType, Severity, filter_of
 
 T = DeficiencyType
-_VERDICT_WORD = re.compile(r"^(?:yes|no)\.\s*", re.I)
 _CLAIM_NO = re.compile(r"^(?:claim:)?\s*c(\d+)$", re.I)
-
-
-def _said(claim: Claim) -> str:
-    return _VERDICT_WORD.sub("", claim.text) if claim.kind == "verdict" else claim.text
-
-
-def _flt(**kw: object) -> dict[str, Any]:
-    return {k: v for k, v in kw.items() if v}
 
 
 class _Subjects:
@@ -68,16 +59,16 @@ class _Subjects:
             if doc is None or tail:
                 return None
             subject, evidence = doc.id, (doc.id,)
-            flt = _flt(jurisdictions=[doc.jurisdiction], exclude_doc_ids=[doc.id])
+            flt = filter_of(jurisdictions=[doc.jurisdiction], exclude_doc_ids=[doc.id])
         elif kind == T.missing_jurisdiction:
             if (code := self.code(head)) is None:
                 return None
-            subject, section, flt = code, code, _flt(jurisdictions=[code])
+            subject, section, flt = code, code, filter_of(jurisdictions=[code])
         elif kind == T.missing_exemption:
             if doc is None or not tail:
                 return None
             entity = next((e.entity for e in doc.exemptions if e.entity.lower() == tail.lower()), tail)
-            subject, evidence, flt = f"{doc.id}:{entity}", (doc.id,), _flt(doc_ids=[doc.id])
+            subject, evidence, flt = f"{doc.id}:{entity}", (doc.id,), filter_of(doc_ids=[doc.id])
         elif item is not None:
             if not item.answerable:
                 return None  # the answer discloses it as a gap; no retrieval can fix it
@@ -86,12 +77,12 @@ class _Subjects:
             subject = self._item_subject(kind, item.id, code, figure)
             if subject is None:
                 return None
-            flt = _flt(jurisdictions=[] if code == ANY_JURISDICTION else [code], items=[item.id])
+            flt = filter_of(jurisdictions=[] if code == ANY_JURISDICTION else [code], items=[item.id])
         elif kind == T.insufficient_specificity and (claim := self.claim(head)) is not None:
-            subject, flt = f"claim:{' '.join(_said(claim).split()[:8])}", _flt(items=list(claim.plan_item_ids))
+            subject, flt = f"claim:{' '.join(claim.said.split()[:8])}", filter_of(items=list(claim.plan_item_ids))
         elif kind == T.insufficient_specificity and doc is not None and tail:
             aspect = re.sub(r"\W+", "_", tail.lower()).strip("_")
-            subject, evidence, flt = f"{doc.id}:{aspect}", (doc.id,), _flt(doc_ids=[doc.id])
+            subject, evidence, flt = f"{doc.id}:{aspect}", (doc.id,), filter_of(doc_ids=[doc.id])
         else:
             return None
         query = found.suggested_correction_query.strip() or (item.query if item else found.description)

@@ -5,13 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Callable, Mapping, Sequence
 
-from core.answer import Answer, Claim, ClaimKind, Gap, Quote
+from core.answer import Answer, Claim, ClaimKind, Gap, Quote, gap_for
 from core.engines.base import DraftResult, Drafter, EngineContext
 from core.engines.llm.client import LlmClient, LlmUnavailableError, add_usage
 from core.engines.llm.prompts import DRAFT_SYSTEM, REVISE_SYSTEM, draft_prompt, revise_prompt
 from core.engines.llm.schemas import AnswerOut, ClaimOut
 from core.engines.offline import citations_for
-from core.engines.offline.drafter import gap_text
 from core.engines.text import quote_in
 from core.plan import Aspect, ResearchPlan
 from core.retrieval.models import DocStatus, Hit
@@ -155,7 +154,7 @@ class LlmDrafter:
 
     def draft(self, plan: ResearchPlan, hits: Mapping[str, Sequence[Hit]], ctx: EngineContext) -> DraftResult:
         """A typed answer from the passages retrieved per plan item; items the corpus cannot answer become gaps."""
-        gaps = [Gap(plan_item_id=i.id, text=gap_text(i)) for i in plan.items if not i.answerable]
+        gaps = [gap_for(i) for i in plan.items if not i.answerable]
         given = _given_hits(hits)
         if not given:
             answer = Answer(gaps=tuple(gaps))

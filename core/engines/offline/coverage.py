@@ -12,7 +12,7 @@ from core.engines.base import EngineContext
 from core.engines.offline.shared import usable
 from core.engines.text import quote_in
 from core.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
-from core.state import Deficiency, DeficiencyType, Severity
+from core.state import Deficiency, DeficiencyType, Severity, filter_of
 
 T = DeficiencyType
 
@@ -51,10 +51,6 @@ def answered_items(plan: ResearchPlan, answer: Answer, ctx: EngineContext) -> li
     return list(dict.fromkeys(answered))
 
 
-def _flt(**kw: object) -> dict:
-    return {k: v for k, v in kw.items() if v}
-
-
 def coverage_deficiencies(plan: ResearchPlan, answered: list[str], ctx: EngineContext) -> list[Deficiency]:
     """One deficiency per unanswered item; one per jurisdiction that has no supported claim at all."""
     out: list[Deficiency] = []
@@ -79,7 +75,7 @@ def coverage_deficiencies(plan: ResearchPlan, answered: list[str], ctx: EngineCo
                 deficiency_type=T.missing_jurisdiction, subject=code, severity=Severity.high, affected_section=code,
                 description=f"The question asks about {code}, but no claim of the answer rests on a {code} source.",
                 suggested_correction_query=items[0].query,
-                correction_filter=_flt(jurisdictions=[code], items=[i.id for i in items]),
+                correction_filter=filter_of(jurisdictions=[code], items=[i.id for i in items]),
             ))
     for item in plan.items:
         if item.id in done or item.jurisdiction in missing_codes or item.aspect == Aspect.comparison:
@@ -97,5 +93,5 @@ def _item_gap(item: PlanItem) -> Deficiency:
         affected_section=code,
         description=f"The answer does not answer a part of the question: {item.ask}.",
         suggested_correction_query=item.query,
-        correction_filter=_flt(jurisdictions=[] if code == ANY_JURISDICTION else [code], items=[item.id]),
+        correction_filter=filter_of(jurisdictions=[] if code == ANY_JURISDICTION else [code], items=[item.id]),
     )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Mapping, Sequence
 
-from core.answer import Answer, Claim, Gap, Quote
+from core.answer import Answer, Claim, Gap, Quote, gap_for
 from core.engines.base import DraftResult, EngineContext
 from core.engines.offline.revisers import REVISERS
 from core.engines.offline.shared import (
@@ -36,11 +36,6 @@ DENIAL_WINDOW = 4
 """The verdict with its context stays within about one plan item's words."""
 
 
-def gap_text(item: PlanItem) -> str:
-    """The plain statement of an item the corpus cannot answer."""
-    return f"The corpus holds no source on {item.ask}."
-
-
 class OfflineDrafter:
     """Extractive drafter over the typed answer."""
 
@@ -56,7 +51,7 @@ class OfflineDrafter:
         extensions: dict[str, list[tuple[str, Quote]]] = {}
         for item in plan.items:
             if not item.answerable:
-                gaps.append(Gap(plan_item_id=item.id, text=gap_text(item)))
+                gaps.append(gap_for(item))
                 continue
             passages = [(h.doc_id, h.chunk_id, h.text, h.score) for h in hits.get(item.id, ())]
             cands = candidates(item, passages, plan, ctx)

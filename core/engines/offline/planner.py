@@ -12,7 +12,7 @@ import re
 
 from core.engines.base import EngineContext, PlanResult
 from core.engines.text import STOPWORDS, stem, terms
-from core.gazetteer import Place, corpus_names, find_places, is_place_name
+from core.gazetteer import Place, corpus_names, find_places, is_place_name, name_re
 from core.plan import ANY_JURISDICTION, Aspect, PlanItem, PlannedJurisdiction, ResearchPlan, item_id
 from core.retrieval.models import Catalog, DocStatus
 
@@ -117,7 +117,7 @@ def named_documents(question: str, catalog: Catalog) -> list[str]:
                  and not is_place_name(a) and doc.id in short.get(a, {doc.id})]
         if doc.citation:
             names.extend(p.strip() for p in re.split(r"[;,]", doc.citation) if len(p.strip()) > 6)
-        if any(re.search(r"(?<![\w-])" + re.escape(n) + r"(?![\w-])", question, re.I) for n in names if n):
+        if any(name_re(n, False).search(question) for n in names if n):
             out.append(doc.id)
     return out
 
@@ -133,7 +133,7 @@ def question_for(question: str, code: str, codes: list[str], catalog: Catalog) -
     mine = names.get(code, set())
     text = question
     for name in sorted(others - mine, key=len, reverse=True):
-        text = re.sub(r"(?<![\w-])" + re.escape(name) + r"(?:'s)?(?![\w-])", " ", text, flags=re.I)
+        text = name_re(name, False).sub(" ", text)
     return " ".join(text.split())
 
 

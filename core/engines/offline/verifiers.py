@@ -17,23 +17,13 @@ from core.gazetteer import currency_hint
 from core.plan import ResearchPlan
 from core.quality import quality_score
 from core.retrieval.models import DocStatus, DocumentMeta, Threshold
-from core.state import Deficiency, DeficiencyType, ResolutionStatus, Severity
+from core.state import Deficiency, DeficiencyType, ResolutionStatus, Severity, filter_of
 
 T = DeficiencyType
-_VERDICT_WORD = re.compile(r"^(?:yes|no)\.\s*", re.I)
 _DISCLOSED = "Sources disagree"
 Located = tuple[str, Claim]
 SAME_RULE = 0.8
 """Two claims whose words (figures aside) overlap this much state the same rule."""
-
-
-def _flt(**kw: object) -> dict:
-    return {k: v for k, v in kw.items() if v}
-
-
-def _said(claim: Claim) -> str:
-    """What the claim itself asserts, without the verdict word."""
-    return _VERDICT_WORD.sub("", claim.text) if claim.kind == "verdict" else claim.text
 
 
 def _fmt(t: Threshold) -> str:
@@ -49,14 +39,14 @@ def check_claims(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineConte
     for code, c in claims:
         if c.kind in ("applicability", "disclosure"):
             continue
-        words = " ".join(_said(c).split()[:8])
+        words = " ".join(c.said.split()[:8])
         item = c.plan_item_ids[0] if c.plan_item_ids else code
         if not c.citations:
             out.append(Deficiency(
                 deficiency_type=T.insufficient_specificity, subject=f"claim:{words}", severity=Severity.high,
                 affected_section=code, affected_text=c.text,
-                description=f"The claim '{_said(c)[:120]}' cites no source.",
-                suggested_correction_query=_said(c), correction_filter=_flt(items=list(c.plan_item_ids)),
+                description=f"The claim '{c.said[:120]}' cites no source.",
+                suggested_correction_query=c.said, correction_filter=filter_of(items=list(c.plan_item_ids)),
             ))
             continue
         faithful = [q for q in c.citations if quote_in(q.quote, ctx.passage(q.chunk_id))]
@@ -64,8 +54,8 @@ def check_claims(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineConte
             out.append(Deficiency(
                 deficiency_type=T.insufficient_specificity, subject=f"claim:{words}", severity=Severity.high,
                 affected_section=code, affected_text=c.text,
-                description=f"The claim '{_said(c)[:120]}' quotes nothing that its cited passage says.",
-                suggested_correction_query=_said(c), correction_filter=_flt(items=list(c.plan_item_ids)),
+                description=f"The claim '{c.said[:120]}' quotes nothing that its cited passage says.",
+                suggested_correction_query=c.said, correction_filter=filter_of(items=list(c.plan_item_ids)),
                 evidence_doc_ids=c.doc_ids,
             ))
             continue
@@ -73,7 +63,7 @@ def check_claims(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineConte
         hint = currency_hint(code if code != "*" else (ctx.catalog.get(faithful[0].doc_id).jurisdiction
                                                        if faithful[0].doc_id in ctx.catalog else ""))
         supported = figures(quoted, hint)
-        for fig in figures(_said(c), hint):
+        for fig in figures(c.said, hint):
             if any(compatible(fig, s) for s in supported):
                 continue
             same = [s for s in supported if s.key == fig.key]
@@ -82,21 +72,21 @@ def check_claims(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineConte
             out.append(Deficiency(
                 deficiency_type=T.incorrect_threshold, subject=f"{code}:{item}:{fig.unit}:{fig.value:g}",
                 severity=Severity.critical, affected_section=code, affected_text=c.text,
-                description=f"The claim '{_said(c)[:100]}' {what}.",
-                suggested_correction_query=plan.item(item).query if plan.item(item) else _said(c),
-                correction_filter=_flt(jurisdictions=[code] if code != "*" else [], unit=fig.unit,
+                description=f"The claim '{c.said[:100]}' {what}.",
+                suggested_correction_query=plan.item(item).query if plan.item(item) else c.said,
+                correction_filter=filter_of(jurisdictions=[code] if code != "*" else [], unit=fig.unit,
                                        items=list(c.plan_item_ids)),
                 evidence_doc_ids=c.doc_ids,
             ))
         quoted_dates = set(dates(quoted))
-        for d in dates(_said(c)):
+        for d in dates(c.said):
             if d not in quoted_dates:
                 out.append(Deficiency(
                     deficiency_type=T.incorrect_threshold, subject=f"{code}:{item}:date:{d.isoformat()}",
                     severity=Severity.high, affected_section=code, affected_text=c.text,
-                    description=f"The claim '{_said(c)[:100]}' gives {format_date(d)}, which the passage it quotes does not.",
-                    suggested_correction_query=plan.item(item).query if plan.item(item) else _said(c),
-                    correction_filter=_flt(jurisdictions=[code] if code != "*" else [], items=list(c.plan_item_ids)),
+                    description=f"The claim '{c.said[:100]}' gives {format_date(d)}, which the passage it quotes does not.",
+                    suggested_correction_query=plan.item(item).query if plan.item(item) else c.said,
+                    correction_filter=filter_of(jurisdictions=[code] if code != "*" else [], items=list(c.plan_item_ids)),
                     evidence_doc_ids=c.doc_ids,
                 ))
     return out
@@ -137,7 +127,7 @@ def check_sources(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineCont
                                  f"not yet applicable (applies from {format_date(doc.effective) if doc.effective else 'a later date'}); "
                                  f"the rules that apply now come from {', '.join(short_name(p) for p in preds)}."),
                     suggested_correction_query=" ".join([*(short_name(p) for p in preds), plan.question]),
-                    correction_filter=_flt(doc_ids=[p.id for p in preds], items=untold or sorted(items)),
+                    correction_filter=filter_of(doc_ids=[p.id for p in preds], items=untold or sorted(items)),
                     evidence_doc_ids=(doc_id, *(p.id for p in preds)),
                 ))
             continue
@@ -154,7 +144,7 @@ def check_sources(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineCont
             severity=Severity.critical if status == DocStatus.erroneous else Severity.high, affected_section=section,
             description=f"The answer cites {short_name(doc)}, which {what} at {format_date(ctx.as_of)}.{repl}",
             suggested_correction_query=f"{query} {plan.question}".strip(),
-            correction_filter=_flt(jurisdictions=[doc.jurisdiction], exclude_doc_ids=[doc_id],
+            correction_filter=filter_of(jurisdictions=[doc.jurisdiction], exclude_doc_ids=[doc_id],
                                    items=list({i for _, c in located for i in c.plan_item_ids})),
             evidence_doc_ids=(doc_id, *(s.id for s in successors)),
         ))
@@ -194,7 +184,7 @@ def check_exemptions(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineC
                              f"{'a rule' if len(rules) == 1 else f'{len(rules)} rules'} for them the answer omits: "
                              + " ".join(rules)),
                 suggested_correction_query=f"{entity} {' '.join(_main_clause(r) for r in rules)}",
-                correction_filter=_flt(doc_ids=[doc_id], rules=[_main_clause(r) for r in rules],
+                correction_filter=filter_of(doc_ids=[doc_id], rules=[_main_clause(r) for r in rules],
                                        items=list({i for c in doc_claims for i in c.plan_item_ids})),
                 evidence_doc_ids=(doc_id,),
             ))
@@ -238,7 +228,7 @@ def _contradiction(subject: str, section: str, description: str, disclosed: bool
         correctable=not disclosed,
         description=description + (" The answer discloses the disagreement." if disclosed else ""),
         suggested_correction_query=f"{subject.split(':', 1)[-1].replace('_', ' ')} {code} official figure",
-        correction_filter=_flt(jurisdictions=[code] if code != "*" else [], items=items),
+        correction_filter=filter_of(jurisdictions=[code] if code != "*" else [], items=items),
         evidence_doc_ids=tuple(dict.fromkeys(docs)),
     )
 
@@ -256,12 +246,12 @@ def _claim_disagreements(claims: Sequence[Located], disclosed: list[str], ctx: E
             shared = set(a.plan_item_ids) & set(b.plan_item_ids)
             if not shared or code != code_b:
                 continue
-            fa, fb = figures(_said(a), currency_hint(code)), figures(_said(b), currency_hint(code))
+            fa, fb = figures(a.said, currency_hint(code)), figures(b.said, currency_hint(code))
             units = {f.unit for f in fa} & {f.unit for f in fb}
             for unit in units:
                 va = {f.value for f in fa if f.unit == unit}
                 vb = {f.value for f in fb if f.unit == unit}
-                ta, tb = term_set(re.sub(r"[\d.,%]+", " ", _said(a))), term_set(re.sub(r"[\d.,%]+", " ", _said(b)))
+                ta, tb = term_set(re.sub(r"[\d.,%]+", " ", a.said)), term_set(re.sub(r"[\d.,%]+", " ", b.said))
                 alike = len(ta & tb) / max(1, len(ta | tb))
                 if va.isdisjoint(vb) and alike >= SAME_RULE:
                     item = sorted(shared)[0]
@@ -303,9 +293,9 @@ def check_specificity(plan: ResearchPlan, claims: Sequence[Located], ctx: Engine
                 deficiency_type=T.insufficient_specificity, subject=f"{doc_id}:application_date",
                 severity=Severity.medium, affected_section=section,
                 description=f"The answer relies on {short_name(doc)} without saying it applies only from {format_date(doc.effective)}.",
-                suggested_correction_query="", correction_filter=_flt(doc_ids=[doc_id]), evidence_doc_ids=(doc_id,),
+                suggested_correction_query="", correction_filter=filter_of(doc_ids=[doc_id]), evidence_doc_ids=(doc_id,),
             ))
-    stated = {f.key for _, c in claims for f in figures(_said(c))}
+    stated = {f.key for _, c in claims for f in figures(c.said)}
     for fig in figures(plan.question):
         if fig.key in stated:
             continue
@@ -313,7 +303,7 @@ def check_specificity(plan: ResearchPlan, claims: Sequence[Located], ctx: Engine
             deficiency_type=T.insufficient_specificity, subject=f"question:{fig.value:g} {fig.unit}",
             severity=Severity.medium, affected_section=claims[0][0] if claims else "*",
             description=f"The question asks about {fig.text}, but the answer never addresses that figure.",
-            suggested_correction_query=plan.question, correction_filter=_flt(unit=fig.unit, values=[fig.value]),
+            suggested_correction_query=plan.question, correction_filter=filter_of(unit=fig.unit, values=[fig.value]),
         ))
     return out
 
