@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable, Mapping, Sequence
 
 from core.answer import Answer, Claim, Quote
@@ -121,19 +122,25 @@ CONTINUES = 3
 """Content words a following sentence must share with a chosen one to be its continuation."""
 
 
+@lru_cache(maxsize=256)
+def asked_figures(question: str) -> frozenset[tuple[str, float]]:
+    """The figures a question names (read once per question, not once per sentence scored)."""
+    return frozenset(f.key for f in figures(question))
+
+
 def feature(item: PlanItem, sentence: str, plan: ResearchPlan, hint: tuple[str, ...]) -> float:
     """How well a sentence has what the item's aspect asks for (0..1)."""
     aspect = item.aspect
     if aspect == Aspect.threshold:
         figs = figures(sentence, hint)
-        asked = {f.key for f in figures(plan.question)}
+        asked = asked_figures(plan.question)
         if any(f.key in asked for f in figs):
             return ASKED_FIGURE
         return 1.0 if figs else 0.0
     if aspect == Aspect.date:
         return 1.0 if dates(sentence) else 0.5 if YEAR.search(sentence) else 0.0
     if aspect == Aspect.verdict:
-        asked = {f.key for f in figures(plan.question)}
+        asked = asked_figures(plan.question)
         if not asked:
             return 0.3
         return ASKED_FIGURE if any(f.key in asked for f in figures(sentence, hint)) else 0.0
@@ -229,7 +236,7 @@ def candidates(item: PlanItem, passages: Iterable[tuple[str, str, str, float]], 
     focus = set(plan.focus_terms)
     floor = min_relevance(topic)
     passages = list(passages)
-    asked = {f.key for f in figures(plan.question)}
+    asked = asked_figures(plan.question)
     if weights is None:
         weights = rarity((t for _, _, t, _ in passages), topic)
     out: list[Candidate] = []
