@@ -13,6 +13,7 @@ import sys
 from typing import Any
 
 from core.config import Settings, get_settings
+from core.limits import MAX_CYCLES
 from core.evaluation import STRATEGY_NAMES, QuestionScore, QuestionsFileError, evaluate, format_table, load_questions
 
 
@@ -43,12 +44,12 @@ def run_eval(args: argparse.Namespace) -> int:
     """Validate the input, run the strategy over every question, print a table or the JSON object."""
     from core.cli import CliError
     from core.retrieval.errors import RetrievalError
-    from core.service import InputError
+    from core.inputs import InputError
 
     if args.strategy not in STRATEGY_NAMES:
         raise CliError(f"--strategy {args.strategy!r} is not one of {', '.join(STRATEGY_NAMES)}")
-    if args.max_cycles is not None and not 0 <= args.max_cycles <= 50:
-        raise CliError(f"--max-cycles must be between 0 and 50, got {args.max_cycles}")
+    if args.max_cycles is not None and not 0 <= args.max_cycles <= MAX_CYCLES:
+        raise CliError(f"--max-cycles must be between 0 and {MAX_CYCLES}, got {args.max_cycles}")
     try:
         questions = load_questions(args.questions_file)
     except QuestionsFileError as exc:

@@ -8,6 +8,8 @@ from pathlib import Path
 from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from core.limits import MAX_CYCLES
+
 ENGINE_NAMES = ("offline", "llm", "hybrid")
 SEVERITY_NAMES = ("low", "medium", "high", "critical")
 """The values WORKBENCH_ENGINE and WORKBENCH_BLOCKING_SEVERITY accept (the engine factory and core.state.Severity
@@ -51,7 +53,7 @@ class Settings(BaseSettings):
 
     retrieval_k: int = 8
     correction_k: int = 4
-    max_cycles: int = 4
+    max_cycles: int = Field(default=4, ge=0, le=MAX_CYCLES)
     quality_threshold: float = 0.85
     blocking_severity: str = "medium"
     plateau_epsilon: float = 0.01

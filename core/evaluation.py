@@ -214,7 +214,7 @@ def _context(store: Any, as_of: date) -> EngineContext:
 
 
 def _prepare(wb: Any, q: EvalQuestion, collection: str | None) -> tuple[str, date, Any]:
-    from core.service import InputError, validate_as_of, validate_question
+    from core.inputs import InputError, validate_as_of, validate_question
 
     text = validate_question(q.question, wb.settings)
     day = validate_as_of(q.as_of)

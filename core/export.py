@@ -11,18 +11,16 @@ from __future__ import annotations
 import io
 import json
 import re
-from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 from docx import Document
 from docx.document import Document as DocxDocument
 
+from core.clock import utc_now
+from core.results import RunResult
 from core.safe_markdown import answer_markdown, md_escape
 from core.state import Deficiency, ResolutionStatus
 from core.termination import describe
-
-if TYPE_CHECKING:
-    from core.service import RunResult
 
 FORMATS = ("md", "json", "docx")
 RESIDUAL_HEADING = "Residual deficiencies (not resolved)"
@@ -153,7 +151,7 @@ def _markdown(result: RunResult, audit_ok: bool, audit_message: str) -> bytes:
     out = ["# Compliance research export", ""]
     if not _finished(result):
         out += [f"> **PROVISIONAL.** {md_escape(_provisional_notice(result))}", ""]
-    out += _md_table(["Field", "Value"], _metadata_rows(result, _now()))
+    out += _md_table(["Field", "Value"], _metadata_rows(result, utc_now()))
     answer = answer_markdown(result.current_answer, heading_shift=1)  # below the export's own sections
     out += ["## Answer", "", answer or "_No answer has been drafted yet._", ""]
     out += [f"## {RESIDUAL_HEADING}", ""]
@@ -175,7 +173,7 @@ def _json(result: RunResult, audit_ok: bool, audit_message: str) -> bytes:
     payload = result.model_dump(mode="json")
     payload["provisional"] = not _finished(result)
     payload["audit"] = {"verified": audit_ok, "message": audit_message}
-    payload["exported_at"] = _now()
+    payload["exported_at"] = utc_now()
     return json.dumps(payload, indent=2, ensure_ascii=False).encode("utf-8")
 
 
@@ -211,7 +209,7 @@ def _docx(result: RunResult, audit_ok: bool, audit_message: str) -> bytes:
         notice = doc.add_paragraph()
         notice.add_run("PROVISIONAL. ").bold = True
         notice.add_run(_provisional_notice(result))
-    _docx_table(doc, ["Field", "Value"], _metadata_rows(result, _now()))
+    _docx_table(doc, ["Field", "Value"], _metadata_rows(result, utc_now()))
     doc.add_heading("Answer", level=1)
     answer = _plain(result.current_answer.strip())
     for line in answer.splitlines() or ["No answer has been drafted yet."]:
@@ -229,7 +227,3 @@ def _docx(result: RunResult, audit_ok: bool, audit_message: str) -> bytes:
     buffer = io.BytesIO()
     doc.save(buffer)
     return buffer.getvalue()
-
-
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")

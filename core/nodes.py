@@ -24,6 +24,7 @@ from core.figures import figures
 from core.plan import PlanItem, ResearchPlan
 from core.retrieval.models import Hit, SearchFilter
 from core.retrieval.plan_search import search_plan
+from core.clock import utc_now
 from core.state import (
     AnalystDeficiency,
     ApprovalPolicy,
@@ -37,7 +38,6 @@ from core.state import (
     ReviewDecision,
     ReviewResponse,
     WorkbenchState,
-    utc_now,
 )
 from core.termination import LLM_BUDGET_EXHAUSTED, STOPPED_BY_ANALYST, TerminationPolicy, decide, next_plateau_streak
 

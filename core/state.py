@@ -9,7 +9,7 @@ import hashlib
 import json
 import operator
 import re
-from datetime import date, datetime, timezone
+from datetime import date
 from enum import Enum
 from typing import Annotated, Any, Iterable, Literal, Mapping
 
@@ -275,11 +275,6 @@ def verify_chain(records: Iterable[EvaluationCycleRecord | Mapping[str, Any]]) -
         prev = rec.record_hash
         count += 1
     return True, f"{count} cycle records verified"
-
-
-def utc_now() -> str:
-    """ISO timestamp in UTC, for audit records."""
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
 def merge_deficiencies(

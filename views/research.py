@@ -4,6 +4,7 @@ from datetime import date
 
 import streamlit as st
 
+from core.limits import MAX_CYCLES, MIN_AS_OF, latest_as_of
 from ui import shared
 from ui.frames import (
     BoardChanges, answer_markdown, card_decision, citation_frame, label, md_escape, paused_changes, review_payload,
@@ -33,10 +34,10 @@ with st.expander("New research question", expanded=result is None, icon=":materi
     with st.form("ask"):
         question = st.text_area("Question", placeholder=EXAMPLE, max_chars=wb.settings.max_query_chars, height=100)
         left, middle, right = st.columns(3)
-        as_of = left.date_input("Answer correct as of", value=today, min_value=date(1990, 1, 1),
-                                max_value=date(today.year + 30, 12, 31), format="YYYY-MM-DD",
+        as_of = left.date_input("Answer correct as of", value=today, min_value=MIN_AS_OF,
+                                max_value=latest_as_of(today), format="YYYY-MM-DD",
                                 help="Sources are judged by their status on this date.")
-        max_cycles = middle.number_input("Max correction cycles", min_value=0, max_value=50,
+        max_cycles = middle.number_input("Max correction cycles", min_value=0, max_value=MAX_CYCLES,
                                          value=wb.settings.max_cycles, step=1)
         policy = right.selectbox("Approval policy", list(POLICIES), format_func=POLICIES.get)
         asked = st.form_submit_button("Run", type="primary", icon=":material/play_arrow:")

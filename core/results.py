@@ -1,0 +1,158 @@
+"""What the service returns: a session's result, a row of the session list, a progress event, and the one place
+where a session's status is derived from its checkpoint and its list entry."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from langgraph.types import Command
+from pydantic import BaseModel, ConfigDict, Field
+
+from core.answer import Answer
+from core.deficiencies import residual
+from core.plan import ResearchPlan
+from core.state import Citation, Deficiency, EvaluationCycleRecord
+from core.termination import describe
+
+RUNNING = "running"
+AWAITING_REVIEW = "awaiting_review"
+INTERRUPTED = "interrupted"
+COMPLETED = "completed"
+FAILED = "failed"
+EMPTY = "empty"
+"""No checkpoint yet: the list entry decides between INTERRUPTED and FAILED (see `entry_status`)."""
+
+
+class RunResult(BaseModel):
+    """Where a session stands: finished, or paused with a review pending."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    thread_id: str
+    status: str
+    question: str
+    as_of: date | None = None
+    engine: str = "offline"
+    approval_policy: str = "manual"
+    plan: ResearchPlan | None = None
+    answer: Answer | None = None
+    current_answer: str = ""
+    final_answer: str = ""
+    quality_score: float | None = None
+    termination_reason: str | None = None
+    termination_text: str = ""
+    residual_deficiencies: list[Deficiency] = Field(default_factory=list)
+    identified_deficiencies: list[Deficiency] = Field(default_factory=list)
+    evaluation_history: list[EvaluationCycleRecord] = Field(default_factory=list)
+    citations: list[Citation] = Field(default_factory=list)
+    pending_review: dict[str, Any] | None = None
+    metrics: dict[str, Any] = Field(default_factory=dict)
+    max_evaluation_cycles: int = 0
+    evaluation_cycle: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """The `run --json` object."""
+        return self.model_dump(mode="json")
+
+
+class SessionSummary(BaseModel):
+    """One row of the session list."""
+
+    thread_id: str
+    question: str
+    status: str
+    quality_score: float | None = None
+    termination_reason: str | None = None
+    created_at: str
+    updated_at: str
+    user_id: str = "local"
+    engine: str = "offline"
+    parent_thread_id: str | None = None
+    branched_from_cycle: int | None = None
+
+
+@dataclass
+class ProgressEvent:
+    """A node finished: shown live by the UI and the CLI."""
+
+    node: str
+    cycle: int
+    detail: str
+
+
+def entry_status(meta: dict[str, Any], has_checkpoint: bool) -> str:
+    """Status of a session that nobody executes and whose checkpoint does not finish it: INTERRUPTED (continuable)
+    when it has a checkpoint or its list entry keeps the inputs to start again, else FAILED."""
+    if has_checkpoint or ("max_evaluation_cycles" in meta and "approval_policy" in meta):
+        return INTERRUPTED
+    return FAILED
+
+
+def snapshot_result(thread_id: str, snap: Any, default_engine: str) -> RunResult:
+    """The session as a LangGraph state snapshot has it. A step with tasks means the run stopped inside it (some
+    tasks still to run, or a kill after the step's writes were saved, before its checkpoint): INTERRUPTED."""
+    v = snap.values or {}
+    pending = None
+    for task in snap.tasks:
+        for intr in task.interrupts:
+            pending = intr.value
+    finished = "final_answer" in v and v["final_answer"] is not None and not snap.tasks
+    status = AWAITING_REVIEW if pending else INTERRUPTED if snap.tasks else COMPLETED if finished else EMPTY
+    raw = dict(v.get("metrics", {}))
+    metrics = {"retrievals": 0, "critic_calls": 0, "llm_calls": 0,
+               **{k: n for k, n in raw.items() if not k.startswith("seconds.")}}
+    metrics["node_seconds"] = {k.split(".", 1)[1]: n for k, n in raw.items() if k.startswith("seconds.")}
+    deficiencies = list(v.get("identified_deficiencies", []))
+    reason = v.get("evaluation_termination_reason") if finished else None
+    return RunResult(
+        thread_id=thread_id, status=status, question=v.get("original_query", ""), as_of=v.get("as_of"),
+        engine=v.get("engine", default_engine), approval_policy=v.get("approval_policy", "manual"),
+        plan=v.get("plan"), answer=v.get("answer"),
+        current_answer=v.get("current_answer", ""), final_answer=v.get("final_answer", ""),
+        quality_score=v.get("quality_score"), termination_reason=reason,
+        termination_text=describe(reason) if finished else "",
+        residual_deficiencies=list(v.get("residual_deficiencies", [])) if finished else residual(deficiencies),
+        identified_deficiencies=deficiencies, evaluation_history=list(v.get("evaluation_history", [])),
+        citations=list(v.get("citations", [])), pending_review=pending, metrics=metrics,
+        max_evaluation_cycles=v.get("max_evaluation_cycles", 0), evaluation_cycle=v.get("evaluation_cycle", 0),
+    )
+
+
+def progress_event(node: str, update: Any) -> ProgressEvent:
+    """The live line for a node that finished with `update`."""
+    data = update.update if isinstance(update, Command) else (update or {})
+    if not isinstance(data, dict):
+        data = {}
+    cycle = data.get("evaluation_cycle", -1)
+    detail = {
+        "plan": _plan_detail(data),
+        "retrieve": f"retrieved {len(data.get('retrieved_doc_ids', []))} documents",
+        "draft": "drafted an answer",
+        "critique": _critique_detail(data),
+        "review": f"review decided {len(data.get('pending_decisions', []) or [])} correction(s)",
+        "correct": f"correction retrieval: {len(data.get('evidence', []) or [])} passages",
+        "revise": "revised the answer",
+        "finalize": f"finished: {data.get('evaluation_termination_reason')}",
+    }.get(node, node)
+    if node == "critique" and data.get("evaluation_history"):
+        cycle = data["evaluation_history"][-1].cycle_number
+    return ProgressEvent(node=node, cycle=cycle, detail=detail)
+
+
+def _plan_detail(data: dict[str, Any]) -> str:
+    plan = data.get("plan")
+    if plan is None:
+        return "planned the research"
+    codes = ", ".join(j.code for j in plan.jurisdictions) or "any jurisdiction"
+    return f"planned {len(plan.items)} item(s) for {codes}"
+
+
+def _critique_detail(data: dict[str, Any]) -> str:
+    records = data.get("evaluation_history") or []
+    if not records:
+        return "critique"
+    r = records[-1]
+    return (f"cycle {r.cycle_number}: score {r.overall_score:.2f}, {len(r.deficiencies_found)} deficiencies found, "
+            f"{len(r.deficiencies_resolved)} resolved")

@@ -1,0 +1,113 @@
+"""Reading and keeping sessions: show, list, verify, annotate, export and delete, with per-user access."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.clock import utc_now
+from core.deficiencies import residual
+from core.inputs import InputError, cap, clean_text
+from core.limits import MAX_NOTE_CHARS
+from core.nodes import final_text
+from core.results import COMPLETED, EMPTY, FAILED, INTERRUPTED, RUNNING, RunResult, SessionSummary, entry_status
+from core.service.base import SESSIONS_NS, WorkbenchBase
+from core.state import Severity, verify_chain
+
+
+class Sessions(WorkbenchBase):
+    """The session half of the Workbench."""
+
+    def show(self, thread_id: str, *, user_id: str | None = None) -> RunResult:
+        """The session as stored (works across processes and after a crash).
+
+        Status `running` while a run executes in this process; `interrupted` when a run was cut off (the process
+        stopped mid-run): `continue_run` carries it on from its last checkpoint.
+        """
+        result = self._stored(thread_id, self._owned(thread_id, user_id))
+        if result.status == INTERRUPTED and self.is_running(thread_id):
+            result.status = RUNNING
+        return result
+
+    def sessions(self, *, user_id: str | None = None) -> list[SessionSummary]:
+        """Sessions newest first; only the user's own when a user is given."""
+        items = self.persistence.store.search(SESSIONS_NS, limit=10_000)
+        out = []
+        for item in items:
+            value = item.value
+            if user_id is not None and value.get("user_id", "local") != user_id:
+                continue
+            summary = SessionSummary(thread_id=item.key, **{k: value.get(k) for k in SessionSummary.model_fields
+                                                            if k != "thread_id" and value.get(k) is not None})
+            if summary.status == RUNNING and not self._running_anywhere(item.key):
+                status = entry_status(value, self._has_checkpoint(item.key))
+                summary = summary.model_copy(update={"status": status})
+            elif summary.status == EMPTY:  # written before sessions kept their inputs
+                summary = summary.model_copy(update={"status": FAILED})
+            out.append(summary)
+        return sorted(out, key=lambda s: s.created_at, reverse=True)
+
+    def _running_anywhere(self, thread_id: str) -> bool:
+        """Whether some process or replica executes this session now; a run cut off by a crash holds no lock."""
+        return self.is_running(thread_id) or self.persistence.is_run_locked(thread_id)
+
+    def verify_audit(self, thread_id: str, *, user_id: str | None = None) -> tuple[bool, str]:
+        """Check the hash chain of the session's cycle records."""
+        return verify_chain(self.show(thread_id, user_id=user_id).evaluation_history)
+
+    def annotate(self, thread_id: str, deficiency_id: str, *, editor: str, reason: str, note: str | None = None,
+                 accepted_risk: bool | None = None, severity: str | None = None,
+                 user_id: str | None = None) -> RunResult:
+        """After a run: record a note / accepted risk on a deficiency, with editor and reason in the checkpoint."""
+        editor, reason = clean_text(editor).strip(), clean_text(reason).strip()
+        note = clean_text(note) if note is not None else None
+        cap(note, MAX_NOTE_CHARS, "the note")
+        cap(reason, MAX_NOTE_CHARS, "the reason")
+        if not editor or not reason:
+            raise InputError("an annotation needs the editor's name and a reason")
+        if severity is not None and severity not in {s.value for s in Severity}:
+            raise InputError(f"severity must be one of {', '.join(s.value for s in Severity)}, not {severity!r}")
+        meta = self._owned(thread_id, user_id)
+        with self._exclusive(thread_id):
+            current = self._stored(thread_id, meta)
+            if current.status != COMPLETED:
+                raise InputError("annotations are made on finished sessions; while paused, edits travel with the review")
+            found = [d for d in current.identified_deficiencies if d.id == deficiency_id]
+            if not found:
+                raise InputError(f"no deficiency {deficiency_id} in session {thread_id}")
+            update: dict[str, Any] = {}
+            if note is not None:
+                update["analyst_note"] = note
+            if accepted_risk is not None:
+                update["accepted_risk"] = accepted_risk
+            if severity is not None:
+                update["severity"] = Severity(severity)
+            changed = found[0].model_copy(update=update)
+            deficiencies = [changed if d.id == deficiency_id else d for d in current.identified_deficiencies]
+            left = residual(deficiencies)
+            self.graph(meta.get("collection")).update_state(
+                {"configurable": {"thread_id": thread_id}},
+                {"identified_deficiencies": [changed], "residual_deficiencies": left,
+                 "final_answer": final_text(current.current_answer, left),
+                 "messages": [{"role": "analyst", "content": f"{editor} annotated {deficiency_id}: {reason}"}]},
+                as_node="finalize",
+            )
+            meta = self._session(thread_id)
+            edits = [*meta.get("edits", []),
+                     {"editor": editor, "reason": reason, "deficiency_id": deficiency_id, "at": utc_now()}]
+            self._save_session(thread_id, {**meta, "edits": edits, "updated_at": utc_now()})
+        return self.show(thread_id)
+
+    def delete(self, thread_id: str, *, user_id: str | None = None) -> None:
+        """Remove a session's checkpoints and its list entry."""
+        self._owned(thread_id, user_id)
+        with self._exclusive(thread_id):
+            self.persistence.checkpointer.delete_thread(thread_id)
+            self.persistence.store.delete(SESSIONS_NS, thread_id)
+
+    def export(self, thread_id: str, fmt: str, *, user_id: str | None = None) -> bytes:
+        """The session rendered as md, json or docx."""
+        from core.export import render
+
+        result = self.show(thread_id, user_id=user_id)
+        ok, message = verify_chain(result.evaluation_history)
+        return render(result, fmt, audit_ok=ok, audit_message=message)

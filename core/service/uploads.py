@@ -1,0 +1,69 @@
+"""The corpus side of the Workbench: the bundled sample corpus and analysts' uploads."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from core.service.base import WorkbenchBase
+
+Progress = Callable[[int, int, str], None] | None
+
+
+class Uploads(WorkbenchBase):
+    """The corpus half of the Workbench."""
+
+    def ensure_sample_corpus(self, progress: Progress = None) -> Any:
+        """Ingest the bundled sample corpus into an empty default collection; None when it holds documents."""
+        from core.retrieval.ingest import ensure_sample_corpus
+
+        return ensure_sample_corpus(self.store(), self.settings, progress)
+
+    def ingest_uploads(self, files: list[tuple[str, bytes, dict[str, Any]]], *, progress: Progress = None,
+                       collection: str | None = None, replace: bool = False, user_id: str = "local") -> Any:
+        """Ingest uploaded files `(name, content, metadata defaults)` as one batch (a document id used by two
+        uploads is refused for the second); one IngestReport with per-file errors that name the upload.
+
+        An upload whose document id is already indexed with other content is refused unless `replace` is set;
+        a replacement records `user_id` and the time in the document's metadata."""
+        from core.retrieval.errors import IngestError
+        from core.retrieval.ingest import FileResult, IngestReport, check_file_size, ingest_paths
+
+        store = self.store(collection)
+        total = len(files)
+        results: dict[int, FileResult] = {}
+        with tempfile.TemporaryDirectory(prefix="workbench-upload-") as tmp:
+            written: dict[str, tuple[int, str, dict[str, Any]]] = {}
+            for i, (name, content, defaults) in enumerate(files):
+                display = Path(name).name or f"upload-{i + 1}"
+                try:
+                    check_file_size(display, len(content), self.settings)
+                except IngestError as exc:
+                    results[i] = FileResult(display, error=str(exc))
+                    continue
+                path = Path(tmp) / str(i) / display
+                path.parent.mkdir()
+                path.write_bytes(content)
+                written[str(path)] = (i, display, defaults or {})
+
+            def named(text: str) -> str:
+                for tmp_path, (_, display, _) in written.items():
+                    text = text.replace(tmp_path, display)
+                return text
+
+            refused = len(results)
+            if progress is not None:
+                for n, i in enumerate(sorted(results), start=1):
+                    progress(n, total, results[i].path)
+            report = ingest_paths(
+                store, [Path(p) for p in written], settings=self.settings,
+                defaults_for=lambda p: {**written[str(p)][2], "source_path": f"upload:{written[str(p)][1]}"},
+                progress=None if progress is None else lambda done, _t, label: progress(refused + done, total, label),
+                replace=replace, actor=user_id,
+            )
+            for r in report.results:
+                i, display, _ = written[r.path]
+                results[i] = FileResult(display, r.doc_ids, r.chunks, named(r.error) if r.error else None)
+        return IngestReport(tuple(results[i] for i in sorted(results)))
