@@ -35,12 +35,17 @@ COMPARATOR_AFTER: tuple[tuple[str, Comparator], ...] = (
 
 _MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
            "november", "december"]
-_MONTH_NUMBER = {**{m: i + 1 for i, m in enumerate(_MONTHS)}, **{m[:3]: i + 1 for i, m in enumerate(_MONTHS)},
-                 "sept": 9}
-_MONTH_RE = "|".join(sorted(_MONTH_NUMBER, key=len, reverse=True))
-_DATE_DMY = re.compile(rf"\b(?P<day>[0-3]?\d)(?:st|nd|rd|th)?\s+(?P<month>{_MONTH_RE})\.?,?\s+(?P<year>(?:19|20)\d\d)\b", re.I)
-_DATE_MDY = re.compile(rf"\b(?P<month>{_MONTH_RE})\.?\s+(?P<day>[0-3]?\d)(?:st|nd|rd|th)?,?\s+(?P<year>(?:19|20)\d\d)\b", re.I)
-_DATE_ISO = re.compile(r"\b(?P<year>(?:19|20)\d\d)-(?P<month>[01]\d)-(?P<day>[0-3]\d)\b")
+MONTH_NUMBER = {**{m: i + 1 for i, m in enumerate(_MONTHS)}, **{m[:3]: i + 1 for i, m in enumerate(_MONTHS)},
+                "sept": 9}
+"""Month names and their usual abbreviations (lower case) -> month number."""
+_MONTH_RE = "|".join(sorted(MONTH_NUMBER, key=len, reverse=True))
+DATE_DMY = re.compile(rf"\b(?P<day>[0-3]?\d)(?:st|nd|rd|th)?\s+(?P<month>{_MONTH_RE})\.?,?\s+(?P<year>(?:19|20)\d\d)\b", re.I)
+DATE_MDY = re.compile(rf"\b(?P<month>{_MONTH_RE})\.?\s+(?P<day>[0-3]?\d)(?:st|nd|rd|th)?,?\s+(?P<year>(?:19|20)\d\d)\b", re.I)
+DATE_ISO = re.compile(r"\b(?P<year>(?:19|20)\d\d)-(?P<month>[01]\d)-(?P<day>[0-3]\d)\b")
+DATE_MY = re.compile(rf"\b(?P<month>{_MONTH_RE})\.?\s+(?P<year>(?:19|20)\d\d)\b", re.I)
+"""Day-month-year, month-day-year, ISO and month-year dates (groups `day`, `month`, `year`)."""
+COMPARATOR_TOKEN = {">": "gt", ">=": "ge", "<": "lt", "<=": "le"}
+"""A comparator as one word, for token-based matching."""
 
 
 # ----------------------------------------------------------------------------------------------- currencies
@@ -224,12 +229,12 @@ def _valid(year: int, month: int, day: int) -> date | None:
 def dates(text: str) -> list[date]:
     """Full dates in a text ('10 July 2027', 'July 10, 2027', '10 Jul 2027', '2027-07-10'), in order."""
     found: list[tuple[int, date]] = []
-    for rx in (_DATE_DMY, _DATE_MDY):
+    for rx in (DATE_DMY, DATE_MDY):
         for m in rx.finditer(text):
-            d = _valid(int(m.group("year")), _MONTH_NUMBER[m.group("month").lower()], int(m.group("day")))
+            d = _valid(int(m.group("year")), MONTH_NUMBER[m.group("month").lower()], int(m.group("day")))
             if d:
                 found.append((m.start(), d))
-    for m in _DATE_ISO.finditer(text):
+    for m in DATE_ISO.finditer(text):
         d = _valid(int(m.group("year")), int(m.group("month")), int(m.group("day")))
         if d:
             found.append((m.start(), d))

@@ -30,7 +30,10 @@ from typing import Iterable, Sequence, Union
 
 from core.answer import GAP_HEADING
 from core.engines.text import stem
-from core.figures import currency_codes, currency_symbols
+from core.figures import (
+    COMPARATOR_AFTER, COMPARATOR_BEFORE, COMPARATOR_TOKEN, DATE_DMY, DATE_ISO, DATE_MDY, DATE_MY, MONTH_NUMBER,
+    currency_codes, currency_symbols,
+)
 from core.state import Deficiency, DeficiencyType
 
 Fact = Union[str, Sequence[str]]
@@ -41,36 +44,16 @@ RESIDUAL_HEADING_RE = re.compile(rf"^#+\s*(?:Residual deficiencies|{re.escape(GA
 deficiencies are the workbench's words, not facts the answer states."""
 _CITATION_RE = re.compile(r"\[[A-Za-z0-9][A-Za-z0-9_.\-]*\]")
 
-_MONTHS = {
-    "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7, "august": 8,
-    "september": 9, "october": 10, "november": 11, "december": 12,
-    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9, "oct": 10,
-    "nov": 11, "dec": 12,
-}
-_MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
-_DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
-_YEAR = r"(?P<year>(?:19|20)\d\d)"
-_DATE_DMY = re.compile(rf"\b{_DAY}\s+{_MONTH}\s*,?\s+{_YEAR}\b")
-_DATE_MDY = re.compile(rf"\b{_MONTH}\s+{_DAY}\s*,?\s+{_YEAR}\b")
-_DATE_ISO = re.compile(r"\b(?P<year>(?:19|20)\d\d)-(?P<month>[01]?\d)-(?P<day>[0-3]?\d)\b")
-_DATE_MY = re.compile(rf"\b{_MONTH}\s+{_YEAR}\b")
-
 _CUR = "(?:" + "|".join(sorted((c.lower() for c in currency_codes()), key=len, reverse=True)) + ")"
 _SYMBOLS = sorted(currency_symbols().items(), key=lambda kv: len(kv[0]), reverse=True)
 _CUR_PAIR = rf"{_CUR}(?:\s*/\s*{_CUR})?"
 _NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
                  "eight": "8", "nine": "9", "ten": "10"}
 _FIGURE = rf"(?:{_CUR_PAIR}\s*\d[\d.]*|\d[\d.]*%)"
-_CMP_BEFORE = [
-    (re.compile(rf"\b(?:more than|greater than|exceeding|exceeds|in excess of|over|above)\s+(?={_FIGURE})"), "gt "),
-    (re.compile(rf"\b(?:at least|not less than|no less than|minimum of|a minimum of)\s+(?={_FIGURE})"), "ge "),
-    (re.compile(rf"\b(?:up to|not exceeding|no more than|at most|maximum of|capped at)\s+(?={_FIGURE})"), "le "),
-    (re.compile(rf"\b(?:less than|below|under)\s+(?={_FIGURE})"), "lt "),
-]
-_CMP_AFTER = [
-    (re.compile(rf"(?<![\w.])({_FIGURE})\s+(?:or more|or above|or higher|and above|and over|or greater)\b"), "ge"),
-    (re.compile(rf"(?<![\w.])({_FIGURE})\s+(?:or less|or below|or lower|and below)\b"), "le"),
-]
+_CMP_BEFORE = [(re.compile(rf"\b(?:{words})\s+(?={_FIGURE})"), f"{COMPARATOR_TOKEN[cmp]} ")
+               for words, cmp in COMPARATOR_BEFORE]
+_CMP_AFTER = [(re.compile(rf"(?<![\w.])({_FIGURE})\s+(?:{words})\b"), COMPARATOR_TOKEN[cmp])
+              for words, cmp in COMPARATOR_AFTER]
 _TOKEN_RE = re.compile(r"\d{4}-\d{2}(?:-\d{2})?|\d+(?:\.\d+)*%?|[a-z]+|%")
 
 
@@ -86,7 +69,7 @@ def answer_body(answer: str) -> str:
 
 def _iso(m: re.Match[str], with_day: bool = True) -> str:
     month = m.group("month").lower().rstrip(".")
-    number = _MONTHS.get(month) or int(month)
+    number = MONTH_NUMBER.get(month) or int(month)
     if with_day:
         return f" {m.group('year')}-{number:02d}-{int(m.group('day')):02d} "
     return f" {m.group('year')}-{number:02d} "
@@ -94,7 +77,7 @@ def _iso(m: re.Match[str], with_day: bool = True) -> str:
 
 def _valid_date(m: re.Match[str]) -> bool:
     month = m.group("month").lower().rstrip(".")
-    number = _MONTHS.get(month) or int(month)
+    number = MONTH_NUMBER.get(month) or int(month)
     return 1 <= number <= 12 and 1 <= int(m.group("day")) <= 31
 
 
@@ -104,10 +87,10 @@ def normalise(text: str) -> str:
     t = t.replace("\u00a0", " ").replace("\u202f", " ").replace("\u2009", " ").replace("\u2019", "'")
     t = t.lower()
     # dates (before any number handling, so "10 July 2027" is not read as a figure)
-    t = _DATE_DMY.sub(lambda m: _iso(m) if _valid_date(m) else m.group(0), t)
-    t = _DATE_MDY.sub(lambda m: _iso(m) if _valid_date(m) else m.group(0), t)
-    t = _DATE_ISO.sub(lambda m: _iso(m) if _valid_date(m) else m.group(0), t)
-    t = _DATE_MY.sub(lambda m: _iso(m, with_day=False), t)
+    t = DATE_DMY.sub(lambda m: _iso(m) if _valid_date(m) else m.group(0), t)
+    t = DATE_MDY.sub(lambda m: _iso(m) if _valid_date(m) else m.group(0), t)
+    t = DATE_ISO.sub(lambda m: _iso(m) if _valid_date(m) else m.group(0), t)
+    t = DATE_MY.sub(lambda m: _iso(m, with_day=False), t)
     # ranges written with dashes read as "to"
     t = re.sub(r"\s*[\u2013\u2014]\s*", " to ", t)
     # legal abbreviations
@@ -139,12 +122,12 @@ def normalise(text: str) -> str:
     t = re.sub(rf"\b({_CUR}) ?(?=\d)", r"\1 ", t)
     # percentages
     t = re.sub(r"(\d+(?:\.\d+)?)\s*(?:%|percent\b|per cent\b|pct\b)", r"\1%", t)
+    t = t.replace("+", " plus ").replace("&", " and ")
     # comparators: one token before the figure
     for rx, token in _CMP_AFTER:
         t = rx.sub(lambda m, tok=token: f"{tok} {m.group(1)}", t)
     for rx, token in _CMP_BEFORE:
         t = rx.sub(token, t)
-    t = t.replace("+", " plus ").replace("&", " and ")
     return " ".join(tokens_of(t))
 
 

@@ -148,7 +148,7 @@ class LlmCritic:
         for item in out.deficiencies[:self.max_findings]:
             d = subjects.canonical(item)
             if d is None:
-                dropped.append(f"llm critic: dropped a {item.deficiency_type} finding: subject {item.subject[:60]!r} "
+                dropped.append(f"llm critic: dropped a {item.deficiency_type.value} finding: subject {item.subject[:60]!r} "
                                "names nothing in the plan, the answer or the corpus")
                 continue
             found.setdefault(d.id, avoid_repeat(d, by_id))

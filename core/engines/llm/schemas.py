@@ -7,11 +7,11 @@ Python validates them against the corpus and the plan before they become a `Rese
 
 from __future__ import annotations
 
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from core.plan import Aspect
+from core.state import DeficiencyType, Severity
 
 class _Schema(BaseModel):
     """Strict-mode compatible: every field required, no extra keys."""
@@ -84,19 +84,13 @@ class AnswerOut(_Schema):
 
 # --------------------------------------------------------------------------------------------- critique
 
-DeficiencyName = Literal[
-    "outdated_source", "missing_jurisdiction", "incorrect_threshold", "missing_exemption",
-    "contradictory_sources", "insufficient_specificity",
-]
-
-
 class FindingOut(_Schema):
     """One problem in the answer, named by a stable subject so that it keeps its identity across cycles."""
 
-    deficiency_type: DeficiencyName
+    deficiency_type: DeficiencyType
     subject: str = Field(description="Stable subject; its form depends on the type (see instructions).")
     description: str
-    severity: Literal["low", "medium", "high", "critical"]
+    severity: Severity
     suggested_correction_query: str = Field(description="A search query that would retrieve the fix.")
     affected_section: str = Field(description="Jurisdiction code of the answer section concerned.")
 
