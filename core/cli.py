@@ -11,11 +11,8 @@ from typing import NoReturn
 from pydantic import ValidationError
 
 from core import cli_corpus, cli_eval, cli_loop
+from core.cli_errors import CliError
 from core.config import describe_settings_error
-
-
-class CliError(Exception):
-    """Bad input: printed as one line on stderr, exit code 2."""
 
 
 class _Parser(argparse.ArgumentParser):

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from core import safe_json
+from core.cli_errors import CliError
 from core.config import Settings, get_settings
 from core.retrieval.models import Hit, SearchFilter
 
@@ -63,7 +64,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run_ingest(args: argparse.Namespace) -> int:
     """`ingest PATH...`: one line per file, the summary last; exit 1 when some files failed (the others are
     ingested), 2 when none could be ingested (with `--reset` on the embedded store, the old corpus then stays)."""
-    from core.cli import CliError
     from core.retrieval.errors import RetrievalError
     from core.retrieval.ingest import expand_paths, ingest_paths
 
@@ -141,7 +141,6 @@ class _Progress:
 
 def _collection(name: str | None) -> str | None:
     """A `--collection` value checked as an identifier before anything is opened (None: the configured one)."""
-    from core.cli import CliError
     from core.retrieval.names import validate_collection
 
     if name is None:
@@ -164,7 +163,6 @@ def _user() -> str:
 
 def run_search(args: argparse.Namespace) -> int:
     """`search TEXT` or `search --queries FILE.jsonl`."""
-    from core.cli import CliError
     from core.retrieval.errors import RetrievalError
 
     settings = get_settings()
@@ -203,7 +201,6 @@ def _open(settings: Settings, collection: str | None) -> Store:
 
 
 def _check_query(text: Any, max_chars: int, what: str) -> str:
-    from core.cli import CliError
 
     if not isinstance(text, str) or not text.strip():
         raise CliError(f"{what} is empty")
@@ -213,7 +210,6 @@ def _check_query(text: Any, max_chars: int, what: str) -> str:
 
 
 def _as_of(value: str | None) -> date | None:
-    from core.cli import CliError
 
     if value is None:
         return None
@@ -225,7 +221,6 @@ def _as_of(value: str | None) -> date | None:
 
 def _read_queries(path: Path, max_chars: int) -> list[tuple[Any, str]]:
     """All (id, text) pairs of a queries file, validated up front so one bad line fails the whole run."""
-    from core.cli import CliError
 
     if not path.is_file():
         raise CliError(f"queries file {path} does not exist")

@@ -12,6 +12,7 @@ import json
 import sys
 from typing import Any
 
+from core.cli_errors import CliError
 from core.config import Settings, get_settings
 from core.limits import MAX_CYCLES
 from core.evaluation import STRATEGY_NAMES, QuestionScore, QuestionsFileError, evaluate, format_table, load_questions
@@ -42,7 +43,6 @@ def make_workbench(settings: Settings) -> Any:
 
 def run_eval(args: argparse.Namespace) -> int:
     """Validate the input, run the strategy over every question, print a table or the JSON object."""
-    from core.cli import CliError
     from core.retrieval.errors import RetrievalError
     from core.inputs import InputError
 

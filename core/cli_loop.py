@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from core import safe_json
+from core.cli_errors import CliError
 from core.service import InputError, ProgressEvent, RunResult, SessionBusyError, SessionNotFoundError, Workbench
 
 
@@ -54,7 +55,6 @@ def _workbench() -> Workbench:
 
 def _guard(fn: Any) -> Any:
     def run(args: argparse.Namespace) -> int:
-        from core.cli import CliError
 
         try:
             return fn(args)
@@ -80,7 +80,6 @@ def _run(args: argparse.Namespace) -> int:
 
 @_guard
 def _resume(args: argparse.Namespace) -> int:
-    from core.cli import CliError
 
     wb = _workbench()
     if args.decisions is None:
@@ -121,7 +120,6 @@ def _sessions(args: argparse.Namespace) -> int:
 
 @_guard
 def _export(args: argparse.Namespace) -> int:
-    from core.cli import CliError
 
     data = _workbench().export(args.thread_id, args.format)
     if args.output:
