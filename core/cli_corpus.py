@@ -1,4 +1,4 @@
-"""Corpus commands of `python -m core`: `ingest` and `search` (DESIGN.md §7).
+"""Corpus commands of `python -m core`: `ingest` and `search` (README, "Command line").
 
 Input is validated before the store or the embedding model is opened, so bad input fails fast with exit 2.
 """

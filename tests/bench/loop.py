@@ -1,4 +1,4 @@
-"""Loop benchmark: Q1-Q6 of FACTS.md on the offline engine over the sample corpus.
+"""Loop benchmark: Q1-Q6 (questions/q1-q6.yaml) on the offline engine over the sample corpus.
 
 Prints per question: cycles, found/resolved/residual deficiencies, retrievals, wall time, seconds per node;
 orchestration overhead (wall time minus time inside nodes) as a share of the run (target <= 10%), and

@@ -6,7 +6,7 @@
                     with the app's cached Workbench cleared before and after the test.
     app             an AppTest of app.py in that environment (not yet run).
     wb              a Workbench on the same data dir, to set up sessions and check what the pages did.
-    q1_paused / q1_done     Q1 of FACTS.md §6 started through the service: paused at its first review / finished.
+    q1_paused / q1_done     Q1 of questions/q1-q6.yaml started through the service: paused at its first review / finished.
 """
 
 from __future__ import annotations
