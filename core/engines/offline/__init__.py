@@ -4,7 +4,7 @@ questions or documents: every rule reads the question's words and what the corpu
 
 from core.engines.offline.drafter import OfflineDrafter
 from core.engines.offline.planner import OfflinePlanner
-from core.engines.offline.shared import citations_for, short_name
+from core.engines.offline.sources import citations_for, short_name
 from core.engines.offline.verifiers import OfflineCritic
 
 __all__ = ["OfflineCritic", "OfflineDrafter", "OfflinePlanner", "citations_for", "short_name"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from core.answer import Answer, Claim
 from core.engines.base import EngineContext
-from core.engines.offline.shared import usable
+from core.engines.offline.sources import usable
 from core.engines.text import quote_in
 from core.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
 from core.state import Deficiency, DeficiencyType, Severity, filter_of

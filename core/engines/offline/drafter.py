@@ -8,23 +8,13 @@ from typing import Mapping, Sequence
 
 from core.answer import Answer, Claim, Gap, Quote, gap_for
 from core.engines.base import DraftResult, EngineContext
+from core.engines.offline.ranking import Candidate, also_answers, candidates, extended, pick, section_code
 from core.engines.offline.revisers import REVISERS
-from core.engines.offline.shared import (
-    NEGATION,
-    Candidate,
-    also_answers,
-    extended,
-    candidates,
-    citations_for,
-    negates,
-    pick,
-    section_code,
-)
+from core.engines.offline.sources import NEGATION, citations_for, negates
 from core.engines.text import is_anaphoric, sentences, term_set
 from core.plan import Aspect, PlanItem, ResearchPlan
 from core.retrieval.models import Hit
 from core.state import Deficiency, Evidence
-
 
 VERDICT_CONTEXT = 3
 """Sentences around the verdict's own that may explain it: the rule before it, the denial or limit after it."""

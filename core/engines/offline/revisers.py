@@ -7,16 +7,16 @@ from typing import Callable, Iterable
 
 from core.answer import Answer, Claim, Quote
 from core.engines.base import EngineContext
-from core.engines.offline.shared import (
+from core.engines.offline.ranking import (
     WORDS_PER_ITEM,
     also_answers,
     answer_texts,
-    extended,
-    applicability_text,
     candidates,
+    extended,
     pick,
     section_code,
 )
+from core.engines.offline.sources import applicability_text
 from core.engines.text import is_anaphoric, overlap, same_sentence, sentences, term_set
 from core.figures import figures
 from core.gazetteer import currency_hint

@@ -10,7 +10,7 @@ from typing import Iterable, Sequence
 from core.answer import Answer, Claim
 from core.engines.base import CritiqueResult, EngineContext
 from core.engines.offline.coverage import answered_items, coverage_deficiencies
-from core.engines.offline.shared import short_name
+from core.engines.offline.sources import short_name
 from core.engines.text import quote_in, term_set, terms
 from core.figures import compatible, dates, figures, format_date, mentions_date
 from core.gazetteer import currency_hint

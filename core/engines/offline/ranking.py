@@ -1,5 +1,7 @@
-"""What the offline planner, drafter and verifiers share: document names, citation records, usable sources,
-the sentence candidates of a plan item and how they are scored."""
+"""How the offline drafter and revisers choose sentences for a plan item: the candidates, how they are scored
+(topic words weighted by rarity, stems, acronyms, the asked figure and entity) and how they are picked within the
+item's word and sentence budget."""
+
 
 from __future__ import annotations
 
@@ -11,12 +13,11 @@ from typing import Iterable, Mapping, Sequence
 
 from core.answer import Answer, Claim, Quote
 from core.engines.base import EngineContext
+from core.engines.offline.sources import YEAR, usable
 from core.engines.text import is_anaphoric, same_sentence, sentences, term_set, terms
-from core.figures import dates, figures, format_date
+from core.figures import dates, figures
 from core.gazetteer import currency_hint
 from core.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
-from core.retrieval.models import DocStatus, DocumentMeta
-from core.state import Citation
 
 ENTITY_SOURCE = 0.5
 """A source that declares it applies to the entity type the question names, and a sentence that names it (in
@@ -28,8 +29,6 @@ ASKED_FIGURE = 2.0
 SOFT_FEATURE = 0.3
 """A definition, obligation or scope may be said without the usual words: such a sentence is ranked lower, not
 left out."""
-USABLE = (DocStatus.in_force, DocStatus.not_yet_applicable)
-HISTORY = (DocStatus.superseded, DocStatus.repealed)
 WORDS_PER_ITEM = 112
 """Word budget of the claims drafted for one plan item: coverage must come from the right sentences, not from
 pasting passages."""
@@ -47,63 +46,6 @@ ASPECT_FEATURES: dict[Aspect, re.Pattern[str]] = {
     Aspect.scope: re.compile(r"\b(appl(?:y|ies) to|cover\w*|obliged entit\w+|subject to|includ\w+|excluded|"
                              r"within (?:the )?scope|in scope|are not|is not)\b", re.I),
 }
-YEAR = re.compile(r"(?<![/\d.-])(?:19|20)\d\d(?![/\d])")
-"""A year on its own ("in 2025", "October 2025"), not the number of an act ("Regulation 2024/1624")."""
-NEGATION = re.compile(r"\b(no|not|never|none|neither|nor|cannot|exempt\w*|excluded|no longer|only)\b", re.I)
-
-
-def short_name(doc: DocumentMeta) -> str:
-    """The document's first alias (its usual short name), else its title; flawed documents keep their full title
-    so they are never confused with the instrument they misdescribe."""
-    if doc.status in (DocStatus.erroneous, DocStatus.superseded) or not doc.aliases:
-        return doc.title
-    return doc.aliases[0]
-
-
-def citations_for(answer: Answer, ctx: EngineContext) -> list[Citation]:
-    """Citation records for every corpus document the answer cites, with the status at the as-of date."""
-    quoted: dict[str, list[str]] = {}
-    for _, claim in answer.claims():
-        for q in claim.citations:
-            if q.chunk_id:
-                quoted.setdefault(q.doc_id, []).append(q.chunk_id)
-    out = []
-    for doc_id in answer.cited_doc_ids():
-        doc = ctx.catalog.get(doc_id)
-        if doc is None:
-            continue
-        chunk_ids = tuple(dict.fromkeys(quoted.get(doc_id, [])))
-        passage_ids = tuple(dict.fromkeys(str(pid) for c in chunk_ids if (chunk := ctx.chunk(c)) is not None
-                                          and (pid := chunk.metadata.get("passage_id")) is not None))
-        out.append(Citation(doc_id=doc.id, title=doc.title, jurisdiction=doc.jurisdiction,
-                            declared_status=doc.status.value, status_at_as_of=ctx.catalog.status_at(doc.id, ctx.as_of).value,
-                            effective=doc.effective, citation=doc.citation, chunk_ids=chunk_ids, passage_ids=passage_ids))
-    return out
-
-
-def usable(doc_id: str, plan: ResearchPlan, ctx: EngineContext) -> tuple[bool, bool]:
-    """(may be cited, only as history) for a document at the plan's as-of date. Erroneous documents and
-    proposals never; superseded or repealed ones only as history of an instrument the question asks about."""
-    if doc_id not in ctx.catalog:
-        return False, False
-    status = ctx.catalog.status_at(doc_id, ctx.as_of)
-    if status in USABLE:
-        return True, False
-    if status in HISTORY and doc_id in plan.history_doc_ids:
-        return True, True
-    return False, False
-
-
-def applicability_text(doc: DocumentMeta, preds: Sequence[DocumentMeta]) -> str:
-    """'X applies only from D; until then Y applies.' from the corpus metadata."""
-    name = short_name(doc)
-    text = (f"{name} applies only from {format_date(doc.effective)}" if doc.effective
-            else f"{name} is not yet applicable")
-    if preds:
-        text += "; until then " + " and ".join(short_name(p) for p in preds) + (" apply" if len(preds) > 1 else " applies")
-    return text + "."
-
-
 @dataclass(frozen=True)
 class Candidate:
     """A sentence (with its predecessor when it needs one) that may answer a plan item."""
@@ -384,6 +326,3 @@ def section_code(item: PlanItem, cand_jurisdiction: str) -> str:
     return cand_jurisdiction if item.jurisdiction == ANY_JURISDICTION else item.jurisdiction
 
 
-def negates(text: str) -> bool:
-    """Whether a sentence denies or limits something (for the polarity of a verdict)."""
-    return bool(NEGATION.search(text))

@@ -1,0 +1,78 @@
+"""The sources of the offline engine: documents' short names, citation records, which documents may be cited at
+the as-of date, and the metadata sentences (applicability, polarity) drawn from them."""
+
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from core.answer import Answer
+from core.engines.base import EngineContext
+from core.figures import format_date
+from core.plan import ResearchPlan
+from core.retrieval.models import DocStatus, DocumentMeta
+from core.state import Citation
+
+USABLE = (DocStatus.in_force, DocStatus.not_yet_applicable)
+HISTORY = (DocStatus.superseded, DocStatus.repealed)
+YEAR = re.compile(r"(?<![/\d.-])(?:19|20)\d\d(?![/\d])")
+"""A year on its own ("in 2025", "October 2025"), not the number of an act ("Regulation 2024/1624")."""
+NEGATION = re.compile(r"\b(no|not|never|none|neither|nor|cannot|exempt\w*|excluded|no longer|only)\b", re.I)
+
+
+def short_name(doc: DocumentMeta) -> str:
+    """The document's first alias (its usual short name), else its title; flawed documents keep their full title
+    so they are never confused with the instrument they misdescribe."""
+    if doc.status in (DocStatus.erroneous, DocStatus.superseded) or not doc.aliases:
+        return doc.title
+    return doc.aliases[0]
+
+
+def citations_for(answer: Answer, ctx: EngineContext) -> list[Citation]:
+    """Citation records for every corpus document the answer cites, with the status at the as-of date."""
+    quoted: dict[str, list[str]] = {}
+    for _, claim in answer.claims():
+        for q in claim.citations:
+            if q.chunk_id:
+                quoted.setdefault(q.doc_id, []).append(q.chunk_id)
+    out = []
+    for doc_id in answer.cited_doc_ids():
+        doc = ctx.catalog.get(doc_id)
+        if doc is None:
+            continue
+        chunk_ids = tuple(dict.fromkeys(quoted.get(doc_id, [])))
+        passage_ids = tuple(dict.fromkeys(str(pid) for c in chunk_ids if (chunk := ctx.chunk(c)) is not None
+                                          and (pid := chunk.metadata.get("passage_id")) is not None))
+        out.append(Citation(doc_id=doc.id, title=doc.title, jurisdiction=doc.jurisdiction,
+                            declared_status=doc.status.value, status_at_as_of=ctx.catalog.status_at(doc.id, ctx.as_of).value,
+                            effective=doc.effective, citation=doc.citation, chunk_ids=chunk_ids, passage_ids=passage_ids))
+    return out
+
+
+def usable(doc_id: str, plan: ResearchPlan, ctx: EngineContext) -> tuple[bool, bool]:
+    """(may be cited, only as history) for a document at the plan's as-of date. Erroneous documents and
+    proposals never; superseded or repealed ones only as history of an instrument the question asks about."""
+    if doc_id not in ctx.catalog:
+        return False, False
+    status = ctx.catalog.status_at(doc_id, ctx.as_of)
+    if status in USABLE:
+        return True, False
+    if status in HISTORY and doc_id in plan.history_doc_ids:
+        return True, True
+    return False, False
+
+
+def applicability_text(doc: DocumentMeta, preds: Sequence[DocumentMeta]) -> str:
+    """'X applies only from D; until then Y applies.' from the corpus metadata."""
+    name = short_name(doc)
+    text = (f"{name} applies only from {format_date(doc.effective)}" if doc.effective
+            else f"{name} is not yet applicable")
+    if preds:
+        text += "; until then " + " and ".join(short_name(p) for p in preds) + (" apply" if len(preds) > 1 else " applies")
+    return text + "."
+
+
+def negates(text: str) -> bool:
+    """Whether a sentence denies or limits something (for the polarity of a verdict)."""
+    return bool(NEGATION.search(text))
