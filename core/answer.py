@@ -11,7 +11,7 @@ from typing import Iterable, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from core.plan import Aspect, PlanItem, ResearchPlan
+from core.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
 
 ClaimKind = Literal["finding", "verdict", "applicability", "disclosure"]
 VERDICT_WORD = re.compile(r"^(?:yes|no)\.\s*", re.I)
@@ -84,7 +84,7 @@ class Answer(BaseModel):
 
     def claims(self) -> list[tuple[str, Claim]]:
         """Every claim with its section's jurisdiction (the verdict under "*")."""
-        out: list[tuple[str, Claim]] = [("*", self.verdict)] if self.verdict else []
+        out: list[tuple[str, Claim]] = [(ANY_JURISDICTION, self.verdict)] if self.verdict else []
         return out + [(s.jurisdiction, c) for s in self.sections for c in s.claims]
 
     def section(self, code: str) -> AnswerSection | None:

@@ -10,6 +10,7 @@ a body (an EU member state) is found through the `covers` list the corpus declar
 from __future__ import annotations
 
 import re
+from typing import Any
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -49,9 +50,9 @@ class _Entry:
 def _countries() -> dict[str, _Entry]:
     """ISO alpha-2 -> names (pycountry) and demonym and spellings (countryinfo); a demonym shared by several
     countries goes to the most populous of them ("Chinese" is China, not Hong Kong)."""
-    info: dict[str, dict] = {}
+    info: dict[str, dict[str, Any]] = {}
     for c in countryinfo.all_countries():
-        data = c.info()
+        data: dict[str, Any] = dict(c.info())
         code = (data.get("ISO") or {}).get("alpha2")
         if code and int(data.get("population") or 0) >= int(info.get(code, {}).get("population") or 0):
             info[code] = data  # Wales and Scotland carry GB too: the whole country is the most populous entry
@@ -66,10 +67,10 @@ def _countries() -> dict[str, _Entry]:
     for country in pycountry.countries:
         code = country.alpha_2
         data = info.get(code, {})
-        names = {country.name, getattr(country, "official_name", None), getattr(country, "common_name", None),
+        given = {country.name, getattr(country, "official_name", None), getattr(country, "common_name", None),
                  data.get("name")}
-        names |= {s for s in data.get("altSpellings") or [] if len(s) > 3 and s[0].isupper()}
-        names = {n for n in names if n and n.isascii()}
+        given |= {s for s in data.get("altSpellings") or [] if len(s) > 3 and s[0].isupper()}
+        names: set[str] = {n for n in given if isinstance(n, str) and n.isascii()}
         dem = (data.get("demonym") or "").strip()
         if dem and demonym_owner.get(dem, (0, ""))[1] == code and dem.isascii():
             names.add(dem)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Iterable, Sequence, Union
 
 from core.answer import GAP_HEADING
@@ -125,10 +125,14 @@ def normalise(text: str) -> str:
     t = t.replace("+", " plus ").replace("&", " and ")
     # comparators: one token before the figure
     for rx, token in _CMP_AFTER:
-        t = rx.sub(lambda m, tok=token: f"{tok} {m.group(1)}", t)
+        t = rx.sub(partial(_prefixed, token), t)
     for rx, token in _CMP_BEFORE:
         t = rx.sub(token, t)
     return " ".join(tokens_of(t))
+
+
+def _prefixed(token: str, m: re.Match[str]) -> str:
+    return f"{token} {m.group(1)}"
 
 
 def _scaled(number: str, scale: str) -> str:
@@ -204,7 +208,8 @@ class FactCoverage:
 def fact_coverage(answer: str, facts: Iterable[Fact]) -> FactCoverage:
     """Fact coverage of an answer (its residual-deficiency disclosure is not counted as the answer)."""
     tokens = normalise(answer_body(answer)).split()
-    found, missing = [], []
+    found: list[str] = []
+    missing: list[str] = []
     for fact in facts:
         (found if fact_found(answer, fact, _tokens=tokens) else missing).append(fact_label(fact))
     return FactCoverage(found=tuple(found), missing=tuple(missing))

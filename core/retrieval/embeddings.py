@@ -61,7 +61,7 @@ class Embedder:
     def __init__(self, model: SentenceTransformer, bm25: qe.Bm25):
         self._model = model
         self._bm25 = bm25
-        self.dim: int = int(model.get_embedding_dimension())
+        self.dim: int = int(model.get_embedding_dimension() or 0)
 
     @property
     def model(self) -> SentenceTransformer:

@@ -123,8 +123,10 @@ class ServerStore(BaseStore):
         query: Any
         if plan.dense is not None:
             query, using = list(plan.dense), DENSE
-        else:  # a plan always holds at least one vector
+        elif plan.sparse is not None:
             query, using = _sparse(plan.sparse), SPARSE
+        else:
+            raise ValueError("a query plan holds a dense or a sparse vector")
         return models.QueryRequest(query=query, using=using, filter=f, limit=k, with_payload=self._hit_payload)
 
     def _query(self, plan: QueryPlan, k: int, flt: SearchFilter | None) -> list[tuple[float, dict[str, Any]]]:

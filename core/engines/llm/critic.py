@@ -51,7 +51,7 @@ class _Subjects:
         item = self.items.get(head.lower())
         doc_head, _, tail = (p.strip() for p in head.partition(":"))
         doc = self.ctx.catalog.get(head) or self.ctx.catalog.get(doc_head)
-        section = self.code(found.affected_section) or (item.jurisdiction if item else None) or (
+        section: str = self.code(found.affected_section) or (item.jurisdiction if item else None) or (
             doc.jurisdiction if doc else found.affected_section.strip()[:20])
         flt: dict[str, Any] = {}
         evidence: tuple[str, ...] = ()
@@ -72,11 +72,12 @@ class _Subjects:
         elif item is not None:
             if not item.answerable:
                 return None  # the answer discloses it as a gap; no retrieval can fix it
-            code = self._claim_section(item.id) or (section if item.jurisdiction == ANY_JURISDICTION
-                                                     else item.jurisdiction)
-            subject = self._item_subject(kind, item.id, code, figure)
-            if subject is None:
+            code = self._claim_section(item.id) or (
+                section if item.jurisdiction == ANY_JURISDICTION else item.jurisdiction)
+            named = self._item_subject(kind, item.id, code, figure)
+            if named is None:
                 return None
+            subject = named
             flt = filter_of(jurisdictions=[] if code == ANY_JURISDICTION else [code], items=[item.id])
         elif kind == T.insufficient_specificity and (claim := self.claim(head)) is not None:
             subject, flt = f"claim:{' '.join(claim.said.split()[:8])}", filter_of(items=list(claim.plan_item_ids))

@@ -55,7 +55,8 @@ class OfflineDrafter:
             shared[item.id], extensions[item.id] = [], []
             for claim in pick(cands, item, texts, shared=shared[item.id], named=plan.named_doc_ids,
                               extend=extensions[item.id]):
-                code = section_code(item, ctx.catalog.get(claim.citations[0].doc_id).jurisdiction)
+                source = ctx.catalog.get(claim.citations[0].doc_id)
+                code = section_code(item, source.jurisdiction if source is not None else item.jurisdiction)
                 sections.setdefault(code, []).append(claim)
         answer = Answer(verdict=verdict, gaps=tuple(gaps))
         for code, claims in sections.items():

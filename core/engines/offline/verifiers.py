@@ -14,7 +14,7 @@ from core.engines.offline.sources import short_name
 from core.engines.text import quote_in, term_set, terms
 from core.figures import compatible, dates, figures, format_date, mentions_date
 from core.gazetteer import currency_hint
-from core.plan import ResearchPlan
+from core.plan import ANY_JURISDICTION, ResearchPlan
 from core.quality import quality_score
 from core.retrieval.models import DocStatus, DocumentMeta, Threshold
 from core.state import Deficiency, DeficiencyType, ResolutionStatus, Severity, filter_of
@@ -60,8 +60,8 @@ def check_claims(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineConte
             ))
             continue
         quoted = " ".join(q.quote for q in faithful)
-        hint = currency_hint(code if code != "*" else (ctx.catalog.get(faithful[0].doc_id).jurisdiction
-                                                       if faithful[0].doc_id in ctx.catalog else ""))
+        source = ctx.catalog.get(faithful[0].doc_id)
+        hint = currency_hint(code if code != ANY_JURISDICTION else (source.jurisdiction if source is not None else ""))
         supported = figures(quoted, hint)
         for fig in figures(c.said, hint):
             if any(compatible(fig, s) for s in supported):
@@ -73,8 +73,8 @@ def check_claims(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineConte
                 deficiency_type=T.incorrect_threshold, subject=f"{code}:{item}:{fig.unit}:{fig.value:g}",
                 severity=Severity.critical, affected_section=code, affected_text=c.text,
                 description=f"The claim '{c.said[:100]}' {what}.",
-                suggested_correction_query=plan.item(item).query if plan.item(item) else c.said,
-                correction_filter=filter_of(jurisdictions=[code] if code != "*" else [], unit=fig.unit,
+                suggested_correction_query=asked.query if (asked := plan.item(item)) else c.said,
+                correction_filter=filter_of(jurisdictions=[code] if code != ANY_JURISDICTION else [], unit=fig.unit,
                                        items=list(c.plan_item_ids)),
                 evidence_doc_ids=c.doc_ids,
             ))
@@ -85,8 +85,8 @@ def check_claims(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineConte
                     deficiency_type=T.incorrect_threshold, subject=f"{code}:{item}:date:{d.isoformat()}",
                     severity=Severity.high, affected_section=code, affected_text=c.text,
                     description=f"The claim '{c.said[:100]}' gives {format_date(d)}, which the passage it quotes does not.",
-                    suggested_correction_query=plan.item(item).query if plan.item(item) else c.said,
-                    correction_filter=filter_of(jurisdictions=[code] if code != "*" else [], items=list(c.plan_item_ids)),
+                    suggested_correction_query=asked.query if (asked := plan.item(item)) else c.said,
+                    correction_filter=filter_of(jurisdictions=[code] if code != ANY_JURISDICTION else [], items=list(c.plan_item_ids)),
                     evidence_doc_ids=c.doc_ids,
                 ))
     return out
@@ -228,7 +228,7 @@ def _contradiction(subject: str, section: str, description: str, disclosed: bool
         correctable=not disclosed,
         description=description + (" The answer discloses the disagreement." if disclosed else ""),
         suggested_correction_query=f"{subject.split(':', 1)[-1].replace('_', ' ')} {code} official figure",
-        correction_filter=filter_of(jurisdictions=[code] if code != "*" else [], items=items),
+        correction_filter=filter_of(jurisdictions=[code] if code != ANY_JURISDICTION else [], items=items),
         evidence_doc_ids=tuple(dict.fromkeys(docs)),
     )
 
@@ -301,7 +301,7 @@ def check_specificity(plan: ResearchPlan, claims: Sequence[Located], ctx: Engine
             continue
         out.append(Deficiency(
             deficiency_type=T.insufficient_specificity, subject=f"question:{fig.value:g} {fig.unit}",
-            severity=Severity.medium, affected_section=claims[0][0] if claims else "*",
+            severity=Severity.medium, affected_section=claims[0][0] if claims else ANY_JURISDICTION,
             description=f"The question asks about {fig.text}, but the answer never addresses that figure.",
             suggested_correction_query=plan.question, correction_filter=filter_of(unit=fig.unit, values=[fig.value]),
         ))
@@ -310,8 +310,9 @@ def check_specificity(plan: ResearchPlan, claims: Sequence[Located], ctx: Engine
 
 def widen_if_tried(d: Deficiency, before: Deficiency | None) -> Deficiency:
     """A correction query that already failed is not proposed again: drop the narrowest filter and widen it."""
-    tried = before is not None and (before.resolution_attempt_count > 0 or before.resolution_status == ResolutionStatus.addressed)
-    if not tried or d.suggested_correction_query != before.suggested_correction_query:
+    if before is None or d.suggested_correction_query != before.suggested_correction_query:
+        return d
+    if not (before.resolution_attempt_count > 0 or before.resolution_status == ResolutionStatus.addressed):
         return d
     flt = {k: v for k, v in d.correction_filter.items() if k != "doc_ids"}
     query = f"{d.suggested_correction_query} {d.subject.replace(':', ' ').replace('_', ' ')}"
