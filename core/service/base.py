@@ -1,5 +1,5 @@
 """The service's wiring (settings, persistence, stores, compiled graphs), its session entries and its run lock:
-what the runs, sessions and uploads parts of the Workbench share."""
+what the runs, sessions and corpus parts of the Workbench share."""
 
 from __future__ import annotations
 

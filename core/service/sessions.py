@@ -13,6 +13,7 @@ from core.results import COMPLETED, EMPTY, FAILED, INTERRUPTED, RUNNING, RunResu
 from core.service.base import SESSIONS_NS, WorkbenchBase
 from core.service.heartbeat import alive_sessions, beats_alive
 from core.state import Severity, verify_chain
+from core.termination import describe
 
 
 class Sessions(WorkbenchBase):
@@ -42,6 +43,8 @@ class Sessions(WorkbenchBase):
                 continue
             summary = SessionSummary(thread_id=item.key, **{k: value.get(k) for k in SessionSummary.model_fields
                                                             if k != "thread_id" and value.get(k) is not None})
+            if summary.termination_reason:
+                summary.termination_text = describe(summary.termination_reason)
             if summary.status == RUNNING and not (self.is_running(item.key) or item.key in alive):
                 status = entry_status(value, self._has_checkpoint(item.key))
                 summary = summary.model_copy(update={"status": status})
@@ -106,8 +109,11 @@ class Sessions(WorkbenchBase):
 
     def export(self, thread_id: str, fmt: str, *, user_id: str | None = None) -> bytes:
         """The session rendered as md, json or docx."""
+        return self.export_result(self.show(thread_id, user_id=user_id), fmt)
+
+    def export_result(self, result: RunResult, fmt: str) -> bytes:
+        """A session already read (`show`) rendered as md, json or docx, its audit chain checked."""
         from core.export import render
 
-        result = self.show(thread_id, user_id=user_id)
         ok, message = verify_chain(result.evaluation_history)
         return render(result, fmt, audit_ok=ok, audit_message=message)
