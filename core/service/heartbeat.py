@@ -31,6 +31,8 @@ intervals, so that a slow write or a busy database does not make a live run look
 must agree to well within it."""
 
 _HOST = socket.gethostname()
+"""This host, as heartbeats name it; replicas need distinct host names (containers and machines have them by
+default), since a process of "this host" that no longer exists is taken for dead."""
 
 
 class Heartbeat(BaseModel):
@@ -53,7 +55,7 @@ def _pid_alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     except PermissionError:  # another user's process: it exists
-        return True
+        pass
     return True
 
 
