@@ -6,6 +6,7 @@ from ui import shared
 
 st.set_page_config(page_title="Compliance Research Workbench", page_icon=":material/gavel:", layout="wide")
 
+shared.new_rerun()
 user = shared.require_user()
 wb = shared.workbench()
 shared.ensure_corpus(wb)

@@ -9,7 +9,7 @@ import sqlite3
 import threading
 import time
 import zlib
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, ContextManager, Iterator
@@ -55,6 +55,10 @@ class PersistenceError(RuntimeError):
 
 POSTGRES_CONNECT_TIMEOUT_S = 5
 """How long the first connection to Postgres may take before the backend is reported unreachable."""
+
+
+HEARTBEAT_WAIT_S = 2.0
+"""How long a heartbeat write waits for a pooled Postgres connection before it is skipped (retried next beat)."""
 
 
 class RunLockUnavailable(RuntimeError):
@@ -111,6 +115,14 @@ class Persistence:
     run_lock: RunLock = _in_process_only
     run_lock_held: Callable[[str], bool] | None = None
     """Whether some process holds a session's run lock, asked without taking it (when the backend can)."""
+    pooled_store: Callable[[], ContextManager[Any]] | None = None
+    """A store on a connection of its own, waiting only briefly for one (Postgres)."""
+
+    def heartbeat_store(self) -> ContextManager[Any]:
+        """The store that running sessions' heartbeats go through, entered per write: on Postgres a pooled
+        connection waited for at most HEARTBEAT_WAIT_S (a run's lock connection carries its checkpoint writes
+        and is left alone), so a busy pool delays a heartbeat, never a run; else the store itself."""
+        return self.pooled_store() if self.pooled_store is not None else nullcontext(self.store)
 
     def is_run_locked(self, thread_id: str) -> bool:
         """Whether some process or replica runs the session now; a run cut off by a crash holds no lock."""
@@ -223,7 +235,20 @@ def _postgres(url: str, pool_size: int = 20, wait_s: float = 10.0) -> Persistenc
             conn.execute("SELECT pg_advisory_unlock(hashtextextended('workbench-schema-setup', 0))")
     return Persistence(checkpointer=saver, store=store, backend="postgres", _closers=(pool.close,),
                        run_lock=_advisory_lock(pool, saver, run_slots(pool_size), wait_s),
-                       run_lock_held=lambda thread_id: _advisory_lock_held(pool, thread_id))
+                       run_lock_held=lambda thread_id: _advisory_lock_held(pool, thread_id),
+                       pooled_store=_pooled_store(pool, HEARTBEAT_WAIT_S))
+
+
+def _pooled_store(pool: Any, wait_s: float) -> Callable[[], ContextManager[Any]]:
+    """A PostgresStore on a connection taken from the pool for one use, waiting at most `wait_s` for it."""
+    from langgraph.store.postgres import PostgresStore
+
+    @contextmanager
+    def store() -> Iterator[Any]:
+        with pool.connection(timeout=wait_s) as conn:
+            yield PostgresStore(conn)
+
+    return store
 
 
 def _keepalives(conn: Any) -> None:

@@ -65,6 +65,8 @@ class SessionSummary(BaseModel):
     status: str
     quality_score: float | None = None
     termination_reason: str | None = None
+    termination_text: str = ""
+    """Why the loop stopped, in words ('' while it has not)."""
     created_at: str
     updated_at: str
     user_id: str = "local"

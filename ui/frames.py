@@ -18,7 +18,6 @@ from core.safe_markdown import answer_markdown as safe_answer_markdown
 from core.safe_markdown import md_escape  # the pages escape with it too (through this module)
 from core.service import RunResult, SessionSummary
 from core.state import Deficiency, DeficiencyType, EvaluationCycleRecord, ResolutionStatus, Severity
-from core.termination import describe
 
 SEVERITIES: tuple[str, ...] = tuple(s.value for s in Severity)
 STATUSES: tuple[str, ...] = tuple(s.value for s in ResolutionStatus)
@@ -280,16 +279,11 @@ def answer_diff(history: Sequence[EvaluationCycleRecord], before: int, after: in
 
 
 # ---------------------------------------------------------------------------------------------- sessions
-def session_status(summary: SessionSummary, running: set[str]) -> str:
-    """The listed status, except that a run recorded as running which no longer executes was cut off."""
-    return "interrupted" if summary.status == "running" and summary.thread_id not in running else summary.status
-
-
-def session_frame(sessions: Sequence[SessionSummary], running: set[str]) -> pd.DataFrame:
-    """The session list as a table (`running`: sessions with a run executing now)."""
+def session_frame(sessions: Sequence[SessionSummary]) -> pd.DataFrame:
+    """The session list as a table."""
     return pd.DataFrame(
-        [{"question": s.question, "status": label(session_status(s, running)), "score": s.quality_score,
-          "termination": describe(s.termination_reason) if s.termination_reason else "",
+        [{"question": s.question, "status": label(s.status), "score": s.quality_score,
+          "termination": s.termination_text,
           "created (UTC)": s.created_at.replace("T", " ").replace("+00:00", ""), "engine": s.engine,
           "branched from": f"{s.parent_thread_id} @ cycle {s.branched_from_cycle}" if s.parent_thread_id else "",
           "id": s.thread_id}

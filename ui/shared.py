@@ -1,6 +1,8 @@
 """Plumbing every page shares: the one Workbench, the signed-in user, the open session, the sidebar, live progress.
 
 The open session's thread id lives in `st.session_state` and in the URL (`?session=...`), so a reload reopens it.
+A session is read from the checkpointer at most once per rerun (`read_session`): app.py starts each rerun with
+`new_rerun`, and every part of the page (sidebar, page body) shares that read.
 """
 
 from __future__ import annotations
@@ -10,11 +12,12 @@ import os
 from typing import Any, Callable, Mapping
 
 import streamlit as st
-from streamlit.runtime.scriptrunner_utils.exceptions import ScriptControlException
 
 from core.config import Settings
-from core.retrieval.errors import RetrievalError
-from core.service import InputError, ProgressEvent, RunResult, SessionBusyError, SessionNotFoundError, Workbench
+from core.results import AWAITING_REVIEW, COMPLETED, INTERRUPTED, RUNNING
+from core.service import (
+    InputError, ProgressEvent, RetrievalError, RunResult, SessionBusyError, SessionNotFoundError, Workbench,
+)
 from ui.frames import label, md_escape, status_line
 
 log = logging.getLogger(__name__)
@@ -24,7 +27,8 @@ QUERY_KEY = "session"
 LOCAL_USER = "local"
 RESEARCH_PAGE = "views/research.py"
 SESSIONS_PAGE = "views/sessions.py"
-STATUS_COLORS = {"completed": "green", "awaiting_review": "orange", "interrupted": "red", "running": "blue"}
+STATUS_COLORS = {COMPLETED: "green", AWAITING_REVIEW: "orange", INTERRUPTED: "red", RUNNING: "blue"}
+READS_KEY = "session-reads"
 NODE_NAMES = {"retrieve": "Retrieve", "draft": "Draft", "critique": "Critique", "review": "Review",
               "correct": "Correction retrieval", "revise": "Revise", "finalize": "Finalize"}
 
@@ -58,7 +62,7 @@ def workbench() -> Workbench:
 def ensure_corpus(wb: Workbench) -> None:
     """On first start (empty store), index the bundled sample corpus with a progress bar."""
     try:
-        empty = wb.store().count() == 0
+        empty = wb.corpus_empty()
     except RetrievalError as exc:
         st.error(f"The corpus store cannot be opened: {md_escape(str(exc))}. Stop the other process using "
                  f"{md_escape(str(wb.settings.data_dir))} (the CLI?) or point WORKBENCH_DATA_DIR elsewhere, then reload.")
@@ -108,7 +112,7 @@ def sync_session(wb: Workbench, user: str) -> None:
         st.session_state[THREAD_KEY] = None
         if wanted:
             try:
-                wb.show(wanted, user_id=user)
+                read_session(wb, wanted, user)
                 st.session_state[THREAD_KEY] = wanted
             except SessionNotFoundError:
                 flash(f"Session {md_escape(wanted)} does not exist (deleted?); start a new one or pick one on Sessions.",
@@ -137,11 +141,29 @@ def current_result(wb: Workbench) -> RunResult | None:
     if not thread_id:
         return None
     try:
-        return wb.show(thread_id, user_id=user_id())
+        return read_session(wb, thread_id, user_id())
     except SessionNotFoundError:
         set_thread(None)
         flash(f"Session {md_escape(thread_id)} no longer exists.", "warning")
         return None
+
+
+def new_rerun() -> None:
+    """Start a rerun with no session read yet (app.py calls it first on every rerun)."""
+    st.session_state[READS_KEY] = {}
+
+
+def read_session(wb: Workbench, thread_id: str, user: str) -> RunResult:
+    """The session as stored, read from the checkpointer once per rerun and shared by every part of the page."""
+    reads = st.session_state.setdefault(READS_KEY, {})
+    if (thread_id, user) not in reads:
+        reads[(thread_id, user)] = wb.show(thread_id, user_id=user)
+    return reads[(thread_id, user)]
+
+
+def forget_reads() -> None:
+    """A run, resume, annotation, branch or delete changed a session: read it again if it is shown again."""
+    st.session_state[READS_KEY] = {}
 
 
 def flash(message: str, kind: str = "success") -> None:
@@ -168,9 +190,8 @@ def sidebar(wb: Workbench, result: RunResult | None) -> None:
     with st.sidebar:
         engine = wb.engine_name if wb.engine_name == "offline" else f"{wb.engine_name} ({wb.settings.llm_model})"
         st.markdown(f":material/memory: Engine: **{md_escape(engine)}**")
-        store = wb.store()
-        documents = sum(store.facets("jurisdiction").values())
-        st.markdown(f":material/library_books: Corpus: **{documents}** documents · {store.count()} passages")
+        stats = wb.corpus_stats()
+        st.markdown(f":material/library_books: Corpus: **{stats.documents}** documents · {stats.passages} passages")
         if result is None:
             st.caption("No session open.")
         else:
@@ -197,17 +218,21 @@ def _clip(text: str, limit: int) -> str:
 class _Live:
     """Calls st.* from inside a long service call; a click meanwhile is held until the call returns.
 
-    Streamlit raises its rerun/stop request at the next st.* call. Raised inside a progress callback it would cut
-    the run off between two steps, so it is kept and raised again once the service call has returned.
+    Streamlit raises its rerun/stop request at the next st.* call, as a BaseException that is not an Exception (so
+    that `except Exception` lets it through). Raised inside a progress callback it would cut the run off between
+    two steps, so it is kept and raised again once the service call has returned. Errors (Exception) and the
+    interpreter's own exits (KeyboardInterrupt, SystemExit, GeneratorExit) pass through at once.
     """
 
     def __init__(self) -> None:
-        self._held: ScriptControlException | None = None
+        self._held: BaseException | None = None
 
     def _guard(self, draw: Callable[[], Any]) -> None:
         try:
             draw()
-        except ScriptControlException as exc:
+        except (Exception, KeyboardInterrupt, SystemExit, GeneratorExit):
+            raise
+        except BaseException as exc:  # noqa: BLE001 - Streamlit's rerun or stop request, see the class docstring
             self._held = exc
 
     def _release(self) -> None:
@@ -277,16 +302,17 @@ def event_line(event: ProgressEvent) -> str:
 
 def outcome_line(result: RunResult) -> str:
     """Where a run left the session."""
-    if result.status == "awaiting_review" and result.pending_review:
+    if result.status == AWAITING_REVIEW and result.pending_review:
         n = len(result.pending_review["proposals"])
         return f"Paused for review at cycle {result.pending_review['cycle']}: {n} proposed correction{'s' * (n != 1)}"
-    if result.status == "completed":
+    if result.status == COMPLETED:
         return f"Finished: {label(result.termination_reason or '')}"
     return status_line(result).capitalize()
 
 
 def run_live(text: str, call: Callable[[LiveProgress], RunResult]) -> None:
-    """Run the loop with live progress; on success open the session and rerun, else show what went wrong."""
+    """Run the loop with live progress; on success open the session and rerun, else show what went wrong. The
+    session changed either way, so this rerun's reads are forgotten."""
     live = LiveProgress(text)
     try:
         result = call(live)
@@ -298,6 +324,8 @@ def run_live(text: str, call: Callable[[LiveProgress], RunResult]) -> None:
         live.fail("The run stopped on an internal error; the session is kept at its last checkpoint "
                   "(see the server log).")
         raise
+    finally:
+        forget_reads()
     live.finish(result)
 
 

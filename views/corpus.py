@@ -5,16 +5,14 @@ from datetime import date
 import pandas as pd
 import streamlit as st
 
-from core.retrieval.models import Catalog, SearchFilter
+from core.service import SEARCH_MODES, UPLOAD_TYPES, Catalog, DocStatus
 from ui import shared
 from ui.frames import document_frame, frame_records, label, md_escape, needs_metadata, upload_defaults
 
-UPLOAD_TYPES = ["md", "markdown", "txt", "pdf", "jsonl"]
-DOC_STATUSES = ["in_force", "not_yet_applicable", "superseded", "repealed", "proposed", "erroneous"]
+DOC_STATUSES = [s.value for s in DocStatus]
 SNIPPET_CHARS = 600
 
 wb = shared.workbench()
-store = wb.store()
 
 
 def documents_tab(catalog: Catalog, jurisdictions: list[str]) -> None:
@@ -44,12 +42,12 @@ def search_tab(jurisdictions: list[str]) -> None:
         query_col, k_col, mode_col = st.columns([4, 1, 1])
         query = query_col.text_input("Search the corpus", placeholder="beneficial ownership threshold")
         k = k_col.number_input("Results", min_value=1, max_value=30, value=8)
-        mode = mode_col.selectbox("Mode", ["hybrid", "dense", "sparse"])
+        mode = mode_col.selectbox("Mode", SEARCH_MODES)
         in_jurisdictions = st.multiselect("Only in jurisdictions", jurisdictions)
         searched = st.form_submit_button("Search", icon=":material/search:")
     if searched and query.strip():
-        st.session_state["corpus-hits"] = (query, store.search(
-            query, k=int(k), flt=SearchFilter(jurisdictions=tuple(in_jurisdictions)), mode=mode))
+        st.session_state["corpus-hits"] = (query, wb.search(query, k=int(k), jurisdictions=in_jurisdictions,
+                                                             mode=mode))
     if "corpus-hits" in st.session_state:
         shown_query, hits = st.session_state["corpus-hits"]
         st.caption(f"{len(hits)} passage(s) for “{md_escape(shown_query)}”")
@@ -73,7 +71,7 @@ def upload_tab() -> None:
                "below. A document id that is already indexed with other content is refused unless 'Replace "
                "existing documents' is ticked; a replacement is recorded with your name and the time.")
     generation = st.session_state.get("upload-generation", 0)
-    files = st.file_uploader("Documents", type=UPLOAD_TYPES, accept_multiple_files=True,
+    files = st.file_uploader("Documents", type=list(UPLOAD_TYPES), accept_multiple_files=True,
                              max_upload_size=wb.settings.max_upload_mb, key=f"upload-{generation}")
     if not files:
         return
@@ -81,7 +79,8 @@ def upload_tab() -> None:
     defaults: dict[str, dict] = {}
     if bare:
         st.markdown("**Metadata for files without front matter**")
-        blank = pd.DataFrame({"file": [f.name for f in bare], "jurisdiction": "", "title": "", "status": "in_force",
+        blank = pd.DataFrame({"file": [f.name for f in bare], "jurisdiction": "", "title": "",
+                              "status": DocStatus.in_force.value,
                               "effective": pd.Series([pd.NaT] * len(bare), dtype="datetime64[ns]")})
         meta = st.data_editor(blank, key=f"upload-meta-{generation}", hide_index=True, disabled=["file"],
                               column_config={
@@ -113,13 +112,14 @@ def upload_tab() -> None:
         st.rerun()
 
 
-catalog = store.catalog()
-jurisdictions = catalog.jurisdictions()
+catalog = wb.catalog()
+stats = wb.corpus_stats()
+jurisdictions = stats.jurisdictions
 
 st.title("Corpus")
 docs_col, passages_col, jur_col = st.columns(3)
-docs_col.metric("Documents", len(catalog))
-passages_col.metric("Passages", store.count())
+docs_col.metric("Documents", stats.documents)
+passages_col.metric("Passages", stats.passages)
 jur_col.metric("Jurisdictions", len(jurisdictions))
 
 browse, search, upload = st.tabs(["Documents", "Search", "Add documents"], key="corpus-tab", on_change="rerun")

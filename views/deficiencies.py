@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from core.results import RUNNING
 from core.service import InputError
 from ui import shared
 from ui.frames import (
@@ -38,7 +39,7 @@ else:
     for col, status in zip(counts, STATUSES):
         col.metric(label(status), sum(1 for r in rows if r["status"] == status))
 
-    if wb.is_running(tid):
+    if wb.is_running(tid) or result.status == RUNNING:
         st.info("A run is executing on this session: the board is read-only until it pauses or finishes.",
                 icon=":material/lock:")
         st.dataframe(board_frame(rows), column_config=COLUMNS, column_order=FINISHED_ORDER, hide_index=True,
@@ -101,6 +102,7 @@ else:
                 except InputError as exc:
                     st.error(md_escape(str(exc)))
                 else:
+                    shared.forget_reads()
                     st.session_state["annotation-generation"][tid] = generation + 1
                     shared.flash(f"Saved {len(changes)} annotation(s) by {md_escape(editor)}.")
                     st.rerun()

@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from core.state import verify_chain
 from ui import shared
 from ui.frames import md_escape
 
@@ -17,7 +18,7 @@ if result is None:
     shared.no_session_hint()
 else:
     tid = result.thread_id
-    ok, message = wb.verify_audit(tid, user_id=shared.user_id())
+    ok, message = verify_chain(result.evaluation_history)
     if ok:
         st.success(f"Audit chain intact: {md_escape(message)}.", icon=":material/verified_user:")
     else:
@@ -28,13 +29,13 @@ else:
     residual = len(result.residual_deficiencies)
     st.caption(f"Every format carries the answer, its citations, the cycle records, the termination reason and "
                f"{residual} residual deficienc{'y' if residual == 1 else 'ies'}.")
-    markdown = wb.export(tid, "md", user_id=shared.user_id())
+    markdown = wb.export_result(result, "md")
     md_col, json_col, docx_col = st.columns(3)
     md_col.download_button("Markdown", markdown, file_name=f"workbench-{tid}.md", mime=MIME["md"],
                            icon=":material/description:", on_click="ignore", width="stretch")
-    json_col.download_button("JSON", lambda: wb.export(tid, "json", user_id=shared.user_id()), file_name=f"workbench-{tid}.json",
+    json_col.download_button("JSON", lambda: wb.export_result(result, "json"), file_name=f"workbench-{tid}.json",
                              mime=MIME["json"], icon=":material/data_object:", on_click="ignore", width="stretch")
-    docx_col.download_button("Word (DOCX)", lambda: wb.export(tid, "docx", user_id=shared.user_id()), file_name=f"workbench-{tid}.docx",
+    docx_col.download_button("Word (DOCX)", lambda: wb.export_result(result, "docx"), file_name=f"workbench-{tid}.docx",
                              mime=MIME["docx"], icon=":material/article:", on_click="ignore", width="stretch")
 
     st.markdown("#### Preview")

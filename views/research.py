@@ -5,6 +5,7 @@ from datetime import date
 import streamlit as st
 
 from core.limits import MAX_CYCLES, MIN_AS_OF, latest_as_of
+from core.results import RUNNING
 from ui import shared
 from ui.frames import (
     BoardChanges, answer_markdown, card_decision, citation_frame, label, md_escape, paused_changes, review_payload,
@@ -61,8 +62,9 @@ else:
     shared.show_run_log(tid)
 
     # ------------------------------------------------------------------------------------- review queue
-    if wb.is_running(tid):
-        st.info("A run is executing on this session in another tab. Refresh to see where it stands.")
+    if wb.is_running(tid) or result.status == RUNNING:
+        st.info("A run is executing on this session (in another tab, or on another server). Refresh to see where "
+                "it stands.")
         st.button("Refresh", icon=":material/refresh:")
 
     elif result.status == "awaiting_review" and result.pending_review:

@@ -4,7 +4,7 @@ import streamlit as st
 
 from core.service import InputError, SessionBusyError, SessionNotFoundError
 from ui import shared
-from ui.frames import label, md_escape, session_frame, session_status
+from ui.frames import label, md_escape, session_frame
 
 wb = shared.workbench()
 sessions = wb.sessions(user_id=shared.user_id())
@@ -15,8 +15,7 @@ if not sessions:
     st.info("No sessions yet.")
     st.page_link(shared.RESEARCH_PAGE, label="Ask a question", icon=":material/travel_explore:")
 else:
-    running = {s.thread_id for s in sessions if wb.is_running(s.thread_id)}
-    st.dataframe(session_frame(sessions, running), hide_index=True,
+    st.dataframe(session_frame(sessions), hide_index=True,
                  column_config={"question": st.column_config.TextColumn(width="large"),
                                 "termination": st.column_config.TextColumn(width="large"),
                                 "score": st.column_config.NumberColumn(format="%.2f")})
@@ -26,7 +25,7 @@ else:
 
     def choice(thread_id: str) -> str:
         s = by_id[thread_id]
-        return (f"{s.question[:90]} · {label(session_status(s, running))} · "
+        return (f"{s.question[:90]} · {label(s.status)} · "
                 f"{s.created_at[:16].replace('T', ' ')} · {thread_id}")
 
     chosen = st.selectbox("Session", ids, index=ids.index(current) if current in by_id else 0, format_func=choice)
@@ -42,7 +41,7 @@ else:
     with branch_col:
         st.markdown("**Branch from a past cycle**")
         try:
-            cycles = [r.cycle_number for r in wb.show(chosen, user_id=shared.user_id()).evaluation_history]
+            cycles = [r.cycle_number for r in shared.read_session(wb, chosen, shared.user_id()).evaluation_history]
         except SessionNotFoundError:
             cycles = []
         if cycles:
@@ -55,6 +54,7 @@ else:
                 except (InputError, SessionBusyError) as exc:
                     st.error(md_escape(str(exc)))
                 else:
+                    shared.forget_reads()
                     shared.set_thread(new_id)
                     shared.flash(f"Branched session {chosen} at cycle {cycle} into a new session {new_id}.")
                     st.switch_page(shared.RESEARCH_PAGE, query_params={shared.QUERY_KEY: new_id})
@@ -77,6 +77,7 @@ else:
                 except (SessionBusyError, SessionNotFoundError) as exc:
                     st.error(md_escape(str(exc)))
                 else:
+                    shared.forget_reads()
                     if current == chosen:
                         shared.set_thread(None)
                     shared.flash(f"Deleted session {chosen}.")

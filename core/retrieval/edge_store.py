@@ -23,6 +23,7 @@ from core.retrieval.store import (
     KEYWORD_FIELDS,
     RRF_K,
     SPARSE,
+    STAMP_ID,
     BaseStore,
     QueryPlan,
     date_key,
@@ -33,6 +34,7 @@ _PAGE = 256
 _CONFIG_FILE = "edge_config.json"
 _STAGING = ".staging-"
 _RETIRED = ".retired-"
+_NOT_STAMP = qe.Filter(must_not=[qe.HasIdCondition({STAMP_ID})])
 
 
 class EdgeStore(BaseStore):
@@ -108,7 +110,7 @@ class EdgeStore(BaseStore):
 
     def count(self) -> int:
         self._check_open()
-        return self._shard.count(qe.CountRequest(exact=True))
+        return self._shard.count(qe.CountRequest(exact=True, filter=_NOT_STAMP))
 
     def reset(self) -> None:
         """Swap in an empty shard (atomic: a killed reset leaves the old corpus)."""
@@ -165,6 +167,9 @@ class EdgeStore(BaseStore):
                 [qe.Point(pid, {DENSE: dense, SPARSE: sparse}, payload) for pid, dense, sparse, payload in points]
             )
         )
+
+    def _write_stamp(self, pid: str, payload: dict[str, Any]) -> None:
+        self._shard.update(qe.UpdateOperation.upsert_points([qe.Point(pid, {}, payload)]))
 
     def _delete_from(self, doc_id: str, first_index: int) -> None:
         must = [qe.FieldCondition(key="doc_id", match=qe.MatchValue(doc_id))]

@@ -23,6 +23,7 @@ from core.retrieval.store import (
     KEYWORD_FIELDS,
     RRF_K,
     SPARSE,
+    STAMP_ID,
     BaseStore,
     QueryPlan,
     date_key,
@@ -31,6 +32,7 @@ from core.retrieval.store import (
 
 _PAGE = 256
 _UPSERT_BATCH = 512
+_NOT_STAMP = models.Filter(must_not=[models.HasIdCondition(has_id=[STAMP_ID])])
 
 
 def connect(url: str, api_key: str | None = None) -> QdrantClient:
@@ -82,7 +84,7 @@ class ServerStore(BaseStore):
 
     def count(self) -> int:
         self._check_open()
-        return self.client.count(self.collection, exact=True).count
+        return self.client.count(self.collection, count_filter=_NOT_STAMP, exact=True).count
 
     def reset(self) -> None:
         self._check_open()
@@ -100,6 +102,9 @@ class ServerStore(BaseStore):
         ]
         for start in range(0, len(structs), _UPSERT_BATCH):
             self.client.upsert(self.collection, structs[start : start + _UPSERT_BATCH], wait=True)
+
+    def _write_stamp(self, pid: str, payload: dict[str, Any]) -> None:
+        self.client.upsert(self.collection, [models.PointStruct(id=pid, vector={}, payload=payload)], wait=True)
 
     def _delete_from(self, doc_id: str, first_index: int) -> None:
         must: list[models.Condition] = [models.FieldCondition(key="doc_id", match=models.MatchValue(value=doc_id))]

@@ -4,7 +4,8 @@ Layout (both backends): one point per chunk, id = uuid5(doc id + chunk index); n
 cosine) and `bm25` (sparse, IDF modifier); payload `doc_id`, `chunk_index`, `text`, `heading`, `title`,
 `jurisdiction`, `status` (declared), `effective` (int YYYYMMDD, absent when undated), `meta` (passage metadata,
 .jsonl only) and, on chunk 0 only, `document` (the serialised `DocumentMeta`). Keyword indexes on doc_id,
-jurisdiction and status; integer indexes on chunk_index and effective.
+jurisdiction and status; integer indexes on chunk_index and effective. One reserved point (`STAMP_ID`, no vectors)
+carries the catalog version that writes renew, so the catalog is cached per store object.
 
 `open_store(settings)` returns the embedded Qdrant Edge store (a shard directory under the data dir) unless
 `QDRANT_URL` is set, then a qdrant-client store. One store object per shard directory / server collection per
@@ -43,6 +44,10 @@ INTEGER_FIELDS: tuple[str, ...] = ("chunk_index", "effective")
 HIT_FIELDS: list[str] = ["doc_id", "chunk_index", "text", "heading", "title", "jurisdiction", "status", "meta"]
 CHUNK_FIELDS: list[str] = ["doc_id", "chunk_index", "text", "heading", "meta"]
 _POINT_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "urn:compliance-research-workbench:chunk")
+STAMP_ID = str(uuid.uuid5(_POINT_NAMESPACE, "catalog-version"))
+"""A reserved point without vectors whose payload `catalog_version` every ingest or delete renews, so that each
+process and replica knows when its cached catalog is out of date (no search finds it; `count` leaves it out)."""
+STAMP_FIELD = "catalog_version"
 
 
 def point_id(doc_id: str, chunk_index: int) -> str:
@@ -94,6 +99,8 @@ class BaseStore(ABC):
         self._model_name = model_name
         self._on_close = on_close
         self._closed = False
+        self._catalog: tuple[str, Catalog] | None = None
+        """The catalog as last built, with the catalog version it was built at."""
 
     @property
     def embedder(self) -> Embedder:
@@ -138,12 +145,14 @@ class BaseStore(ABC):
         ]
         self._upsert(points)
         self._delete_from(meta.id, len(chunks))
+        self._renew_catalog_version()
         return len(points)
 
     def delete_document(self, doc_id: str) -> None:
         """Remove every chunk of a document (no-op when absent)."""
         self._check_open()
         self._delete_from(doc_id, 0)
+        self._renew_catalog_version()
 
     @contextmanager
     def staging(self) -> Iterator[BaseStore]:
@@ -205,8 +214,28 @@ class BaseStore(ABC):
         return sorted(docs, key=lambda d: d.id)
 
     def catalog(self) -> Catalog:
-        """The date-aware catalog over every indexed document."""
-        return Catalog(self.documents())
+        """The date-aware catalog over every indexed document, cached: one point lookup tells whether a write
+        here, in another process or in another replica has changed the corpus since it was built. The version is
+        read before the documents and renewed after each write, so a catalog can be rebuilt needlessly, never
+        kept stale."""
+        self._check_open()
+        version = self._catalog_version() or self._renew_catalog_version()
+        cached = self._catalog
+        if cached is not None and cached[0] == version:
+            return cached[1]
+        catalog = Catalog(self.documents())
+        self._catalog = (version, catalog)
+        return catalog
+
+    def _catalog_version(self) -> str | None:
+        """The collection's catalog version; None where no write has set one yet (a new or reset collection)."""
+        payload = self._retrieve(STAMP_ID, [STAMP_FIELD])
+        return payload.get(STAMP_FIELD) if payload else None
+
+    def _renew_catalog_version(self) -> str:
+        version = uuid.uuid4().hex
+        self._write_stamp(STAMP_ID, {STAMP_FIELD: version})
+        return version
 
     def get_document(self, doc_id: str) -> DocumentMeta | None:
         """Metadata of one document, or None when it is not indexed."""
@@ -271,7 +300,7 @@ class BaseStore(ABC):
     # -- engine primitives --------------------------------------------------------------------------------
     @abstractmethod
     def count(self) -> int:
-        """Number of indexed chunks (points)."""
+        """Number of indexed chunks (points other than the catalog version's)."""
 
     @abstractmethod
     def reset(self) -> None:
@@ -279,6 +308,10 @@ class BaseStore(ABC):
 
     @abstractmethod
     def _upsert(self, points: list[tuple[str, list[float], qe.SparseVector, dict[str, Any]]]) -> None: ...
+
+    @abstractmethod
+    def _write_stamp(self, pid: str, payload: dict[str, Any]) -> None:
+        """Upsert a point without vectors (the catalog version)."""
 
     @abstractmethod
     def _delete_from(self, doc_id: str, first_index: int) -> None:

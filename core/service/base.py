@@ -1,5 +1,5 @@
 """The service's wiring (settings, persistence, stores, compiled graphs), its session entries and its run lock:
-what the runs, sessions and uploads parts of the Workbench share."""
+what the runs, sessions and corpus parts of the Workbench share."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from core.inputs import InputError
 from core.nodes import Deps
 from core.persistence import Persistence, RunLease, RunLockUnavailable, open_persistence
 from core.results import EMPTY, RunResult, entry_status, snapshot_result
+from core.service.heartbeat import beating
 from core.state import Severity
 from core.termination import TerminationPolicy
 
@@ -38,21 +39,23 @@ class SessionNotFoundError(KeyError):
         return str(self.args[0]) if self.args else "session not found"
 
 
-_thread_locks: dict[str, threading.Lock] = {}
-_locks_guard = threading.Lock()
+_held: set[str] = set()
+"""The sessions that a run or an edit holds in this process (an entry lives only while held)."""
+_held_guard = threading.Lock()
 
 
 @contextmanager
 def thread_lock(thread_id: str) -> Iterator[None]:
     """One run at a time per session thread, within this process."""
-    with _locks_guard:
-        lock = _thread_locks.setdefault(thread_id, threading.Lock())
-    if not lock.acquire(blocking=False):
-        raise SessionBusyError(f"session {thread_id} is already running; wait for it to pause or finish")
+    with _held_guard:
+        if thread_id in _held:
+            raise SessionBusyError(f"session {thread_id} is already running; wait for it to pause or finish")
+        _held.add(thread_id)
     try:
         yield
     finally:
-        lock.release()
+        with _held_guard:
+            _held.discard(thread_id)
 
 
 class WorkbenchBase:
@@ -147,13 +150,13 @@ class WorkbenchBase:
     # ---------------------------------------------------------------------------------------------- run lock
     def is_running(self, thread_id: str) -> bool:
         """Whether a run is executing on this session in this process (the board is read-only meanwhile)."""
-        lock = _thread_locks.get(thread_id)
-        return lock is not None and lock.locked()
+        return thread_id in _held
 
     @contextmanager
     def _exclusive(self, thread_id: str) -> Iterator[RunLease]:
         """One run or edit at a time per session: in this process (thread_lock), then among the processes and
-        replicas sharing the backend (the persistence's run lock, whose lease the run checks)."""
+        replicas sharing the backend (the persistence's run lock, whose lease the run checks). While it is held,
+        the session's heartbeat tells the other processes and replicas that it runs."""
         with thread_lock(thread_id), ExitStack() as held:
             try:
                 lease = held.enter_context(self.persistence.run_lock(thread_id))
@@ -162,6 +165,7 @@ class WorkbenchBase:
             if not lease:
                 raise SessionBusyError(f"session {thread_id} is already running in another process or replica; "
                                        "wait for it to pause or finish")
+            held.enter_context(beating(self.persistence, thread_id))
             yield lease
 
 

@@ -11,7 +11,9 @@ from core.limits import MAX_NOTE_CHARS
 from core.nodes import final_text
 from core.results import COMPLETED, EMPTY, FAILED, INTERRUPTED, RUNNING, RunResult, SessionSummary, entry_status
 from core.service.base import SESSIONS_NS, WorkbenchBase
+from core.service.heartbeat import alive_sessions, beats_alive
 from core.state import Severity, verify_chain
+from core.termination import describe
 
 
 class Sessions(WorkbenchBase):
@@ -20,17 +22,20 @@ class Sessions(WorkbenchBase):
     def show(self, thread_id: str, *, user_id: str | None = None) -> RunResult:
         """The session as stored (works across processes and after a crash).
 
-        Status `running` while a run executes in this process; `interrupted` when a run was cut off (the process
-        stopped mid-run): `continue_run` carries it on from its last checkpoint.
+        Status `running` while a run executes in this or another process or replica (by its heartbeat);
+        `interrupted` when a run was cut off (the process stopped mid-run): `continue_run` carries it on from its
+        last checkpoint.
         """
         result = self._stored(thread_id, self._owned(thread_id, user_id))
-        if result.status == INTERRUPTED and self.is_running(thread_id):
+        if result.status == INTERRUPTED and (self.is_running(thread_id) or beats_alive(self.persistence, thread_id)):
             result.status = RUNNING
         return result
 
     def sessions(self, *, user_id: str | None = None) -> list[SessionSummary]:
-        """Sessions newest first; only the user's own when a user is given."""
+        """Sessions newest first; only the user's own when a user is given. One listed as running whose run no
+        process or replica keeps alive (no fresh heartbeat) was cut off."""
         items = self.persistence.store.search(SESSIONS_NS, limit=10_000)
+        alive = alive_sessions(self.persistence)
         out = []
         for item in items:
             value = item.value
@@ -38,17 +43,15 @@ class Sessions(WorkbenchBase):
                 continue
             summary = SessionSummary(thread_id=item.key, **{k: value.get(k) for k in SessionSummary.model_fields
                                                             if k != "thread_id" and value.get(k) is not None})
-            if summary.status == RUNNING and not self._running_anywhere(item.key):
+            if summary.termination_reason:
+                summary.termination_text = describe(summary.termination_reason)
+            if summary.status == RUNNING and not (self.is_running(item.key) or item.key in alive):
                 status = entry_status(value, self._has_checkpoint(item.key))
                 summary = summary.model_copy(update={"status": status})
             elif summary.status == EMPTY:  # written before sessions kept their inputs
                 summary = summary.model_copy(update={"status": FAILED})
             out.append(summary)
         return sorted(out, key=lambda s: s.created_at, reverse=True)
-
-    def _running_anywhere(self, thread_id: str) -> bool:
-        """Whether some process or replica executes this session now; a run cut off by a crash holds no lock."""
-        return self.is_running(thread_id) or self.persistence.is_run_locked(thread_id)
 
     def verify_audit(self, thread_id: str, *, user_id: str | None = None) -> tuple[bool, str]:
         """Check the hash chain of the session's cycle records."""
@@ -106,8 +109,11 @@ class Sessions(WorkbenchBase):
 
     def export(self, thread_id: str, fmt: str, *, user_id: str | None = None) -> bytes:
         """The session rendered as md, json or docx."""
+        return self.export_result(self.show(thread_id, user_id=user_id), fmt)
+
+    def export_result(self, result: RunResult, fmt: str) -> bytes:
+        """A session already read (`show`) rendered as md, json or docx, its audit chain checked."""
         from core.export import render
 
-        result = self.show(thread_id, user_id=user_id)
         ok, message = verify_chain(result.evaluation_history)
         return render(result, fmt, audit_ok=ok, audit_message=message)

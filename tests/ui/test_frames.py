@@ -12,7 +12,7 @@ from core.state import Deficiency, DeficiencyType, EvaluationCycleRecord, Resolu
 from tests.inert import live_markup, unescape
 from ui.frames import (
     BoardChanges, annotation_changes, answer_diff, board_frame, board_rows, card_decision, cycle_frame,
-    frame_records, md_escape, needs_metadata, paused_changes, review_payload, session_status, upload_defaults,
+    frame_records, md_escape, needs_metadata, paused_changes, review_payload, session_frame, upload_defaults,
 )
 from ui.shared import settings_from_secrets
 
@@ -184,10 +184,11 @@ def test_secrets_fill_settings_the_environment_leaves_unset(monkeypatch: pytest.
     assert settings.max_cycles == 7 and settings.quality_threshold == 0.9
 
 
-def test_a_run_listed_as_running_that_no_longer_executes_was_cut_off() -> None:
-    summary = SessionSummary(thread_id="t1", question="q", status="running", created_at="x", updated_at="x")
-    assert session_status(summary, set()) == "interrupted"
-    assert session_status(summary, {"t1"}) == "running"
-    assert session_status(summary.model_copy(update={"status": "completed"}), set()) == "completed"
-
-
+def test_the_session_table_shows_the_status_and_why_the_loop_stopped() -> None:
+    """The status comes from the service as it is (running or cut off is decided there, from heartbeats)."""
+    done = SessionSummary(thread_id="t1", question="q", status="completed", created_at="x", updated_at="x",
+                          termination_reason="max_cycles_reached", termination_text="Stopped after the maximum.")
+    running = SessionSummary(thread_id="t2", question="q", status="running", created_at="x", updated_at="x")
+    frame = session_frame([done, running])
+    assert list(frame["status"]) == ["completed", "running"]
+    assert list(frame["termination"]) == ["Stopped after the maximum.", ""]

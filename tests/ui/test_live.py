@@ -28,3 +28,15 @@ def test_nothing_held_means_nothing_raised() -> None:
     live = _Live()
     live._guard(lambda: None)
     live._release()
+
+
+@pytest.mark.parametrize("error", [ValueError("broken"), KeyboardInterrupt()])
+def test_errors_and_interrupts_pass_through_at_once(error: BaseException) -> None:
+    live = _Live()
+
+    def failing() -> None:
+        raise error
+
+    with pytest.raises(type(error)):
+        live._guard(failing)
+    live._release()

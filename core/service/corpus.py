@@ -1,19 +1,57 @@
-"""The corpus side of the Workbench: the bundled sample corpus and analysts' uploads."""
+"""The corpus side of the Workbench: what the pages read of a collection (size, catalog, search), the bundled
+sample corpus and analysts' uploads. The pages reach the corpus only through these methods."""
 
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel
+
+from core.retrieval.models import Catalog, Hit, SearchFilter
+from core.retrieval.readers import SUPPORTED_SUFFIXES
+from core.retrieval.store import SEARCH_MODES, SearchMode
 from core.service.base import WorkbenchBase
 
 Progress = Callable[[int, int, str], None] | None
 
+UPLOAD_TYPES: tuple[str, ...] = tuple(s.lstrip(".") for s in SUPPORTED_SUFFIXES)
+"""File types ingest reads, as upload widgets name them (no dot)."""
 
-class Uploads(WorkbenchBase):
-    """The corpus half of the Workbench."""
+
+class CorpusStats(BaseModel):
+    """The size of a collection, as the sidebar and the Corpus page show it."""
+
+    documents: int
+    passages: int
+    jurisdictions: list[str]
+
+
+class Corpus(WorkbenchBase):
+    """The corpus part of the Workbench."""
+
+    def corpus_empty(self, collection: str | None = None) -> bool:
+        """Whether the collection holds no passage (RetrievalError when its store cannot be opened)."""
+        return self.store(collection).count() == 0
+
+    def catalog(self, collection: str | None = None) -> Catalog:
+        """Every indexed document's metadata, with each one's status at any date (cached by the store)."""
+        return self.store(collection).catalog()
+
+    def corpus_stats(self, collection: str | None = None) -> CorpusStats:
+        """Documents, passages and jurisdiction codes of the collection."""
+        store = self.store(collection)
+        catalog = store.catalog()
+        return CorpusStats(documents=len(catalog), passages=store.count(), jurisdictions=catalog.jurisdictions())
+
+    def search(self, query: str, *, k: int = 10, jurisdictions: Sequence[str] = (), mode: SearchMode = "hybrid",
+               collection: str | None = None) -> list[Hit]:
+        """The top k passages for a query (hybrid dense + BM25, or one of them), optionally in some
+        jurisdictions only."""
+        flt = SearchFilter(jurisdictions=tuple(jurisdictions)) if jurisdictions else None
+        return self.store(collection).search(query, k=k, flt=flt, mode=mode)
 
     def ensure_sample_corpus(self, progress: Progress = None) -> Any:
         """Ingest the bundled sample corpus into an empty default collection; None when it holds documents."""
