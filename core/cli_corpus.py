@@ -195,7 +195,7 @@ def run_search(args: argparse.Namespace) -> int:
 
 
 def _open(settings: Settings, collection: str | None) -> Store:
-    from core.retrieval.store import open_store  # imported on use: `--help` and input errors stay fast
+    from core.retrieval.registry import open_store  # imported on use: `--help` and input errors stay fast
 
     return open_store(settings, collection)
 

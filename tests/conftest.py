@@ -29,7 +29,8 @@ import pytest
 from core.config import Settings
 from core.retrieval.embeddings import Embedder, get_embedder
 from core.retrieval.ingest import SAMPLE_CORPUS_DIR, ingest_paths
-from core.retrieval.store import Store, open_store
+from core.retrieval.registry import open_store
+from core.retrieval.store import Store
 
 _REPORT_KEY = pytest.StashKey[list]()
 

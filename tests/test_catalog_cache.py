@@ -7,8 +7,9 @@ from typing import Any, Iterator
 
 import pytest
 
+from core.retrieval.registry import open_store
 from core.retrieval.server_store import ServerStore, connect
-from core.retrieval.store import STAMP_ID, BaseStore, Store, open_store
+from core.retrieval.store import STAMP_ID, BaseStore, Store
 from tests.test_retrieval import CORPUS, make_doc
 
 

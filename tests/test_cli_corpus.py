@@ -14,7 +14,7 @@ import pytest
 
 from core.cli import main
 from core.config import Settings, get_settings
-from core.retrieval.store import open_store
+from core.retrieval.registry import open_store
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 

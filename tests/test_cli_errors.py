@@ -19,7 +19,7 @@ from core import persistence as persistence_module
 from core.cli import main
 from core.config import Settings, get_settings
 from core.persistence import PersistenceError, _sqlite, open_persistence
-from core.retrieval.store import open_store
+from core.retrieval.registry import open_store
 from core.service import Workbench
 from tests.fakes import KeywordStore
 from tests.loop.corpora import RU_QUESTION, ruritania_corpus

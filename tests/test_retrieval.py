@@ -14,11 +14,12 @@ import pytest
 
 from core.config import Settings
 from core.retrieval import edge_store as edge_module
+from core.retrieval import registry as store_module
 from core.retrieval.errors import InvalidCollectionError, StoreClosedError, StoreLockedError
 from core.retrieval.ingest import ingest_paths
 from core.retrieval.models import Chunk, DocStatus, DocumentMeta, SearchFilter, Threshold
-from core.retrieval import store as store_module
-from core.retrieval.store import Store, close_all, open_store
+from core.retrieval.registry import close_all, open_store
+from core.retrieval.store import Store
 from tests.conftest import STORE_BACKENDS
 
 TOPIC = "customer due diligence"

@@ -1,8 +1,8 @@
 """Corpus retrieval: Qdrant stores (embedded Qdrant Edge, or a Qdrant server), embedders, ingest, chunking.
 
 Entry points (import them from their modules; this package imports nothing, so `models` stays cheap):
-    store.open_store(settings, collection=None) -> Store   one instance per shard/collection per process
-    store.close_all()                                      also registered with atexit
+    registry.open_store(settings, collection=None) -> Store   one instance per shard/collection per process
+    registry.close_all()                                      also registered with atexit
     ingest.ingest_paths(store, paths, defaults=None, settings=None, progress=None, replace=False, actor="local")
         -> IngestReport
     names.validate_collection(name) -> str                 the one check of collection names (CLI, service, stores)

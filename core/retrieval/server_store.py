@@ -16,19 +16,8 @@ from core.retrieval.embeddings import embedding_dim
 from core.retrieval.errors import StoreUnavailableError
 from core.retrieval.models import SearchFilter
 from core.retrieval.names import validate_collection
-from core.retrieval.store import (
-    DENSE,
-    HIT_FIELDS,
-    INTEGER_FIELDS,
-    KEYWORD_FIELDS,
-    RRF_K,
-    SPARSE,
-    STAMP_ID,
-    BaseStore,
-    QueryPlan,
-    date_key,
-    prefetch_limit,
-)
+from core.retrieval.query import DENSE, RRF_K, SPARSE, QueryPlan, prefetch_limit
+from core.retrieval.store import HIT_FIELDS, INTEGER_FIELDS, KEYWORD_FIELDS, STAMP_ID, BaseStore, date_key
 
 _PAGE = 256
 _UPSERT_BATCH = 512

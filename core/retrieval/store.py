@@ -1,4 +1,5 @@
-"""The store interface, the shared collection layout, and the process-wide registry of open stores.
+"""The store interface and the shared collection layout (queries: core.retrieval.query; the registry of open stores:
+core.retrieval.registry).
 
 Layout (both backends): one point per chunk, id = uuid5(doc id + chunk index); named vectors `dense` (MiniLM,
 cosine) and `bm25` (sparse, IDF modifier); payload `doc_id`, `chunk_index`, `text`, `heading`, `title`,
@@ -6,38 +7,33 @@ cosine) and `bm25` (sparse, IDF modifier); payload `doc_id`, `chunk_index`, `tex
 .jsonl only) and, on chunk 0 only, `document` (the serialised `DocumentMeta`). Keyword indexes on doc_id,
 jurisdiction and status; integer indexes on chunk_index and effective. One reserved point (`STAMP_ID`, no vectors)
 carries the catalog version that writes renew, so the catalog is cached per store object.
-
-`open_store(settings)` returns the embedded Qdrant Edge store (a shard directory under the data dir) unless
-`QDRANT_URL` is set, then a qdrant-client store. One store object per shard directory / server collection per
-process: Qdrant Edge locks its directory, so a second open would fail.
 """
 
 from __future__ import annotations
 
-import atexit
-import threading
 import uuid
 from abc import ABC, abstractmethod
 from contextlib import contextmanager
 from datetime import date
 from typing import (
-    TYPE_CHECKING, Any, Callable, ContextManager, Iterator, Literal, Protocol, Sequence, runtime_checkable,
+    TYPE_CHECKING,
+    Any,
+    Callable,
+    ContextManager,
+    Iterator,
+    Protocol,
+    Sequence,
+    runtime_checkable,
 )
 
-from core.config import Settings
 from core.retrieval.embeddings import Embedder, get_embedder
 from core.retrieval.errors import StoreClosedError
 from core.retrieval.models import Catalog, Chunk, DocumentMeta, Hit, SearchFilter
-from core.retrieval.names import validate_collection
+from core.retrieval.query import TIE_MARGIN, QueryPlan, SearchMode, check_mode, query_plan, ranked
 
 if TYPE_CHECKING:
     import qdrant_edge as qe
 
-SearchMode = Literal["hybrid", "dense", "sparse"]
-SEARCH_MODES: tuple[str, ...] = ("hybrid", "dense", "sparse")
-DENSE = "dense"
-SPARSE = "bm25"
-RRF_K = 60
 FACET_KEYS: tuple[str, ...] = ("jurisdiction", "status")
 KEYWORD_FIELDS: tuple[str, ...] = ("doc_id", "jurisdiction", "status")
 INTEGER_FIELDS: tuple[str, ...] = ("chunk_index", "effective")
@@ -58,11 +54,6 @@ def point_id(doc_id: str, chunk_index: int) -> str:
 def date_key(d: date) -> int:
     """A date as the integer YYYYMMDD stored in the payload (range-filterable on both backends)."""
     return d.year * 10000 + d.month * 100 + d.day
-
-
-def prefetch_limit(k: int) -> int:
-    """Candidates each hybrid prefetch hands to RRF."""
-    return max(4 * k, 40)
 
 
 @runtime_checkable
@@ -166,7 +157,7 @@ class BaseStore(ABC):
         self, query: str, k: int = 10, flt: SearchFilter | None = None, mode: SearchMode = "hybrid"
     ) -> list[Hit]:
         """Top-k chunks for a query: dense + BM25 fused with RRF (`hybrid`), or one of them alone."""
-        _check_mode(mode)
+        check_mode(mode)
         dense = self.embedder.dense_query(query) if mode != "sparse" else None
         sparse = self.embedder.sparse_query(query) if mode != "dense" else None
         return self.search_vectors(dense, sparse, k, flt, mode)
@@ -175,7 +166,7 @@ class BaseStore(ABC):
         self, queries: Sequence[str], k: int = 10, flt: SearchFilter | None = None, mode: SearchMode = "hybrid"
     ) -> list[list[Hit]]:
         """`search` for many queries: one batched embedding pass and one batched engine call."""
-        _check_mode(mode)
+        check_mode(mode)
         self._check_open()
         if not queries:
             return []
@@ -183,12 +174,12 @@ class BaseStore(ABC):
             list(self.embedder.dense(queries)) if mode != "sparse" else [None] * len(queries)
         )
         sparse = [self.embedder.sparse_query(q) if mode != "dense" else None for q in queries]
-        plans = [_plan(d, s, mode) for d, s in zip(dense, sparse)]
+        plans = [query_plan(d, s, mode) for d, s in zip(dense, sparse)]
         runnable = [i for i, p in enumerate(plans) if p is not None]
         results: list[list[Hit]] = [[] for _ in queries]
         batch = self._query_batch([plans[i] for i in runnable], k + TIE_MARGIN, flt)  # type: ignore[misc]
         for i, scored in zip(runnable, batch):
-            results[i] = _ranked(scored, k)
+            results[i] = ranked(scored, k)
         return results
 
     def search_vectors(
@@ -200,12 +191,12 @@ class BaseStore(ABC):
         mode: SearchMode = "hybrid",
     ) -> list[Hit]:
         """Search with precomputed query vectors (the engine part of `search`; also used by the benchmark)."""
-        _check_mode(mode)
+        check_mode(mode)
         self._check_open()
-        plan = _plan(dense, sparse, mode)
+        plan = query_plan(dense, sparse, mode)
         if plan is None:
             return []
-        return _ranked(self._query(plan, k + TIE_MARGIN, flt), k)
+        return ranked(self._query(plan, k + TIE_MARGIN, flt), k)
 
     def documents(self) -> list[DocumentMeta]:
         """Full metadata of every indexed document, in id order."""
@@ -339,16 +330,6 @@ class BaseStore(ABC):
     def _close_engine(self) -> None: ...
 
 
-class QueryPlan:
-    """The vectors one query runs with: both (RRF fusion), or just one of them."""
-
-    __slots__ = ("dense", "sparse")
-
-    def __init__(self, dense: Sequence[float] | None, sparse: qe.SparseVector | None):
-        self.dense = dense
-        self.sparse = sparse
-
-
 def embedding_text(meta: DocumentMeta, chunk: Chunk) -> str:
     """What gets embedded for a chunk: the document title gives short passages their context."""
     return f"{meta.title}\n{chunk.text}"
@@ -361,99 +342,3 @@ def _check_chunks(meta: DocumentMeta, chunks: Sequence[Chunk]) -> None:
         raise ValueError(f"chunks of {meta.id!r} must belong to it and be numbered 0..n-1 in order")
 
 
-def _check_mode(mode: str) -> None:
-    if mode not in SEARCH_MODES:
-        raise ValueError(f"search mode must be one of {', '.join(SEARCH_MODES)}, not {mode!r}")
-
-
-def _plan(dense: Sequence[float] | None, sparse: qe.SparseVector | None, mode: str) -> QueryPlan | None:
-    """Which vectors to query with; a query of only stop words has no BM25 terms and falls back to dense."""
-    if sparse is not None and not sparse.indices:
-        sparse = None
-    if mode == "dense" or (mode == "hybrid" and sparse is None):
-        return QueryPlan(dense, None) if dense is not None else None
-    if mode == "sparse":
-        return QueryPlan(None, sparse) if sparse is not None else None
-    return QueryPlan(dense, sparse)
-
-
-TIE_MARGIN = 4
-"""Extra results fetched so that hits tied on their fused score are cut at k in a fixed order."""
-
-
-def _ranked(scored: list[tuple[float, dict[str, Any]]], k: int) -> list[Hit]:
-    """The top k hits, ties broken by document id and chunk position: RRF gives equal scores to passages at mirrored
-    ranks, and the engine returns such ties in no fixed order, so without this the same query could retrieve
-    different passages from one call to the next."""
-    hits = [_hit(score, payload) for score, payload in scored]
-    hits.sort(key=lambda h: (-round(h.score, 9), h.doc_id, h.chunk_index))
-    return hits[:k]
-
-
-def _hit(score: float, p: dict[str, Any]) -> Hit:
-    meta = dict(p.get("meta") or {})
-    passage_id = meta.pop("passage_id", None)
-    return Hit(
-        doc_id=p["doc_id"],
-        chunk_id=f"{p['doc_id']}#{p['chunk_index']}",
-        chunk_index=p["chunk_index"],
-        score=score,
-        title=p["title"],
-        jurisdiction=p["jurisdiction"],
-        status=p["status"],
-        text=p["text"],
-        heading=p.get("heading", ""),
-        passage_id=None if passage_id is None else str(passage_id),
-        metadata=meta,
-    )
-
-
-# -- process-wide registry ----------------------------------------------------------------------------------
-_registry: dict[str, BaseStore] = {}
-_registry_lock = threading.Lock()
-
-
-def open_store(settings: Settings, collection: str | None = None) -> Store:
-    """The store for `collection` (default `settings.collection`): Qdrant Edge under the data dir, or a Qdrant
-    server when `settings.qdrant_url` is set. The same instance is returned while it is open.
-
-    Raises StoreLockedError when another process holds the embedded shard, InvalidCollectionError for a name that
-    is not an identifier.
-    """
-    name = validate_collection(settings.collection if collection is None else collection)
-    if settings.qdrant_url:
-        key = f"server:{settings.qdrant_url}|{name}"
-    else:
-        key = f"edge:{(settings.qdrant_path / name).resolve()}"
-    with _registry_lock:
-        store = _registry.get(key)
-        if store is None:
-            store = _registry[key] = _create(settings, name, key)
-        return store
-
-
-def close_all() -> None:
-    """Close every open store (registered with atexit so shard locks and WALs are released cleanly)."""
-    with _registry_lock:
-        stores = list(_registry.values())
-    for store in stores:
-        store.close()
-
-
-def _create(settings: Settings, name: str, key: str) -> BaseStore:
-    def forget(store: BaseStore) -> None:
-        with _registry_lock:
-            if _registry.get(key) is store:
-                del _registry[key]
-
-    if settings.qdrant_url:
-        from core.retrieval.server_store import ServerStore, connect
-
-        client = connect(settings.qdrant_url, settings.qdrant_api_key)
-        return ServerStore(client, name, settings.embedding_model, on_close=forget, owns_client=True)
-    from core.retrieval.edge_store import EdgeStore
-
-    return EdgeStore(settings.qdrant_path / name, name, settings.embedding_model, on_close=forget)
-
-
-atexit.register(close_all)

@@ -12,7 +12,8 @@ from core.results import ProgressEvent, RunResult, SessionSummary
 from core.retrieval.errors import RetrievalError
 from core.retrieval.models import Catalog, DocStatus, DocumentMeta, Hit
 from core.service.base import SESSIONS_NS, RunLockLostError, SessionBusyError, SessionNotFoundError, thread_lock
-from core.service.corpus import SEARCH_MODES, UPLOAD_TYPES, Corpus, CorpusStats
+from core.retrieval.query import SEARCH_MODES
+from core.service.corpus import UPLOAD_TYPES, Corpus, CorpusStats
 from core.service.runs import Runs
 from core.service.sessions import Sessions
 

@@ -83,7 +83,7 @@ class WorkbenchBase:
         if self._store is not None and name == self.settings.collection:
             return self._store
         if name not in self._stores:
-            from core.retrieval.store import open_store
+            from core.retrieval.registry import open_store
 
             self._stores[name] = open_store(self.settings, name)
         return self._stores[name]

@@ -11,8 +11,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from core.retrieval.models import Catalog, Hit, SearchFilter
+from core.retrieval.query import SearchMode
 from core.retrieval.readers import SUPPORTED_SUFFIXES
-from core.retrieval.store import SEARCH_MODES, SearchMode
 from core.service.base import WorkbenchBase
 
 Progress = Callable[[int, int, str], None] | None

@@ -39,10 +39,10 @@ for _var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "WORKBENCH_ENGINE", "WORKBENCH
     os.environ.pop(_var, None)
 
 from core.config import Settings  # noqa: E402
+from core.evaluation import load_questions  # noqa: E402
 from core.persistence import Persistence, _postgres, _sqlite, run_slots  # noqa: E402
 from core.retrieval.ingest import SAMPLE_CORPUS_DIR, ingest_paths  # noqa: E402
-from core.retrieval.store import close_all  # noqa: E402
-from core.evaluation import load_questions  # noqa: E402
+from core.retrieval.registry import close_all  # noqa: E402
 from core.service import Workbench  # noqa: E402
 
 QUESTIONS = [q.question for q in load_questions(ROOT / "questions" / "q1-q6.yaml")]

@@ -23,10 +23,10 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from core.config import Settings  # noqa: E402
+from core.evaluation import load_questions  # noqa: E402
 from core.nodes import observe_nodes  # noqa: E402
 from core.retrieval.ingest import ingest_paths  # noqa: E402
-from core.retrieval.store import close_all  # noqa: E402
-from core.evaluation import load_questions  # noqa: E402
+from core.retrieval.registry import close_all  # noqa: E402
 from core.service import Workbench  # noqa: E402
 
 QUESTIONS = [q.question for q in load_questions(ROOT / "questions" / "q1-q6.yaml")]

@@ -29,16 +29,9 @@ from core.retrieval.embeddings import get_embedder  # noqa: E402
 from core.retrieval.ingest import ingest_paths  # noqa: E402
 from core.retrieval.models import Chunk, DocumentMeta, SearchFilter  # noqa: E402
 from core.retrieval.readers import read_file  # noqa: E402
-from core.retrieval.store import (  # noqa: E402
-    DENSE,
-    HIT_FIELDS,
-    RRF_K,
-    SPARSE,
-    BaseStore,
-    embedding_text,
-    open_store,
-    prefetch_limit,
-)
+from core.retrieval.query import DENSE, RRF_K, SPARSE, prefetch_limit  # noqa: E402
+from core.retrieval.registry import open_store  # noqa: E402
+from core.retrieval.store import HIT_FIELDS, BaseStore, embedding_text  # noqa: E402
 
 WORDS = (
     "customer due diligence beneficial owner ownership control prong threshold percent shares voting rights "

@@ -31,7 +31,7 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from core.config import Settings  # noqa: E402
 from core.persistence import close_all as close_persistence  # noqa: E402
-from core.retrieval.store import close_all as close_stores  # noqa: E402
+from core.retrieval.registry import close_all as close_stores  # noqa: E402
 from core.service import SESSIONS_NS, Workbench  # noqa: E402
 from core.state import (  # noqa: E402
     Citation, DecisionRecord, Deficiency, DeficiencyType, EvaluationCycleRecord, ResolutionStatus, Severity,

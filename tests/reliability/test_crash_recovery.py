@@ -25,7 +25,7 @@ from core.config import Settings
 from core.nodes import observe_nodes
 from core.persistence import _postgres, _sqlite
 from core.retrieval.ingest import SAMPLE_CORPUS_DIR, ingest_paths
-from core.retrieval.store import open_store
+from core.retrieval.registry import open_store
 from core.service import InputError, Workbench
 from core.state import verify_chain
 from tests.reliability.conftest import postgres_url

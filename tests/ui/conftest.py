@@ -20,7 +20,7 @@ from streamlit.testing.v1 import AppTest
 from core.config import Settings
 from core.retrieval.embeddings import Embedder
 from core.retrieval.ingest import ensure_sample_corpus
-from core.retrieval.store import open_store
+from core.retrieval.registry import open_store
 from core.service import RunResult, Workbench
 from tests.ui.support import APP, Q1, Q1_AS_OF, offline_env
 from ui.shared import workbench

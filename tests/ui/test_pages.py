@@ -14,7 +14,7 @@ from core.config import Settings
 from core.retrieval import ingest
 from core.retrieval.embeddings import Embedder
 from core.retrieval.ingest import SAMPLE_CORPUS_DIR
-from core.retrieval.store import open_store
+from core.retrieval.registry import open_store
 from core.service import RunResult, Workbench, thread_lock
 from tests.inert import HOSTILE, live_markup, unescape
 from tests.ui.support import APP, Q1, offline_env, open_session
