@@ -132,6 +132,7 @@ def reconcile(
 
 
 def _found(fresh: Deficiency) -> Event:
+    """The event of a known problem the critic reports again."""
     return Event.found_again if fresh.correctable else Event.found_uncorrectable
 
 

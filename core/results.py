@@ -130,7 +130,8 @@ def cycle_seconds(meta: Mapping[str, Any], history: Sequence[EvaluationCycleReco
     """Seconds per node for each cycle, from the session's list entry; for a session recorded before timings
     moved there, the differences of the running totals its cycle records carry."""
     if "node_seconds" in meta:
-        return {int(cycle): dict(nodes) for cycle, nodes in sorted(meta["node_seconds"].items(), key=lambda x: int(x[0]))}
+        kept = meta["node_seconds"]
+        return {int(cycle): dict(kept[cycle]) for cycle in sorted(kept, key=int)}
     out: dict[int, dict[str, float]] = {}
     before: dict[str, float] = {}
     for r in history:

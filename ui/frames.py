@@ -271,7 +271,8 @@ def cycle_frame(history: Sequence[EvaluationCycleRecord],
             **{label(s): r.status_counts.get(s, 0) for s in STATUSES},
             "queries": len(r.retrieval_queries_issued),
             "decisions": ", ".join(f"{x.action}:{x.deficiency_id}" for x in r.decisions),
-            "seconds": round(sum(node_seconds.get(r.cycle_number, {}).values()), 3), "engine": r.engine, "hash": r.record_hash[:12],
+            "seconds": round(sum(node_seconds.get(r.cycle_number, {}).values()), 3), "engine": r.engine,
+            "hash": r.record_hash[:12],
         })
     return pd.DataFrame(rows)
 

@@ -107,8 +107,8 @@ def _decisions(by_id: dict[str, Deficiency], pending: list[Deficiency], auto: di
     decisions: dict[str, tuple[ReviewDecision, bool]] = {k: (v, True) for k, v in auto.items()}
     for d in pending:
         given = response.decisions.get(d.id)
-        decisions[d.id] = (given or ReviewDecision(action="reject", note="no decision given in the review; not retried"),
-                           False)
+        undecided = ReviewDecision(action="reject", note="no decision given in the review; not retried")
+        decisions[d.id] = (given or undecided, False)
     for did, given in response.decisions.items():
         if did in by_id and did not in decisions and by_id[did].resolution_status != ResolutionStatus.resolved:
             decisions[did] = (given, False)

@@ -149,7 +149,7 @@ class Runs(WorkbenchBase):
         RunLockLostError without touching the session entry, which the new lock holder owns."""
         store = lease.store  # with Postgres, the run's whole database traffic uses its lock connection
         meta = self._session(thread_id, store)
-        deps = self.deps(meta.get("collection"))  # a store held by another process fails here, before the session changes
+        deps = self.deps(meta.get("collection"))  # a store held by another process fails here, before any change
         graph = self.graph()
         config = {"configurable": {"thread_id": thread_id},
                   "recursion_limit": step_budget(graph, meta.get("max_evaluation_cycles", MAX_CYCLES))}
@@ -186,7 +186,8 @@ class Runs(WorkbenchBase):
         return result
 
 
-def _stream(graph: Any, payload: Any, config: dict[str, Any], deps: Deps, on_event: OnEvent, clock: "NodeClock") -> None:
+def _stream(graph: Any, payload: Any, config: dict[str, Any], deps: Deps, on_event: OnEvent,
+            clock: "NodeClock") -> None:
     """Run the graph until it pauses or ends, timing each node and reporting it to `on_event`."""
     for chunk in graph.stream(payload, config, context=deps, stream_mode="updates", durability="sync"):
         clock.tick(chunk)
