@@ -16,6 +16,7 @@ class Event(str, Enum):
     approved_and_retrieved = "approved_and_retrieved"
     rejected = "rejected"
     found_again = "found_again"
+    found_uncorrectable = "found_uncorrectable"
     not_found = "not_found"
 
 
@@ -23,25 +24,42 @@ TRANSITIONS: dict[tuple[ResolutionStatus, Event], ResolutionStatus] = {
     (S.open, Event.approved_and_retrieved): S.addressed,
     (S.open, Event.rejected): S.dismissed,
     (S.open, Event.found_again): S.open,
+    (S.open, Event.found_uncorrectable): S.unresolvable,
     (S.open, Event.not_found): S.resolved,
     (S.addressed, Event.found_again): S.open,
+    (S.addressed, Event.found_uncorrectable): S.unresolvable,
     (S.addressed, Event.not_found): S.resolved,
     (S.addressed, Event.rejected): S.dismissed,
     (S.resolved, Event.found_again): S.open,
+    (S.resolved, Event.found_uncorrectable): S.unresolvable,
     (S.resolved, Event.not_found): S.resolved,
     (S.unresolvable, Event.found_again): S.unresolvable,
+    (S.unresolvable, Event.found_uncorrectable): S.unresolvable,
     (S.unresolvable, Event.not_found): S.resolved,
+    (S.unresolvable, Event.rejected): S.dismissed,
     (S.dismissed, Event.found_again): S.dismissed,
+    (S.dismissed, Event.found_uncorrectable): S.dismissed,
     (S.dismissed, Event.not_found): S.dismissed,
 }
-"""(status, event) -> next status. `found_again` after a correction also counts an attempt (see `apply`).
-Dismissed is terminal: the analyst's rejection is kept and disclosed even if a later revision happens to fix it."""
+"""(status, event) -> next status. `found_again` after a correction also counts an attempt (see `apply`);
+`found_uncorrectable` is a finding the critic says no retrieval can fix (e.g. a contradiction the answer already
+discloses). Dismissed is terminal: the analyst's rejection is kept and disclosed even if a later revision happens to
+fix it."""
 
-COUNTS_ATTEMPT = {(S.addressed, Event.found_again), (S.resolved, Event.found_again)}
+COUNTS_ATTEMPT = {(S.addressed, Event.found_again), (S.resolved, Event.found_again),
+                  (S.addressed, Event.found_uncorrectable), (S.resolved, Event.found_uncorrectable)}
+
+ANALYST_EVENTS: dict[Event, str] = {Event.rejected: "reject"}
+"""The events an analyst causes, with the review action that carries each (the board's status choices)."""
 
 
 class TransitionError(ValueError):
     """An event that is not allowed in the deficiency's current status."""
+
+
+def allowed(status: ResolutionStatus, event: Event) -> bool:
+    """Whether `event` may happen to a deficiency in `status`."""
+    return (status, event) in TRANSITIONS
 
 
 def apply(d: Deficiency, event: Event, unresolvable_after: int) -> Deficiency:
@@ -56,6 +74,20 @@ def apply(d: Deficiency, event: Event, unresolvable_after: int) -> Deficiency:
     return d.model_copy(update={"resolution_status": target, "resolution_attempt_count": attempts})
 
 
+def analyst_choices(status: ResolutionStatus) -> tuple[ResolutionStatus, ...]:
+    """The statuses an analyst may give a deficiency in `status` on the board: the status itself and where the
+    analyst's events lead from it in the table (the loop sets every other status)."""
+    moves = [TRANSITIONS[(status, e)] for e in ANALYST_EVENTS if allowed(status, e)]
+    return tuple(dict.fromkeys([status, *moves]))
+
+
+def analyst_action(status: ResolutionStatus, chosen: ResolutionStatus) -> str | None:
+    """The review action that moves a deficiency from `status` to the analyst's `chosen` status, or None when the
+    table has no analyst event for that move."""
+    return next((action for e, action in ANALYST_EVENTS.items()
+                 if allowed(status, e) and TRANSITIONS[(status, e)] == chosen and chosen != status), None)
+
+
 def reconcile(
     previous: Iterable[Deficiency], found: Iterable[Deficiency], cycle: int, unresolvable_after: int
 ) -> list[Deficiency]:
@@ -63,8 +95,8 @@ def reconcile(
 
     Analyst-added deficiencies are never judged by the critics, so they keep their status.
     A problem found again takes the critic's fresh wording, query and origin but keeps the analyst's severity.
-    A problem the critic reports as not correctable (e.g. a contradiction the answer already discloses) is
-    unresolvable at once: no retrieval can fix it, so none is proposed.
+    A problem the critic reports as not correctable is `found_uncorrectable`: unresolvable at once, since no
+    retrieval can fix it, so none is proposed.
     """
     prev = {d.id: d for d in previous}
     found_by_id = {d.id: d for d in found}
@@ -77,9 +109,7 @@ def reconcile(
         if fresh is None:
             out.append(apply(old, Event.not_found, unresolvable_after))
             continue
-        moved = apply(old, Event.found_again, unresolvable_after)
-        if not fresh.correctable and moved.resolution_status == S.open:
-            moved = moved.model_copy(update={"resolution_status": S.unresolvable})
+        moved = apply(old, _found(fresh), unresolvable_after)
         out.append(
             moved.model_copy(
                 update={
@@ -95,16 +125,15 @@ def reconcile(
         )
     for did, fresh in found_by_id.items():
         if did not in prev:
-            out.append(
-                fresh.model_copy(
-                    update={
-                        "identified_at_cycle": cycle,
-                        "resolution_status": S.open if fresh.correctable else S.unresolvable,
-                        "resolution_attempt_count": 0,
-                    }
-                )
-            )
+            new = fresh.model_copy(update={"identified_at_cycle": cycle, "resolution_status": S.open,
+                                           "resolution_attempt_count": 0})
+            out.append(new if fresh.correctable else apply(new, Event.found_uncorrectable, unresolvable_after))
     return out
+
+
+def _found(fresh: Deficiency) -> Event:
+    """The event of a known problem the critic reports again."""
+    return Event.found_again if fresh.correctable else Event.found_uncorrectable
 
 
 def residual(deficiencies: Iterable[Deficiency]) -> list[Deficiency]:
@@ -115,14 +144,3 @@ def residual(deficiencies: Iterable[Deficiency]) -> list[Deficiency]:
 def open_ones(deficiencies: Iterable[Deficiency]) -> list[Deficiency]:
     """Deficiencies still waiting for a correction."""
     return [d for d in deficiencies if d.resolution_status == S.open]
-
-
-def diff(before: Iterable[Deficiency], after: Iterable[Deficiency]) -> dict[str, list[str]]:
-    """IDs that appeared, disappeared or changed status between two cycles."""
-    b = {d.id: d for d in before}
-    a = {d.id: d for d in after}
-    return {
-        "new": sorted(set(a) - set(b)),
-        "gone": sorted(set(b) - set(a)),
-        "changed": sorted(k for k in set(a) & set(b) if a[k].resolution_status != b[k].resolution_status),
-    }

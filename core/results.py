@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Any, Mapping, Sequence
 
 from langgraph.types import Command
 from pydantic import BaseModel, ConfigDict, Field
@@ -102,10 +102,8 @@ def snapshot_result(thread_id: str, snap: Any, default_engine: str) -> RunResult
             pending = intr.value
     finished = "final_answer" in v and v["final_answer"] is not None and not snap.tasks
     status = AWAITING_REVIEW if pending else INTERRUPTED if snap.tasks else COMPLETED if finished else EMPTY
-    raw = dict(v.get("metrics", {}))
-    metrics = {"retrievals": 0, "critic_calls": 0, "llm_calls": 0,
-               **{k: n for k, n in raw.items() if not k.startswith("seconds.")}}
-    metrics["node_seconds"] = {k.split(".", 1)[1]: n for k, n in raw.items() if k.startswith("seconds.")}
+    metrics = {"retrievals": 0, "critic_calls": 0, "llm_calls": 0,  # sessions of older versions kept seconds here
+               **{k: n for k, n in v.get("metrics", {}).items() if not k.startswith("seconds.")}}
     deficiencies = list(v.get("identified_deficiencies", []))
     reason = v.get("evaluation_termination_reason") if finished else None
     return RunResult(
@@ -120,6 +118,31 @@ def snapshot_result(thread_id: str, snap: Any, default_engine: str) -> RunResult
         citations=list(v.get("citations", [])), pending_review=pending, metrics=metrics,
         max_evaluation_cycles=v.get("max_evaluation_cycles", 0), evaluation_cycle=v.get("evaluation_cycle", 0),
     )
+
+
+def with_entry_figures(result: RunResult, meta: Mapping[str, Any]) -> RunResult:
+    """The result with the figures the session's list entry keeps outside the checkpoints: `elapsed_s` and
+    `node_seconds` (seconds per node, per cycle)."""
+    result.metrics["elapsed_s"] = meta.get("elapsed_s", 0.0)
+    result.metrics["node_seconds"] = cycle_seconds(meta, result.evaluation_history)
+    return result
+
+
+def cycle_seconds(meta: Mapping[str, Any], history: Sequence[EvaluationCycleRecord]) -> dict[int, dict[str, float]]:
+    """Seconds per node for each cycle, from the session's list entry; for a session recorded before timings
+    moved there, the differences of the running totals its cycle records carry."""
+    if "node_seconds" in meta:
+        kept = meta["node_seconds"]
+        return {int(cycle): dict(kept[cycle]) for cycle in sorted(kept, key=int)}
+    out: dict[int, dict[str, float]] = {}
+    before: dict[str, float] = {}
+    for r in history:
+        if r.node_seconds is None:
+            continue
+        out[r.cycle_number] = {k: round(v - before.get(k, 0.0), 4) for k, v in r.node_seconds.items()
+                               if v - before.get(k, 0.0) > 0}
+        before = r.node_seconds
+    return out
 
 
 def progress_event(node: str, update: Any) -> ProgressEvent:

@@ -240,7 +240,9 @@ class EvaluationCycleRecord(BaseModel):
     decisions: tuple[DecisionRecord, ...] = ()
     engine: str = "offline"
     critics: tuple[str, ...] = ()
-    node_seconds: dict[str, float] = Field(default_factory=dict)
+    node_seconds: dict[str, float] | None = None
+    """Only in records written before node timings moved to the session entry (cumulative figures there); kept so
+    those records still verify. New records leave it out, and so does their hash."""
     status_counts: dict[str, int] = Field(default_factory=dict)
     type_counts: dict[str, int] = Field(default_factory=dict)
     answer: str = ""
@@ -252,8 +254,9 @@ class EvaluationCycleRecord(BaseModel):
     record_hash: str = ""
 
     def compute_hash(self) -> str:
-        """SHA-256 over every field but `record_hash`, in canonical JSON."""
-        body = self.model_dump(mode="json", exclude={"record_hash"})
+        """SHA-256 over every field but `record_hash` (and `node_seconds` when absent), in canonical JSON."""
+        body = self.model_dump(mode="json", exclude={"record_hash"} | ({"node_seconds"} if self.node_seconds is None
+                                                                        else set()))
         return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
     def sealed(self, prev_hash: str) -> "EvaluationCycleRecord":
@@ -340,8 +343,23 @@ class ApprovalPolicy(BaseModel):
         return f"severity>={self.min_severity.value}" if self.mode == "severity" and self.min_severity else self.mode
 
 
+class SessionInput(TypedDict):
+    """What a session starts from (the graph's input schema): every other field of the state starts empty inside
+    the graph."""
+
+    original_query: str
+    as_of: date
+    session_id: str
+    user_id: str
+    approval_policy: str
+    engine: str
+    max_evaluation_cycles: int
+
+
 class WorkbenchState(TypedDict, total=False):
-    """The graph state. Holds document IDs and short snippets, never whole documents."""
+    """The graph state. Holds document IDs and short snippets, never whole documents. `messages` is the analysts'
+    annotation log; what the engines note about a cycle collects in `cycle_notes` until that cycle's record is
+    sealed."""
 
     original_query: str
     as_of: date
@@ -360,12 +378,12 @@ class WorkbenchState(TypedDict, total=False):
     max_evaluation_cycles: int
     identified_deficiencies: Annotated[list[Deficiency], merge_deficiencies]
     evaluation_history: Annotated[list[EvaluationCycleRecord], append_records]
-    consecutive_score_improvement_streak: int
     plateau_streak: int
     last_evaluation_score: float | None
     evaluation_termination_reason: str | None
     pending_decisions: Annotated[list[DecisionRecord], accumulate]
     pending_queries: Annotated[list[str], accumulate]
+    cycle_notes: Annotated[list[str], accumulate]
     evidence: Annotated[list[Evidence], accumulate]
     metrics: Annotated[dict[str, float], add_metrics]
     degraded: str | None

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from core.state import Deficiency, ResolutionStatus, Severity
+
+if TYPE_CHECKING:
+    from core.config import Settings
 
 QUALITY_THRESHOLD_MET = "quality_threshold_met"
 NO_OPEN_DEFICIENCIES = "no_open_deficiencies"
@@ -14,6 +17,7 @@ MAX_CYCLES_REACHED = "max_cycles_reached"
 ONLY_UNRESOLVABLE_REMAINING = "only_unresolvable_remaining"
 STOPPED_BY_ANALYST = "stopped_by_analyst"
 LLM_BUDGET_EXHAUSTED = "llm_budget_exhausted"
+STEP_LIMIT = "step_limit"
 DEGRADED_PREFIX = "degraded_"
 
 REASON_TEXT: dict[str, str] = {
@@ -24,6 +28,8 @@ REASON_TEXT: dict[str, str] = {
     ONLY_UNRESOLVABLE_REMAINING: "Only deficiencies that could not be fixed or that the analyst dismissed remain.",
     STOPPED_BY_ANALYST: "The analyst stopped the loop.",
     LLM_BUDGET_EXHAUSTED: "The session's LLM budget (calls or tokens) was used up, so no further cycle was run.",
+    STEP_LIMIT: "The run used every graph step its cycle budget allows without reaching a stop condition, so it was "
+                "stopped and the answer is given as it stood.",
 }
 
 
@@ -39,12 +45,19 @@ def describe(reason: str | None) -> str:
 
 @dataclass(frozen=True)
 class TerminationPolicy:
-    """Thresholds of the policy; see README "Termination"."""
+    """Thresholds of the policy; see README "Termination". The defaults are the settings' defaults (a test keeps
+    them equal), so a policy built without settings stops where a default configuration does."""
 
     quality_threshold: float = 0.85
-    blocking_severity: Severity = Severity.high
+    blocking_severity: Severity = Severity.medium
     plateau_epsilon: float = 0.01
     plateau_cycles: int = 2
+
+    @classmethod
+    def from_settings(cls, settings: "Settings") -> "TerminationPolicy":
+        """The policy a configuration asks for."""
+        return cls(quality_threshold=settings.quality_threshold, blocking_severity=Severity(settings.blocking_severity),
+                   plateau_epsilon=settings.plateau_epsilon, plateau_cycles=settings.plateau_cycles)
 
 
 def decide(
@@ -56,11 +69,9 @@ def decide(
     plateau_streak: int,
     policy: TerminationPolicy,
     degraded: str | None = None,
-    stopped: bool = False,
 ) -> str | None:
-    """Why the loop stops after this critique, or None. Checked in order of what matters most to report."""
-    if stopped:
-        return STOPPED_BY_ANALYST
+    """Why the loop stops after this critique, or None. Checked in order of what matters most to report (the
+    analyst's stop is decided at the review, and the LLM budget and the step limit outside the policy)."""
     if degraded:
         return f"{DEGRADED_PREFIX}{degraded}"
     items = list(deficiencies)

@@ -14,6 +14,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import pandas as pd
 
+from core.deficiencies import analyst_action, analyst_choices
 from core.safe_markdown import answer_markdown as safe_answer_markdown
 from core.safe_markdown import md_escape  # the pages escape with it too (through this module)
 from core.service import RunResult, SessionSummary
@@ -151,12 +152,13 @@ def _edited_row(d: Deficiency, row: Mapping[str, Any], pending: bool, out: Board
     if note != d.analyst_note:
         decision["note"] = note
     if status != d.resolution_status.value:
-        if status != ResolutionStatus.dismissed.value:
-            out.problems.append(f"{d.id}: only 'dismissed' can be set while paused; the loop sets the other statuses")
-        elif d.resolution_status in (ResolutionStatus.resolved, ResolutionStatus.dismissed):
-            out.problems.append(f"{d.id}: a {d.resolution_status.value} deficiency cannot be dismissed")
+        action = analyst_action(d.resolution_status, ResolutionStatus(status)) if status in STATUSES else None
+        if action is None:
+            choices = " or ".join(s.value for s in analyst_choices(d.resolution_status))
+            out.problems.append(f"{d.id}: a {d.resolution_status.value} deficiency can only be {choices} here; "
+                                "the loop sets the other statuses")
         else:
-            out.decisions[d.id] = {"action": "reject", **decision, "note": note or "dismissed on the board"}
+            out.decisions[d.id] = {"action": action, **decision, "note": note or f"{status} on the board"}
             return
     if query != d.suggested_correction_query:
         if pending:
@@ -255,8 +257,11 @@ def annotation_changes(deficiencies: Iterable[Deficiency], rows: Sequence[Mappin
 
 
 # ------------------------------------------------------------------------------------------------ cycles
-def cycle_frame(history: Sequence[EvaluationCycleRecord]) -> pd.DataFrame:
-    """The audit records as a table, one row per critique."""
+def cycle_frame(history: Sequence[EvaluationCycleRecord],
+                node_seconds: Mapping[int, Mapping[str, float]] | None = None) -> pd.DataFrame:
+    """The audit records as a table, one row per critique, with the seconds each cycle took (`node_seconds`:
+    RunResult.metrics["node_seconds"], seconds per node for each cycle)."""
+    node_seconds = node_seconds or {}
     rows = []
     for r in history:
         rows.append({
@@ -265,7 +270,8 @@ def cycle_frame(history: Sequence[EvaluationCycleRecord]) -> pd.DataFrame:
             **{label(s): r.status_counts.get(s, 0) for s in STATUSES},
             "queries": len(r.retrieval_queries_issued),
             "decisions": ", ".join(f"{x.action}:{x.deficiency_id}" for x in r.decisions),
-            "seconds": round(sum(r.node_seconds.values()), 3), "engine": r.engine, "hash": r.record_hash[:12],
+            "seconds": round(sum(node_seconds.get(r.cycle_number, {}).values()), 3), "engine": r.engine,
+            "hash": r.record_hash[:12],
         })
     return pd.DataFrame(rows)
 

@@ -1,5 +1,6 @@
-"""Cycles: how the answer moved from cycle to cycle, from the session's audit records."""
+"""Cycles: how the answer moved from cycle to cycle, from the session's audit records and its per-cycle timings."""
 
+import pandas as pd
 import streamlit as st
 
 from ui import shared
@@ -17,6 +18,7 @@ elif not result.evaluation_history:
     st.info("No cycle has been critiqued yet in this session.")
 else:
     history = result.evaluation_history
+    node_seconds = result.metrics.get("node_seconds", {})
     if result.status == "completed":
         st.info(f"**Why the loop stopped:** {md_escape(result.termination_text)}", icon=":material/flag:")
     else:
@@ -28,8 +30,13 @@ else:
     by_type.plotly_chart(type_figure(history), key="type-chart")
 
     st.markdown("#### Cycle records")
-    st.dataframe(cycle_frame(history), hide_index=True,
+    st.dataframe(cycle_frame(history, node_seconds), hide_index=True,
                  column_config={"score": st.column_config.NumberColumn(format="%.2f")})
+    if node_seconds:
+        st.markdown("#### Seconds per step and cycle")
+        st.caption("A step counts towards the cycle whose critique follows it; the steps after the last critique "
+                   "count towards that cycle.")
+        st.dataframe(pd.DataFrame.from_dict(node_seconds, orient="index").rename_axis("cycle").round(3).fillna(0))
 
     st.markdown("#### Answer changes between cycles")
     cycles = [r.cycle_number for r in history]

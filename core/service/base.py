@@ -1,10 +1,10 @@
-"""The service's wiring (settings, persistence, stores, compiled graphs), its session entries and its run lock:
+"""The service's wiring (settings, persistence, stores, the compiled graph), its session entries and its run lock:
 what the runs, sessions and corpus parts of the Workbench share."""
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from typing import Any
 
@@ -14,9 +14,8 @@ from core.graph import build_graph
 from core.inputs import InputError
 from core.nodes import Deps
 from core.persistence import Persistence, RunLease, RunLockUnavailable, open_persistence
-from core.results import EMPTY, RunResult, entry_status, snapshot_result
+from core.results import EMPTY, RunResult, entry_status, snapshot_result, with_entry_figures
 from core.service.heartbeat import beating
-from core.state import Severity
 from core.termination import TerminationPolicy
 
 SESSIONS_NS = ("sessions",)
@@ -59,13 +58,13 @@ def thread_lock(thread_id: str) -> Iterator[None]:
 
 
 class WorkbenchBase:
-    """Settings, engines, persistence, stores and compiled graphs, opened on first use and shared per process."""
+    """Settings, engines, persistence, stores and the compiled graph, opened on first use and shared per process."""
 
     def __init__(self, settings: Settings | None = None, *, store: Any = None, persistence: Persistence | None = None):
         self.settings = settings or get_settings()
         self._store = store
         self._persistence = persistence
-        self._graphs: dict[str, Any] = {}
+        self._graph: Any = None
         self._stores: dict[str, Any] = {}
         self.planner, self.drafter, self.critic, self.engine_name = make_engines(self.settings)
 
@@ -97,22 +96,19 @@ class WorkbenchBase:
         except ValueError as exc:
             raise InputError(str(exc)) from None
 
-    def graph(self, collection: str | None = None) -> Any:
-        """The compiled loop for a collection. Its store opens when a node first uses it, so reading a session
-        (show, export, sessions) never opens the corpus and works while another process holds the embedded store."""
-        name = self._collection(collection)
-        if name not in self._graphs:
-            s = self.settings
-            deps = Deps(
-                store=_LazyStore(lambda: self.store(name)), planner=self.planner, drafter=self.drafter,
-                critic=self.critic, settings=s,
-                policy=TerminationPolicy(quality_threshold=s.quality_threshold,
-                                         blocking_severity=Severity(s.blocking_severity),
-                                         plateau_epsilon=s.plateau_epsilon, plateau_cycles=s.plateau_cycles),
-                engine_name=self.engine_name,
-            )
-            self._graphs[name] = build_graph(deps, checkpointer=self.persistence.checkpointer)
-        return self._graphs[name]
+    def graph(self) -> Any:
+        """The compiled loop, one per Workbench. Runs get their collection's store through the runtime context
+        (`deps`), so reading a session (show, export, sessions) never opens the corpus and works while another
+        process holds the embedded store."""
+        if self._graph is None:
+            self._graph = build_graph(checkpointer=self.persistence.checkpointer)
+        return self._graph
+
+    def deps(self, collection: str | None = None) -> Deps:
+        """What a run's nodes need (the graph's runtime context), over the store of `collection`."""
+        return Deps(store=self.store(collection), planner=self.planner, drafter=self.drafter, critic=self.critic,
+                    settings=self.settings, policy=TerminationPolicy.from_settings(self.settings),
+                    engine_name=self.engine_name)
 
     # ------------------------------------------------------------------------------------------ session entries
     def _session(self, thread_id: str, store: Any = None) -> dict[str, Any]:
@@ -141,11 +137,10 @@ class WorkbenchBase:
 
     def _stored(self, thread_id: str, meta: dict[str, Any]) -> RunResult:
         """The session as its last checkpoint has it (callers holding the lock see `interrupted`, not `running`)."""
-        result = self._result(thread_id, self.graph(meta.get("collection")))
+        result = self._result(thread_id, self.graph())
         if result.status == EMPTY:
             result.status = entry_status(meta, has_checkpoint=False)
-        result.metrics["elapsed_s"] = meta.get("elapsed_s", 0.0)
-        return result
+        return with_entry_figures(result, meta)
 
     # ---------------------------------------------------------------------------------------------- run lock
     def is_running(self, thread_id: str) -> bool:
@@ -168,12 +163,3 @@ class WorkbenchBase:
             held.enter_context(beating(self.persistence, thread_id))
             yield lease
 
-
-class _LazyStore:
-    """A store that is opened on its first use (see `WorkbenchBase.graph`)."""
-
-    def __init__(self, open_store: Callable[[], Any]):
-        self._open_store = open_store
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._open_store(), name)

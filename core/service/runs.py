@@ -2,19 +2,41 @@
 
 from __future__ import annotations
 
+import logging
 import time
 import uuid
 from collections.abc import Callable
 from datetime import date
 from typing import Any
 
+from langgraph.errors import GraphRecursionError
 from langgraph.types import Command
 
 from core.clock import utc_now
+from core.deficiencies import open_ones
+from core.graph import step_budget
 from core.inputs import InputError, parse_review, validate_as_of, validate_max_cycles, validate_policy, validate_question
+from core.limits import MAX_CYCLES
+from core.nodes import Deps
 from core.persistence import RunLease
-from core.results import AWAITING_REVIEW, EMPTY, INTERRUPTED, RUNNING, ProgressEvent, RunResult, entry_status, progress_event
+from core.results import (
+    AWAITING_REVIEW,
+    EMPTY,
+    INTERRUPTED,
+    RUNNING,
+    ProgressEvent,
+    RunResult,
+    entry_status,
+    progress_event,
+    with_entry_figures,
+)
 from core.service.base import RunLockLostError, WorkbenchBase
+from core.state import SessionInput, WorkbenchState
+from core.termination import STEP_LIMIT
+
+log = logging.getLogger(__name__)
+MANUAL = "manual"
+"""The approval policy of a branch: its reopened review is decided by a person."""
 
 OnEvent = Callable[[ProgressEvent], None] | None
 
@@ -43,7 +65,7 @@ class Runs(WorkbenchBase):
         # the run lock first: a backend that refuses it (busy, out of connections) leaves no session behind
         with self._exclusive(thread_id) as lease:
             self._save_session(thread_id, meta, lease.store)
-            return self._run_locked(thread_id, initial_state(thread_id, meta), on_event, lease)
+            return self._run_locked(thread_id, session_input(thread_id, meta), on_event, lease)
 
     def resume(self, thread_id: str, decisions: Any, *, on_event: OnEvent = None,
                user_id: str | None = None) -> RunResult:
@@ -74,53 +96,74 @@ class Runs(WorkbenchBase):
             current = self._stored(thread_id, meta)
             if current.status != INTERRUPTED:
                 raise InputError(f"session {thread_id} was not cut off mid-run (status: {current.status})")
-            payload = None if self._has_checkpoint(thread_id) else initial_state(thread_id, meta)
+            payload = None if self._has_checkpoint(thread_id) else session_input(thread_id, meta)
             return self._run_locked(thread_id, payload, on_event, lease)
 
     def branch(self, thread_id: str, cycle: int, *, user_id: str | None = None) -> str:
-        """Fork a new session from the checkpoint right after cycle `cycle`'s critique; the user given (who must
-        own the source session) owns the branch."""
+        """Fork a new session that re-opens the review of cycle `cycle`, so the analyst can decide differently: it
+        starts from the checkpoint right after that cycle's critique and waits at its review with that cycle's
+        proposals, whatever the source's approval policy (the branch's review is manual) and even when the source
+        stopped there. The session must allow one more cycle after the reopened review, so its maximum grows to
+        `cycle + 1` when smaller. The user given (who must own the source session) owns the branch."""
         meta = self._owned(thread_id, user_id)
-        graph = self.graph(meta.get("collection"))
-        config = {"configurable": {"thread_id": thread_id}}
-        target = None
-        for snap in graph.get_state_history(config):
-            history = snap.values.get("evaluation_history", [])
-            if snap.next and len(history) == cycle + 1 and history[-1].cycle_number == cycle and "review" in snap.next or (
-                    snap.next and len(history) == cycle + 1 and "finalize" in snap.next):
-                target = snap
-                break
-        if target is None:
-            raise InputError(f"session {thread_id} has no checkpoint after cycle {cycle}")
+        graph = self.graph()
+        values = self._after_critique(graph, thread_id, cycle)
+        if not open_ones(values.get("identified_deficiencies", [])):
+            raise InputError(f"cycle {cycle} of session {thread_id} left no open deficiency, so its review has "
+                             "nothing to decide: branch from an earlier cycle")
+        cycles = max(values.get("max_evaluation_cycles", 0), cycle + 1)
         new_id = uuid.uuid4().hex[:12]
-        graph.update_state({"configurable": {"thread_id": new_id}}, target.values, as_node="critique")
+        reopened = {**{k: v for k, v in values.items() if k in WorkbenchState.__annotations__},
+                    "evaluation_termination_reason": None, "degraded": None, "approval_policy": MANUAL,
+                    "max_evaluation_cycles": cycles}
+        graph.update_state({"configurable": {"thread_id": new_id}}, reopened, as_node="critique")
         now = utc_now()
+        timings = {k: v for k, v in meta.get("node_seconds", {}).items() if int(k) <= cycle}
         self._save_session(new_id, {**meta, "status": INTERRUPTED, "created_at": now, "updated_at": now,
                                     "parent_thread_id": thread_id, "branched_from_cycle": cycle,
+                                    "approval_policy": MANUAL, "max_evaluation_cycles": cycles,
+                                    "node_seconds": timings, "elapsed_s": 0.0,
                                     "user_id": user_id or meta.get("user_id", "local"), "edits": []})
         with self._exclusive(new_id) as lease:
             return self._run_locked(new_id, None, None, lease).thread_id
 
+    @staticmethod
+    def _after_critique(graph: Any, thread_id: str, cycle: int) -> dict[str, Any]:
+        """The session's state right after cycle `cycle`'s critique: the oldest checkpoint holding its record."""
+        found = None
+        for snap in graph.get_state_history({"configurable": {"thread_id": thread_id}}):
+            history = snap.values.get("evaluation_history", [])
+            if len(history) == cycle + 1 and history[-1].cycle_number == cycle:
+                found = snap.values
+        if found is None:
+            raise InputError(f"session {thread_id} has no checkpoint after cycle {cycle}")
+        return found
+
     def _run_locked(self, thread_id: str, payload: Any, on_event: OnEvent, lease: RunLease) -> RunResult:
         """Stream the graph from `payload` until it pauses or ends; the caller holds the session's lock (`lease`).
 
+        The run gets its collection's store through the graph's runtime context and a step budget from the
+        session's maximum cycles; a run that still exhausts it is finalised with `step_limit` and its residuals
+        disclosed. Node timings go to the session's list entry, per cycle, never into the checkpoints.
         A run whose lock is lost mid-run fails at its next checkpoint write (see core.leased_saver) and raises
         RunLockLostError without touching the session entry, which the new lock holder owns."""
         store = lease.store  # with Postgres, the run's whole database traffic uses its lock connection
         meta = self._session(thread_id, store)
-        self.store(meta.get("collection"))  # a store held by another process fails here, before the session changes
-        graph = self.graph(meta.get("collection"))
-        config = {"configurable": {"thread_id": thread_id}, "recursion_limit": 200}
+        deps = self.deps(meta.get("collection"))  # a store held by another process fails here, before any change
+        graph = self.graph()
+        config = {"configurable": {"thread_id": thread_id},
+                  "recursion_limit": step_budget(graph, meta.get("max_evaluation_cycles", MAX_CYCLES))}
         started = time.perf_counter()
         self._save_session(thread_id, {**meta, "status": RUNNING, "updated_at": utc_now()}, store)
         elapsed = meta.get("elapsed_s", 0.0)
+        clock = NodeClock()
         try:
-            for chunk in graph.stream(payload, config, stream_mode="updates", durability="sync"):
-                if on_event is None:
-                    continue
-                for node, update in chunk.items():
-                    if not node.startswith("__"):
-                        on_event(progress_event(node, update))
+            try:
+                _stream(graph, payload, config, deps, on_event, clock)
+            except GraphRecursionError:
+                log.warning("session %s used its step budget without stopping; finalising it", thread_id)
+                graph.update_state(config, {"evaluation_termination_reason": STEP_LIMIT}, as_node="critique")
+                _stream(graph, None, config, deps, on_event, clock)
         except Exception as exc:
             if lease.lost():
                 raise RunLockLostError(
@@ -134,22 +177,76 @@ class Runs(WorkbenchBase):
                 if result.status == EMPTY:
                     result.status = entry_status(stored, has_checkpoint=False)
                 elapsed = round(stored.get("elapsed_s", 0.0) + time.perf_counter() - started, 4)
-                self._save_session(thread_id, {
-                    **stored, "status": result.status, "updated_at": utc_now(), "quality_score": result.quality_score,
-                    "termination_reason": result.termination_reason, "elapsed_s": elapsed}, store)
-        result.metrics["elapsed_s"] = elapsed
+                last = result.evaluation_history[-1].cycle_number if result.evaluation_history else 0
+                stored = {**stored, "status": result.status, "updated_at": utc_now(),
+                          "quality_score": result.quality_score, "termination_reason": result.termination_reason,
+                          "elapsed_s": elapsed, "node_seconds": clock.added_to(stored.get("node_seconds", {}), last)}
+                self._save_session(thread_id, stored, store)
+                with_entry_figures(result, stored)
         return result
 
 
-def initial_state(thread_id: str, meta: dict[str, Any]) -> dict[str, Any]:
+def _stream(graph: Any, payload: Any, config: dict[str, Any], deps: Deps, on_event: OnEvent,
+            clock: "NodeClock") -> None:
+    """Run the graph until it pauses or ends, timing each node and reporting it to `on_event`."""
+    for chunk in graph.stream(payload, config, context=deps, stream_mode="updates", durability="sync"):
+        clock.tick(chunk)
+        if on_event is None:
+            continue
+        for node, update in chunk.items():
+            if not node.startswith("__"):
+                on_event(progress_event(node, update))
+
+
+class NodeClock:
+    """Seconds per node and cycle of one run, taken from the stream: a node's time is the time since the previous
+    update chunk (parallel corrections share their step's wall time). A node counts towards the cycle whose
+    critique comes next; nodes after the run's last critique (a review before its pause, finalize) count towards
+    that critique's cycle."""
+
+    def __init__(self) -> None:
+        self._last = time.perf_counter()
+        self._waiting: dict[str, float] = {}
+        self.cycles: dict[int, dict[str, float]] = {}
+
+    def tick(self, chunk: dict[str, Any]) -> None:
+        """Take the time of the node(s) whose update `chunk` is; writes saved by an earlier run are not timed."""
+        now = time.perf_counter()
+        spent, self._last = now - self._last, now
+        if chunk.get("__metadata__", {}).get("cached"):
+            return
+        for node, update in chunk.items():
+            if node.startswith("__"):
+                continue
+            self._waiting[node] = self._waiting.get(node, 0.0) + spent
+            spent = 0.0
+            records = update.get("evaluation_history") if isinstance(update, dict) else None
+            if node == "critique" and records:
+                self._settle(records[-1].cycle_number)
+
+    def _settle(self, cycle: int) -> None:
+        into = self.cycles.setdefault(cycle, {})
+        for node, seconds in self._waiting.items():
+            into[node] = into.get(node, 0.0) + seconds
+        self._waiting = {}
+
+    def added_to(self, kept: dict[str, dict[str, float]], last_cycle: int) -> dict[str, dict[str, float]]:
+        """The session entry's timings (`{"cycle": {node: seconds}}`, JSON keys) with this run's added; what ran
+        after the last critique goes to `last_cycle`."""
+        self._settle(last_cycle)
+        out = {k: dict(v) for k, v in kept.items()}
+        for cycle, nodes in self.cycles.items():
+            into = out.setdefault(str(cycle), {})
+            for node, seconds in nodes.items():
+                into[node] = round(into.get(node, 0.0) + seconds, 4)
+        return out
+
+
+def session_input(thread_id: str, meta: dict[str, Any]) -> SessionInput:
     """The graph's input for a new session, from the inputs its list entry keeps (so a run cut off before its
-    first checkpoint can start again)."""
-    q = meta["question"]
-    return {
-        "original_query": q, "as_of": date.fromisoformat(meta["as_of"]), "session_id": thread_id,
-        "user_id": meta.get("user_id", "local"), "approval_policy": meta["approval_policy"],
-        "engine": meta.get("engine", "offline"), "max_evaluation_cycles": meta["max_evaluation_cycles"],
-        "evaluation_cycle": 0, "identified_deficiencies": [], "evaluation_history": [],
-        "consecutive_score_improvement_streak": 0, "plateau_streak": 0, "last_evaluation_score": None,
-        "evaluation_termination_reason": None, "messages": [{"role": "user", "content": q}],
-    }
+    first checkpoint can start again); the graph starts every other field empty."""
+    return SessionInput(
+        original_query=meta["question"], as_of=date.fromisoformat(meta["as_of"]), session_id=thread_id,
+        user_id=meta.get("user_id", "local"), approval_policy=meta["approval_policy"],
+        engine=meta.get("engine", "offline"), max_evaluation_cycles=meta["max_evaluation_cycles"],
+    )

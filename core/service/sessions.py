@@ -87,7 +87,7 @@ class Sessions(WorkbenchBase):
             changed = found[0].model_copy(update=update)
             deficiencies = [changed if d.id == deficiency_id else d for d in current.identified_deficiencies]
             left = residual(deficiencies)
-            self.graph(meta.get("collection")).update_state(
+            self.graph().update_state(
                 {"configurable": {"thread_id": thread_id}},
                 {"identified_deficiencies": [changed], "residual_deficiencies": left,
                  "final_answer": final_text(current.current_answer, left),

@@ -92,7 +92,7 @@ def history(items: list[Deficiency]) -> list[EvaluationCycleRecord]:
             cycle_number=c, timestamp=f"2026-11-30T10:{c:02d}:00+00:00", deficiencies_found=found,
             deficiencies_resolved=resolved, overall_score=round(0.4 + 0.05 * c, 2),
             retrieval_queries_issued=tuple(d.suggested_correction_query for d in items[c: c + 4]) if c else (),
-            decisions=decisions, node_seconds={"critique": 0.01, "revise": 0.02}, status_counts=status_counts,
+            decisions=decisions, status_counts=status_counts,
             type_counts=type_counts, answer=answer(c),
         ).sealed(prev)
         prev = record.record_hash
@@ -115,7 +115,7 @@ def write_session(wb: Workbench, thread_id: str, paused: bool) -> None:
         "max_evaluation_cycles": CYCLES, "evaluation_cycle": CYCLES - 1, "identified_deficiencies": items,
         "evaluation_history": records, "current_answer": answer(CYCLES - 1), "citations": citations,
         "last_evaluation_score": records[-1].overall_score, "quality_score": records[-1].overall_score,
-        "consecutive_score_improvement_streak": 0, "plateau_streak": 0, "messages": [],
+        "plateau_streak": 0, "messages": [],
     }
     if not paused:
         values.update(final_answer=answer(CYCLES - 1), residual_deficiencies=residual,
@@ -130,7 +130,7 @@ def write_session(wb: Workbench, thread_id: str, paused: bool) -> None:
     }, index=False)
     graph.update_state(config, values, as_node="critique" if paused else "finalize")
     if paused:
-        graph.invoke(None, config)
+        graph.invoke(None, config, context=wb.deps())
     status = wb.show(thread_id).status
     assert status == ("awaiting_review" if paused else "completed"), status
 

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from core.deficiencies import TRANSITIONS, Event, TransitionError, apply, diff, reconcile, residual
+from core.deficiencies import (
+    TRANSITIONS,
+    Event,
+    TransitionError,
+    analyst_action,
+    analyst_choices,
+    apply,
+    reconcile,
+    residual,
+)
 from core.state import (
     Deficiency,
     DeficiencyType,
@@ -45,6 +54,11 @@ def test_id_is_stable_across_rewording_and_subject_spelling() -> None:
         (S.dismissed, Event.not_found, 0, S.dismissed, 0),
         (S.unresolvable, Event.found_again, 2, S.unresolvable, 2),
         (S.unresolvable, Event.not_found, 2, S.resolved, 2),
+        (S.unresolvable, Event.rejected, 2, S.dismissed, 2),
+        (S.open, Event.found_uncorrectable, 0, S.unresolvable, 0),
+        (S.addressed, Event.found_uncorrectable, 0, S.unresolvable, 1),
+        (S.resolved, Event.found_uncorrectable, 0, S.unresolvable, 1),
+        (S.dismissed, Event.found_uncorrectable, 0, S.dismissed, 0),
     ],
 )
 def test_transition_table(status: S, event: Event, attempts: int, expected: S, expected_attempts: int) -> None:
@@ -53,7 +67,7 @@ def test_transition_table(status: S, event: Event, attempts: int, expected: S, e
 
 
 def test_every_table_entry_is_reachable_and_illegal_events_raise() -> None:
-    assert len(TRANSITIONS) == 13
+    assert len(TRANSITIONS) == 19
     with pytest.raises(TransitionError):
         apply(make(status=S.resolved), Event.approved_and_retrieved, 2)
     with pytest.raises(TransitionError):
@@ -72,7 +86,32 @@ def test_reconcile_opens_new_resolves_missing_and_counts_attempts() -> None:
     assert out["SG"].resolution_status == S.addressed
     assert out["UK"].resolution_status == S.open and out["UK"].identified_at_cycle == 3
     assert [d.subject for d in residual(out.values())] == ["EU", "SG", "UK"]
-    assert diff([kept, gone], list(out.values()))["new"] == sorted([out["SG"].id, out["UK"].id])
+
+
+def test_a_finding_no_retrieval_can_fix_is_unresolvable_at_once() -> None:
+    known = make("EU", status=S.addressed)
+    found = [make("EU", correctable=False), make("US", correctable=False)]
+    out = {d.subject: d for d in reconcile([known], found, cycle=1, unresolvable_after=3)}
+    assert (out["EU"].resolution_status, out["EU"].resolution_attempt_count) == (S.unresolvable, 1)
+    assert (out["US"].resolution_status, out["US"].resolution_attempt_count) == (S.unresolvable, 0)
+
+
+@pytest.mark.parametrize(
+    ("status", "choices"),
+    [
+        (S.open, (S.open, S.dismissed)),
+        (S.addressed, (S.addressed, S.dismissed)),
+        (S.unresolvable, (S.unresolvable, S.dismissed)),
+        (S.resolved, (S.resolved,)),
+        (S.dismissed, (S.dismissed,)),
+    ],
+)
+def test_analyst_choices_are_the_tables_analyst_moves(status: S, choices: tuple[S, ...]) -> None:
+    assert analyst_choices(status) == choices
+    for chosen in choices[1:]:
+        assert analyst_action(status, chosen) == "reject"
+        assert apply(make(status=status), Event.rejected, 2).resolution_status == chosen
+    assert analyst_action(status, status) is None
 
 
 def test_merge_reducer_accepts_dicts_validates_and_never_mutates() -> None:

@@ -11,12 +11,13 @@ from core.termination import (
     ONLY_UNRESOLVABLE_REMAINING,
     QUALITY_THRESHOLD_MET,
     SCORE_PLATEAU,
-    STOPPED_BY_ANALYST,
+    STEP_LIMIT,
     TerminationPolicy,
     decide,
     describe,
     next_plateau_streak,
 )
+from core.config import Settings
 from core.quality import quality_score
 
 POLICY = TerminationPolicy(quality_threshold=0.85, blocking_severity=Severity.medium, plateau_epsilon=0.01, plateau_cycles=2)
@@ -30,7 +31,6 @@ def d(status: str = "open", severity: str = "high", subject: str = "EU") -> Defi
 @pytest.mark.parametrize(
     ("items", "score", "cycle", "plateau", "kw", "expected"),
     [
-        ([d()], 0.5, 0, 0, {"stopped": True}, STOPPED_BY_ANALYST),
         ([d()], 0.5, 0, 0, {"degraded": "llm"}, "degraded_llm"),
         ([], 1.0, 0, 0, {}, NO_OPEN_DEFICIENCIES),
         ([d("resolved")], 1.0, 1, 0, {}, NO_OPEN_DEFICIENCIES),
@@ -57,6 +57,17 @@ def test_plateau_streak_and_score_formula() -> None:
     assert quality_score([d(severity="critical"), d(severity="low", subject="US")]) == pytest.approx(0.78)
     assert quality_score([d(severity="critical", subject=str(i)) for i in range(9)]) == 0.0
     assert "not finished" in describe(None) and "component failed" in describe("degraded_critic")
+    assert describe(STEP_LIMIT) != STEP_LIMIT and "step" in describe(STEP_LIMIT)
+
+
+def test_the_policy_defaults_are_the_settings_defaults() -> None:
+    defaults = {name: Settings.model_fields[name].default
+                for name in ("quality_threshold", "blocking_severity", "plateau_epsilon", "plateau_cycles")}
+    policy = TerminationPolicy()
+    assert policy.blocking_severity == Severity.medium
+    assert {name: getattr(policy, name) for name in defaults} == {**defaults,
+                                                                   "blocking_severity": Severity(defaults["blocking_severity"])}
+    assert TerminationPolicy.from_settings(Settings()) == policy
 
 
 def test_unanswered_plan_items_scale_the_score_down() -> None:

@@ -7,9 +7,10 @@
 
 Configuration comes from the environment like the app's (WORKBENCH_DATA_DIR, WORKBENCH_DATABASE_URL), so the
 process uses the real Qdrant Edge store and checkpointer. `--block NODE` parks a NODE task for good when the
-N-th one (default: the first) finishes its work (through the public `observe_nodes` profiling hook, so core has
-no test code): that task's writes are never saved, exactly as if the process died in the middle of the step,
-while parallel tasks that finished earlier are saved as usual. `--block-checkpoint CHANNEL` parks the
+N-th one (default: the first) has done its work (`critique`: the critic returned; `correct`: the correction's
+search returned; through the Workbench's public critic and store, so core has no test code): that task's writes
+are never saved, exactly as if the process died in the middle of the step, while parallel tasks that finished
+earlier are saved as usual. `--block-checkpoint CHANNEL` parks the
 process when it is about to save the first checkpoint that updates CHANNEL (e.g. `branch:to:revise`, written when
 the parallel corrections have all finished; `__start__`, the session's first checkpoint): every write of the step
 is saved, its checkpoint is not. Every report is one JSON line: {"event": "blocked", "node": ...} or {"event": "returned", ...the result}.
@@ -21,8 +22,8 @@ import argparse
 import json
 import threading
 import time
+from typing import Any
 
-from core.nodes import observe_nodes
 from core.service import Workbench
 
 _report_lock = threading.Lock()
@@ -44,17 +45,21 @@ def main() -> None:
     wb = Workbench()
 
     if args.block:
-        finished: list[str] = []
+        owner, method = {"critique": (wb.critic, "critique"), "correct": (wb.store(), "search")}[args.block]
+        work = getattr(owner, method)
+        finished: list[int] = []
 
-        def park(node: str, _start: float, _end: float) -> None:
+        def park(*call: Any, **kw: Any) -> Any:
+            out = work(*call, **kw)
             with _report_lock:
-                finished.append(node)
-                nth = finished.count(node)
-            if node == args.block and nth == args.block_at:
-                report(event="blocked", node=node)
+                finished.append(1)
+                nth = len(finished)
+            if nth == args.block_at:
+                report(event="blocked", node=args.block)
                 time.sleep(3600)
+            return out
 
-        observe_nodes(park)
+        setattr(owner, method, park)
 
     if args.block_checkpoint:
         saver = wb.persistence.checkpointer

@@ -22,7 +22,6 @@ from typing import Any, Callable, Iterator
 import pytest
 
 from core.config import Settings
-from core.nodes import observe_nodes
 from core.persistence import _postgres, _sqlite
 from core.retrieval.ingest import SAMPLE_CORPUS_DIR, ingest_paths
 from core.retrieval.registry import open_store
@@ -114,6 +113,20 @@ def saved_task_writes(data_dir: Path, database_url: str | None, thread_id: str, 
         persistence.close()
 
 
+def count_searches(wb: Workbench) -> list[str]:
+    """The correction searches the Workbench's store runs from now on (the plan's retrieval uses `search_many`)."""
+    store = wb.store()
+    search = store.search
+    queries: list[str] = []
+
+    def counted(query: str, *args: Any, **kw: Any) -> Any:
+        queries.append(query)
+        return search(query, *args, **kw)
+
+    store.search = counted
+    return queries
+
+
 def review_payload(proposals: list[dict[str, Any]]) -> tuple[dict[str, Any], list[tuple[str, str, str | None]]]:
     """Edit the first proposal's query, reject the last (when there are two or more), approve the rest."""
     decisions: dict[str, dict[str, Any]] = {p["id"]: {"action": "approve"} for p in proposals}
@@ -166,13 +179,9 @@ def test_a_session_survives_sigkill_mid_cycle_and_at_the_review_pause(
         assert cut.status == "interrupted" and cut.pending_review is None  # the answered review is not asked again
         with pytest.raises(InputError, match="not waiting for a review"):
             wb.resume(tid, payload)
-        executed: list[str] = []
-        observe_nodes(lambda node, _a, _b: executed.append(node))
-        try:
-            result = wb.continue_run(tid, user_id=user)
-        finally:
-            observe_nodes(None)
-        assert executed[:2] == ["correct", "revise"]  # only the unfinished correction ran again
+        searched = count_searches(wb)
+        result = wb.continue_run(tid, user_id=user)
+        assert len(searched) == 1  # only the unfinished correction ran again
         while result.status == "awaiting_review":
             later = {p["id"]: {"action": "approve"} for p in result.pending_review["proposals"]}
             result = wb.resume(tid, {"cycle": result.pending_review["cycle"], "decisions": later, "reviewer": "carol"},
@@ -223,13 +232,10 @@ def test_a_kill_after_the_parallel_corrections_are_saved_but_before_their_checkp
         assert listed.status == "interrupted"
         cut = wb.show(tid, user_id=user)
         assert cut.status == "interrupted" and cut.pending_review is None
+        searched = count_searches(wb)
         executed: list[str] = []
-        observe_nodes(lambda node, _a, _b: executed.append(node))
-        try:
-            result = wb.continue_run(tid, user_id=user)
-        finally:
-            observe_nodes(None)
-        assert "correct" not in executed[:2] and executed[0] == "revise"  # no correction ran twice
+        result = wb.continue_run(tid, user_id=user, on_event=lambda e: executed.append(e.node))
+        assert not searched and "revise" in executed  # no correction ran twice; the revision did
         while result.status == "awaiting_review":
             later = {p["id"]: {"action": "approve"} for p in result.pending_review["proposals"]}
             result = wb.resume(tid, {"cycle": result.pending_review["cycle"], "decisions": later, "reviewer": "carol"},

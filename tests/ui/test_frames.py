@@ -156,8 +156,9 @@ def test_cycle_table_and_answer_diff() -> None:
                                      deficiencies_found=("D-1",) * (2 - i), deficiencies_resolved=(),
                                      overall_score=0.7 + 0.1 * i, status_counts={"open": 2 - i},
                                      answer=f"line one\nfigure {i}") for i in range(3)]
-    table = cycle_frame(records)
+    table = cycle_frame(records, {0: {"plan": 0.5, "critique": 0.25}, 2: {"critique": 0.125}})
     assert list(table["cycle"]) == [0, 1, 2] and list(table["open"]) == [2, 1, 0]
+    assert list(table["seconds"]) == [0.75, 0, 0.125]  # per cycle, not running totals
     diff = answer_diff(records, 0, 2)
     assert "-figure 0" in diff and "+figure 2" in diff
     assert answer_diff(records, 1, 1) == ""
