@@ -20,6 +20,10 @@ STOPWORDS = frozenset(
     will would than then also any all each other such into about between after before over same not no nor only
     own so very just both more most some if but because while per via""".split()
 )
+"""Function words left out of content-word stems. Kept by hand rather than scikit-learn's ENGLISH_STOP_WORDS,
+which also drops words that carry meaning in regulation ("less", "above", "below", "except", "without",
+"amount", "interest", "system", "first", the number words): with it the quality bench lost a fact (heldout loop
+155 -> 154 of 175 facts, residual severity 1.34 -> 1.46; single pass 152 -> 151)."""
 ANAPHORIC_OPENERS = re.compile(
     r"^(?:it|its|this|these|those|they|their|them|that|such|there(?:fore|by)?|thus|hence|however|also|then|"
     r"accordingly|consequently|likewise|similarly|instead|otherwise|moreover|furthermore|in addition|"
