@@ -45,8 +45,8 @@ def stem(word: str) -> str:
     Kept by hand rather than snowballstemmer's English (Porter 2) stemmer: Porter's stems ("busi", "requir",
     "benefici") conflate more, and on the quality bench (fact matching left on this stemmer) the stateful loop lost
     a fact on q1-q6 (63 -> 62 of 73) and so did single pass (61 -> 60, residual severity 0.85 -> 0.97); heldout
-    single pass gained one (152 -> 153 of 175). A snowball stemmer object also keeps
-    per-word state, so the graph's parallel nodes corrupt a shared one (IndexError): it needs one per thread.
+    single pass gained one (152 -> 153 of 175). A snowball stemmer object also keeps per-word state, so the
+    graph's parallel nodes corrupt a shared one (IndexError): it needs one per thread.
     """
     w = word.lower()
     for suffix in ("nesses", "ness", "ies", "sses", "es", "s", "ing", "ed"):
