@@ -1,19 +1,59 @@
-"""Settings from the environment (and Streamlit secrets fed in by the app), one object for the whole process."""
+"""Settings from the environment, then Streamlit secrets (`.streamlit/secrets.toml`), one object for the whole
+process."""
 
 from __future__ import annotations
 
+import tomllib
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, Literal, get_args
 
 from pydantic import Field, ValidationError, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic.fields import FieldInfo
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from core.limits import MAX_CYCLES
+from core.state import Severity
 
-ENGINE_NAMES = ("offline", "llm", "hybrid")
-SEVERITY_NAMES = ("low", "medium", "high", "critical")
-"""The values WORKBENCH_ENGINE and WORKBENCH_BLOCKING_SEVERITY accept (the engine factory and core.state.Severity
-define the same sets; settings are checked here so a typo fails at start with the variable's name)."""
+EngineName = Literal["offline", "llm", "hybrid"]
+"""The engines WORKBENCH_ENGINE names (core.engines.factory builds them)."""
+ENGINE_NAMES: tuple[str, ...] = get_args(EngineName)
+SEVERITY_NAMES: tuple[str, ...] = tuple(s.value for s in Severity)
+SECRETS_FILE = Path(".streamlit/secrets.toml")
+"""Where Streamlit reads the app's secrets (relative to the working directory, as Streamlit does)."""
+
+
+class StreamlitSecretsSource(PydanticBaseSettingsSource):
+    """Top-level keys of Streamlit's secrets file as settings, below the environment in priority.
+
+    Keys may be environment names (`WORKBENCH_MAX_CYCLES`, `OPENAI_API_KEY`) or field names, in any case; tables
+    (`[auth]`) are Streamlit's own and are skipped. Read with tomllib, so core/ needs no Streamlit. A file that is
+    not valid TOML fails with its path, as it would in Streamlit.
+    """
+
+    def __init__(self, settings_cls: type[BaseSettings], path: Path = SECRETS_FILE):
+        super().__init__(settings_cls)
+        self.path = path
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        """Unused: `__call__` maps the whole file at once."""
+        return None, field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        if not self.path.is_file():
+            return {}
+        try:
+            secrets = tomllib.loads(self.path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise ValueError(f"{self.path} is not valid TOML: {exc}") from None
+        fields = self.settings_cls.model_fields
+        out: dict[str, Any] = {}
+        for key, value in secrets.items():
+            name = key.lower().removeprefix("workbench_")
+            if name in fields and not isinstance(value, dict):
+                alias = fields[name].validation_alias
+                out[alias if isinstance(alias, str) else name] = value
+        return out
 
 
 class Settings(BaseSettings):
@@ -34,7 +74,7 @@ class Settings(BaseSettings):
     max_upload_mb: int = 50
     max_query_chars: int = 4000
 
-    engine: str | None = None
+    engine: EngineName | None = None
     openai_api_key: str | None = Field(default=None, validation_alias="OPENAI_API_KEY")
     openai_base_url: str | None = Field(default=None, validation_alias="OPENAI_BASE_URL")
     llm_model: str = "gpt-4o-mini"
@@ -55,7 +95,7 @@ class Settings(BaseSettings):
     correction_k: int = 4
     max_cycles: int = Field(default=4, ge=0, le=MAX_CYCLES)
     quality_threshold: float = 0.85
-    blocking_severity: str = "medium"
+    blocking_severity: Severity = Severity.medium
     plateau_epsilon: float = 0.01
     plateau_cycles: int = 2
     unresolvable_after: int = 2
@@ -84,6 +124,15 @@ class Settings(BaseSettings):
             if v not in SEVERITY_NAMES:
                 raise ValueError(f"unknown severity: use one of {', '.join(SEVERITY_NAMES)}")
         return v
+
+    @classmethod
+    def settings_customise_sources(cls, settings_cls: type[BaseSettings], init_settings: PydanticBaseSettingsSource,
+                                   env_settings: PydanticBaseSettingsSource,
+                                   dotenv_settings: PydanticBaseSettingsSource,
+                                   file_secret_settings: PydanticBaseSettingsSource,
+                                   ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """Arguments, then the environment, then Streamlit's secrets file."""
+        return init_settings, env_settings, StreamlitSecretsSource(settings_cls), dotenv_settings, file_secret_settings
 
     @property
     def checkpoint_path(self) -> Path:

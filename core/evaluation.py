@@ -20,15 +20,17 @@ import time
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Annotated, Any, Callable, Sequence
 
-import yaml
+from pydantic import BaseModel, BeforeValidator, ValidationError
+from pydantic_core import PydanticCustomError
 
 from core.answer import Answer, Claim, render_markdown
 from core.engines.base import EngineContext
 from core.nodes import Deps, about_item, names_of, source_names
 from core.plan import ResearchPlan
 from core.retrieval.plan_search import search_plan
+from core.safe_yaml import YamlInputError, load_yaml
 from core.engines.text import is_anaphoric, sentences
 from core.scoring import Fact, detection_recall, fact_coverage, fact_label, residual_summary
 from core.state import Citation, Deficiency, DeficiencyType, ResolutionStatus
@@ -72,23 +74,10 @@ def load_questions(path: str | Path) -> list[EvalQuestion]:
     except UnicodeDecodeError:
         raise QuestionsFileError(f"{p}: not UTF-8 text") from None
     try:
-        data = yaml.load(text, Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" (line {mark.line + 1})" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise QuestionsFileError(f"{p}: not valid YAML{where}: {problem}") from None
+        data = load_yaml(text)
+    except YamlInputError as exc:
+        raise QuestionsFileError(f"{p}: the file {exc}") from None
     return parse_questions(data, str(p))
-
-
-class _Loader(yaml.SafeLoader):
-    """SafeLoader that leaves dates as text, so a bad date is reported with its entry and key."""
-
-
-_Loader.yaml_implicit_resolvers = {
-    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
 
 
 def parse_questions(data: Any, source: str = "questions") -> list[EvalQuestion]:
@@ -110,74 +99,107 @@ def parse_questions(data: Any, source: str = "questions") -> list[EvalQuestion]:
     return out
 
 
+def _problem(text: str) -> PydanticCustomError:
+    return PydanticCustomError("questions_file", "{problem}", {"problem": text})
+
+
+def _question(value: Any) -> Any:
+    if not isinstance(value, str) or not value.strip():
+        raise _problem("must be non-empty text")
+    return value.strip()
+
+
+def _label(value: Any) -> Any:
+    if not isinstance(value, (str, int)) or isinstance(value, bool) or not str(value).strip():
+        raise _problem("must be a short text label")
+    return str(value).strip()
+
+
+def _as_of(value: Any) -> Any:
+    if value is None or isinstance(value, date):
+        return value
+    if not isinstance(value, str):
+        raise _problem(f"expected an ISO date (YYYY-MM-DD), got {value!r}")
+    try:
+        return date.fromisoformat(value.strip())
+    except ValueError:
+        raise _problem(f"{value!r} is not an ISO date (YYYY-MM-DD)") from None
+
+
+def _listed(what: str, *, single: bool = True) -> Callable[[Any], Any]:
+    """A list of `what`; a single string counts as a one-item list when `single`; anything else is refused."""
+
+    def check(value: Any) -> Any:
+        value = [] if value is None else [value] if single and isinstance(value, str) else value
+        if not isinstance(value, list):
+            raise _problem(f"expected a list of {what}, got a {_kind(value)}")
+        return value
+
+    return check
+
+
+def _word(value: Any) -> Any:
+    if not isinstance(value, str) or not value.strip():
+        raise _problem(f"must be a non-empty string, got {value!r}")
+    return value.strip()
+
+
+def _fact(value: Any) -> Any:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        value = str(value)
+    if isinstance(value, str) and value.strip():
+        return value.strip()
+    if isinstance(value, list) and value and all(isinstance(a, str) and a.strip() for a in value):
+        return tuple(a.strip() for a in value)
+    raise _problem(f"must be a non-empty string or a list of alternative strings, got {value!r}")
+
+
+def _deficiency_type(value: Any) -> Any:
+    try:
+        return DeficiencyType(_word(value))
+    except ValueError:
+        allowed = ", ".join(x.value for x in DeficiencyType)
+        raise _problem(f"unknown type {value!r}; use one of {allowed}") from None
+
+
+def _notes(value: Any) -> Any:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise _problem(f"expected text, got a {_kind(value)}")
+    return value.strip()
+
+
+class QuestionEntry(BaseModel):
+    """One entry of a questions file as written; unknown keys are ignored."""
+
+    question: Annotated[str, BeforeValidator(_question)]
+    id: Annotated[str | None, BeforeValidator(_label)] = None
+    as_of: Annotated[date | None, BeforeValidator(_as_of)] = None
+    jurisdictions: Annotated[list[Annotated[str, BeforeValidator(_word)]],
+                             BeforeValidator(_listed("strings"))] = []
+    expected_facts: Annotated[list[Annotated[str | tuple[str, ...], BeforeValidator(_fact)]],
+                              BeforeValidator(_listed("short strings", single=False))] = []
+    expected_deficiency_types: Annotated[list[Annotated[DeficiencyType, BeforeValidator(_deficiency_type)]],
+                                         BeforeValidator(_listed("strings"))] = []
+    notes: Annotated[str, BeforeValidator(_notes)] = ""
+
+
 def _parse_entry(entry: Any, n: int, source: str) -> EvalQuestion:
     where = f"{source}: entry {n}"
     if not isinstance(entry, dict):
         raise QuestionsFileError(f"{where}: expected a mapping with at least a 'question' key, got a {_kind(entry)}")
-    entry = {str(k): v for k, v in entry.items()}
-
-    def bad(key: str, problem: str) -> QuestionsFileError:
-        return QuestionsFileError(f"{where}: key '{key}': {problem}")
-
-    question = entry.get("question")
-    if question is None:
-        raise bad("question", "missing (required)")
-    if not isinstance(question, str) or not question.strip():
-        raise bad("question", "must be non-empty text")
-    label = entry.get("id", f"Q{n}")
-    if not isinstance(label, (str, int)) or not str(label).strip():
-        raise bad("id", "must be a short text label")
-    as_of = entry.get("as_of")
-    if as_of is not None and not isinstance(as_of, date):
-        if not isinstance(as_of, str):
-            raise bad("as_of", f"expected an ISO date (YYYY-MM-DD), got {as_of!r}")
-        try:
-            as_of = date.fromisoformat(as_of.strip())
-        except ValueError:
-            raise bad("as_of", f"{as_of!r} is not an ISO date (YYYY-MM-DD)") from None
-    jurisdictions = _str_list(entry.get("jurisdictions"), bad, "jurisdictions")
-    facts: list[Fact] = []
-    raw_facts = entry.get("expected_facts")
-    if raw_facts is not None:
-        if not isinstance(raw_facts, list):
-            raise bad("expected_facts", f"expected a list of short strings, got a {_kind(raw_facts)}")
-        for i, fact in enumerate(raw_facts, start=1):
-            if isinstance(fact, (int, float)) and not isinstance(fact, bool):
-                fact = str(fact)
-            if isinstance(fact, str) and fact.strip():
-                facts.append(fact.strip())
-            elif isinstance(fact, list) and fact and all(isinstance(a, str) and a.strip() for a in fact):
-                facts.append(tuple(a.strip() for a in fact))
-            else:
-                raise bad("expected_facts", f"item {i} must be a non-empty string or a list of alternative strings, got {fact!r}")
-    types: list[DeficiencyType] = []
-    for t in _str_list(entry.get("expected_deficiency_types"), bad, "expected_deficiency_types"):
-        try:
-            types.append(DeficiencyType(t))
-        except ValueError:
-            allowed = ", ".join(x.value for x in DeficiencyType)
-            raise bad("expected_deficiency_types", f"unknown type {t!r}; use one of {allowed}") from None
-    notes = entry.get("notes") or ""
-    if not isinstance(notes, str):
-        raise bad("notes", f"expected text, got a {_kind(notes)}")
-    return EvalQuestion(label=str(label).strip(), question=question.strip(), as_of=as_of,
-                        jurisdictions=tuple(jurisdictions), expected_facts=tuple(facts),
-                        expected_deficiency_types=tuple(dict.fromkeys(types)), notes=notes.strip())
-
-
-def _str_list(value: Any, bad: Callable[[str, str], QuestionsFileError], key: str) -> list[str]:
-    if value is None:
-        return []
-    if isinstance(value, str):
-        value = [value]
-    if not isinstance(value, list):
-        raise bad(key, f"expected a list of strings, got a {_kind(value)}")
-    out = []
-    for i, item in enumerate(value, start=1):
-        if not isinstance(item, str) or not item.strip():
-            raise bad(key, f"item {i} must be a non-empty string, got {item!r}")
-        out.append(item.strip())
-    return out
+    try:
+        e = QuestionEntry.model_validate({str(k): v for k, v in entry.items()})
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        key, *rest = err["loc"]
+        item = f"item {rest[0] + 1}: " if rest else ""
+        problem = "missing (required)" if err["type"] == "missing" else err["msg"]
+        raise QuestionsFileError(f"{where}: key '{key}': {item}{problem}") from None
+    return EvalQuestion(label=e.id or f"Q{n}", question=e.question, as_of=e.as_of,
+                        jurisdictions=tuple(e.jurisdictions), expected_facts=tuple(e.expected_facts),
+                        expected_deficiency_types=tuple(dict.fromkeys(e.expected_deficiency_types)), notes=e.notes)
 
 
 def _kind(value: Any) -> str:

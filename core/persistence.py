@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import atexit
-import fcntl
 import re
 import sqlite3
 import threading
@@ -14,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, ContextManager, Iterator
 
+from filelock import FileLock, Timeout
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
 from core.config import Settings
@@ -183,12 +183,8 @@ def _sqlite(settings: Settings) -> Persistence:
 def _creation_lock(data_dir: Path) -> Iterator[None]:
     """Serialise opening the SQLite file among processes, so none sees another's brand-new file while it is
     still empty (a zero-length file must mean a truncated database, not a racing first start)."""
-    with open(data_dir / ".checkpoints-open.lock", "a+b") as fh:
-        fcntl.flock(fh, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
+    with FileLock(data_dir / ".checkpoints-open.lock"):
+        yield
 
 
 def _refuse_empty_file(path: Path) -> None:
@@ -288,21 +284,22 @@ def _wait_for_advisory_lock(conn: Any, name: str, timeout_s: float = 300.0) -> N
 
 
 def _file_lock(directory: Path) -> RunLock:
-    """One run per session among processes sharing a SQLite file (the CLI and the app): a flock per session."""
+    """One run per session among processes sharing a SQLite file (the CLI and the app): a non-blocking file lock
+    per session (filelock: an flock the OS drops when the holder dies; another thread or process is refused)."""
 
     @contextmanager
     def lock(thread_id: str) -> Iterator[RunLease]:
         directory.mkdir(parents=True, exist_ok=True)
-        with open(directory / f"{re.sub(r'[^A-Za-z0-9_-]', '_', thread_id)}.lock", "a+b") as fh:
-            try:
-                fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                yield RunLease(False)
-                return
-            try:
-                yield RunLease(True)
-            finally:
-                fcntl.flock(fh, fcntl.LOCK_UN)
+        held = FileLock(directory / f"{re.sub(r'[^A-Za-z0-9_-]', '_', thread_id)}.lock")
+        try:
+            held.acquire(timeout=0)
+        except Timeout:
+            yield RunLease(False)
+            return
+        try:
+            yield RunLease(True)
+        finally:
+            held.release()
 
     return lock
 

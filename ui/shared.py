@@ -8,7 +8,6 @@ A session is read from the checkpointer at most once per rerun (`read_session`):
 from __future__ import annotations
 
 import logging
-import os
 from typing import Any, Callable, Mapping
 
 import streamlit as st
@@ -34,29 +33,15 @@ NODE_NAMES = {"retrieve": "Retrieve", "draft": "Draft", "critique": "Critique", 
 
 
 # --------------------------------------------------------------------------------------------- the service
-def settings_from_secrets(secrets: Mapping[str, Any]) -> Settings:
-    """Settings from the environment, with top-level Streamlit secrets filling what the environment leaves unset.
-
-    Secrets may use the environment names (`WORKBENCH_MAX_CYCLES`, `OPENAI_API_KEY`) or the field names.
-    """
-    overrides: dict[str, Any] = {}
-    for key, value in secrets.items():
-        if isinstance(value, Mapping) or key.upper() in os.environ:
-            continue
-        name = key.lower().removeprefix("workbench_")
-        if name in Settings.model_fields:
-            overrides[name] = value
-    return Settings(**overrides)
-
-
 def _secrets() -> Mapping[str, Any]:
     return st.secrets.to_dict() if st.secrets.load_if_toml_exists() else {}
 
 
 @st.cache_resource(show_spinner="Opening the workbench…")
 def workbench() -> Workbench:
-    """The process-wide Workbench: graph, checkpointer, vector store and embedder are created once."""
-    return Workbench(settings_from_secrets(_secrets()))
+    """The process-wide Workbench: graph, checkpointer, vector store and embedder are created once. Its settings
+    come from the environment and then Streamlit's secrets file (core.config reads it)."""
+    return Workbench(Settings())
 
 
 def ensure_corpus(wb: Workbench) -> None:

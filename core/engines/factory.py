@@ -3,12 +3,9 @@ See README "Engines"."""
 
 from __future__ import annotations
 
-from core.config import Settings
+from core.config import ENGINE_NAMES, EngineName, Settings
 from core.engines.base import Critic, Drafter, Planner
 from core.engines.offline import OfflineCritic, OfflineDrafter, OfflinePlanner
-
-ENGINES = ("offline", "llm", "hybrid")
-
 
 class EngineConfigError(ValueError):
     """The requested engine cannot run with the current settings."""
@@ -19,10 +16,9 @@ def model_configured(settings: Settings) -> bool:
     return bool(settings.openai_api_key or settings.openai_base_url)
 
 
-def engine_name(settings: Settings) -> str:
+def engine_name(settings: Settings) -> EngineName:
     """The engine the settings ask for: WORKBENCH_ENGINE, else hybrid with a model, offline without."""
-    name = (settings.engine or "").strip().lower()
-    return name or ("hybrid" if model_configured(settings) else "offline")
+    return settings.engine or ("hybrid" if model_configured(settings) else "offline")
 
 
 def make_engines(settings: Settings) -> tuple[Planner, Drafter, Critic, str]:
@@ -34,8 +30,8 @@ def make_engines(settings: Settings) -> tuple[Planner, Drafter, Critic, str]:
     every rule verifier merged by deficiency ID.
     """
     name = engine_name(settings)
-    if name not in ENGINES:
-        raise EngineConfigError(f"unknown engine {name!r}: use one of {', '.join(ENGINES)}")
+    if name not in ENGINE_NAMES:  # settings built without validation (model_copy, model_construct)
+        raise EngineConfigError(f"unknown engine {name!r}: use one of {', '.join(ENGINE_NAMES)}")
     if name == "offline":
         return OfflinePlanner(), OfflineDrafter(), OfflineCritic(), "offline"
     if not model_configured(settings):

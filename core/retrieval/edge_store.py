@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import fcntl
 import os
 import shutil
 import uuid
@@ -11,6 +10,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import qdrant_edge as qe
+from filelock import FileLock
 
 from core.retrieval.embeddings import embedding_dim
 from core.retrieval.errors import StoreDamagedError, StoreLockedError
@@ -58,12 +58,8 @@ class EdgeStore(BaseStore):
     @contextmanager
     def _swap_lock(self) -> Iterator[None]:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        with open(self.path.parent / f".{self.collection}.swap.lock", "a+b") as fh:
-            fcntl.flock(fh, fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(fh, fcntl.LOCK_UN)
+        with FileLock(self.path.parent / f".{self.collection}.swap.lock"):
+            yield
 
     def _load(self) -> qe.EdgeShard:
         """Open (or create) the shard; the caller holds the swap lock."""

@@ -34,7 +34,7 @@ TRANSIENT = {
     "partial JSON": (completion('{"deficiencies": [{"deficiency_type": "outdated_source", '), "malformed output"),
     "truncated at the length limit": (completion('{"deficiencies": [', finish_reason="length"), "truncated output"),
     "slow reply": (completion('{"deficiencies": []}', delay_s=4 * SLOW), "deadline"),
-    "429 with Retry-After": (error(429, "slow down", {"Retry-After": "0.01"}), "HTTP 429"),
+    "429 with Retry-After": (error(429, "slow down", {"Retry-After": "1"}), "HTTP 429"),
     "500": (error(500, "upstream exploded"), "HTTP 500"),
 }
 
@@ -65,16 +65,28 @@ def test_a_reply_that_would_repeat_is_not_retried(llm_server: LoopbackLLM, llm_s
 
 
 def test_retry_after_is_respected_but_capped(llm_server: LoopbackLLM, llm_settings: Callable[..., Settings]) -> None:
-    """Waits: Retry-After seconds, retry-after-ms, capped at llm_max_wait_s; exponential backoff otherwise."""
+    """Waits: Retry-After seconds, retry-after-ms, capped at llm_max_wait_s; exponential backoff otherwise, and for
+    a Retry-After that is neither seconds nor a date."""
     waits: list[float] = []
-    client = LlmClient(llm_settings(llm_max_retries=4, llm_backoff_s=0.01, llm_max_wait_s=0.5), sleep=waits.append)
-    llm_server.push(error(429, "slow", {"Retry-After": "0.2"}), error(429, "slow", {"retry-after-ms": "30"}),
+    client = LlmClient(llm_settings(llm_max_retries=5, llm_backoff_s=0.01, llm_max_wait_s=3.0), sleep=waits.append)
+    llm_server.push(error(429, "slow", {"Retry-After": "2"}), error(429, "slow", {"retry-after-ms": "30"}),
                     error(429, "slow", {"Retry-After": "120"}), error(503, "busy"),
-                    structured({"verdict": None, "sections": []}))
+                    error(503, "busy", {"Retry-After": "soon"}), structured({"verdict": None, "sections": []}))
     value, usage, notes = client.call("test", AnswerOut, "system", "user")
-    assert waits == [0.2, 0.03, 0.5, 0.08]
+    assert waits == [2.0, 0.03, 3.0, 0.08, 0.16]
     assert value == AnswerOut(verdict=None, sections=[]) and usage.llm_calls == 1
-    assert notes[-1] == "test: recovered on attempt 5"
+    assert notes[-1] == "test: recovered on attempt 6"
+
+
+def test_a_wait_that_would_end_past_the_deadline_is_not_taken(
+        llm_server: LoopbackLLM, llm_settings: Callable[..., Settings]) -> None:
+    """A Retry-After longer than what is left of the call deadline ends the call at once instead of sleeping."""
+    waits: list[float] = []
+    client = LlmClient(llm_settings(llm_max_wait_s=60.0, llm_deadline_s=5.0), sleep=waits.append)
+    llm_server.push(error(429, "slow", {"Retry-After": "30"}))
+    with pytest.raises(LlmUnavailableError) as caught:
+        client.call("test", AnswerOut, "system", "user")
+    assert waits == [] and caught.value.attempts == 1 and caught.value.reason == "HTTP 429"
 
 
 def test_a_server_dripping_bytes_cannot_outlast_the_deadline(

@@ -14,7 +14,6 @@ from ui.frames import (
     BoardChanges, annotation_changes, answer_diff, board_frame, board_rows, card_decision, cycle_frame,
     frame_records, md_escape, needs_metadata, paused_changes, review_payload, session_frame, upload_defaults,
 )
-from ui.shared import settings_from_secrets
 
 S = ResolutionStatus
 
@@ -176,13 +175,6 @@ def test_needs_metadata(name: str, content: bytes, expected: bool) -> None:
 def test_upload_defaults_keep_only_what_was_filled() -> None:
     row = {"jurisdiction": " EU ", "title": "", "status": "in_force", "effective": date(2027, 7, 10)}
     assert upload_defaults(row) == {"jurisdiction": "EU", "status": "in_force", "effective": "2027-07-10"}
-
-
-def test_secrets_fill_settings_the_environment_leaves_unset(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("WORKBENCH_MAX_CYCLES", "7")
-    monkeypatch.delenv("WORKBENCH_QUALITY_THRESHOLD", raising=False)
-    settings = settings_from_secrets({"WORKBENCH_MAX_CYCLES": 2, "quality_threshold": 0.9, "auth": {"client_id": "x"}})
-    assert settings.max_cycles == 7 and settings.quality_threshold == 0.9
 
 
 def test_the_session_table_shows_the_status_and_why_the_loop_stopped() -> None:

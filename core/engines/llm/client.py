@@ -10,10 +10,9 @@ which the engines turn into a fallback with a note.
 
 from __future__ import annotations
 
-import email.utils
 import re
 import time
-from datetime import datetime, timezone
+from contextlib import suppress
 from typing import Any, Callable, Sequence, TypeVar
 
 import openai
@@ -23,6 +22,9 @@ from langchain_core.runnables import Runnable
 from langchain_core.utils.function_calling import convert_to_openai_function
 from langchain_openai import ChatOpenAI
 from pydantic import BaseModel, SecretStr, ValidationError
+from tenacity import RetryCallState, Retrying, retry_if_exception_type, stop_after_attempt, stop_before_delay
+from urllib3.exceptions import InvalidHeader
+from urllib3.util import Retry
 
 from core.config import Settings
 from core.engines.base import Usage
@@ -94,26 +96,18 @@ def reason(exc: BaseException) -> str:
 
 
 def retry_after_s(exc: BaseException) -> float | None:
-    """The wait a 429/503 response asks for (`retry-after-ms` or `Retry-After` in seconds or as a date)."""
+    """The wait a 429/503 response asks for: OpenAI's `retry-after-ms`, else `Retry-After` (seconds or an HTTP
+    date, parsed by urllib3; a value it rejects means no wait was asked for)."""
     headers = getattr(getattr(exc, "response", None), "headers", None)
     if headers is None:
         return None
     if ms := headers.get("retry-after-ms"):
-        try:
+        with suppress(ValueError):
             return float(ms) / 1000
-        except ValueError:
-            pass
-    value = headers.get("retry-after")
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        try:
-            when = email.utils.parsedate_to_datetime(value)
-        except (TypeError, ValueError):
-            return None
-        return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
+    if value := headers.get("retry-after"):
+        with suppress(InvalidHeader):
+            return float(Retry().parse_retry_after(value))
+    return None
 
 
 def _strip_fences(text: str) -> str:
@@ -127,9 +121,12 @@ def _strip_fences(text: str) -> str:
 class LlmClient:
     """One chat model for planner, drafter and critic: structured calls, bounded retries, usage accounting.
 
-    The SDK's own retries are off (`max_retries=0`) so that retrying happens here, bounded by `llm_max_retries`
-    and `llm_deadline_s`, with exponential backoff from `llm_backoff_s`; a Retry-After is respected but no single
-    wait exceeds `llm_max_wait_s`. `max_tokens` bounds every reply.
+    Retrying is tenacity's: at most `llm_max_retries` more attempts, only on `RETRY_ON`, none whose wait would end
+    past `llm_deadline_s` (`stop_before_delay`), each wait the Retry-After asked for or exponential backoff from
+    `llm_backoff_s`, never more than `llm_max_wait_s`. The SDK's own retries stay off (`max_retries=0`): they
+    sleep up to two minutes on a Retry-After, know no call deadline, keep retrying on a worker thread the caller
+    has abandoned, and hide the failed attempts from the notes and the breaker. `max_tokens` bounds every reply.
+    `sleep` and `clock` (the breaker's) are injectable for tests.
     """
 
     def __init__(self, settings: Settings, *, sleep: Callable[[float], None] = time.sleep,
@@ -145,7 +142,7 @@ class LlmClient:
         self.backoff_s = settings.llm_backoff_s
         self.max_wait_s = settings.llm_max_wait_s
         self.breaker = CircuitBreaker(settings.llm_breaker_after, settings.llm_breaker_cooldown_s, clock)
-        self._sleep, self._clock = sleep, clock
+        self._sleep = sleep
         self._runnables: dict[type[BaseModel], Runnable] = {}
 
     def _runnable(self, schema: type[BaseModel]) -> Runnable:
@@ -159,30 +156,35 @@ class LlmClient:
         if why := self.breaker.blocked():
             raise LlmUnavailableError(role, "circuit open", 0, Usage(), (f"{role}: {why}",))
         messages = [SystemMessage(system), HumanMessage(user)]
-        end = self._clock() + self.deadline_s
+        retrying = Retrying(stop=stop_after_attempt(self.attempts) | stop_before_delay(self.deadline_s),
+                            wait=self._wait, retry=retry_if_exception_type(RETRY_ON), sleep=self._sleep,
+                            reraise=True)
         usage, notes, attempt = Usage(), [], 0
-        while True:
-            attempt += 1
-            budget = max(0.01, min(self.attempt_s, end - self._clock()))
-            try:
-                value, spent = run_within(lambda: self._once(schema, messages), budget)
-            except Exception as exc:  # noqa: BLE001 - every failure is classified, retried or reported below
-                usage = add_usage(usage, getattr(exc, "usage", Usage()))
-                detail = "" if isinstance(exc, RETRY_ON) else f": {str(exc)[:200]}"
-                notes.append(f"{role}: attempt {attempt} failed: {reason(exc)}{detail}")
-                wait = self._wait(attempt, retry_after_s(exc))
-                if not isinstance(exc, RETRY_ON) or attempt >= self.attempts or self._clock() + wait >= end:
-                    self.breaker.record(isinstance(exc, OUTAGE))
-                    raise LlmUnavailableError(role, reason(exc), attempt, usage, notes) from exc
-                self._sleep(wait)
-                continue
-            self.breaker.record(False)
-            if attempt > 1:
-                notes.append(f"{role}: recovered on attempt {attempt}")
-            return value, add_usage(usage, spent), tuple(notes)
+        try:
+            for trial in retrying:
+                with trial:
+                    state = trial.retry_state
+                    attempt = state.attempt_number
+                    left = state.start_time + self.deadline_s - time.monotonic()
+                    try:
+                        value, spent = run_within(lambda: self._once(schema, messages),
+                                                  max(0.01, min(self.attempt_s, left)))
+                    except Exception as exc:
+                        usage = add_usage(usage, getattr(exc, "usage", Usage()))
+                        detail = "" if isinstance(exc, RETRY_ON) else f": {str(exc)[:200]}"
+                        notes.append(f"{role}: attempt {attempt} failed: {reason(exc)}{detail}")
+                        raise
+        except Exception as exc:  # noqa: BLE001 - the last failure, whatever it is, is reported as unavailable
+            self.breaker.record(isinstance(exc, OUTAGE))
+            raise LlmUnavailableError(role, reason(exc), attempt, usage, notes) from exc
+        self.breaker.record(False)
+        if attempt > 1:
+            notes.append(f"{role}: recovered on attempt {attempt}")
+        return value, add_usage(usage, spent), tuple(notes)
 
-    def _wait(self, attempt: int, asked: float | None) -> float:
-        wanted = asked if asked is not None else self.backoff_s * 2 ** (attempt - 1)
+    def _wait(self, state: RetryCallState) -> float:
+        asked = retry_after_s(state.outcome.exception()) if state.outcome else None
+        wanted = asked if asked is not None else self.backoff_s * 2 ** (state.attempt_number - 1)
         return min(self.max_wait_s, wanted)
 
     def _once(self, schema: type[M], messages: list[Any]) -> tuple[M, Usage]:
