@@ -15,7 +15,8 @@ from typing import Any
 from core.cli_errors import CliError
 from core.config import Settings, get_settings
 from core.limits import MAX_CYCLES
-from core.evaluation import STRATEGY_NAMES, QuestionScore, QuestionsFileError, evaluate, format_table, load_questions
+from core.evaluation import STRATEGY_NAMES, QuestionScore, evaluate, format_table
+from core.questions import QuestionsFileError, load_questions
 
 
 def register(sub: Any) -> None:

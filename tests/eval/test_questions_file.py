@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from core.evaluation import QuestionsFileError, load_questions, parse_questions
+from core.questions import QuestionsFileError, load_questions, parse_questions
 from core.state import DeficiencyType
 
 ROOT = Path(__file__).resolve().parents[2]
