@@ -113,8 +113,6 @@ class Persistence:
     backend: str
     _closers: tuple[Any, ...] = ()
     run_lock: RunLock = _in_process_only
-    run_lock_held: Callable[[str], bool] | None = None
-    """Whether some process holds a session's run lock, asked without taking it (when the backend can)."""
     pooled_store: Callable[[], ContextManager[Any]] | None = None
     """A store on a connection of its own, waiting only briefly for one (Postgres)."""
 
@@ -123,13 +121,6 @@ class Persistence:
         connection waited for at most HEARTBEAT_WAIT_S (a run's lock connection carries its checkpoint writes
         and is left alone), so a busy pool delays a heartbeat, never a run; else the store itself."""
         return self.pooled_store() if self.pooled_store is not None else nullcontext(self.store)
-
-    def is_run_locked(self, thread_id: str) -> bool:
-        """Whether some process or replica runs the session now; a run cut off by a crash holds no lock."""
-        if self.run_lock_held is not None:
-            return self.run_lock_held(thread_id)
-        with self.run_lock(thread_id) as lease:
-            return not lease
 
     def close(self) -> None:
         """Release connections."""
@@ -231,7 +222,6 @@ def _postgres(url: str, pool_size: int = 20, wait_s: float = 10.0) -> Persistenc
             conn.execute("SELECT pg_advisory_unlock(hashtextextended('workbench-schema-setup', 0))")
     return Persistence(checkpointer=saver, store=store, backend="postgres", _closers=(pool.close,),
                        run_lock=_advisory_lock(pool, saver, run_slots(pool_size), wait_s),
-                       run_lock_held=lambda thread_id: _advisory_lock_held(pool, thread_id),
                        pooled_store=_pooled_store(pool, HEARTBEAT_WAIT_S))
 
 
@@ -258,18 +248,6 @@ def _unlock_all(conn: Any) -> None:
     """A connection going back to the pool holds no advisory lock (belt and braces: run_lock unlocks first, since
     the pool resets a returned connection later, in a worker)."""
     conn.execute("SELECT pg_advisory_unlock_all()")
-
-
-def _advisory_lock_held(pool: Any, thread_id: str) -> bool:
-    """Whether any backend holds the session's advisory run lock in this database (a look at pg_locks, which
-    takes neither the lock nor a run slot)."""
-    with pool.connection() as conn:
-        return bool(conn.execute(
-            "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1"
-            " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
-            " AND classid = ((hashtextextended(%(key)s, 0) >> 32) & 4294967295)::oid"
-            " AND objid = (hashtextextended(%(key)s, 0) & 4294967295)::oid) AS held",
-            {"key": f"workbench-run:{thread_id}"}).fetchone()["held"])
 
 
 def _wait_for_advisory_lock(conn: Any, name: str, timeout_s: float = 300.0) -> None:

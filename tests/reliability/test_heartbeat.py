@@ -102,7 +102,6 @@ def test_listing_sessions_probes_no_run_lock(cut_off: tuple[Workbench, str], rep
         raise AssertionError(f"the run lock of {thread_id} was probed")
 
     monkeypatch.setattr(replica.persistence, "run_lock", no_probe)
-    monkeypatch.setattr(replica.persistence, "run_lock_held", no_probe)
     assert next(s for s in replica.sessions() if s.thread_id == tid).status == "running"
 
 

@@ -83,18 +83,6 @@ def test_a_run_that_loses_its_lock_stops_before_its_next_write(tmp_path: Path, p
         p["id"] for p in paused.pending_review["proposals"]]
 
 
-def test_whether_a_session_is_locked_is_asked_without_taking_the_lock(pg_url: str, pg: Persistence) -> None:
-    tid = f"probe-{uuid.uuid4().hex[:8]}"
-    other = _postgres(pg_url)  # another replica
-    try:
-        assert not pg.is_run_locked(tid)
-        with other.run_lock(tid) as lease:
-            assert lease and pg.is_run_locked(tid) and other.is_run_locked(tid)
-        assert not pg.is_run_locked(tid)
-    finally:
-        other.close()
-
-
 def test_runs_beyond_the_pool_are_refused_cleanly(tmp_path: Path, pg_url: str) -> None:
     """A pool of 4 connections runs 3 sessions at once; a fourth start waits briefly, then is refused with a
     clear reason and leaves no session behind."""
