@@ -10,13 +10,21 @@ Retrieval (Qdrant stores, ingest, the corpus CLI)
     backend_settings  session: the factory behind `store`, (backend, data_dir, collection) -> Settings, for
                     module-scoped stores; backend is one of STORE_BACKENDS (skips the test for an absent server).
     drop_collection   session: call it with a "qdrant" backend store to delete its collection from the server.
-    sample_store    session: an Edge store with the bundled sample corpus (core/corpus) ingested once. Read-only.
+    sample_data_dir session: a data dir whose default collection holds the bundled sample corpus (core/corpus),
+                    ingested once per run and closed again. Never open it: copy it with `copy_sample_data`.
+    copy_sample_data  session: call it with a destination to get a private copy of sample_data_dir there.
+    sample_store    session: an Edge store on a copy of sample_data_dir. Read-only.
     report_line     call it with a line of text to have it printed in pytest's terminal summary (with or without -s).
+
+The CLI in-process (tests/cli.py)
+    cli             factory: run `python -m core ARGS` through core.cli.main in this process, with the environment
+                    given (WORKBENCH_*/QDRANT_* cleared first); returns a CliResult (exit code, stdout, stderr).
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import urllib.error
 import urllib.request
 import uuid
@@ -26,10 +34,11 @@ from typing import Callable, Iterator
 
 import pytest
 
-from core.config import Settings
+from core.config import Settings, get_settings
 from core.retrieval.embeddings import Embedder, get_embedder
 from core.retrieval.ingest import SAMPLE_CORPUS_DIR, ingest_paths
 from core.retrieval.store import Store, open_store
+from tests.cli import CliResult, run_main
 
 _REPORT_KEY = pytest.StashKey[list]()
 
@@ -118,16 +127,62 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, embedder: Embedder) ->
 
 
 @pytest.fixture(scope="session")
-def sample_store(tmp_path_factory: pytest.TempPathFactory, embedder: Embedder) -> Iterator[Store]:
-    """The sample corpus ingested once into an Edge store under a session tmp dir."""
-    settings = Settings(
-        data_dir=tmp_path_factory.mktemp("sample-data"), qdrant_url=None, qdrant_api_key=None, collection="sample"
-    )
+def sample_data_dir(tmp_path_factory: pytest.TempPathFactory, embedder: Embedder) -> Path:
+    """The sample corpus ingested once into the default collection of a session data dir (store closed again)."""
+    data = tmp_path_factory.mktemp("sample-data") / "data"
+    settings = Settings(data_dir=data, qdrant_url=None, qdrant_api_key=None)
     s = open_store(settings)
-    report = ingest_paths(s, sorted(SAMPLE_CORPUS_DIR.glob("*.md")), settings=settings)
-    assert not report.failed, [r.error for r in report.failed]
+    try:
+        report = ingest_paths(s, sorted(SAMPLE_CORPUS_DIR.glob("*.md")), settings=settings)
+        assert not report.failed, [r.error for r in report.failed]
+    finally:
+        s.close()
+    return data
+
+
+@pytest.fixture(scope="session")
+def copy_sample_data(sample_data_dir: Path) -> Callable[[Path], Path]:
+    """dest -> dest: a private copy of sample_data_dir at dest (which must not exist yet)."""
+
+    def copy(dest: Path) -> Path:
+        shutil.copytree(sample_data_dir, dest)
+        return dest
+
+    return copy
+
+
+@pytest.fixture(scope="session")
+def sample_store(tmp_path_factory: pytest.TempPathFactory, copy_sample_data: Callable[[Path], Path]) -> Iterator[Store]:
+    """An Edge store holding the sample corpus, on a session copy of sample_data_dir."""
+    data = copy_sample_data(tmp_path_factory.mktemp("sample-store") / "data")
+    s = open_store(Settings(data_dir=data, qdrant_url=None, qdrant_api_key=None))
     yield s
     s.close()
+
+
+@pytest.fixture
+def cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Iterator[Callable[..., CliResult]]:
+    """(*args, **env) -> CliResult: `python -m core ARGS` in-process, with WORKBENCH_*/QDRANT_* cleared and `env` set.
+
+    The store of each data dir the CLI used (default collection) is closed after the test, so the shard is free.
+    """
+    data_dirs: set[str] = set()
+
+    def run(*args: str, **env: str) -> CliResult:
+        for key in [k for k in os.environ if k.startswith(("WORKBENCH_", "QDRANT_"))]:
+            monkeypatch.delenv(key)
+        for key, value in env.items():
+            monkeypatch.setenv(key, value)
+        get_settings.cache_clear()
+        if "WORKBENCH_DATA_DIR" in env:
+            data_dirs.add(env["WORKBENCH_DATA_DIR"])
+        return run_main(list(args), capsys)
+
+    yield run
+    for data in data_dirs:
+        if Path(data).is_dir():
+            open_store(Settings(data_dir=Path(data), qdrant_url=None, qdrant_api_key=None)).close()
+    get_settings.cache_clear()
 
 
 @pytest.fixture
