@@ -37,6 +37,7 @@ import pytest
 from core.config import Settings, get_settings
 from core.retrieval.embeddings import Embedder, get_embedder
 from core.retrieval.ingest import SAMPLE_CORPUS_DIR, ingest_paths
+from core.retrieval import store as store_module
 from core.retrieval.store import Store, open_store
 from tests.cli import CliResult, run_main
 
@@ -164,9 +165,16 @@ def sample_store(tmp_path_factory: pytest.TempPathFactory, copy_sample_data: Cal
 def cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Iterator[Callable[..., CliResult]]:
     """(*args, **env) -> CliResult: `python -m core ARGS` in-process, with WORKBENCH_*/QDRANT_* cleared and `env` set.
 
-    The store of each data dir the CLI used (default collection) is closed after the test, so the shard is free.
+    Every store the commands open is closed after the test, as at the end of a process, so its shard is free.
     """
-    data_dirs: set[str] = set()
+    opened: list[Store] = []
+
+    def recording_open_store(*args: object, **kwargs: object) -> Store:
+        s = open_store(*args, **kwargs)
+        opened.append(s)
+        return s
+
+    monkeypatch.setattr(store_module, "open_store", recording_open_store)
 
     def run(*args: str, **env: str) -> CliResult:
         for key in [k for k in os.environ if k.startswith(("WORKBENCH_", "QDRANT_"))]:
@@ -174,14 +182,11 @@ def cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> 
         for key, value in env.items():
             monkeypatch.setenv(key, value)
         get_settings.cache_clear()
-        if "WORKBENCH_DATA_DIR" in env:
-            data_dirs.add(env["WORKBENCH_DATA_DIR"])
         return run_main(list(args), capsys)
 
     yield run
-    for data in data_dirs:
-        if Path(data).is_dir():
-            open_store(Settings(data_dir=Path(data), qdrant_url=None, qdrant_api_key=None)).close()
+    for s in opened:
+        s.close()
     get_settings.cache_clear()
 
 
