@@ -1,4 +1,4 @@
-"""Running `python -m core` in the test process: core.cli.main with its output captured, as a subprocess would see it."""
+"""`python -m core` in the test process: core.cli.main with its output captured, as a subprocess would see it."""
 
 from __future__ import annotations
 

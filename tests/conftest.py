@@ -16,6 +16,10 @@ Retrieval (Qdrant stores, ingest, the corpus CLI)
     sample_store    session: an Edge store on a copy of sample_data_dir. Read-only.
     report_line     call it with a line of text to have it printed in pytest's terminal summary (with or without -s).
 
+Real processes (tests/forkserver.py)
+    fork_server     session: a ForkServer whose children are real processes that start with the app's modules
+                    (torch, sentence-transformers, LangGraph) already imported; for tests that kill processes.
+
 The CLI in-process (tests/cli.py)
     cli             factory: run `python -m core ARGS` through core.cli.main in this process, with the environment
                     given (WORKBENCH_*/QDRANT_* cleared first); returns a CliResult (exit code, stdout, stderr).
@@ -40,6 +44,9 @@ from core.retrieval.ingest import SAMPLE_CORPUS_DIR, ingest_paths
 from core.retrieval import store as store_module
 from core.retrieval.store import Store, open_store
 from tests.cli import CliResult, run_main
+from tests.forkserver import ForkServer
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
 
 _REPORT_KEY = pytest.StashKey[list]()
 
@@ -188,6 +195,14 @@ def cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> 
     for s in opened:
         s.close()
     get_settings.cache_clear()
+
+
+@pytest.fixture(scope="session")
+def fork_server() -> Iterator[ForkServer]:
+    """The session's fork server (its imports run in the background until the first child is asked for)."""
+    server = ForkServer(REPO_ROOT, env=dict(os.environ))
+    yield server
+    server.close()
 
 
 @pytest.fixture

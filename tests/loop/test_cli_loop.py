@@ -15,6 +15,7 @@ from typing import Callable
 import pytest
 
 from tests.cli import CliResult
+from tests.forkserver import ForkServer
 
 ROOT = Path(__file__).resolve().parents[2]
 Q1 = ("Compare CDD requirements for money service businesses under EU AMLR 2024 and FinCEN's CDD Rule, "
@@ -66,10 +67,10 @@ def test_run_approve_none_leaves_every_deficiency_residual(run_core: Callable[..
 
 
 def test_resume_after_the_process_is_killed_at_the_review_pause(
-    env: dict[str, str], run_core: Callable[..., CliResult], tmp_path: Path
+    env: dict[str, str], run_core: Callable[..., CliResult], tmp_path: Path, fork_server: ForkServer
 ) -> None:
-    """A real process starts Q1 and is killed at the review pause; the CLI (in-process) shows, resumes, lists and
-    exports the session."""
+    """A real process (from the fork server) starts Q1 and is killed at the review pause; the CLI (in-process)
+    shows, resumes, lists and exports the session."""
     script = textwrap.dedent(f"""
         import sys, time
         from core.service import Workbench
@@ -77,12 +78,12 @@ def test_resume_after_the_process_is_killed_at_the_review_pause(
         print(r.thread_id, r.status, flush=True)
         time.sleep(600)
     """)
-    proc = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+    proc = fork_server.spawn(["-c", script], env=env, cwd=ROOT, stderr=tmp_path / "start.log")
     try:
         thread_id, status = proc.stdout.readline().split()
     finally:
         proc.send_signal(signal.SIGKILL)
-        proc.wait(30)
+        proc.wait()
     assert status == "awaiting_review"
     shown = json.loads(run_core("show", thread_id, "--json").stdout)
     assert shown["status"] == "awaiting_review"
