@@ -21,6 +21,7 @@ Real processes (tests/forkserver.py)
                     (torch, sentence-transformers, LangGraph) already imported; for tests that kill processes.
 
 The CLI in-process (tests/cli.py)
+    opened_stores   the stores the code under test opened through open_store; closed after the test.
     cli             factory: run `python -m core ARGS` through core.cli.main in this process, with the environment
                     given (WORKBENCH_*/QDRANT_* cleared first); returns a CliResult (exit code, stdout, stderr).
 """
@@ -169,11 +170,9 @@ def sample_store(tmp_path_factory: pytest.TempPathFactory, copy_sample_data: Cal
 
 
 @pytest.fixture
-def cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Iterator[Callable[..., CliResult]]:
-    """(*args, **env) -> CliResult: `python -m core ARGS` in-process, with WORKBENCH_*/QDRANT_* cleared and `env` set.
-
-    Every store the commands open is closed after the test, as at the end of a process, so its shard is free.
-    """
+def opened_stores(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Store]]:
+    """The stores opened through `core.retrieval.store.open_store` during the test (as the CLI and the service do);
+    closed after the test, as at the end of a process, so their shards are free again."""
     opened: list[Store] = []
 
     def recording_open_store(*args: object, **kwargs: object) -> Store:
@@ -182,6 +181,19 @@ def cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> 
         return s
 
     monkeypatch.setattr(store_module, "open_store", recording_open_store)
+    yield opened
+    for s in opened:
+        s.close()
+
+
+@pytest.fixture
+def cli(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], opened_stores: list[Store]
+) -> Iterator[Callable[..., CliResult]]:
+    """(*args, **env) -> CliResult: `python -m core ARGS` in-process, with WORKBENCH_*/QDRANT_* cleared and `env` set.
+
+    Every store the commands open is closed after the test (see `opened_stores`).
+    """
 
     def run(*args: str, **env: str) -> CliResult:
         for key in [k for k in os.environ if k.startswith(("WORKBENCH_", "QDRANT_"))]:
@@ -192,8 +204,6 @@ def cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> 
         return run_main(list(args), capsys)
 
     yield run
-    for s in opened:
-        s.close()
     get_settings.cache_clear()
 
 

@@ -13,8 +13,8 @@ from typing import Iterator
 import pytest
 
 from core.cli import main
-from core.config import Settings, get_settings
-from core.retrieval.store import open_store
+from core.config import get_settings
+from core.retrieval.store import Store, open_store
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -50,15 +50,14 @@ def run_cli(*args: str, data_dir: Path) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A data dir the in-process CLI uses through WORKBENCH_DATA_DIR; its store is closed afterwards."""
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, opened_stores: list[Store]) -> Iterator[Path]:
+    """A data dir the in-process CLI uses through WORKBENCH_DATA_DIR; the stores it opened are closed afterwards."""
     path = tmp_path / "data"
     for key in [k for k in os.environ if k.startswith(("WORKBENCH_", "QDRANT_"))]:
         monkeypatch.delenv(key)
     monkeypatch.setenv("WORKBENCH_DATA_DIR", str(path))
     get_settings.cache_clear()
     yield path
-    open_store(Settings(data_dir=path, qdrant_url=None)).close()
     get_settings.cache_clear()
 
 
