@@ -1,5 +1,5 @@
-"""The loop through `python -m core` on the sample corpus (real Qdrant Edge, real SQLite): `run` once in a fresh
-process, the other commands in-process through core.cli.main (the `cli` fixture of tests/conftest.py)."""
+"""The loop through `python -m core` on the sample corpus (real Qdrant Edge, real SQLite): `run` and `resume` once
+each in a fresh process, the other commands in-process through core.cli.main (`cli` of tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import pytest
 
@@ -67,10 +67,11 @@ def test_run_approve_none_leaves_every_deficiency_residual(run_core: Callable[..
 
 
 def test_resume_after_the_process_is_killed_at_the_review_pause(
-    env: dict[str, str], run_core: Callable[..., CliResult], tmp_path: Path, fork_server: ForkServer
+    env: dict[str, str], run_core: Callable[..., CliResult], tmp_path: Path, fork_server: ForkServer,
+    opened_stores: list[Any],
 ) -> None:
-    """A real process (from the fork server) starts Q1 and is killed at the review pause; the CLI (in-process)
-    shows, resumes, lists and exports the session."""
+    """A real process (from the fork server) starts Q1 and is killed at the review pause; `resume` continues it in a
+    fresh `python -m core` process, the other commands run in-process."""
     script = textwrap.dedent(f"""
         import sys, time
         from core.service import Workbench
@@ -95,7 +96,11 @@ def test_resume_after_the_process_is_killed_at_the_review_pause(
     decisions = tmp_path / "decisions.json"
     decisions.write_text(json.dumps({"cycle": shown["pending_review"]["cycle"],
                                      **{p["id"]: {"action": "approve"} for p in shown["pending_review"]["proposals"]}}))
-    resumed = run_core("resume", thread_id, "--decisions", str(decisions), "--json")
+    for store in opened_stores:  # the in-process commands have ended: free the shard for the next process
+        store.close()
+    resumed = subprocess.run(  # the suite's one `resume` in a fresh process
+        [sys.executable, "-m", "core", "resume", thread_id, "--decisions", str(decisions), "--json"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=240)
     assert resumed.returncode == 0, resumed.stderr
     r = json.loads(resumed.stdout)
     assert r["status"] in ("completed", "awaiting_review")

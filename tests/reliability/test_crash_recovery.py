@@ -3,8 +3,7 @@
 Real processes on the real path: each step runs in a fresh process (`python -m tests.reliability.crash_child`,
 forked by the session's fork server so it starts with the app's modules imported) with the app's configuration
 (Qdrant Edge store on the sample corpus, SQLite file or Postgres checkpoints) and is killed with SIGKILL; between
-steps the test process plays the restarted app and inspects what was saved. The way back from the command line,
-`python -m core resume`, runs as a plain subprocess: the suite's one true `resume` process.
+steps the test process plays the restarted app and inspects what was saved.
 """
 
 from __future__ import annotations
@@ -12,8 +11,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
-import sys
 import threading
 import time
 import uuid
@@ -28,6 +25,7 @@ from core.nodes import observe_nodes
 from core.persistence import _postgres, _sqlite
 from core.service import InputError, Workbench
 from core.state import verify_chain
+from tests.cli import CliResult
 from tests.forkserver import ForkServer
 from tests.reliability.conftest import postgres_url
 
@@ -235,7 +233,7 @@ def test_a_kill_after_the_parallel_corrections_are_saved_but_before_their_checkp
 
 
 def test_a_kill_before_the_first_checkpoint_leaves_a_continuable_session(
-    data_dir: Path, database_url: str | None, tmp_path: Path, fork_server: ForkServer
+    data_dir: Path, database_url: str | None, tmp_path: Path, fork_server: ForkServer, cli: Callable[..., CliResult]
 ) -> None:
     """The session's list entry is written, its first checkpoint is not: no zombie, the run starts again."""
     env = child_env(data_dir, database_url)
@@ -246,9 +244,9 @@ def test_a_kill_before_the_first_checkpoint_leaves_a_continuable_session(
         [listed] = wb.sessions(user_id=user)
         assert listed.status == "interrupted"
         assert wb.show(listed.thread_id, user_id=user).status == "interrupted"
-    # the CLI's `resume` without --decisions is the way back from the command line
-    out = subprocess.run([sys.executable, "-m", "core", "resume", listed.thread_id, "--json"], cwd=ROOT, env=env,
-                         capture_output=True, text=True, timeout=CHILD_TIMEOUT_S)
+    # the CLI's `resume` without --decisions is the way back from the command line (in-process: the restarted app)
+    database = {"WORKBENCH_DATABASE_URL": database_url} if database_url else {}
+    out = cli("resume", listed.thread_id, "--json", WORKBENCH_DATA_DIR=str(data_dir), **database)
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout)
     assert result["status"] == "awaiting_review" and result["question"] == Q1 and result["as_of"] == AS_OF
