@@ -19,6 +19,7 @@ Retrieval (Qdrant stores, ingest, the corpus CLI)
 Real processes (tests/forkserver.py)
     fork_server     session: a ForkServer whose children are real processes that start with the app's modules
                     (torch, sentence-transformers, LangGraph) already imported; for tests that kill processes.
+                    Started right after collection when a collected test uses it.
 
 The CLI in-process (tests/cli.py)
     opened_stores   the stores the code under test opened through open_store; closed after the test.
@@ -50,6 +51,7 @@ from tests.forkserver import ForkServer
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 _REPORT_KEY = pytest.StashKey[list]()
+_FORK_SERVER_KEY = pytest.StashKey[ForkServer]()
 
 STORE_BACKENDS = ["edge", "server", "qdrant"]
 QDRANT_TEST_URL = os.environ.get("WORKBENCH_TEST_QDRANT_URL")
@@ -207,10 +209,17 @@ def cli(
     get_settings.cache_clear()
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Start the fork server as soon as the collected tests are known to need it, so that its imports run on the
+    otherwise idle core while the tests before them run."""
+    if any("fork_server" in getattr(item, "fixturenames", ()) for item in session.items):
+        session.config.stash[_FORK_SERVER_KEY] = ForkServer(REPO_ROOT, env=dict(os.environ))
+
+
 @pytest.fixture(scope="session")
-def fork_server() -> Iterator[ForkServer]:
-    """The session's fork server (its imports run in the background until the first child is asked for)."""
-    server = ForkServer(REPO_ROOT, env=dict(os.environ))
+def fork_server(request: pytest.FixtureRequest) -> Iterator[ForkServer]:
+    """The session's fork server (started at collection time, see `pytest_collection_finish`)."""
+    server = request.config.stash.get(_FORK_SERVER_KEY, None) or ForkServer(REPO_ROOT, env=dict(os.environ))
     yield server
     server.close()
 
