@@ -212,7 +212,8 @@ def cli(
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Start the fork server as soon as the collected tests are known to need it, so that its imports run on the
     otherwise idle core while the tests before them run."""
-    if any("fork_server" in getattr(item, "fixturenames", ()) for item in session.items):
+    if not session.config.option.collectonly and any(
+            "fork_server" in getattr(item, "fixturenames", ()) for item in session.items):
         session.config.stash[_FORK_SERVER_KEY] = ForkServer(REPO_ROOT, env=dict(os.environ))
 
 
