@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install the project's requirements, start a throwaway Postgres on 127.0.0.1 when one is installed,
-# then run the whole test suite. Usage: bash scripts/test.sh [pytest args]
+# then run the whole test suite and print its wall time. Usage: bash scripts/test.sh [pytest args]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python -m pip install -q -r requirements.txt
@@ -16,4 +16,8 @@ if [ -n "${pg_bin}" ] && [ -z "${WORKBENCH_TEST_DATABASE_URL:-}" ] && id postgre
   export WORKBENCH_TEST_DATABASE_URL="postgresql://postgres@127.0.0.1:54329/postgres"
 fi
 
-python -m pytest -q "$@" tests
+start=$(date +%s)
+status=0
+python -m pytest -q "$@" tests || status=$?
+echo "suite wall time: $(( $(date +%s) - start )) s"
+exit "${status}"

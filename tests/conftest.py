@@ -10,13 +10,27 @@ Retrieval (Qdrant stores, ingest, the corpus CLI)
     backend_settings  session: the factory behind `store`, (backend, data_dir, collection) -> Settings, for
                     module-scoped stores; backend is one of STORE_BACKENDS (skips the test for an absent server).
     drop_collection   session: call it with a "qdrant" backend store to delete its collection from the server.
-    sample_store    session: an Edge store with the bundled sample corpus (core/corpus) ingested once. Read-only.
+    sample_data_dir session: a data dir whose default collection holds the bundled sample corpus (core/corpus),
+                    ingested once per run and closed again. Never open it: copy it with `copy_sample_data`.
+    copy_sample_data  session: call it with a destination to get a private copy of sample_data_dir there.
+    sample_store    session: an Edge store on a copy of sample_data_dir. Read-only.
     report_line     call it with a line of text to have it printed in pytest's terminal summary (with or without -s).
+
+Real processes (tests/forkserver.py)
+    fork_server     session: a ForkServer whose children are real processes that start with the app's modules
+                    (torch, sentence-transformers, LangGraph) already imported; for tests that kill processes.
+                    Started right after collection when a collected test uses it.
+
+The CLI in-process (tests/cli.py)
+    opened_stores   the stores the code under test opened through open_store; closed after the test.
+    cli             factory: run `python -m core ARGS` through core.cli.main in this process, with the environment
+                    given (WORKBENCH_*/QDRANT_* cleared first); returns a CliResult (exit code, stdout, stderr).
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import urllib.error
 import urllib.request
 import uuid
@@ -26,13 +40,19 @@ from typing import Callable, Iterator
 
 import pytest
 
-from core.config import Settings
+from core.config import Settings, get_settings
 from core.retrieval.embeddings import Embedder, get_embedder
 from core.retrieval.ingest import SAMPLE_CORPUS_DIR, ingest_paths
+from core.retrieval import registry as store_module
 from core.retrieval.registry import open_store
 from core.retrieval.store import Store
+from tests.cli import CliResult, run_main
+from tests.forkserver import ForkServer
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
 
 _REPORT_KEY = pytest.StashKey[list]()
+_FORK_SERVER_KEY = pytest.StashKey[ForkServer]()
 
 STORE_BACKENDS = ["edge", "server", "qdrant"]
 QDRANT_TEST_URL = os.environ.get("WORKBENCH_TEST_QDRANT_URL")
@@ -119,16 +139,91 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, embedder: Embedder) ->
 
 
 @pytest.fixture(scope="session")
-def sample_store(tmp_path_factory: pytest.TempPathFactory, embedder: Embedder) -> Iterator[Store]:
-    """The sample corpus ingested once into an Edge store under a session tmp dir."""
-    settings = Settings(
-        data_dir=tmp_path_factory.mktemp("sample-data"), qdrant_url=None, qdrant_api_key=None, collection="sample"
-    )
+def sample_data_dir(tmp_path_factory: pytest.TempPathFactory, embedder: Embedder) -> Path:
+    """The sample corpus ingested once into the default collection of a session data dir (store closed again)."""
+    data = tmp_path_factory.mktemp("sample-data") / "data"
+    settings = Settings(data_dir=data, qdrant_url=None, qdrant_api_key=None)
     s = open_store(settings)
-    report = ingest_paths(s, sorted(SAMPLE_CORPUS_DIR.glob("*.md")), settings=settings)
-    assert not report.failed, [r.error for r in report.failed]
+    try:
+        report = ingest_paths(s, sorted(SAMPLE_CORPUS_DIR.glob("*.md")), settings=settings)
+        assert not report.failed, [r.error for r in report.failed]
+    finally:
+        s.close()
+    return data
+
+
+@pytest.fixture(scope="session")
+def copy_sample_data(sample_data_dir: Path) -> Callable[[Path], Path]:
+    """dest -> dest: a private copy of sample_data_dir at dest (which must not exist yet)."""
+
+    def copy(dest: Path) -> Path:
+        shutil.copytree(sample_data_dir, dest)
+        return dest
+
+    return copy
+
+
+@pytest.fixture(scope="session")
+def sample_store(tmp_path_factory: pytest.TempPathFactory, copy_sample_data: Callable[[Path], Path]) -> Iterator[Store]:
+    """An Edge store holding the sample corpus, on a session copy of sample_data_dir."""
+    data = copy_sample_data(tmp_path_factory.mktemp("sample-store") / "data")
+    s = open_store(Settings(data_dir=data, qdrant_url=None, qdrant_api_key=None))
     yield s
     s.close()
+
+
+@pytest.fixture
+def opened_stores(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Store]]:
+    """The stores opened through `core.retrieval.store.open_store` during the test (as the CLI and the service do);
+    closed after the test, as at the end of a process, so their shards are free again."""
+    opened: list[Store] = []
+
+    def recording_open_store(*args: object, **kwargs: object) -> Store:
+        s = open_store(*args, **kwargs)
+        opened.append(s)
+        return s
+
+    monkeypatch.setattr(store_module, "open_store", recording_open_store)
+    yield opened
+    for s in opened:
+        s.close()
+
+
+@pytest.fixture
+def cli(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], opened_stores: list[Store]
+) -> Iterator[Callable[..., CliResult]]:
+    """(*args, **env) -> CliResult: `python -m core ARGS` in-process, with WORKBENCH_*/QDRANT_* cleared and `env` set.
+
+    Every store the commands open is closed after the test (see `opened_stores`).
+    """
+
+    def run(*args: str, **env: str) -> CliResult:
+        for key in [k for k in os.environ if k.startswith(("WORKBENCH_", "QDRANT_"))]:
+            monkeypatch.delenv(key)
+        for key, value in env.items():
+            monkeypatch.setenv(key, value)
+        get_settings.cache_clear()
+        return run_main(list(args), capsys)
+
+    yield run
+    get_settings.cache_clear()
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Start the fork server as soon as the collected tests are known to need it, so that its imports run on the
+    otherwise idle core while the tests before them run."""
+    if not session.config.option.collectonly and any(
+            "fork_server" in getattr(item, "fixturenames", ()) for item in session.items):
+        session.config.stash[_FORK_SERVER_KEY] = ForkServer(REPO_ROOT, env=dict(os.environ))
+
+
+@pytest.fixture(scope="session")
+def fork_server(request: pytest.FixtureRequest) -> Iterator[ForkServer]:
+    """The session's fork server (started at collection time, see `pytest_collection_finish`)."""
+    server = request.config.stash.get(_FORK_SERVER_KEY, None) or ForkServer(REPO_ROOT, env=dict(os.environ))
+    yield server
+    server.close()
 
 
 @pytest.fixture

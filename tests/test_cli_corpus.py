@@ -1,5 +1,5 @@
-"""`python -m core ingest|search`: a real subprocess for the happy path and exit codes, in-process `main()` for
-the many bad-input cases (they fail before any model or store is opened, so they are fast)."""
+"""`python -m core ingest|search`: `ingest` once in a real subprocess (the happy path and its exit code), everything
+else in-process through `main()`, which shares the test session's embedding model."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ from typing import Iterator
 import pytest
 
 from core.cli import main
-from core.config import Settings, get_settings
+from core.config import get_settings
 from core.retrieval.registry import open_store
+from core.retrieval.store import Store
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -40,24 +41,24 @@ ZZ traders may not accept cash above ZZD 9,000.
 """
 
 
-def run_cli(*args: str, data_dir: Path, **env: str) -> subprocess.CompletedProcess[str]:
+def run_cli(*args: str, data_dir: Path) -> subprocess.CompletedProcess[str]:
+    """`python -m core ARGS` in a fresh process on `data_dir`."""
     full_env = {k: v for k, v in os.environ.items() if not k.startswith(("WORKBENCH_", "QDRANT_"))}
-    full_env.update(WORKBENCH_DATA_DIR=str(data_dir), HF_HUB_OFFLINE="1", **env)
+    full_env.update(WORKBENCH_DATA_DIR=str(data_dir), HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
     return subprocess.run(
         [sys.executable, "-m", "core", *args], cwd=REPO_ROOT, env=full_env, capture_output=True, text=True, timeout=180
     )
 
 
 @pytest.fixture
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A data dir the in-process CLI uses through WORKBENCH_DATA_DIR; its store is closed afterwards."""
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, opened_stores: list[Store]) -> Iterator[Path]:
+    """A data dir the in-process CLI uses through WORKBENCH_DATA_DIR; the stores it opened are closed afterwards."""
     path = tmp_path / "data"
     for key in [k for k in os.environ if k.startswith(("WORKBENCH_", "QDRANT_"))]:
         monkeypatch.delenv(key)
     monkeypatch.setenv("WORKBENCH_DATA_DIR", str(path))
     get_settings.cache_clear()
     yield path
-    open_store(Settings(data_dir=path, qdrant_url=None)).close()
     get_settings.cache_clear()
 
 
@@ -76,17 +77,14 @@ def test_ingest_and_search_through_the_real_command(tmp_path: Path, data_dir: Pa
     assert ingest.stdout.splitlines()[-1] == (
         "ingested 3 documents (3 chunks) from 3 files; 1 file failed; collection 'regulatory' now holds 3 chunks")
 
-    search = run_cli(
-        "search", "owners holding 30 percent", "--json", "-k", "2", "--jurisdiction", "XY", "--jurisdiction", "QQ",
-        data_dir=data_dir,
-    )
-    assert search.returncode == 0, search.stderr
-    hits = json.loads(search.stdout)
+    # the same data dir in-process (the subprocess has exited, so the shard is free)
+    assert main(["search", "owners holding 30 percent", "--json", "-k", "2", "--jurisdiction", "XY",
+                 "--jurisdiction", "QQ"]) == 0
+    hits = json.loads(capsys.readouterr().out)
     assert [h["doc_id"] for h in hits] == ["xy-bo", "qq-memo"]
     assert set(hits[0]) >= {"doc_id", "chunk_id", "score", "title", "jurisdiction", "status", "text"}
     assert hits[0]["chunk_id"] == "xy-bo#0" and "30 percent or more" in hits[0]["text"]
 
-    # the same data dir in-process (the subprocesses have exited, so the shard is free)
     queries = tmp_path / "q.jsonl"
     queries.write_text('{"id": "a", "text": "cash above ZZD 9,000"}\n\n{"id": 2, "text": "owners 30 percent"}\n', encoding="utf-8")
     assert main(["search", "--queries", str(queries), "-k", "1", "--as-of", "2026-11-30"]) == 0
@@ -100,10 +98,10 @@ def test_ingest_and_search_through_the_real_command(tmp_path: Path, data_dir: Pa
     assert text.startswith(" 1. ZZ cash rule  [ZZ · in_force]  zz-cash#0  score ") and "    § ZZ rule" in text
 
 
-def test_bad_input_exits_2_with_one_line_on_stderr(tmp_path: Path) -> None:
-    result = run_cli("search", "   ", data_dir=tmp_path / "data")
-    assert result.returncode == 2
-    assert result.stderr == "error: query is empty\n" and result.stdout == ""
+def test_bad_input_exits_2_with_one_line_on_stderr(data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["search", "   "]) == 2
+    out, err = capsys.readouterr()
+    assert err == "error: query is empty\n" and out == ""
 
 
 @pytest.mark.parametrize(

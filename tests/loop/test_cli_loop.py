@@ -1,4 +1,5 @@
-"""The loop through `python -m core` on the sample corpus, in fresh processes (real Qdrant Edge, real SQLite)."""
+"""The loop through `python -m core` on the sample corpus (real Qdrant Edge, real SQLite): `run` and `resume` once
+each in a fresh process, the other commands in-process through core.cli.main (`cli` of tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -9,32 +10,41 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any, Callable
 
 import pytest
+
+from tests.cli import CliResult
+from tests.forkserver import ForkServer
 
 ROOT = Path(__file__).resolve().parents[2]
 Q1 = ("Compare CDD requirements for money service businesses under EU AMLR 2024 and FinCEN's CDD Rule, "
       "focusing on beneficial ownership thresholds.")
 
 
-def cli(env: dict[str, str], *args: str, timeout: int = 240) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "core", *args], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=timeout)
-
-
 @pytest.fixture(scope="module")
-def env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    data = tmp_path_factory.mktemp("cli-loop")
-    e = {**os.environ, "WORKBENCH_DATA_DIR": str(data), "HF_HUB_OFFLINE": "1"}
-    e.pop("OPENAI_BASE_URL", None)
-    e.pop("OPENAI_API_KEY", None)
-    done = cli(e, "ingest", "core/corpus")
-    assert done.returncode == 0, done.stderr
-    return e
+def data_dir(tmp_path_factory: pytest.TempPathFactory, copy_sample_data: Callable[[Path], Path]) -> Path:
+    """The sample corpus in a data dir shared by the tests of this module (they only add sessions to it)."""
+    return copy_sample_data(tmp_path_factory.mktemp("cli-loop") / "data")
+
+
+@pytest.fixture
+def env(data_dir: Path) -> dict[str, str]:
+    """The environment of a `python -m core` process on that data dir."""
+    e = {k: v for k, v in os.environ.items() if not k.startswith(("WORKBENCH_", "QDRANT_", "OPENAI_"))}
+    return {**e, "WORKBENCH_DATA_DIR": str(data_dir), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+
+
+@pytest.fixture
+def run_core(cli: Callable[..., CliResult], data_dir: Path) -> Callable[..., CliResult]:
+    """`python -m core ARGS` in-process on that data dir."""
+    return lambda *args: cli(*args, WORKBENCH_DATA_DIR=str(data_dir))
 
 
 def test_run_approve_all_json(env: dict[str, str]) -> None:
-    out = cli(env, "run", Q1, "--approve", "all", "--as-of", "2026-11-30", "--json")
+    """The one `run` in a fresh process: `python -m core` as a user starts it, exit code and JSON on stdout."""
+    out = subprocess.run([sys.executable, "-m", "core", "run", Q1, "--approve", "all", "--as-of", "2026-11-30",
+                          "--json"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=240)
     assert out.returncode == 0, out.stderr
     r = json.loads(out.stdout)
     assert r["status"] == "completed" and r["termination_reason"]
@@ -48,15 +58,20 @@ def test_run_approve_all_json(env: dict[str, str]) -> None:
     assert r["citations"] and "\n## " in "\n" + r["final_answer"]
 
 
-def test_run_approve_none_leaves_every_deficiency_residual(env: dict[str, str]) -> None:
-    r = json.loads(cli(env, "run", Q1, "--approve", "none", "--as-of", "2026-11-30", "--json").stdout)
+def test_run_approve_none_leaves_every_deficiency_residual(run_core: Callable[..., CliResult]) -> None:
+    r = json.loads(run_core("run", Q1, "--approve", "none", "--as-of", "2026-11-30", "--json").stdout)
     assert r["identified_deficiencies"]
     assert all(d["resolution_status"] == "dismissed" for d in r["identified_deficiencies"])
     assert len(r["residual_deficiencies"]) == len(r["identified_deficiencies"])
     assert r["metrics"]["retrievals"] == 1
 
 
-def test_resume_after_the_process_is_killed_at_the_review_pause(env: dict[str, str], tmp_path: Path) -> None:
+def test_resume_after_the_process_is_killed_at_the_review_pause(
+    env: dict[str, str], run_core: Callable[..., CliResult], tmp_path: Path, fork_server: ForkServer,
+    opened_stores: list[Any],
+) -> None:
+    """A real process (from the fork server) starts Q1 and is killed at the review pause; `resume` continues it in a
+    fresh `python -m core` process, the other commands run in-process."""
     script = textwrap.dedent(f"""
         import sys, time
         from core.service import Workbench
@@ -64,35 +79,39 @@ def test_resume_after_the_process_is_killed_at_the_review_pause(env: dict[str, s
         print(r.thread_id, r.status, flush=True)
         time.sleep(600)
     """)
-    proc = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+    proc = fork_server.spawn(["-c", script], env=env, cwd=ROOT, stderr=tmp_path / "start.log")
     try:
         thread_id, status = proc.stdout.readline().split()
     finally:
         proc.send_signal(signal.SIGKILL)
-        proc.wait(30)
+        proc.wait()
     assert status == "awaiting_review"
-    shown = json.loads(cli(env, "show", thread_id, "--json").stdout)
+    shown = json.loads(run_core("show", thread_id, "--json").stdout)
     assert shown["status"] == "awaiting_review"
     unnamed = tmp_path / "unnamed.json"
     unnamed.write_text(json.dumps({p["id"]: {"action": "approve"} for p in shown["pending_review"]["proposals"]}))
-    refused = cli(env, "resume", thread_id, "--decisions", str(unnamed))
+    refused = run_core("resume", thread_id, "--decisions", str(unnamed))
     assert refused.returncode == 2 and len(refused.stderr.strip().splitlines()) == 1
     assert 'add "cycle": 0' in refused.stderr
     decisions = tmp_path / "decisions.json"
     decisions.write_text(json.dumps({"cycle": shown["pending_review"]["cycle"],
                                      **{p["id"]: {"action": "approve"} for p in shown["pending_review"]["proposals"]}}))
-    resumed = cli(env, "resume", thread_id, "--decisions", str(decisions), "--json")
+    for store in opened_stores:  # the in-process commands have ended: free the shard for the next process
+        store.close()
+    resumed = subprocess.run(  # the suite's one `resume` in a fresh process
+        [sys.executable, "-m", "core", "resume", thread_id, "--decisions", str(decisions), "--json"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=240)
     assert resumed.returncode == 0, resumed.stderr
     r = json.loads(resumed.stdout)
     assert r["status"] in ("completed", "awaiting_review")
     first_decisions = r["evaluation_history"][1]["decisions"]
     assert len(first_decisions) == len(shown["pending_review"]["proposals"])
-    stale = cli(env, "resume", thread_id, "--decisions", str(decisions))  # the same file again
+    stale = run_core("resume", thread_id, "--decisions", str(decisions))  # the same file again
     assert stale.returncode == 2 and len(stale.stderr.strip().splitlines()) == 1
     assert ("they are stale" if r["status"] == "awaiting_review" else "not waiting for a review") in stale.stderr
-    listed = cli(env, "sessions", "--json")
+    listed = run_core("sessions", "--json")
     assert thread_id in {s["thread_id"] for s in json.loads(listed.stdout)}
-    md = cli(env, "export", thread_id, "--format", "md")
+    md = run_core("export", thread_id, "--format", "md")
     assert md.returncode == 0 and "Residual deficiencies" in md.stdout
 
 
@@ -106,7 +125,7 @@ def test_resume_after_the_process_is_killed_at_the_review_pause(env: dict[str, s
         (["resume", "nope", "--decisions", "/nonexistent.json"], "does not exist"),
     ],
 )
-def test_bad_input_exits_2_with_one_line(env: dict[str, str], args: list[str], needle: str) -> None:
-    out = cli(env, *args)
+def test_bad_input_exits_2_with_one_line(run_core: Callable[..., CliResult], args: list[str], needle: str) -> None:
+    out = run_core(*args)
     assert out.returncode == 2
     assert needle in out.stderr and len(out.stderr.strip().splitlines()) == 1

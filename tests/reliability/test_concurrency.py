@@ -145,7 +145,7 @@ def test_concurrent_sessions_on_the_real_edge_store_match_sequential_runs(tmp_pa
     """Eight threads share one Qdrant Edge shard and the embedder (as one replica's users do) on one SQLite file."""
     persistence = _sqlite(Settings(data_dir=tmp_path))
     try:
-        wb = Workbench(Settings(data_dir=tmp_path, collection="sample"), store=sample_store, persistence=persistence)
+        wb = Workbench(Settings(data_dir=tmp_path), store=sample_store, persistence=persistence)
         questions = [SAMPLE_QUESTIONS[i % len(SAMPLE_QUESTIONS)] for i in range(8)]
         alone = {q: wb.start(q, as_of=AS_OF, approve="all") for q in SAMPLE_QUESTIONS}
         gate = threading.Barrier(len(questions))

@@ -1,8 +1,9 @@
 """SIGKILL in the middle of a cycle and at the review pause; a restarted process carries on from the checkpoint.
 
-Real processes on the real path: each step runs in a fresh `python -m tests.reliability.crash_child` with the
-app's configuration (Qdrant Edge store on the sample corpus, SQLite file or Postgres checkpoints) and is killed
-with SIGKILL; between steps the test process plays the restarted app and inspects what was saved.
+Real processes on the real path: each step runs in a fresh process (`python -m tests.reliability.crash_child`,
+forked by the session's fork server so it starts with the app's modules imported) with the app's configuration
+(Qdrant Edge store on the sample corpus, SQLite file or Postgres checkpoints) and is killed with SIGKILL; between
+steps the test process plays the restarted app and inspects what was saved.
 """
 
 from __future__ import annotations
@@ -10,8 +11,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
-import sys
 import threading
 import time
 import uuid
@@ -23,10 +22,10 @@ import pytest
 
 from core.config import Settings
 from core.persistence import _postgres, _sqlite
-from core.retrieval.ingest import SAMPLE_CORPUS_DIR, ingest_paths
-from core.retrieval.registry import open_store
 from core.service import InputError, Workbench
 from core.state import verify_chain
+from tests.cli import CliResult
+from tests.forkserver import ForkServer
 from tests.reliability.conftest import postgres_url
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,17 +37,9 @@ CHILD_TIMEOUT_S = 180
 
 
 @pytest.fixture(scope="module")
-def data_dir(tmp_path_factory: pytest.TempPathFactory, embedder: Any) -> Path:
-    """A data dir holding the sample corpus in a Qdrant Edge shard (the store is closed again for the children)."""
-    data = tmp_path_factory.mktemp("crash-data")
-    settings = Settings(data_dir=data, qdrant_url=None, qdrant_api_key=None)
-    store = open_store(settings)
-    try:
-        report = ingest_paths(store, sorted(SAMPLE_CORPUS_DIR.glob("*.md")), settings=settings)
-        assert not report.failed, [r.error for r in report.failed]
-    finally:
-        store.close()
-    return data
+def data_dir(tmp_path_factory: pytest.TempPathFactory, copy_sample_data: Callable[[Path], Path]) -> Path:
+    """A data dir holding the sample corpus in a Qdrant Edge shard (closed, for the children to open)."""
+    return copy_sample_data(tmp_path_factory.mktemp("crash") / "data")
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -66,24 +57,22 @@ def child_env(data_dir: Path, database_url: str | None) -> dict[str, str]:
     return env
 
 
-def run_and_kill(env: dict[str, str], log: Path, *args: str,
+def run_and_kill(forks: ForkServer, env: dict[str, str], log: Path, *args: str,
                  until: Callable[[], bool] | None = None) -> dict[str, Any]:
     """Run one crash_child step, wait for its first report (and for `until()`), then SIGKILL it; the report."""
-    with log.open("w") as err:
-        proc = subprocess.Popen([sys.executable, "-m", "tests.reliability.crash_child", *args], cwd=ROOT, env=env,
-                                stdout=subprocess.PIPE, stderr=err, text=True)
-        watchdog = threading.Timer(CHILD_TIMEOUT_S, proc.kill)
-        watchdog.start()
-        try:
-            line = proc.stdout.readline()
-            deadline = time.monotonic() + 30
-            while line and until is not None and not until():
-                assert time.monotonic() < deadline, "the condition to kill at was never reached"
-                time.sleep(0.05)
-        finally:
-            watchdog.cancel()
-            proc.send_signal(signal.SIGKILL)
-            proc.wait(30)
+    proc = forks.spawn(["-m", "tests.reliability.crash_child", *args], env=env, cwd=ROOT, stderr=log)
+    watchdog = threading.Timer(CHILD_TIMEOUT_S, proc.kill)
+    watchdog.start()
+    try:
+        line = proc.stdout.readline()
+        deadline = time.monotonic() + 30
+        while line and until is not None and not until():
+            assert time.monotonic() < deadline, "the condition to kill at was never reached"
+            time.sleep(0.05)
+    finally:
+        watchdog.cancel()
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
     assert proc.returncode == -signal.SIGKILL
     assert line, f"the child reported nothing; its stderr:\n{log.read_text()[-3000:]}"
     return json.loads(line)
@@ -138,13 +127,13 @@ def review_payload(proposals: list[dict[str, Any]]) -> tuple[dict[str, Any], lis
 
 
 def test_a_session_survives_sigkill_mid_cycle_and_at_the_review_pause(
-    data_dir: Path, database_url: str | None, tmp_path: Path
+    data_dir: Path, database_url: str | None, tmp_path: Path, fork_server: ForkServer
 ) -> None:
     env = child_env(data_dir, database_url)
     user = f"crash-{uuid.uuid4().hex[:8]}"
 
     # 1. killed in the first cycle: the draft is saved, the critique's result is not
-    assert run_and_kill(env, tmp_path / "1.log", "--block", "critique", "start", Q1, AS_OF, user) == {
+    assert run_and_kill(fork_server, env, tmp_path / "1.log", "--block", "critique", "start", Q1, AS_OF, user) == {
         "event": "blocked", "node": "critique"}
     with restarted(data_dir, database_url) as wb:
         [listed] = wb.sessions(user_id=user)
@@ -156,7 +145,7 @@ def test_a_session_survives_sigkill_mid_cycle_and_at_the_review_pause(
             wb.resume(tid, {})
 
     # 2. a new process continues from that checkpoint to the review pause and is killed while it waits
-    paused = run_and_kill(env, tmp_path / "2.log", "continue", tid)
+    paused = run_and_kill(fork_server, env, tmp_path / "2.log", "continue", tid)
     assert paused["event"] == "returned" and paused["status"] == "awaiting_review"
     assert [h["cycle_number"] for h in paused["evaluation_history"]] == [0]
     assert paused["current_answer"] == cut.current_answer  # the saved draft was reused, not redone
@@ -171,7 +160,8 @@ def test_a_session_survives_sigkill_mid_cycle_and_at_the_review_pause(
     #    one never finishes, the others are saved first
     approved = sum(d["action"] != "reject" for d in payload["decisions"].values())
     assert run_and_kill(
-        env, tmp_path / "3.log", "--block", "correct", "--block-at", str(approved), "resume", tid, json.dumps(payload),
+        fork_server, env, tmp_path / "3.log", "--block", "correct", "--block-at", str(approved), "resume", tid,
+        json.dumps(payload),
         until=lambda: saved_task_writes(data_dir, database_url, tid, "pending_queries") == approved - 1,
     ) == {"event": "blocked", "node": "correct"}
     with restarted(data_dir, database_url) as wb:
@@ -210,20 +200,21 @@ def test_a_session_survives_sigkill_mid_cycle_and_at_the_review_pause(
 
 
 def test_a_kill_after_the_parallel_corrections_are_saved_but_before_their_checkpoint_continues(
-    data_dir: Path, database_url: str | None, tmp_path: Path
+    data_dir: Path, database_url: str | None, tmp_path: Path, fork_server: ForkServer
 ) -> None:
     """Every correction's writes are saved, the checkpoint closing their step is not: the snapshot then has no
     `next` node, yet the run is cut off, continues without repeating a correction, and keeps the approvals."""
     env = child_env(data_dir, database_url)
     user = f"crash-{uuid.uuid4().hex[:8]}"
-    paused = run_and_kill(env, tmp_path / "1.log", "start", Q1, AS_OF, user)
+    paused = run_and_kill(fork_server, env, tmp_path / "1.log", "start", Q1, AS_OF, user)
     assert paused["status"] == "awaiting_review"
     tid = paused["thread_id"]
     proposals = paused["pending_review"]["proposals"]
     payload, expected_decisions = review_payload(proposals)
     approved = sum(d["action"] != "reject" for d in payload["decisions"].values())
     assert run_and_kill(
-        env, tmp_path / "2.log", "--block-checkpoint", "branch:to:revise", "resume", tid, json.dumps(payload),
+        fork_server, env, tmp_path / "2.log", "--block-checkpoint", "branch:to:revise", "resume", tid,
+        json.dumps(payload),
         until=lambda: saved_task_writes(data_dir, database_url, tid, "pending_queries") == approved,
     ) == {"event": "blocked", "checkpoint": "branch:to:revise"}
 
@@ -248,20 +239,20 @@ def test_a_kill_after_the_parallel_corrections_are_saved_but_before_their_checkp
 
 
 def test_a_kill_before_the_first_checkpoint_leaves_a_continuable_session(
-    data_dir: Path, database_url: str | None, tmp_path: Path
+    data_dir: Path, database_url: str | None, tmp_path: Path, fork_server: ForkServer, cli: Callable[..., CliResult]
 ) -> None:
     """The session's list entry is written, its first checkpoint is not: no zombie, the run starts again."""
     env = child_env(data_dir, database_url)
     user = f"crash-{uuid.uuid4().hex[:8]}"
-    assert run_and_kill(env, tmp_path / "1.log", "--block-checkpoint", "__start__", "start", Q1, AS_OF, user) == {
-        "event": "blocked", "checkpoint": "__start__"}
+    assert run_and_kill(fork_server, env, tmp_path / "1.log", "--block-checkpoint", "__start__", "start", Q1, AS_OF,
+                        user) == {"event": "blocked", "checkpoint": "__start__"}
     with restarted(data_dir, database_url) as wb:
         [listed] = wb.sessions(user_id=user)
         assert listed.status == "interrupted"
         assert wb.show(listed.thread_id, user_id=user).status == "interrupted"
-    # the CLI's `resume` without --decisions is the way back from the command line
-    out = subprocess.run([sys.executable, "-m", "core", "resume", listed.thread_id, "--json"], cwd=ROOT, env=env,
-                         capture_output=True, text=True, timeout=CHILD_TIMEOUT_S)
+    # the CLI's `resume` without --decisions is the way back from the command line (in-process: the restarted app)
+    database = {"WORKBENCH_DATABASE_URL": database_url} if database_url else {}
+    out = cli("resume", listed.thread_id, "--json", WORKBENCH_DATA_DIR=str(data_dir), **database)
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout)
     assert result["status"] == "awaiting_review" and result["question"] == Q1 and result["as_of"] == AS_OF

@@ -1,7 +1,7 @@
 """Fixtures of the UI tests (AppTest and browser).
 
-    ui_data_dir     session: a data dir whose default collection holds the sample corpus (ingested once, reusing
-                    the session `embedder` of tests/conftest.py).
+    ui_data_dir     session: a data dir whose default collection holds the sample corpus (a copy of the session
+                    `sample_data_dir` of tests/conftest.py).
     app_env         the environment the app reads (WORKBENCH_DATA_DIR = ui_data_dir, offline engine, no servers),
                     with the app's cached Workbench cleared before and after the test.
     app             an AppTest of app.py in that environment (not yet run).
@@ -12,28 +12,21 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.config import Settings
-from core.retrieval.embeddings import Embedder
-from core.retrieval.ingest import ensure_sample_corpus
-from core.retrieval.registry import open_store
 from core.service import RunResult, Workbench
 from tests.ui.support import APP, Q1, Q1_AS_OF, offline_env
 from ui.shared import workbench
 
 
 @pytest.fixture(scope="session")
-def ui_data_dir(tmp_path_factory: pytest.TempPathFactory, embedder: Embedder) -> Path:
+def ui_data_dir(tmp_path_factory: pytest.TempPathFactory, copy_sample_data: Callable[[Path], Path]) -> Path:
     """The sample corpus in the default collection of a session-wide data dir."""
-    data = tmp_path_factory.mktemp("ui-data")
-    settings = Settings(data_dir=data, qdrant_url=None, qdrant_api_key=None, database_url=None)
-    report = ensure_sample_corpus(open_store(settings), settings)
-    assert report is not None and not report.failed, report and [r.error for r in report.failed]
-    return data
+    return copy_sample_data(tmp_path_factory.mktemp("ui") / "data")
 
 
 @pytest.fixture
