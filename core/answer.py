@@ -114,6 +114,8 @@ class Answer(BaseModel):
 
 
 GAP_HEADING = "Not answered by the corpus"
+RESIDUAL_HEADING = "Residual deficiencies (not resolved)"
+"""Heading of the disclosure of what the loop left unresolved, in the final answer and every export."""
 
 
 def render_markdown(answer: Answer, plan: ResearchPlan | None = None, names: dict[str, str] | None = None,

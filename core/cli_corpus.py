@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from core import safe_json
 from core.cli_errors import CliError
 from core.config import Settings, get_settings
-from core.retrieval.models import Hit, SearchFilter
+from core.documents import Hit, SearchFilter
 
 if TYPE_CHECKING:
     from core.retrieval.ingest import IngestReport

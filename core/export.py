@@ -16,6 +16,7 @@ from typing import Callable
 from docx import Document
 from docx.document import Document as DocxDocument
 
+from core.answer import RESIDUAL_HEADING
 from core.clock import utc_now
 from core.results import RunResult
 from core.safe_markdown import answer_markdown, md_escape
@@ -23,7 +24,6 @@ from core.state import Deficiency, ResolutionStatus
 from core.termination import describe
 
 FORMATS = ("md", "json", "docx")
-RESIDUAL_HEADING = "Residual deficiencies (not resolved)"
 NO_RESIDUALS = "None: every deficiency found was resolved."
 _XML_ILLEGAL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 

@@ -17,7 +17,7 @@ from functools import lru_cache
 import countryinfo
 import pycountry
 
-from core.retrieval.models import Catalog
+from core.documents import Catalog
 
 SUBDIVISION_TYPES = frozenset({
     "State", "Province", "Canton", "Emirate", "Land", "Territory", "Federal territory", "Federal district",

@@ -13,7 +13,7 @@ from core.loop.critique import critique
 from core.loop.finalize import finalize
 from core.loop.review import review
 from core.nodes import Deps
-from core.state import SessionInput, WorkbenchState
+from core.loop_state import SessionInput, WorkbenchState
 
 STEP_MARGIN = 4
 """Spare steps: the budget is a backstop against a loop that never stops, not a second cycle limit."""

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, Callable, Iterable
 
-from core.answer import Answer, gap_for, render_markdown
+from core.answer import RESIDUAL_HEADING, Answer, gap_for, render_markdown
 from core.config import Settings
 from core.engines.base import Critic, Drafter, EngineContext, Planner, Usage
 from core.plan import PlanItem, ResearchPlan
-from core.retrieval.models import Hit
+from core.documents import Hit
 from core.state import Citation, Deficiency, DeficiencyType
 from core.termination import TerminationPolicy
 
@@ -119,7 +119,7 @@ def final_text(answer: str, left: list[Deficiency]) -> str:
     """The final answer with its residual deficiencies disclosed in a section of their own."""
     if not left:
         return answer
-    lines = ["", "", "## Residual deficiencies (not resolved)"]
+    lines = ["", "", f"## {RESIDUAL_HEADING}"]
     for d in sorted(left, key=lambda x: -x.severity.rank):
         lines.append(f"- [{d.severity.value}] {d.deficiency_type.value} ({d.resolution_status.value}): {d.description}")
     return answer + "\n".join(lines)

@@ -17,7 +17,7 @@ from filelock import FileLock, Timeout
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
 from core.config import Settings
-from core.state import CHECKPOINT_TYPES
+from core.loop_state import CHECKPOINT_TYPES
 
 _lock = threading.Lock()
 _open: dict[str, "Persistence"] = {}

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import Iterable, Sequence, Union
 
-from core.answer import GAP_HEADING
+from core.answer import GAP_HEADING, RESIDUAL_HEADING
 from core.engines.text import stem
 from core.figures import (
     COMPARATOR_AFTER, COMPARATOR_BEFORE, COMPARATOR_TOKEN, DATE_DMY, DATE_ISO, DATE_MDY, DATE_MY, MONTH_NUMBER,
@@ -39,7 +39,7 @@ from core.state import Deficiency, DeficiencyType
 Fact = Union[str, Sequence[str]]
 """An expected fact: one wording, or several alternative wordings of the same fact."""
 
-RESIDUAL_HEADING_RE = re.compile(rf"^#+\s*(?:Residual deficiencies|{re.escape(GAP_HEADING)})\b.*$", re.I | re.M)
+RESIDUAL_HEADING_RE = re.compile(rf"^#+\s*(?:{re.escape(RESIDUAL_HEADING)}|{re.escape(GAP_HEADING)})", re.I | re.M)
 """Where the answer's own statements end: the disclosure of what the corpus could not answer and of the residual
 deficiencies are the workbench's words, not facts the answer states."""
 _CITATION_RE = re.compile(r"\[[A-Za-z0-9][A-Za-z0-9_.\-]*\]")

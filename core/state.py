@@ -1,23 +1,21 @@
-"""The loop's typed state: pydantic value types, the graph's TypedDict state and its reducers.
+"""The loop's value types (pydantic): deficiencies, citations, evidence, review decisions, the hash-chained cycle
+records and the approval policy. The graph's TypedDict state and its reducers are in core.loop_state.
 
-Everything stored in a checkpoint is defined at module top level so the serializer allow-list can name it.
+Everything stored in a checkpoint is defined at module top level here: the serializer allow-list names a type by
+module and name, so moving one would orphan the sessions already saved.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import operator
 import re
 from datetime import date
 from enum import Enum
-from typing import Annotated, Any, Iterable, Literal, Mapping
+from typing import Any, Iterable, Literal, Mapping
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
-from typing_extensions import TypedDict
 
-from core.answer import Answer, AnswerSection, Claim, Gap, Quote
-from core.plan import Aspect, PlanItem, PlannedJurisdiction, ResearchPlan
 
 
 class DeficiencyType(str, Enum):
@@ -42,7 +40,7 @@ class Severity(str, Enum):
     @property
     def rank(self) -> int:
         """0 for low up to 3 for critical."""
-        return _SEVERITY_ORDER.index(self.value)
+        return list(Severity).index(self)
 
     @property
     def weight(self) -> float:
@@ -50,7 +48,6 @@ class Severity(str, Enum):
         return SEVERITY_WEIGHTS[self.value]
 
 
-_SEVERITY_ORDER = ["low", "medium", "high", "critical"]
 SEVERITY_WEIGHTS: dict[str, float] = {"low": 0.02, "medium": 0.05, "high": 0.12, "critical": 0.2}
 
 
@@ -280,46 +277,6 @@ def verify_chain(records: Iterable[EvaluationCycleRecord | Mapping[str, Any]]) -
     return True, f"{count} cycle records verified"
 
 
-def merge_deficiencies(
-    left: list[Deficiency] | None, right: Iterable[Deficiency | Mapping[str, Any]] | None
-) -> list[Deficiency]:
-    """Reducer: merge by ID, the right side replacing; accepts models or dicts; never mutates its inputs."""
-    merged: dict[str, Deficiency] = {}
-    for item in left or []:
-        d = item if isinstance(item, Deficiency) else Deficiency.model_validate(item)
-        merged[d.id] = d
-    for item in right or []:
-        d = item if isinstance(item, Deficiency) else Deficiency.model_validate(item)
-        merged[d.id] = d
-    return list(merged.values())
-
-
-def append_records(
-    left: list[EvaluationCycleRecord] | None,
-    right: Iterable[EvaluationCycleRecord | Mapping[str, Any]] | None,
-) -> list[EvaluationCycleRecord]:
-    """Reducer: append-only; a record is never replaced or removed."""
-    out = list(left or [])
-    for item in right or []:
-        out.append(item if isinstance(item, EvaluationCycleRecord) else EvaluationCycleRecord.model_validate(item))
-    return out
-
-
-def add_metrics(left: dict[str, float] | None, right: Mapping[str, float] | None) -> dict[str, float]:
-    """Reducer: counters and seconds add up per key."""
-    out = dict(left or {})
-    for key, value in (right or {}).items():
-        out[key] = round(out.get(key, 0) + value, 6)
-    return out
-
-
-def accumulate(left: list[Any] | None, right: list[Any] | None) -> list[Any]:
-    """Reducer for per-cycle scratch lists written by parallel tasks: appends; `None` on the right clears."""
-    if right is None:
-        return []
-    return list(left or []) + list(right)
-
-
 class ApprovalPolicy(BaseModel):
     """Which proposed corrections are decided without a person: all, none (reject all), severity>=X, manual."""
 
@@ -335,84 +292,9 @@ class ApprovalPolicy(BaseModel):
         if value in ("manual", "all", "none"):
             return cls(mode=value)  # type: ignore[arg-type]
         match = re.fullmatch(r"severity\s*>=\s*(\w+)", value)
-        if match and match.group(1) in _SEVERITY_ORDER:
+        if match and match.group(1) in {s.value for s in Severity}:
             return cls(mode="severity", min_severity=Severity(match.group(1)))
         raise ValueError(f"unknown approval policy {text!r}: use all, none, manual or severity>=low|medium|high|critical")
 
     def __str__(self) -> str:
         return f"severity>={self.min_severity.value}" if self.mode == "severity" and self.min_severity else self.mode
-
-
-class SessionInput(TypedDict):
-    """What a session starts from (the graph's input schema): every other field of the state starts empty inside
-    the graph."""
-
-    original_query: str
-    as_of: date
-    session_id: str
-    user_id: str
-    approval_policy: str
-    engine: str
-    max_evaluation_cycles: int
-
-
-class WorkbenchState(TypedDict, total=False):
-    """The graph state. Holds document IDs and short snippets, never whole documents. `messages` is the analysts'
-    annotation log; what the engines note about a cycle collects in `cycle_notes` until that cycle's record is
-    sealed."""
-
-    original_query: str
-    as_of: date
-    session_id: str
-    user_id: str
-    messages: Annotated[list[dict[str, Any]], operator.add]
-    approval_policy: str
-    engine: str
-    retrieved_doc_ids: list[str]
-    retrieved_snippets: list[dict[str, Any]]
-    plan: ResearchPlan
-    answer: Answer
-    current_answer: str
-    citations: list[Citation]
-    evaluation_cycle: int
-    max_evaluation_cycles: int
-    identified_deficiencies: Annotated[list[Deficiency], merge_deficiencies]
-    evaluation_history: Annotated[list[EvaluationCycleRecord], append_records]
-    plateau_streak: int
-    last_evaluation_score: float | None
-    evaluation_termination_reason: str | None
-    pending_decisions: Annotated[list[DecisionRecord], accumulate]
-    pending_queries: Annotated[list[str], accumulate]
-    cycle_notes: Annotated[list[str], accumulate]
-    evidence: Annotated[list[Evidence], accumulate]
-    metrics: Annotated[dict[str, float], add_metrics]
-    degraded: str | None
-    final_answer: str
-    quality_score: float
-    residual_deficiencies: list[Deficiency]
-
-
-CHECKPOINT_TYPES: tuple[type, ...] = (
-    Aspect,
-    PlannedJurisdiction,
-    PlanItem,
-    ResearchPlan,
-    Quote,
-    Claim,
-    AnswerSection,
-    Gap,
-    Answer,
-    DeficiencyType,
-    Severity,
-    ResolutionStatus,
-    Deficiency,
-    Citation,
-    Evidence,
-    ReviewDecision,
-    AnalystDeficiency,
-    ReviewResponse,
-    DecisionRecord,
-    EvaluationCycleRecord,
-    ApprovalPolicy,
-)
-"""Types the checkpoint serializer may revive; everything else stays out of state."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from core.engines.text import term_set
-from core.retrieval.models import Catalog, Chunk, DocumentMeta, Hit, SearchFilter
+from core.documents import Catalog, Chunk, DocumentMeta, Hit, SearchFilter
 
 
 class KeywordStore:

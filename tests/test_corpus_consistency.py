@@ -11,7 +11,7 @@ import pytest
 from core.engines.text import sentences, term_set
 from core.figures import figures
 from core.retrieval.corpus_format import parse_document_meta, split_front_matter
-from core.retrieval.models import DocumentMeta
+from core.documents import DocumentMeta
 
 CORPUS = sorted((Path(__file__).resolve().parents[1] / "core" / "corpus").glob("*.md"))
 

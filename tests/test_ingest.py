@@ -13,7 +13,7 @@ from core.retrieval import readers
 from core.retrieval.chunking import chunk_text
 from core.retrieval.errors import CorpusFormatError, IngestError
 from core.retrieval.ingest import ensure_sample_corpus, ingest_paths
-from core.retrieval.models import DocStatus
+from core.documents import DocStatus
 from core.retrieval.readers import read_file
 
 DATA = Path(__file__).parent / "data"

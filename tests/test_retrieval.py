@@ -17,7 +17,7 @@ from core.retrieval import edge_store as edge_module
 from core.retrieval import registry as store_module
 from core.retrieval.errors import InvalidCollectionError, StoreClosedError, StoreLockedError
 from core.retrieval.ingest import ingest_paths
-from core.retrieval.models import Chunk, DocStatus, DocumentMeta, SearchFilter, Threshold
+from core.documents import Chunk, DocStatus, DocumentMeta, SearchFilter, Threshold
 from core.retrieval.registry import close_all, open_store
 from core.retrieval.store import Store
 from tests.conftest import STORE_BACKENDS

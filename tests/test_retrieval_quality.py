@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Callable
 
 from core.retrieval.ingest import SAMPLE_CORPUS_DIR
-from core.retrieval.models import Hit, SearchFilter
+from core.documents import Hit, SearchFilter
 from core.retrieval.store import Store
 
 QUERIES_FILE = Path(__file__).parent / "retrieval_queries.jsonl"

@@ -8,7 +8,7 @@ from typing import Callable, Mapping, Protocol, Sequence
 
 from core.answer import Answer
 from core.plan import ResearchPlan
-from core.retrieval.models import Catalog, Chunk, Hit
+from core.documents import Catalog, Chunk, Hit
 from core.state import Citation, Deficiency, Evidence
 
 

@@ -11,7 +11,8 @@ from langgraph.runtime import Runtime
 from core.answer import Answer
 from core.nodes import Deps, rehydrate, rendered, usage_metrics
 from core.retrieval.plan_search import search_plan
-from core.state import ResolutionStatus, WorkbenchState
+from core.state import ResolutionStatus
+from core.loop_state import WorkbenchState
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ from core.deficiencies import Event, apply
 from core.engines.text import overlap, sentences, term_set
 from core.figures import figures
 from core.nodes import Deps
-from core.retrieval.models import Hit, SearchFilter
+from core.documents import Hit, SearchFilter
 from core.state import Deficiency, Evidence
 
 log = logging.getLogger(__name__)

@@ -16,7 +16,8 @@ from core.config import Settings
 from core.deficiencies import reconcile
 from core.engines.base import Usage
 from core.nodes import Deps, usage_metrics
-from core.state import Deficiency, EvaluationCycleRecord, ResolutionStatus, WorkbenchState
+from core.state import Deficiency, EvaluationCycleRecord, ResolutionStatus
+from core.loop_state import WorkbenchState
 from core.termination import LLM_BUDGET_EXHAUSTED, decide, next_plateau_streak
 
 log = logging.getLogger(__name__)

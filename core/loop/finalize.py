@@ -9,7 +9,7 @@ from langgraph.runtime import Runtime
 from core.answer import Answer
 from core.deficiencies import residual
 from core.nodes import Deps, final_text, rendered, with_gaps
-from core.state import WorkbenchState
+from core.loop_state import WorkbenchState
 from core.termination import MAX_CYCLES_REACHED, decide
 
 

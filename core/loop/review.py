@@ -11,16 +11,8 @@ from langgraph.types import Command, Send, interrupt
 
 from core.deficiencies import Event, allowed, apply, open_ones
 from core.nodes import Deps
-from core.state import (
-    AnalystDeficiency,
-    ApprovalPolicy,
-    DecisionRecord,
-    Deficiency,
-    ResolutionStatus,
-    ReviewDecision,
-    ReviewResponse,
-    WorkbenchState,
-)
+from core.state import AnalystDeficiency, ApprovalPolicy, DecisionRecord, Deficiency, ResolutionStatus, ReviewDecision, ReviewResponse
+from core.loop_state import WorkbenchState
 from core.termination import STOPPED_BY_ANALYST
 
 

@@ -16,7 +16,7 @@ from pydantic import BaseModel, BeforeValidator, ValidationError
 from pydantic_core import ErrorDetails, PydanticCustomError
 
 from core.retrieval.errors import CorpusFormatError, IngestError
-from core.retrieval.models import DocStatus, DocumentMeta, Exemption, Threshold
+from core.documents import DocStatus, DocumentMeta, Exemption, Threshold
 from core.safe_yaml import YamlInputError, load_yaml
 
 REQUIRED_KEYS = ("id", "title", "jurisdiction")

@@ -14,7 +14,7 @@ from filelock import FileLock
 
 from core.retrieval.embeddings import embedding_dim
 from core.retrieval.errors import StoreDamagedError, StoreLockedError
-from core.retrieval.models import SearchFilter
+from core.documents import SearchFilter
 from core.retrieval.names import validate_collection
 from core.retrieval.query import DENSE, RRF_K, SPARSE, QueryPlan, prefetch_limit
 from core.retrieval.store import HIT_FIELDS, INTEGER_FIELDS, KEYWORD_FIELDS, STAMP_ID, BaseStore, date_key

@@ -13,7 +13,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from core.config import Settings, get_settings
 from core.retrieval.errors import IngestError
-from core.retrieval.models import DocumentMeta
+from core.documents import DocumentMeta
 from core.retrieval.readers import SUPPORTED_SUFFIXES, ParsedDocument, read_file
 from core.retrieval.store import Store
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.plan import ANY_JURISDICTION, Aspect, ResearchPlan
-from core.retrieval.models import DocStatus, Hit, SearchFilter
+from core.documents import DocStatus, Hit, SearchFilter
 
 
 CITABLE = tuple(s.value for s in DocStatus if s not in (DocStatus.erroneous, DocStatus.proposed))

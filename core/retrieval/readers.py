@@ -17,7 +17,7 @@ from core import safe_json
 from core.retrieval.chunking import chunk_text, first_heading
 from core.retrieval.corpus_format import KNOWN_KEYS, parse_document_meta, split_front_matter
 from core.retrieval.errors import CorpusFormatError, IngestError
-from core.retrieval.models import Chunk, DocumentMeta
+from core.documents import Chunk, DocumentMeta
 
 MAX_TEXT_CHARS = 2_000_000
 """Cap on the text of one document (a .md/.txt/.pdf file after extraction, or one document of a .jsonl file):

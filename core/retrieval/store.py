@@ -28,7 +28,7 @@ from typing import (
 
 from core.retrieval.embeddings import Embedder, get_embedder
 from core.retrieval.errors import StoreClosedError
-from core.retrieval.models import Catalog, Chunk, DocumentMeta, Hit, SearchFilter
+from core.documents import Catalog, Chunk, DocumentMeta, Hit, SearchFilter
 from core.retrieval.query import TIE_MARGIN, QueryPlan, SearchMode, check_mode, query_plan, ranked
 
 if TYPE_CHECKING:

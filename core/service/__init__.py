@@ -10,7 +10,7 @@ nothing below the service."""
 from core.inputs import InputError, validate_as_of, validate_question
 from core.results import ProgressEvent, RunResult, SessionSummary
 from core.retrieval.errors import RetrievalError
-from core.retrieval.models import Catalog, DocStatus, DocumentMeta, Hit
+from core.documents import Catalog, DocStatus, DocumentMeta, Hit
 from core.service.base import SESSIONS_NS, RunLockLostError, SessionBusyError, SessionNotFoundError, thread_lock
 from core.retrieval.query import SEARCH_MODES
 from core.service.corpus import UPLOAD_TYPES, Corpus, CorpusStats

@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from core.retrieval.models import Catalog, Hit, SearchFilter
+from core.documents import Catalog, Hit, SearchFilter
 from core.retrieval.query import SearchMode
 from core.retrieval.readers import SUPPORTED_SUFFIXES
 from core.service.base import WorkbenchBase

@@ -31,7 +31,7 @@ from core.results import (
     with_entry_figures,
 )
 from core.service.base import RunLockLostError, WorkbenchBase
-from core.state import SessionInput, WorkbenchState
+from core.loop_state import SessionInput, WorkbenchState
 from core.termination import STEP_LIMIT
 
 log = logging.getLogger(__name__)

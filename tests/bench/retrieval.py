@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from core.config import Settings  # noqa: E402
 from core.retrieval.embeddings import get_embedder  # noqa: E402
 from core.retrieval.ingest import ingest_paths  # noqa: E402
-from core.retrieval.models import Chunk, DocumentMeta, SearchFilter  # noqa: E402
+from core.documents import Chunk, DocumentMeta, SearchFilter  # noqa: E402
 from core.retrieval.readers import read_file  # noqa: E402
 from core.retrieval.query import DENSE, RRF_K, SPARSE, prefetch_limit  # noqa: E402
 from core.retrieval.registry import open_store  # noqa: E402

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from core.retrieval.models import DocumentMeta, SearchFilter, Threshold
+from core.documents import DocumentMeta, SearchFilter, Threshold
 from tests.fakes import KeywordStore
 
 AS_OF = date(2026, 11, 30)

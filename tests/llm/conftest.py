@@ -22,7 +22,7 @@ from core.config import Settings
 from core.engines.base import DraftResult, EngineContext, PlanResult
 from core.persistence import memory_persistence
 from core.plan import Aspect, PlanItem, PlannedJurisdiction, ResearchPlan, item_id
-from core.retrieval.models import Catalog, DocumentMeta, Hit, Threshold
+from core.documents import Catalog, DocumentMeta, Hit, Threshold
 from core.service import Workbench
 from tests.fakes import KeywordStore
 from tests.llm.loopback import LoopbackLLM

@@ -14,7 +14,7 @@ from core.engines.llm import LlmClient, LlmCritic, LlmDrafter, LlmPlanner
 from core.engines.llm.prompts import critic_prompt, data
 from core.engines.llm.schemas import FindingsOut
 from core.plan import ResearchPlan
-from core.retrieval.models import DocumentMeta, Exemption, Threshold
+from core.documents import DocumentMeta, Exemption, Threshold
 from core.state import Deficiency, DeficiencyType, Evidence, ResolutionStatus, deficiency_id
 from tests.llm.conftest import (
     AS_OF,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from core.retrieval.models import DocumentMeta, Exemption
+from core.documents import DocumentMeta, Exemption
 
 AS_OF = date(2026, 11, 30)
 

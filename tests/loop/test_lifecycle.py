@@ -14,14 +14,8 @@ from core.deficiencies import (
     reconcile,
     residual,
 )
-from core.state import (
-    Deficiency,
-    DeficiencyType,
-    EvaluationCycleRecord,
-    ResolutionStatus,
-    merge_deficiencies,
-    verify_chain,
-)
+from core.state import Deficiency, DeficiencyType, EvaluationCycleRecord, ResolutionStatus, verify_chain
+from core.loop_state import merge_deficiencies
 
 S = ResolutionStatus
 

@@ -174,7 +174,7 @@ def test_answers_are_whole_sentences_without_repeats(wb: Workbench, question: st
 
 
 def test_a_member_state_is_answered_from_the_bloc_that_covers_it_and_its_own_law_is_disclosed(tmp_path: Path) -> None:
-    from core.retrieval.models import DocumentMeta
+    from core.documents import DocumentMeta
 
     bloc = DocumentMeta(id="bloc-reg", title="Bloc payments regulation summary", jurisdiction="EU",
                         extra={"covers": ["DE", "FR"]}, effective=AS_OF.replace(year=2020))
@@ -212,7 +212,7 @@ def test_citations_keep_the_quoted_passages_and_their_own_ids(wb: Workbench) -> 
     from dataclasses import replace
 
     from core.engines.offline import citations_for
-    from core.retrieval.models import Chunk
+    from core.documents import Chunk
 
     ctx = Deps.context_of(wb.store(), AS_OF)
     jsonl = {"ch-amla#1": Chunk(doc_id="ch-amla", chunk_index=1, text="x", metadata={"passage_id": "art-9.2"})}

@@ -13,7 +13,7 @@ from core.engines.llm.schemas import AnswerOut, ClaimOut
 from core.engines.offline import citations_for
 from core.engines.text import quote_in
 from core.plan import Aspect, ResearchPlan
-from core.retrieval.models import DocStatus, Hit
+from core.documents import DocStatus, Hit
 from core.state import Deficiency, Evidence
 
 

@@ -15,7 +15,7 @@ from typing import Mapping, Sequence
 from core.answer import Answer
 from core.engines.base import EngineContext
 from core.plan import ASPECT_LABELS, ResearchPlan
-from core.retrieval.models import Hit
+from core.documents import Hit
 from core.state import Deficiency, Evidence, ResolutionStatus
 
 PASSAGE_CHARS = 2000

@@ -13,7 +13,7 @@ from core.engines.offline.revisers import REVISERS
 from core.engines.offline.sources import NEGATION, citations_for, negates
 from core.engines.text import is_anaphoric, sentences, term_set
 from core.plan import Aspect, PlanItem, ResearchPlan
-from core.retrieval.models import Hit
+from core.documents import Hit
 from core.state import Deficiency, Evidence
 
 VERDICT_CONTEXT = 3

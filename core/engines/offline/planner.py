@@ -14,7 +14,7 @@ from core.engines.base import EngineContext, PlanResult
 from core.engines.text import STOPWORDS, stem, terms
 from core.gazetteer import Place, corpus_names, find_places, is_place_name, name_re
 from core.plan import ANY_JURISDICTION, Aspect, PlanItem, PlannedJurisdiction, ResearchPlan, item_id
-from core.retrieval.models import Catalog, DocStatus
+from core.documents import Catalog, DocStatus
 
 ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
     Aspect.threshold: re.compile(r"threshold|percent|percentage|%|how much|how many|amount|limit|trigger|figure|"

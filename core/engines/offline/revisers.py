@@ -21,7 +21,7 @@ from core.engines.text import is_anaphoric, overlap, same_sentence, sentences, t
 from core.figures import figures
 from core.gazetteer import currency_hint
 from core.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
-from core.retrieval.models import DocStatus
+from core.documents import DocStatus
 from core.state import Deficiency, DeficiencyType, Evidence
 
 T = DeficiencyType

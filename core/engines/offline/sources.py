@@ -11,7 +11,7 @@ from core.answer import Answer
 from core.engines.base import EngineContext
 from core.figures import format_date
 from core.plan import ResearchPlan
-from core.retrieval.models import DocStatus, DocumentMeta
+from core.documents import DocStatus, DocumentMeta
 from core.state import Citation
 
 USABLE = (DocStatus.in_force, DocStatus.not_yet_applicable)

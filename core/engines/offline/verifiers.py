@@ -16,7 +16,7 @@ from core.figures import compatible, dates, figures, format_date, mentions_date
 from core.gazetteer import currency_hint
 from core.plan import ANY_JURISDICTION, ResearchPlan
 from core.quality import quality_score
-from core.retrieval.models import DocStatus, DocumentMeta, Threshold
+from core.documents import DocStatus, DocumentMeta, Threshold
 from core.state import Deficiency, DeficiencyType, ResolutionStatus, Severity, filter_of
 
 T = DeficiencyType

@@ -1,0 +1,143 @@
+"""The graph's state: the session's input schema, the TypedDict state with its reducers, and the types the
+checkpoint serializer may revive."""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Iterable, Mapping
+from datetime import date
+from typing import Annotated, Any
+
+from typing_extensions import TypedDict
+
+from core.answer import Answer, AnswerSection, Claim, Gap, Quote
+from core.plan import Aspect, PlanItem, PlannedJurisdiction, ResearchPlan
+from core.state import (
+    AnalystDeficiency,
+    ApprovalPolicy,
+    Citation,
+    DecisionRecord,
+    Deficiency,
+    DeficiencyType,
+    EvaluationCycleRecord,
+    Evidence,
+    ResolutionStatus,
+    ReviewDecision,
+    ReviewResponse,
+    Severity,
+)
+
+
+def merge_deficiencies(
+    left: list[Deficiency] | None, right: Iterable[Deficiency | Mapping[str, Any]] | None
+) -> list[Deficiency]:
+    """Reducer: merge by ID, the right side replacing; accepts models or dicts; never mutates its inputs."""
+    merged: dict[str, Deficiency] = {}
+    for item in left or []:
+        d = item if isinstance(item, Deficiency) else Deficiency.model_validate(item)
+        merged[d.id] = d
+    for item in right or []:
+        d = item if isinstance(item, Deficiency) else Deficiency.model_validate(item)
+        merged[d.id] = d
+    return list(merged.values())
+
+
+def append_records(
+    left: list[EvaluationCycleRecord] | None,
+    right: Iterable[EvaluationCycleRecord | Mapping[str, Any]] | None,
+) -> list[EvaluationCycleRecord]:
+    """Reducer: append-only; a record is never replaced or removed."""
+    out = list(left or [])
+    for item in right or []:
+        out.append(item if isinstance(item, EvaluationCycleRecord) else EvaluationCycleRecord.model_validate(item))
+    return out
+
+
+def add_metrics(left: dict[str, float] | None, right: Mapping[str, float] | None) -> dict[str, float]:
+    """Reducer: counters and seconds add up per key."""
+    out = dict(left or {})
+    for key, value in (right or {}).items():
+        out[key] = round(out.get(key, 0) + value, 6)
+    return out
+
+
+def accumulate(left: list[Any] | None, right: list[Any] | None) -> list[Any]:
+    """Reducer for per-cycle scratch lists written by parallel tasks: appends; `None` on the right clears."""
+    if right is None:
+        return []
+    return list(left or []) + list(right)
+
+
+class SessionInput(TypedDict):
+    """What a session starts from (the graph's input schema): every other field of the state starts empty inside
+    the graph."""
+
+    original_query: str
+    as_of: date
+    session_id: str
+    user_id: str
+    approval_policy: str
+    engine: str
+    max_evaluation_cycles: int
+
+
+class WorkbenchState(TypedDict, total=False):
+    """The graph state. Holds document IDs and short snippets, never whole documents. `messages` is the analysts'
+    annotation log; what the engines note about a cycle collects in `cycle_notes` until that cycle's record is
+    sealed."""
+
+    original_query: str
+    as_of: date
+    session_id: str
+    user_id: str
+    messages: Annotated[list[dict[str, Any]], operator.add]
+    approval_policy: str
+    engine: str
+    retrieved_doc_ids: list[str]
+    retrieved_snippets: list[dict[str, Any]]
+    plan: ResearchPlan
+    answer: Answer
+    current_answer: str
+    citations: list[Citation]
+    evaluation_cycle: int
+    max_evaluation_cycles: int
+    identified_deficiencies: Annotated[list[Deficiency], merge_deficiencies]
+    evaluation_history: Annotated[list[EvaluationCycleRecord], append_records]
+    plateau_streak: int
+    last_evaluation_score: float | None
+    evaluation_termination_reason: str | None
+    pending_decisions: Annotated[list[DecisionRecord], accumulate]
+    pending_queries: Annotated[list[str], accumulate]
+    cycle_notes: Annotated[list[str], accumulate]
+    evidence: Annotated[list[Evidence], accumulate]
+    metrics: Annotated[dict[str, float], add_metrics]
+    degraded: str | None
+    final_answer: str
+    quality_score: float
+    residual_deficiencies: list[Deficiency]
+
+
+CHECKPOINT_TYPES: tuple[type, ...] = (
+    Aspect,
+    PlannedJurisdiction,
+    PlanItem,
+    ResearchPlan,
+    Quote,
+    Claim,
+    AnswerSection,
+    Gap,
+    Answer,
+    DeficiencyType,
+    Severity,
+    ResolutionStatus,
+    Deficiency,
+    Citation,
+    Evidence,
+    ReviewDecision,
+    AnalystDeficiency,
+    ReviewResponse,
+    DecisionRecord,
+    EvaluationCycleRecord,
+    ApprovalPolicy,
+)
+"""Types the checkpoint serializer may revive; everything else stays out of state."""
