@@ -12,14 +12,16 @@ wb = shared.workbench()
 shared.ensure_corpus(wb)
 shared.sync_session(wb, user)
 
-page = st.navigation([
-    st.Page("views/research.py", title="Research", icon=":material/travel_explore:", default=True),
-    st.Page("views/deficiencies.py", title="Deficiencies", icon=":material/rule:"),
-    st.Page("views/cycles.py", title="Cycles", icon=":material/monitoring:"),
-    st.Page("views/export.py", title="Export", icon=":material/download:"),
-    st.Page("views/corpus.py", title="Corpus", icon=":material/library_books:"),
-    st.Page("views/sessions.py", title="Sessions", icon=":material/history:"),
-])
+page = st.navigation(
+    [
+        st.Page("views/research.py", title="Research", icon=":material/travel_explore:", default=True),
+        st.Page("views/deficiencies.py", title="Deficiencies", icon=":material/rule:"),
+        st.Page("views/cycles.py", title="Cycles", icon=":material/monitoring:"),
+        st.Page("views/export.py", title="Export", icon=":material/download:"),
+        st.Page("views/corpus.py", title="Corpus", icon=":material/library_books:"),
+        st.Page("views/sessions.py", title="Sessions", icon=":material/history:"),
+    ]
+)
 shared.sidebar(wb, shared.current_result(wb))
 shared.show_flash()
 page.run()

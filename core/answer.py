@@ -7,7 +7,8 @@ state keeps the rendered text for pages, exports and the audit record).
 from __future__ import annotations
 
 import re
-from typing import Iterable, Literal
+from collections.abc import Iterable
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -95,7 +96,7 @@ class Answer(BaseModel):
         """Every cited document, in order of first citation."""
         return list(dict.fromkeys(d for _, c in self.claims() for d in c.doc_ids))
 
-    def with_claims(self, code: str, claims: Iterable[Claim]) -> "Answer":
+    def with_claims(self, code: str, claims: Iterable[Claim]) -> Answer:
         """A copy with the section of `code` holding `claims` (the section is added when new, dropped when empty)."""
         claims = tuple(claims)
         sections = [s for s in self.sections if s.jurisdiction != code]
@@ -118,8 +119,12 @@ RESIDUAL_HEADING = "Residual deficiencies (not resolved)"
 """Heading of the disclosure of what the loop left unresolved, in the final answer and every export."""
 
 
-def render_markdown(answer: Answer, plan: ResearchPlan | None = None, names: dict[str, str] | None = None,
-                    sources: dict[str, str] | None = None) -> str:
+def render_markdown(
+    answer: Answer,
+    plan: ResearchPlan | None = None,
+    names: dict[str, str] | None = None,
+    sources: dict[str, str] | None = None,
+) -> str:
     """The answer as Markdown: verdict first, a comparison table when the question compares, one `## CODE` section
     per jurisdiction with `[doc-id]` citations after each claim and a line naming its sources (`sources`: doc id ->
     how to name it, e.g. its citation and status at the as-of date), then the items the corpus could not answer."""
@@ -155,13 +160,15 @@ def _line(claim: Claim) -> str:
 
 def comparison_table(answer: Answer, plan: ResearchPlan) -> str:
     """Jurisdiction x aspect table of the first claim per cell, shortened to its figures or opening words."""
-    aspects = [a for a in (Aspect.scope, Aspect.threshold, Aspect.date, Aspect.exemption, Aspect.definition,
-                           Aspect.obligation) if any(i.aspect == a for i in plan.items)]
+    aspects = [
+        a
+        for a in (Aspect.scope, Aspect.threshold, Aspect.date, Aspect.exemption, Aspect.definition, Aspect.obligation)
+        if any(i.aspect == a for i in plan.items)
+    ]
     codes = [s.jurisdiction for s in answer.sections if s.claims]
     if len(codes) < 2 or not aspects:
         return ""
-    rows = ["| jurisdiction | " + " | ".join(a.label for a in aspects) + " |",
-            "|---|" + "---|" * len(aspects)]
+    rows = ["| jurisdiction | " + " | ".join(a.label for a in aspects) + " |", "|---|" + "---|" * len(aspects)]
     for code in codes:
         section = answer.section(code)
         cells = []

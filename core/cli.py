@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(_utf8_arguments(sys.argv[1:] if argv is None else argv))
         return int(args.handler(args) or 0)
-    except Exception as exc:  # noqa: BLE001 - only the failures `_one_line` knows; anything else is re-raised
+    except Exception as exc:
         message = _one_line(exc)
         if message is None:
             raise
@@ -69,8 +69,10 @@ def _one_line(exc: Exception) -> str | None:
     if isinstance(exc, sqlite3.OperationalError):  # busy, read-only, cannot open: the file itself may be fine
         return f"the checkpoint database cannot be used ({exc})"
     if isinstance(exc, sqlite3.DatabaseError):
-        return (f"the checkpoint database cannot be read ({exc}): it is damaged or not a SQLite file; "
-                "restore it from a backup")
+        return (
+            f"the checkpoint database cannot be read ({exc}): it is damaged or not a SQLite file; "
+            "restore it from a backup"
+        )
     if isinstance(exc, zlib.error):
         return f"a stored checkpoint cannot be decompressed ({exc}): the checkpoint database is damaged"
     return None

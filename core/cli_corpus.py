@@ -8,9 +8,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from core import safe_json
 from core.cli_errors import CliError
@@ -31,16 +32,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     ingest.add_argument("paths", nargs="+", metavar="PATH", help="files or directories (searched recursively)")
     ingest.add_argument("--collection", help="collection name (default: WORKBENCH_COLLECTION)")
     ingest.add_argument(
-        "--reset", action="store_true",
+        "--reset",
+        action="store_true",
         help="rebuild the collection from these files only (the old corpus stays until the new one is complete)",
     )
     ingest.add_argument(
-        "--replace", action="store_true",
+        "--replace",
+        action="store_true",
         help="replace documents whose id is already indexed with other content (recorded with who and when)",
     )
-    ingest.add_argument(
-        "--jurisdiction", help="jurisdiction for files without front matter (front matter always wins)"
-    )
+    ingest.add_argument("--jurisdiction", help="jurisdiction for files without front matter (front matter always wins)")
     ingest.set_defaults(handler=run_ingest)
 
     search = sub.add_parser("search", help="hybrid search over the corpus")
@@ -52,9 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     search.add_argument("--collection", help="collection name (default: WORKBENCH_COLLECTION)")
     search.add_argument("-k", type=int, default=10, help="number of hits (default 10)")
-    search.add_argument(
-        "--jurisdiction", action="append", default=[], help="only these jurisdictions (repeatable)"
-    )
+    search.add_argument("--jurisdiction", action="append", default=[], help="only these jurisdictions (repeatable)")
     search.add_argument("--as-of", metavar="YYYY-MM-DD", help="leave out documents not yet effective at this date")
     search.add_argument("--mode", choices=("hybrid", "dense", "sparse"), default="hybrid", help="default hybrid")
     search.add_argument("--json", action="store_true", help="print the ranked hits as JSON")
@@ -77,15 +76,19 @@ def run_ingest(args: argparse.Namespace) -> int:
     progress = _Progress() if sys.stderr.isatty() else None
 
     def ingest(target: Store) -> IngestReport:
-        return ingest_paths(target, args.paths, defaults=defaults, settings=settings, replace=args.replace,
-                            actor=f"cli:{_user()}", progress=progress)
+        return ingest_paths(
+            target,
+            args.paths,
+            defaults=defaults,
+            settings=settings,
+            replace=args.replace,
+            actor=f"cli:{_user()}",
+            progress=progress,
+        )
 
     try:
         store = _open(settings, collection)
-        if args.reset:
-            report = _rebuild(store, ingest)
-        else:
-            report = ingest(store)
+        report = _rebuild(store, ingest) if args.reset else ingest(store)
     except RetrievalError as exc:
         raise CliError(str(exc)) from None
     finally:
@@ -167,7 +170,7 @@ def run_search(args: argparse.Namespace) -> int:
 
     settings = get_settings()
     if (args.text is None) == (args.queries is None):
-        raise CliError('give either a query TEXT or --queries FILE.jsonl (not both)')
+        raise CliError("give either a query TEXT or --queries FILE.jsonl (not both)")
     if not 1 <= args.k <= MAX_K:
         raise CliError(f"-k must be between 1 and {MAX_K}, got {args.k}")
     flt = SearchFilter(jurisdictions=tuple(args.jurisdiction), as_of=_as_of(args.as_of))

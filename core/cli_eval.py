@@ -14,21 +14,31 @@ from typing import Any
 
 from core.cli_errors import CliError
 from core.config import Settings, get_settings
-from core.limits import MAX_CYCLES
 from core.evaluation import STRATEGY_NAMES, QuestionScore, evaluate, format_table
+from core.limits import MAX_CYCLES
 from core.questions import QuestionsFileError, load_questions
 
 
 def register(sub: Any) -> None:
     """Add the `eval` sub-command."""
     p = sub.add_parser("eval", help="score an answering strategy (loop, single, retry) on a questions file")
-    p.add_argument("questions_file", metavar="QUESTIONS_FILE", help="YAML list of {question, as_of, expected_facts, ...}")
-    p.add_argument("--strategy", default="loop", metavar="loop|single|retry",
-                   help="loop = stateful loop with every correction approved (default); single = draft plus one "
-                        "critique; retry = naive re-drafts with a wider retrieval and no deficiency state")
+    p.add_argument(
+        "questions_file", metavar="QUESTIONS_FILE", help="YAML list of {question, as_of, expected_facts, ...}"
+    )
+    p.add_argument(
+        "--strategy",
+        default="loop",
+        metavar="loop|single|retry",
+        help="loop = stateful loop with every correction approved (default); single = draft plus one "
+        "critique; retry = naive re-drafts with a wider retrieval and no deficiency state",
+    )
     p.add_argument("--collection", default=None, help="collection name (default: WORKBENCH_COLLECTION)")
-    p.add_argument("--max-cycles", type=int, default=None,
-                   help="correction cycles (loop) or re-drafts (retry); default WORKBENCH_MAX_CYCLES")
+    p.add_argument(
+        "--max-cycles",
+        type=int,
+        default=None,
+        help="correction cycles (loop) or re-drafts (retry); default WORKBENCH_MAX_CYCLES",
+    )
     p.add_argument("--answers", action="store_true", help="with --json: include each answer text")
     p.add_argument("--json", action="store_true", help="print one JSON object: strategy, questions[], summary")
     p.set_defaults(handler=run_eval)
@@ -44,8 +54,8 @@ def make_workbench(settings: Settings) -> Any:
 
 def run_eval(args: argparse.Namespace) -> int:
     """Validate the input, run the strategy over every question, print a table or the JSON object."""
-    from core.retrieval.errors import RetrievalError
     from core.inputs import InputError
+    from core.retrieval.errors import RetrievalError
 
     if args.strategy not in STRATEGY_NAMES:
         raise CliError(f"--strategy {args.strategy!r} is not one of {', '.join(STRATEGY_NAMES)}")
@@ -59,8 +69,9 @@ def run_eval(args: argparse.Namespace) -> int:
     try:
         wb = make_workbench(settings)
         on_result = None if args.json else _progress
-        report = evaluate(wb, questions, args.strategy, collection=args.collection, max_cycles=args.max_cycles,
-                          on_result=on_result)
+        report = evaluate(
+            wb, questions, args.strategy, collection=args.collection, max_cycles=args.max_cycles, on_result=on_result
+        )
     except (InputError, RetrievalError) as exc:
         raise CliError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
     if args.json:
@@ -82,5 +93,8 @@ def run_eval(args: argparse.Namespace) -> int:
 
 def _progress(row: QuestionScore) -> None:
     cover = "-" if row.fact_coverage is None else f"{row.fact_coverage:.2f}"
-    print(f"[eval] {row.label}: coverage {cover}, residual {row.residual_count} ({row.residual_severity:.2f}), "
-          f"{row.wall_s:.2f}s", file=sys.stderr)
+    print(
+        f"[eval] {row.label}: coverage {cover}, residual {row.residual_count} ({row.residual_severity:.2f}), "
+        f"{row.wall_s:.2f}s",
+        file=sys.stderr,
+    )

@@ -26,10 +26,13 @@ def register(sub: Any) -> None:
 
     resume = sub.add_parser("resume", help="answer a pending review from a decisions file, or continue a cut-off run")
     resume.add_argument("thread_id")
-    resume.add_argument("--decisions", default=None,
-                        help='JSON file: {"cycle": N, "decisions": {...}, "added": [...], "stop": false} or '
-                             '{"cycle": N, deficiency_id: {action, query, note}}, N being the review answered; '
-                             "without it, a run cut off by a crash continues from its last checkpoint")
+    resume.add_argument(
+        "--decisions",
+        default=None,
+        help='JSON file: {"cycle": N, "decisions": {...}, "added": [...], "stop": false} or '
+        '{"cycle": N, deficiency_id: {action, query, note}}, N being the review answered; '
+        "without it, a run cut off by a crash continues from its last checkpoint",
+    )
     resume.add_argument("--json", action="store_true")
     resume.set_defaults(handler=_resume)
 
@@ -72,8 +75,14 @@ def _progress(event: ProgressEvent) -> None:
 
 @_guard
 def _run(args: argparse.Namespace) -> int:
-    result = _workbench().start(args.question, as_of=args.as_of, max_cycles=args.max_cycles, approve=args.approve,
-                                collection=args.collection, on_event=None if args.json else _progress)
+    result = _workbench().start(
+        args.question,
+        as_of=args.as_of,
+        max_cycles=args.max_cycles,
+        approve=args.approve,
+        collection=args.collection,
+        on_event=None if args.json else _progress,
+    )
     _print_result(result, args.json)
     return 0
 
@@ -114,7 +123,9 @@ def _sessions(args: argparse.Namespace) -> int:
         print("no sessions yet")
     for s in items:
         score = f"{s.quality_score:.2f}" if s.quality_score is not None else "-"
-        print(f"{s.thread_id}  {s.created_at}  {s.status:<16} score {score:<5} {s.termination_reason or '':<28} {s.question[:70]}")
+        print(
+            f"{s.thread_id}  {s.created_at}  {s.status:<16} score {score:<5} {s.termination_reason or '':<28} {s.question[:70]}"
+        )
     return 0
 
 
@@ -148,8 +159,10 @@ def _print_result(result: RunResult, as_json: bool) -> None:
         for p in result.pending_review["proposals"]:
             print(f"  {p['id']}  [{p['severity']}] {p['deficiency_type']}: {p['description']}")
             print(f"      query: {p['query'] or '(none: the revision uses the corpus metadata, no retrieval)'}")
-        print(f"\nAnswer with: python -m core resume {result.thread_id} --decisions FILE.json "
-              f"(the file names this review: \"cycle\": {result.pending_review['cycle']})")
+        print(
+            f"\nAnswer with: python -m core resume {result.thread_id} --decisions FILE.json "
+            f'(the file names this review: "cycle": {result.pending_review["cycle"]})'
+        )
         return
     print(f"\n{result.final_answer or result.current_answer}\n")
     score = f"{result.quality_score:.2f}" if result.quality_score is not None else "-"

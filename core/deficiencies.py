@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import Enum
-from typing import Iterable
 
 from core.state import Deficiency, ResolutionStatus
 
@@ -46,8 +46,12 @@ TRANSITIONS: dict[tuple[ResolutionStatus, Event], ResolutionStatus] = {
 discloses). Dismissed is terminal: the analyst's rejection is kept and disclosed even if a later revision happens to
 fix it."""
 
-COUNTS_ATTEMPT = {(S.addressed, Event.found_again), (S.resolved, Event.found_again),
-                  (S.addressed, Event.found_uncorrectable), (S.resolved, Event.found_uncorrectable)}
+COUNTS_ATTEMPT = {
+    (S.addressed, Event.found_again),
+    (S.resolved, Event.found_again),
+    (S.addressed, Event.found_uncorrectable),
+    (S.resolved, Event.found_uncorrectable),
+}
 
 ANALYST_EVENTS: dict[Event, str] = {Event.rejected: "reject"}
 """The events an analyst causes, with the review action that carries each (the board's status choices)."""
@@ -84,8 +88,14 @@ def analyst_choices(status: ResolutionStatus) -> tuple[ResolutionStatus, ...]:
 def analyst_action(status: ResolutionStatus, chosen: ResolutionStatus) -> str | None:
     """The review action that moves a deficiency from `status` to the analyst's `chosen` status, or None when the
     table has no analyst event for that move."""
-    return next((action for e, action in ANALYST_EVENTS.items()
-                 if allowed(status, e) and TRANSITIONS[(status, e)] == chosen and chosen != status), None)
+    return next(
+        (
+            action
+            for e, action in ANALYST_EVENTS.items()
+            if allowed(status, e) and TRANSITIONS[(status, e)] == chosen and chosen != status
+        ),
+        None,
+    )
 
 
 def reconcile(
@@ -125,8 +135,9 @@ def reconcile(
         )
     for did, fresh in found_by_id.items():
         if did not in prev:
-            new = fresh.model_copy(update={"identified_at_cycle": cycle, "resolution_status": S.open,
-                                           "resolution_attempt_count": 0})
+            new = fresh.model_copy(
+                update={"identified_at_cycle": cycle, "resolution_status": S.open, "resolution_attempt_count": 0}
+            )
             out.append(new if fresh.correctable else apply(new, Event.found_uncorrectable, unresolvable_after))
     return out
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import date
 from enum import Enum
-from typing import Any, Iterable, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -192,9 +193,7 @@ class Catalog:
     def predecessors_in_force(self, doc_id: str, as_of: date) -> list[DocumentMeta]:
         """Documents that name `doc_id` as successor and still apply at `as_of` (the law until it applies)."""
         return [
-            d
-            for d in self.all()
-            if doc_id in d.superseded_by and self.status_at(d.id, as_of) == DocStatus.in_force
+            d for d in self.all() if doc_id in d.superseded_by and self.status_at(d.id, as_of) == DocStatus.in_force
         ]
 
     def successors(self, doc_id: str) -> list[DocumentMeta]:

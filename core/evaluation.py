@@ -18,28 +18,45 @@ expected deficiency types among all types detected during the run, retrieval and
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any, Callable, Sequence
-
+from typing import Any
 
 from core.answer import Answer, Claim, render_markdown
 from core.engines.base import EngineContext
+from core.engines.text import is_anaphoric, sentences
 from core.nodes import Deps, about_item, names_of, source_names
 from core.plan import ResearchPlan
-from core.retrieval.plan_search import search_plan
-from core.engines.text import is_anaphoric, sentences
-from core.scoring import detection_recall, fact_coverage, fact_label, residual_summary
 from core.questions import EvalQuestion
+from core.retrieval.plan_search import search_plan
+from core.scoring import detection_recall, fact_coverage, fact_label, residual_summary
 from core.state import Citation, Deficiency, ResolutionStatus
 
 STRATEGY_NAMES: tuple[str, ...] = ("loop", "single", "retry")
-AVERAGED_FIELDS: tuple[str, ...] = ("fact_coverage", "facts_found", "facts_expected", "residual_count",
-                                   "residual_severity", "resolved", "retrievals", "critic_calls", "cycles", "wall_s",
-                                   "detection_recall", "plan_items", "plan_items_answered", "answer_words",
-                                   "words_per_item", "duplicate_sentences", "cut_sentences", "certified_incomplete")
-SUMMED_FIELDS: tuple[str, ...] = tuple(f for f in AVERAGED_FIELDS
-                                     if f not in ("fact_coverage", "detection_recall", "words_per_item"))
+AVERAGED_FIELDS: tuple[str, ...] = (
+    "fact_coverage",
+    "facts_found",
+    "facts_expected",
+    "residual_count",
+    "residual_severity",
+    "resolved",
+    "retrievals",
+    "critic_calls",
+    "cycles",
+    "wall_s",
+    "detection_recall",
+    "plan_items",
+    "plan_items_answered",
+    "answer_words",
+    "words_per_item",
+    "duplicate_sentences",
+    "cut_sentences",
+    "certified_incomplete",
+)
+SUMMED_FIELDS: tuple[str, ...] = tuple(
+    f for f in AVERAGED_FIELDS if f not in ("fact_coverage", "detection_recall", "words_per_item")
+)
 
 
 # --------------------------------------------------------------------------------------------- strategies
@@ -91,9 +108,22 @@ def run_single(wb: Any, q: EvalQuestion, *, collection: str | None = None, max_c
     draft = wb.drafter.draft(plan, hits, ctx)
     critique = wb.critic.critique(plan, draft.answer, [], ctx)
     found = list(critique.deficiencies)
-    return RunOutcome(strategy="single", answer=draft.answer, plan=plan, citations=draft.citations, residual=found, detected=found, resolved=0,
-                      retrievals=1, critic_calls=1, cycles=0, wall_s=time.perf_counter() - started,
-                      stop_reason="single_pass", score=critique.score, answered=len(critique.answered_items))
+    return RunOutcome(
+        strategy="single",
+        answer=draft.answer,
+        plan=plan,
+        citations=draft.citations,
+        residual=found,
+        detected=found,
+        resolved=0,
+        retrievals=1,
+        critic_calls=1,
+        cycles=0,
+        wall_s=time.perf_counter() - started,
+        stop_reason="single_pass",
+        score=critique.score,
+        answered=len(critique.answered_items),
+    )
 
 
 def run_retry(wb: Any, q: EvalQuestion, *, collection: str | None = None, max_cycles: int | None = None) -> RunOutcome:
@@ -124,10 +154,22 @@ def run_retry(wb: Any, q: EvalQuestion, *, collection: str | None = None, max_cy
             stop = "no_deficiencies_found"
             break
     last = {d.id for d in found}
-    return RunOutcome(strategy="retry", answer=answer, plan=plan, citations=citations, residual=found, detected=list(seen.values()),
-                      resolved=sum(1 for did in seen if did not in last), retrievals=retrievals,
-                      critic_calls=critic_calls, cycles=attempt, wall_s=time.perf_counter() - started,
-                      stop_reason=stop, score=score, answered=answered)
+    return RunOutcome(
+        strategy="retry",
+        answer=answer,
+        plan=plan,
+        citations=citations,
+        residual=found,
+        detected=list(seen.values()),
+        resolved=sum(1 for did in seen if did not in last),
+        retrievals=retrievals,
+        critic_calls=critic_calls,
+        cycles=attempt,
+        wall_s=time.perf_counter() - started,
+        stop_reason=stop,
+        score=score,
+        answered=answered,
+    )
 
 
 def run_loop(wb: Any, q: EvalQuestion, *, collection: str | None = None, max_cycles: int | None = None) -> RunOutcome:
@@ -141,12 +183,20 @@ def run_loop(wb: Any, q: EvalQuestion, *, collection: str | None = None, max_cyc
     last = result.evaluation_history[-1] if result.evaluation_history else None
     answered = len(result.plan.items) - sum(1 for d in result.residual_deficiencies if _is_gap(d, result.plan))
     return RunOutcome(
-        strategy="loop", answer=result.answer or Answer(), plan=result.plan, citations=list(result.citations),
-        score=result.quality_score or 0.0, answered=answered if last else 0,
-        residual=list(result.residual_deficiencies), detected=identified,
+        strategy="loop",
+        answer=result.answer or Answer(),
+        plan=result.plan,
+        citations=list(result.citations),
+        score=result.quality_score or 0.0,
+        answered=answered if last else 0,
+        residual=list(result.residual_deficiencies),
+        detected=identified,
         resolved=sum(1 for d in identified if d.resolution_status == ResolutionStatus.resolved),
-        retrievals=int(result.metrics.get("retrievals", 0)), critic_calls=int(result.metrics.get("critic_calls", 0)),
-        cycles=int(result.evaluation_cycle), wall_s=wall, stop_reason=result.termination_reason or "",
+        retrievals=int(result.metrics.get("retrievals", 0)),
+        critic_calls=int(result.metrics.get("critic_calls", 0)),
+        cycles=int(result.evaluation_cycle),
+        wall_s=wall,
+        stop_reason=result.termination_reason or "",
     )
 
 
@@ -215,20 +265,37 @@ def score(q: EvalQuestion, outcome: RunOutcome, threshold: float = 0.85) -> Ques
     items = len(outcome.plan.items) if outcome.plan else 0
     words = outcome.answer.word_count()
     incomplete = outcome.answered < items
-    certified = incomplete and (outcome.score >= threshold or outcome.stop_reason in ("no_open_deficiencies",
-                                                                                       "no_deficiencies_found"))
+    certified = incomplete and (
+        outcome.score >= threshold or outcome.stop_reason in ("no_open_deficiencies", "no_deficiencies_found")
+    )
     return QuestionScore(
-        label=q.label, question=q.question, as_of=q.as_of.isoformat() if q.as_of else None,
-        fact_coverage=cov.ratio, facts_found=len(cov.found), facts_expected=cov.expected,
-        facts_missing=list(cov.missing), residual_count=res.count, residual_severity=res.severity,
-        residual_types=res.by_type, resolved=outcome.resolved, retrievals=outcome.retrievals,
-        critic_calls=outcome.critic_calls, cycles=outcome.cycles, wall_s=round(outcome.wall_s, 4),
-        detected_types=detected, detection_recall=detection_recall(expected, detected),
-        expected_types_missed=[t for t in expected if t not in detected], stop_reason=outcome.stop_reason,
-        plan_items=items, plan_items_answered=outcome.answered, answer_words=words,
+        label=q.label,
+        question=q.question,
+        as_of=q.as_of.isoformat() if q.as_of else None,
+        fact_coverage=cov.ratio,
+        facts_found=len(cov.found),
+        facts_expected=cov.expected,
+        facts_missing=list(cov.missing),
+        residual_count=res.count,
+        residual_severity=res.severity,
+        residual_types=res.by_type,
+        resolved=outcome.resolved,
+        retrievals=outcome.retrievals,
+        critic_calls=outcome.critic_calls,
+        cycles=outcome.cycles,
+        wall_s=round(outcome.wall_s, 4),
+        detected_types=detected,
+        detection_recall=detection_recall(expected, detected),
+        expected_types_missed=[t for t in expected if t not in detected],
+        stop_reason=outcome.stop_reason,
+        plan_items=items,
+        plan_items_answered=outcome.answered,
+        answer_words=words,
         words_per_item=round(words / items, 1) if items else None,
-        duplicate_sentences=duplicate_sentences(outcome.answer), cut_sentences=cut_sentences(outcome.answer),
-        certified_incomplete=certified, answer=shown,
+        duplicate_sentences=duplicate_sentences(outcome.answer),
+        cut_sentences=cut_sentences(outcome.answer),
+        certified_incomplete=certified,
+        answer=shown,
     )
 
 
@@ -245,14 +312,17 @@ def duplicate_sentences(answer: Answer) -> int:
 def cut_sentences(answer: Answer) -> int:
     """Claims that stop mid-sentence (no closing punctuation), open with a lower-case fragment, or open with a
     pronoun or connective whose antecedent is not before it."""
+
     def cut(claim: Claim) -> bool:
         text = claim.said.strip()
         first = sentences(text)[:1]
-        return bool(text) and (text[-1] not in ".!?)\"'" or text[0].islower()
-                               or (claim.kind == "finding" and bool(first) and is_anaphoric(first[0])))
+        return bool(text) and (
+            text[-1] not in ".!?)\"'"
+            or text[0].islower()
+            or (claim.kind == "finding" and bool(first) and is_anaphoric(first[0]))
+        )
 
     return sum(1 for _, c in answer.claims() if cut(c))
-
 
 
 @dataclass
@@ -282,8 +352,11 @@ class EvalReport:
 
     def to_json(self, *, with_answers: bool = False) -> dict[str, Any]:
         """The `python -m core eval --json` object."""
-        return {"strategy": self.strategy, "questions": [r.to_json(with_answer=with_answers) for r in self.rows],
-                "summary": self.summary()}
+        return {
+            "strategy": self.strategy,
+            "questions": [r.to_json(with_answer=with_answers) for r in self.rows],
+            "summary": self.summary(),
+        }
 
 
 def evaluate(
@@ -316,21 +389,36 @@ def format_table(report: EvalReport) -> list[str]:
     lines = [head, "-" * len(head)]
     for r in report.rows:
         cover = "-" if r.fact_coverage is None else f"{r.fact_coverage:.2f}"
-        lines.append(f"{r.label:<6} {r.facts_found:>3}/{r.facts_expected:<3} {cover:>6} {r.residual_count:>5} "
-                     f"{r.residual_severity:>6.2f} {r.resolved:>6} {r.retrievals:>5} {r.critic_calls:>5} {r.cycles:>4} "
-                     f"{r.wall_s:>7.2f}  {r.stop_reason}")
+        lines.append(
+            f"{r.label:<6} {r.facts_found:>3}/{r.facts_expected:<3} {cover:>6} {r.residual_count:>5} "
+            f"{r.residual_severity:>6.2f} {r.resolved:>6} {r.retrievals:>5} {r.critic_calls:>5} {r.cycles:>4} "
+            f"{r.wall_s:>7.2f}  {r.stop_reason}"
+        )
     s = report.summary()
     t = s["total"]
     cover = "-" if s["fact_coverage_overall"] is None else f"{s['fact_coverage_overall']:.2f}"
     lines.append("-" * len(head))
-    lines.append(f"{'total':<6} {int(t['facts_found'] or 0):>3}/{int(t['facts_expected'] or 0):<3} {cover:>6} "
-                 f"{int(t['residual_count'] or 0):>5} {t['residual_severity'] or 0:>6.2f} {int(t['resolved'] or 0):>6} "
-                 f"{int(t['retrievals'] or 0):>5} {int(t['critic_calls'] or 0):>5} {int(t['cycles'] or 0):>4} "
-                 f"{t['wall_s'] or 0:>7.2f}")
+    lines.append(
+        f"{'total':<6} {int(t['facts_found'] or 0):>3}/{int(t['facts_expected'] or 0):<3} {cover:>6} "
+        f"{int(t['residual_count'] or 0):>5} {t['residual_severity'] or 0:>6.2f} {int(t['resolved'] or 0):>6} "
+        f"{int(t['retrievals'] or 0):>5} {int(t['critic_calls'] or 0):>5} {int(t['cycles'] or 0):>4} "
+        f"{t['wall_s'] or 0:>7.2f}"
+    )
     return lines
 
 
 __all__ = [
-    "EvalQuestion", "EvalReport", "QuestionScore", "RunOutcome", "STRATEGIES", "STRATEGY_NAMES",
-    "evaluate", "fact_label", "format_table", "run_loop", "run_retry", "run_single", "score",
+    "STRATEGIES",
+    "STRATEGY_NAMES",
+    "EvalQuestion",
+    "EvalReport",
+    "QuestionScore",
+    "RunOutcome",
+    "evaluate",
+    "fact_label",
+    "format_table",
+    "run_loop",
+    "run_retry",
+    "run_single",
+    "score",
 ]

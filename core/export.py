@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 import json
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from docx import Document
 from docx.document import Document as DocxDocument
@@ -44,8 +44,10 @@ def _finished(result: RunResult) -> bool:
 
 
 def _provisional_notice(result: RunResult) -> str:
-    return (f"This session has not finished (status: {result.status}). "
-            "The answer below is provisional and may still change.")
+    return (
+        f"This session has not finished (status: {result.status}). "
+        "The answer below is provisional and may still change."
+    )
 
 
 def _score(value: float | None) -> str:
@@ -100,21 +102,48 @@ def why_unresolved(d: Deficiency, *, finished: bool) -> str:
 
 
 RESIDUAL_HEADER: Row = ["ID", "Severity", "Type", "Subject", "Description", "Why unresolved"]
-CITATION_HEADER: Row = ["Document", "Title", "Jurisdiction", "Citation", "Declared status", "Status at as-of",
-                        "Effective", "Passages quoted"]
+CITATION_HEADER: Row = [
+    "Document",
+    "Title",
+    "Jurisdiction",
+    "Citation",
+    "Declared status",
+    "Status at as-of",
+    "Effective",
+    "Passages quoted",
+]
 CYCLE_HEADER: Row = ["Cycle", "Score", "Found", "Resolved", "Queries issued", "Decisions"]
 
 
 def _residual_rows(result: RunResult) -> list[Row]:
     ordered = sorted(result.residual_deficiencies, key=lambda d: -d.severity.rank)
-    return [[d.id, d.severity.value, d.deficiency_type.value, d.subject, d.description,
-             why_unresolved(d, finished=_finished(result))] for d in ordered]
+    return [
+        [
+            d.id,
+            d.severity.value,
+            d.deficiency_type.value,
+            d.subject,
+            d.description,
+            why_unresolved(d, finished=_finished(result)),
+        ]
+        for d in ordered
+    ]
 
 
 def _citation_rows(result: RunResult) -> list[Row]:
-    return [[c.doc_id, c.title, c.jurisdiction, c.citation or "", c.declared_status, c.status_at_as_of,
-             c.effective.isoformat() if c.effective else "unknown", ", ".join(c.passage_ids or c.chunk_ids)]
-            for c in result.citations]
+    return [
+        [
+            c.doc_id,
+            c.title,
+            c.jurisdiction,
+            c.citation or "",
+            c.declared_status,
+            c.status_at_as_of,
+            c.effective.isoformat() if c.effective else "unknown",
+            ", ".join(c.passage_ids or c.chunk_ids),
+        ]
+        for c in result.citations
+    ]
 
 
 def _ids(ids: tuple[str, ...]) -> str:
@@ -126,12 +155,20 @@ def _cycle_rows(result: RunResult) -> list[Row]:
     for r in result.evaluation_history:
         decisions = "; ".join(
             f"{x.deficiency_id}: {x.action}{' (auto)' if x.automatic else ''} by {x.decided_by}"
-            + (f", query: {x.query}" if x.query else "") + (f", note: {x.note}" if x.note else "")
+            + (f", query: {x.query}" if x.query else "")
+            + (f", note: {x.note}" if x.note else "")
             for x in r.decisions
         )
-        rows.append([str(r.cycle_number), f"{r.overall_score:.2f}", _ids(r.deficiencies_found),
-                     _ids(r.deficiencies_resolved), "; ".join(r.retrieval_queries_issued) or "none",
-                     decisions or "none"])
+        rows.append(
+            [
+                str(r.cycle_number),
+                f"{r.overall_score:.2f}",
+                _ids(r.deficiencies_found),
+                _ids(r.deficiencies_resolved),
+                "; ".join(r.retrieval_queries_issued) or "none",
+                decisions or "none",
+            ]
+        )
     return rows
 
 
@@ -144,7 +181,7 @@ def md_cell(text: str) -> str:
 def _md_table(header: Row, rows: list[Row]) -> list[str]:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(md_cell(cell) for cell in row) + " |" for row in rows]
-    return lines + [""]
+    return [*lines, ""]
 
 
 def _markdown(result: RunResult, audit_ok: bool, audit_message: str) -> bytes:

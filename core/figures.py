@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
-from typing import Iterable
 
 import iso4217parse
 import pycountry
@@ -33,14 +33,29 @@ COMPARATOR_AFTER: tuple[tuple[str, Comparator], ...] = (
 )
 """Words after a figure and the comparator they mean."""
 
-_MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-           "november", "december"]
-MONTH_NUMBER = {**{m: i + 1 for i, m in enumerate(_MONTHS)}, **{m[:3]: i + 1 for i, m in enumerate(_MONTHS)},
-                "sept": 9}
+_MONTHS = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+]
+MONTH_NUMBER = {**{m: i + 1 for i, m in enumerate(_MONTHS)}, **{m[:3]: i + 1 for i, m in enumerate(_MONTHS)}, "sept": 9}
 """Month names and their usual abbreviations (lower case) -> month number."""
 _MONTH_RE = "|".join(sorted(MONTH_NUMBER, key=len, reverse=True))
-DATE_DMY = re.compile(rf"\b(?P<day>[0-3]?\d)(?:st|nd|rd|th)?\s+(?P<month>{_MONTH_RE})\.?,?\s+(?P<year>(?:19|20)\d\d)\b", re.I)
-DATE_MDY = re.compile(rf"\b(?P<month>{_MONTH_RE})\.?\s+(?P<day>[0-3]?\d)(?:st|nd|rd|th)?,?\s+(?P<year>(?:19|20)\d\d)\b", re.I)
+DATE_DMY = re.compile(
+    rf"\b(?P<day>[0-3]?\d)(?:st|nd|rd|th)?\s+(?P<month>{_MONTH_RE})\.?,?\s+(?P<year>(?:19|20)\d\d)\b", re.I
+)
+DATE_MDY = re.compile(
+    rf"\b(?P<month>{_MONTH_RE})\.?\s+(?P<day>[0-3]?\d)(?:st|nd|rd|th)?,?\s+(?P<year>(?:19|20)\d\d)\b", re.I
+)
 DATE_ISO = re.compile(r"\b(?P<year>(?:19|20)\d\d)-(?P<month>[01]\d)-(?P<day>[0-3]\d)\b")
 DATE_MY = re.compile(rf"\b(?P<month>{_MONTH_RE})\.?\s+(?P<year>(?:19|20)\d\d)\b", re.I)
 """Day-month-year, month-day-year, ISO and month-year dates (groups `day`, `month`, `year`)."""
@@ -63,7 +78,7 @@ def _symbols() -> dict[str, tuple[str, ...]]:
     table: dict[str, list[str]] = {}
     for code in sorted(currency_codes()):
         cur = iso4217parse.by_alpha3(code)
-        for sym in (cur.symbols if cur else []):
+        for sym in cur.symbols if cur else []:
             if sym and any(unicodedata.category(ch) == "Sc" for ch in sym) and not any(ch.isspace() for ch in sym):
                 table.setdefault(sym, []).append(code)
     return {k: tuple(v) for k, v in table.items()}
@@ -131,7 +146,9 @@ def _figure_re() -> re.Pattern[str]:
     words = "|".join(sorted(_words(), key=len, reverse=True))
     pre = rf"(?P<pre>(?:{codes})\b(?:\s?/\s?(?:{codes})\b)?|{_symbol_pattern()})"
     post = rf"(?P<post>%|percent\b|per cent\b|(?:{codes})\b|(?:{words})s?\b|(?:calendar |business )?days\b)"
-    return re.compile(rf"{pre}\s?(?P<num1>{_NUM}){_SCALE.format('scale1')}|(?<![\w.])(?P<num2>{_NUM}){_SCALE.format('scale2')}\s?{post}")
+    return re.compile(
+        rf"{pre}\s?(?P<num1>{_NUM}){_SCALE.format('scale1')}|(?<![\w.])(?P<num2>{_NUM}){_SCALE.format('scale2')}\s?{post}"
+    )
 
 
 _CMP_BEFORE = [(re.compile(rf"\b(?:{words})\s*$", re.I), cmp) for words, cmp in COMPARATOR_BEFORE]
@@ -196,8 +213,8 @@ def figures(text: str, hint: Iterable[str] = ()) -> list[Figure]:
         value = float(re.sub(r"[,\u202f\u00a0 ]", "", raw))
         scale = (m.group("scale1") or m.group("scale2") or "").lower()
         value *= {"k": 1e3, "m": 1e6, "million": 1e6, "bn": 1e9, "billion": 1e9}.get(scale, 1)
-        before = text[max(0, m.start() - 30): m.start()]
-        after = text[m.end(): m.end() + 24]
+        before = text[max(0, m.start() - 30) : m.start()]
+        after = text[m.end() : m.end() + 24]
         comparator = None
         for rx, cmp in _CMP_BEFORE:
             if rx.search(before):
@@ -205,7 +222,9 @@ def figures(text: str, hint: Iterable[str] = ()) -> list[Figure]:
         for rx, cmp in _CMP_AFTER:
             if rx.search(after):
                 comparator = cmp
-        out.extend(Figure(value=value, unit=u, comparator=comparator, text=m.group(0).strip()) for u in _units(m, hints))
+        out.extend(
+            Figure(value=value, unit=u, comparator=comparator, text=m.group(0).strip()) for u in _units(m, hints)
+        )
     return out
 
 

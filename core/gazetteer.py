@@ -10,19 +10,31 @@ a body (an EU member state) is found through the `covers` list the corpus declar
 from __future__ import annotations
 
 import re
-from typing import Any
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import countryinfo
 import pycountry
 
 from core.documents import Catalog
 
-SUBDIVISION_TYPES = frozenset({
-    "State", "Province", "Canton", "Emirate", "Land", "Territory", "Federal territory", "Federal district",
-    "Autonomous community", "Autonomous province", "Country", "Special administrative region",
-})
+SUBDIVISION_TYPES = frozenset(
+    {
+        "State",
+        "Province",
+        "Canton",
+        "Emirate",
+        "Land",
+        "Territory",
+        "Federal territory",
+        "Federal district",
+        "Autonomous community",
+        "Autonomous province",
+        "Country",
+        "Special administrative region",
+    }
+)
 """ISO 3166-2 subdivision kinds whose names a question may use for a place (not districts or municipalities)."""
 
 
@@ -67,8 +79,12 @@ def _countries() -> dict[str, _Entry]:
     for country in pycountry.countries:
         code = country.alpha_2
         data = info.get(code, {})
-        given = {country.name, getattr(country, "official_name", None), getattr(country, "common_name", None),
-                 data.get("name")}
+        given = {
+            country.name,
+            getattr(country, "official_name", None),
+            getattr(country, "common_name", None),
+            data.get("name"),
+        }
         given |= {s for s in data.get("altSpellings") or [] if len(s) > 3 and s[0].isupper()}
         names: set[str] = {n for n in given if isinstance(n, str) and n.isascii()}
         dem = (data.get("demonym") or "").strip()
@@ -204,7 +220,7 @@ def find_places(question: str, catalog: Catalog) -> list[Place]:
         entry = _countries().get(iso)
         candidates.append((m.start(), named, iso, entry.name if entry else iso, iso in corpus_by_iso))
     candidates.sort(key=lambda c: (c[0], -len(c[1])))
-    for pos, named, code, name, in_corpus in candidates:
+    for pos, named, code, name, _in_corpus in candidates:
         code = corpus_by_iso.get(code, code)
         via = covers.get(code) if code not in corpus_codes else None
         add(code, name, named, pos, code in corpus_codes, via)

@@ -12,8 +12,8 @@ from core.loop.correct import correct
 from core.loop.critique import critique
 from core.loop.finalize import finalize
 from core.loop.review import review
-from core.nodes import Deps
 from core.loop_state import SessionInput, WorkbenchState
+from core.nodes import Deps
 
 STEP_MARGIN = 4
 """Spare steps: the budget is a backstop against a loop that never stops, not a second cycle limit."""
@@ -74,7 +74,7 @@ def build_graph(checkpointer: Any = None) -> Any:
     g.add_node("draft", draft)
     g.add_node("critique", critique)
     g.add_node("review", review, destinations=("correct", "finalize"))
-    g.add_node("correct", correct)
+    g.add_node("correct", correct)  # type: ignore[call-overload]  # fed by Send with a task payload, not the state
     g.add_node("revise", revise)
     g.add_node("finalize", finalize)
     g.add_edge(START, "plan")

@@ -34,7 +34,9 @@ def validate_question(question: str, settings: Settings) -> str:
     if not "".join(ch for ch in cleaned if unicodedata.category(ch) != "Cf").strip():
         raise InputError("the question is empty: type a regulatory question")
     if len(cleaned) > settings.max_query_chars:
-        raise InputError(f"the question has {len(cleaned)} characters; the limit is {settings.max_query_chars}: shorten it")
+        raise InputError(
+            f"the question has {len(cleaned)} characters; the limit is {settings.max_query_chars}: shorten it"
+        )
     return cleaned
 
 
@@ -105,11 +107,15 @@ def _check_answers(response: ReviewResponse, current: RunResult) -> None:
     review = current.pending_review or {}
     cycle = review.get("cycle")
     if response.cycle is None:
-        raise InputError(f'the decisions do not name the review they answer: add "cycle": {cycle} '
-                         f"(session {current.thread_id} waits at the review of cycle {cycle})")
+        raise InputError(
+            f'the decisions do not name the review they answer: add "cycle": {cycle} '
+            f"(session {current.thread_id} waits at the review of cycle {cycle})"
+        )
     if response.cycle != cycle:
-        raise InputError(f"the decisions answer the review of cycle {response.cycle}, but session {current.thread_id} "
-                         f"waits at the review of cycle {cycle}: they are stale; decide the current proposals")
+        raise InputError(
+            f"the decisions answer the review of cycle {response.cycle}, but session {current.thread_id} "
+            f"waits at the review of cycle {cycle}: they are stale; decide the current proposals"
+        )
     by_id = {d.id: d for d in current.identified_deficiencies}
     unknown = set(response.decisions) - set(by_id)
     if unknown:
@@ -121,11 +127,15 @@ def _check_answers(response: ReviewResponse, current: RunResult) -> None:
             continue
         d = by_id[did]
         if d.resolution_status not in editable:
-            why = "decided by the approval policy" if did in review.get("auto_decided", {}) else d.resolution_status.value
+            why = (
+                "decided by the approval policy" if did in review.get("auto_decided", {}) else d.resolution_status.value
+            )
             raise InputError(f"{did} is not pending in the review of cycle {cycle} ({why}): remove its decision")
         if decision.action == "edit" or decision.query is not None:
-            raise InputError(f"{did} is not pending in the review of cycle {cycle} ({d.resolution_status.value}): "
-                             "its correction query is not run; only severity, note or dismissal can change")
+            raise InputError(
+                f"{did} is not pending in the review of cycle {cycle} ({d.resolution_status.value}): "
+                "its correction query is not run; only severity, note or dismissal can change"
+            )
     missing = pending_ids - set(response.decisions)
     if missing and not response.stop:
         raise InputError(f"no decision for {len(missing)} proposed correction(s): {', '.join(sorted(missing))}")

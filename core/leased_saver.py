@@ -3,8 +3,9 @@ imported only when Postgres is configured)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 from langgraph.checkpoint.postgres import PostgresSaver
 
@@ -29,14 +30,16 @@ class LeasedPostgresSaver(PostgresSaver):
         finally:
             self._leases.pop(thread_id, None)
 
-    def _writer(self, thread_id: Any) -> PostgresSaver:
+    def _writer(self, thread_id: Any) -> Any:
+        """The run's leased saver, else this saver itself (through `super()`, over the pool)."""
         lease = self._leases.get(str(thread_id))
         return lease if lease is not None else super()
 
-    def _reader(self, thread_id: Any) -> PostgresSaver:
+    def _reader(self, thread_id: Any) -> Any:
         """The lock's connection while it works (a run needs no second connection), else the pool."""
         lease = self._leases.get(str(thread_id))
-        if lease is None or lease.conn.closed or lease.conn.broken:
+        conn: Any = lease.conn if lease is not None else None
+        if lease is None or conn.closed or conn.broken:
             return super()
         return lease
 

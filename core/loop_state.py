@@ -33,10 +33,7 @@ def merge_deficiencies(
 ) -> list[Deficiency]:
     """Reducer: merge by ID, the right side replacing; accepts models or dicts; never mutates its inputs."""
     merged: dict[str, Deficiency] = {}
-    for item in left or []:
-        d = item if isinstance(item, Deficiency) else Deficiency.model_validate(item)
-        merged[d.id] = d
-    for item in right or []:
+    for item in [*(left or []), *(right or [])]:
         d = item if isinstance(item, Deficiency) else Deficiency.model_validate(item)
         merged[d.id] = d
     return list(merged.values())

@@ -8,15 +8,16 @@ happen only in `retrieve` and in `correct`, which runs strictly after the review
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from core.answer import RESIDUAL_HEADING, Answer, gap_for, render_markdown
 from core.config import Settings
+from core.documents import Hit
 from core.engines.base import Critic, Drafter, EngineContext, Planner, Usage
 from core.plan import PlanItem, ResearchPlan
-from core.documents import Hit
 from core.state import Citation, Deficiency, DeficiencyType
 from core.termination import TerminationPolicy
 
@@ -43,10 +44,13 @@ class Deps:
         """Engine context at the session's as-of date, over the current catalog; document text is read once per
         context, since a critique checks many figures against the same cited documents."""
         chunks = functools.lru_cache(maxsize=None)(store.chunks)
-        return EngineContext(catalog=store.catalog(), as_of=as_of,
-                             doc_text=lambda doc_id: "\n".join(c.text for c in chunks(doc_id)),
-                             passage=lambda chunk_id: getattr(_chunk(chunks, chunk_id), "text", ""),
-                             chunk=lambda chunk_id: _chunk(chunks, chunk_id))
+        return EngineContext(
+            catalog=store.catalog(),
+            as_of=as_of,
+            doc_text=lambda doc_id: "\n".join(c.text for c in chunks(doc_id)),
+            passage=lambda chunk_id: getattr(_chunk(chunks, chunk_id), "text", ""),
+            chunk=lambda chunk_id: _chunk(chunks, chunk_id),
+        )
 
 
 def _chunk(chunks: Callable[[str], list[Any]], chunk_id: str) -> Any:
@@ -59,8 +63,11 @@ def _chunk(chunks: Callable[[str], list[Any]], chunk_id: str) -> Any:
 
 def usage_metrics(usage: Usage) -> dict[str, float]:
     """Model usage as `metrics` counters (they add up over the session)."""
-    return {"llm_calls": usage.llm_calls, "prompt_tokens": usage.prompt_tokens,
-            "completion_tokens": usage.completion_tokens}
+    return {
+        "llm_calls": usage.llm_calls,
+        "prompt_tokens": usage.prompt_tokens,
+        "completion_tokens": usage.completion_tokens,
+    }
 
 
 def names_of(plan: ResearchPlan | None) -> dict[str, str]:
@@ -91,16 +98,26 @@ def rehydrate(store: Any, snippets: list[dict[str, Any]]) -> dict[str, list[Hit]
     out: dict[str, list[Hit]] = {}
     for s in snippets:
         out.setdefault(s.get("plan_item_id", ""), []).append(
-            Hit(doc_id=s["doc_id"], chunk_id=s["chunk_id"], chunk_index=s["chunk_index"], score=s["score"],
-                title=s["title"], jurisdiction=s["jurisdiction"], status=s["status"], text=texts.get(s["chunk_id"], "")))
+            Hit(
+                doc_id=s["doc_id"],
+                chunk_id=s["chunk_id"],
+                chunk_index=s["chunk_index"],
+                score=s["score"],
+                title=s["title"],
+                jurisdiction=s["jurisdiction"],
+                status=s["status"],
+                text=texts.get(s["chunk_id"], ""),
+            )
+        )
     return out
 
 
 def about_item(d: Deficiency, item: PlanItem) -> bool:
     """Whether a deficiency says this plan item went unanswered: its subject is the item, or the item's whole
     jurisdiction is missing."""
-    return d.subject == item.id or (d.deficiency_type == DeficiencyType.missing_jurisdiction
-                                    and d.subject == item.jurisdiction)
+    return d.subject == item.id or (
+        d.deficiency_type == DeficiencyType.missing_jurisdiction and d.subject == item.jurisdiction
+    )
 
 
 def with_gaps(answer: Answer, plan: ResearchPlan | None, left: list[Deficiency]) -> Answer:

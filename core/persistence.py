@@ -8,10 +8,11 @@ import sqlite3
 import threading
 import time
 import zlib
-from contextlib import contextmanager, nullcontext
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, ContextManager, Iterator
+from typing import Any
 
 from filelock import FileLock, Timeout
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
@@ -20,7 +21,7 @@ from core.config import Settings
 from core.loop_state import CHECKPOINT_TYPES
 
 _lock = threading.Lock()
-_open: dict[str, "Persistence"] = {}
+_open: dict[str, Persistence] = {}
 
 
 COMPRESS_FROM_BYTES = 512
@@ -88,12 +89,12 @@ class RunLease:
             return True
         try:
             conn.execute("SELECT 1")
-        except Exception:  # noqa: BLE001 - any failure of the lock's connection means the lock is gone
+        except Exception:
             return True
         return False
 
 
-RunLock = Callable[[str], ContextManager[RunLease]]
+RunLock = Callable[[str], AbstractContextManager[RunLease]]
 """run_lock(thread_id) -> context yielding a truthy RunLease when this process may run the session, a falsy one
 when another process or replica holds it; released on exit, and by the operating system / server when the holder
 dies. Raises RunLockUnavailable when the backend has no capacity for another run."""
@@ -113,10 +114,10 @@ class Persistence:
     backend: str
     _closers: tuple[Any, ...] = ()
     run_lock: RunLock = _in_process_only
-    pooled_store: Callable[[], ContextManager[Any]] | None = None
+    pooled_store: Callable[[], AbstractContextManager[Any]] | None = None
     """A store on a connection of its own, waiting only briefly for one (Postgres)."""
 
-    def heartbeat_store(self) -> ContextManager[Any]:
+    def heartbeat_store(self) -> AbstractContextManager[Any]:
         """The store that running sessions' heartbeats go through, entered per write: on Postgres a pooled
         connection waited for at most HEARTBEAT_WAIT_S (a run's lock connection carries its checkpoint writes
         and is left alone), so a busy pool delays a heartbeat, never a run; else the store itself."""
@@ -133,8 +134,11 @@ def open_persistence(settings: Settings) -> Persistence:
     key = settings.database_url or str(settings.checkpoint_path.resolve())
     with _lock:
         if key not in _open:
-            _open[key] = (_postgres(settings.database_url, pool_size=settings.db_pool_size)
-                          if settings.database_url else _sqlite(settings))
+            _open[key] = (
+                _postgres(settings.database_url, pool_size=settings.db_pool_size)
+                if settings.database_url
+                else _sqlite(settings)
+            )
         return _open[key]
 
 
@@ -155,8 +159,12 @@ def _sqlite(settings: Settings) -> Persistence:
         _refuse_empty_file(settings.checkpoint_path)
         conn = sqlite3.connect(str(settings.checkpoint_path), check_same_thread=False, timeout=30)
         conn.execute("PRAGMA journal_mode=WAL")  # writes the file header: a new file is never left empty
-    for c in (conn, store_conn := sqlite3.connect(str(settings.checkpoint_path), check_same_thread=False, timeout=30,
-                                                  isolation_level=None)):
+    for c in (
+        conn,
+        store_conn := sqlite3.connect(
+            str(settings.checkpoint_path), check_same_thread=False, timeout=30, isolation_level=None
+        ),
+    ):
         c.execute("PRAGMA journal_mode=WAL")
         # WAL with synchronous=NORMAL: every commit survives a killed process (it is in the OS cache); only a
         # power loss or OS crash can drop the last commits. FULL would fsync every checkpoint of every step.
@@ -166,8 +174,13 @@ def _sqlite(settings: Settings) -> Persistence:
     saver.setup()
     store = SqliteStore(store_conn)
     store.setup()
-    return Persistence(checkpointer=saver, store=store, backend="sqlite", _closers=(conn.close, store_conn.close),
-                       run_lock=_file_lock(settings.data_dir / "locks"))
+    return Persistence(
+        checkpointer=saver,
+        store=store,
+        backend="sqlite",
+        _closers=(conn.close, store_conn.close),
+        run_lock=_file_lock(settings.data_dir / "locks"),
+    )
 
 
 @contextmanager
@@ -208,9 +221,15 @@ def _postgres(url: str, pool_size: int = 20, wait_s: float = 10.0) -> Persistenc
     except psycopg.Error as exc:
         reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         raise PersistenceError(f"cannot reach the database at WORKBENCH_DATABASE_URL: {reason}") from None
-    pool = ConnectionPool(url, min_size=1, max_size=pool_size, kwargs={"autocommit": True, "row_factory": dict_row,
-                                                                       "prepare_threshold": 0},
-                          configure=_keepalives, reset=_unlock_all, open=True)
+    pool = ConnectionPool(
+        url,
+        min_size=1,
+        max_size=pool_size,
+        kwargs={"autocommit": True, "row_factory": dict_row, "prepare_threshold": 0},
+        configure=_keepalives,
+        reset=_unlock_all,
+        open=True,
+    )
     saver = LeasedPostgresSaver(pool, serde=serializer())
     store = PostgresStore(pool)
     with pool.connection() as conn:  # replicas starting together on a fresh database would race the migrations
@@ -220,12 +239,17 @@ def _postgres(url: str, pool_size: int = 20, wait_s: float = 10.0) -> Persistenc
             store.setup()
         finally:
             conn.execute("SELECT pg_advisory_unlock(hashtextextended('workbench-schema-setup', 0))")
-    return Persistence(checkpointer=saver, store=store, backend="postgres", _closers=(pool.close,),
-                       run_lock=_advisory_lock(pool, saver, run_slots(pool_size), wait_s),
-                       pooled_store=_pooled_store(pool, HEARTBEAT_WAIT_S))
+    return Persistence(
+        checkpointer=saver,
+        store=store,
+        backend="postgres",
+        _closers=(pool.close,),
+        run_lock=_advisory_lock(pool, saver, run_slots(pool_size), wait_s),
+        pooled_store=_pooled_store(pool, HEARTBEAT_WAIT_S),
+    )
 
 
-def _pooled_store(pool: Any, wait_s: float) -> Callable[[], ContextManager[Any]]:
+def _pooled_store(pool: Any, wait_s: float) -> Callable[[], AbstractContextManager[Any]]:
     """A PostgresStore on a connection taken from the pool for one use, waiting at most `wait_s` for it."""
     from langgraph.store.postgres import PostgresStore
 
@@ -296,18 +320,23 @@ def _advisory_lock(pool: Any, saver: Any, slots: int, wait_s: float) -> RunLock:
     @contextmanager
     def lock(thread_id: str) -> Iterator[RunLease]:
         if not free.acquire(timeout=wait_s):
-            raise RunLockUnavailable(f"this process already runs {slots} sessions, as many as its database pool "
-                                     "allows (WORKBENCH_DB_POOL_SIZE); try again when one pauses or finishes")
+            raise RunLockUnavailable(
+                f"this process already runs {slots} sessions, as many as its database pool "
+                "allows (WORKBENCH_DB_POOL_SIZE); try again when one pauses or finishes"
+            )
         try:
             try:
                 conn = pool.getconn(timeout=wait_s)
             except PoolTimeout as exc:
-                raise RunLockUnavailable(f"no database connection for the run within {wait_s:g} s (the database "
-                                         "refuses more connections or does not answer); try again later") from exc
+                raise RunLockUnavailable(
+                    f"no database connection for the run within {wait_s:g} s (the database "
+                    "refuses more connections or does not answer); try again later"
+                ) from exc
             try:
                 key = f"workbench-run:{thread_id}"
-                if not conn.execute("SELECT pg_try_advisory_lock(hashtextextended(%s, 0)) AS got",
-                                    (key,)).fetchone()["got"]:
+                if not conn.execute("SELECT pg_try_advisory_lock(hashtextextended(%s, 0)) AS got", (key,)).fetchone()[
+                    "got"
+                ]:
                     yield RunLease(False)
                     return
                 lease = RunLease(True, conn, PostgresStore(conn))

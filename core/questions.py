@@ -4,10 +4,11 @@ errors name the entry and key."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Annotated, Any, Callable
+from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ValidationError
 from pydantic_core import PydanticCustomError
@@ -15,7 +16,6 @@ from pydantic_core import PydanticCustomError
 from core.safe_yaml import YamlInputError, load_yaml
 from core.scoring import Fact
 from core.state import DeficiencyType
-
 
 
 class QuestionsFileError(ValueError):
@@ -147,12 +147,14 @@ class QuestionEntry(BaseModel):
     question: Annotated[str, BeforeValidator(_question)]
     id: Annotated[str | None, BeforeValidator(_label)] = None
     as_of: Annotated[date | None, BeforeValidator(_as_of)] = None
-    jurisdictions: Annotated[list[Annotated[str, BeforeValidator(_word)]],
-                             BeforeValidator(_listed("strings"))] = []
-    expected_facts: Annotated[list[Annotated[str | tuple[str, ...], BeforeValidator(_fact)]],
-                              BeforeValidator(_listed("short strings", single=False))] = []
-    expected_deficiency_types: Annotated[list[Annotated[DeficiencyType, BeforeValidator(_deficiency_type)]],
-                                         BeforeValidator(_listed("strings"))] = []
+    jurisdictions: Annotated[list[Annotated[str, BeforeValidator(_word)]], BeforeValidator(_listed("strings"))] = []
+    expected_facts: Annotated[
+        list[Annotated[str | tuple[str, ...], BeforeValidator(_fact)]],
+        BeforeValidator(_listed("short strings", single=False)),
+    ] = []
+    expected_deficiency_types: Annotated[
+        list[Annotated[DeficiencyType, BeforeValidator(_deficiency_type)]], BeforeValidator(_listed("strings"))
+    ] = []
     notes: Annotated[str, BeforeValidator(_notes)] = ""
 
 
@@ -165,14 +167,21 @@ def _parse_entry(entry: Any, n: int, source: str) -> EvalQuestion:
     except ValidationError as exc:
         err = exc.errors()[0]
         key, *rest = err["loc"]
-        item = f"item {rest[0] + 1}: " if rest else ""
+        item = f"item {int(rest[0]) + 1}: " if rest else ""
         problem = "missing (required)" if err["type"] == "missing" else err["msg"]
         raise QuestionsFileError(f"{where}: key '{key}': {item}{problem}") from None
-    return EvalQuestion(label=e.id or f"Q{n}", question=e.question, as_of=e.as_of,
-                        jurisdictions=tuple(e.jurisdictions), expected_facts=tuple(e.expected_facts),
-                        expected_deficiency_types=tuple(dict.fromkeys(e.expected_deficiency_types)), notes=e.notes)
+    return EvalQuestion(
+        label=e.id or f"Q{n}",
+        question=e.question,
+        as_of=e.as_of,
+        jurisdictions=tuple(e.jurisdictions),
+        expected_facts=tuple(e.expected_facts),
+        expected_deficiency_types=tuple(dict.fromkeys(e.expected_deficiency_types)),
+        notes=e.notes,
+    )
 
 
 def _kind(value: Any) -> str:
     return {dict: "mapping", list: "list", str: "string", int: "number", float: "number", bool: "boolean"}.get(
-        type(value), type(value).__name__)
+        type(value), type(value).__name__
+    )

@@ -3,9 +3,10 @@ where a session's status is derived from its checkpoint and its list entry."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from langgraph.types import Command
 from pydantic import BaseModel, ConfigDict, Field
@@ -102,21 +103,36 @@ def snapshot_result(thread_id: str, snap: Any, default_engine: str) -> RunResult
             pending = intr.value
     finished = "final_answer" in v and v["final_answer"] is not None and not snap.tasks
     status = AWAITING_REVIEW if pending else INTERRUPTED if snap.tasks else COMPLETED if finished else EMPTY
-    metrics = {"retrievals": 0, "critic_calls": 0, "llm_calls": 0,  # sessions of older versions kept seconds here
-               **{k: n for k, n in v.get("metrics", {}).items() if not k.startswith("seconds.")}}
+    metrics = {
+        "retrievals": 0,
+        "critic_calls": 0,
+        "llm_calls": 0,  # sessions of older versions kept seconds here
+        **{k: n for k, n in v.get("metrics", {}).items() if not k.startswith("seconds.")},
+    }
     deficiencies = list(v.get("identified_deficiencies", []))
     reason = v.get("evaluation_termination_reason") if finished else None
     return RunResult(
-        thread_id=thread_id, status=status, question=v.get("original_query", ""), as_of=v.get("as_of"),
-        engine=v.get("engine", default_engine), approval_policy=v.get("approval_policy", "manual"),
-        plan=v.get("plan"), answer=v.get("answer"),
-        current_answer=v.get("current_answer", ""), final_answer=v.get("final_answer", ""),
-        quality_score=v.get("quality_score"), termination_reason=reason,
+        thread_id=thread_id,
+        status=status,
+        question=v.get("original_query", ""),
+        as_of=v.get("as_of"),
+        engine=v.get("engine", default_engine),
+        approval_policy=v.get("approval_policy", "manual"),
+        plan=v.get("plan"),
+        answer=v.get("answer"),
+        current_answer=v.get("current_answer", ""),
+        final_answer=v.get("final_answer", ""),
+        quality_score=v.get("quality_score"),
+        termination_reason=reason,
         termination_text=describe(reason) if finished else "",
         residual_deficiencies=list(v.get("residual_deficiencies", [])) if finished else residual(deficiencies),
-        identified_deficiencies=deficiencies, evaluation_history=list(v.get("evaluation_history", [])),
-        citations=list(v.get("citations", [])), pending_review=pending, metrics=metrics,
-        max_evaluation_cycles=v.get("max_evaluation_cycles", 0), evaluation_cycle=v.get("evaluation_cycle", 0),
+        identified_deficiencies=deficiencies,
+        evaluation_history=list(v.get("evaluation_history", [])),
+        citations=list(v.get("citations", [])),
+        pending_review=pending,
+        metrics=metrics,
+        max_evaluation_cycles=v.get("max_evaluation_cycles", 0),
+        evaluation_cycle=v.get("evaluation_cycle", 0),
     )
 
 
@@ -139,8 +155,9 @@ def cycle_seconds(meta: Mapping[str, Any], history: Sequence[EvaluationCycleReco
     for r in history:
         if r.node_seconds is None:
             continue
-        out[r.cycle_number] = {k: round(v - before.get(k, 0.0), 4) for k, v in r.node_seconds.items()
-                               if v - before.get(k, 0.0) > 0}
+        out[r.cycle_number] = {
+            k: round(v - before.get(k, 0.0), 4) for k, v in r.node_seconds.items() if v - before.get(k, 0.0) > 0
+        }
         before = r.node_seconds
     return out
 
@@ -179,5 +196,7 @@ def _critique_detail(data: dict[str, Any]) -> str:
     if not records:
         return "critique"
     r = records[-1]
-    return (f"cycle {r.cycle_number}: score {r.overall_score:.2f}, {len(r.deficiencies_found)} deficiencies found, "
-            f"{len(r.deficiencies_resolved)} resolved")
+    return (
+        f"cycle {r.cycle_number}: score {r.overall_score:.2f}, {len(r.deficiencies_found)} deficiencies found, "
+        f"{len(r.deficiencies_resolved)} resolved"
+    )

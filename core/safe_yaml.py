@@ -45,8 +45,10 @@ class SafeYamlLoader(yaml.SafeLoader):
         """Refuse an anchor, an alias or one nesting level too many before composing the node."""
         event = self.peek_event()
         if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
-            raise _Refused("uses a YAML anchor or alias{where}; anchors and aliases are not allowed: write the "
-                           "values out", event.start_mark)
+            raise _Refused(
+                "uses a YAML anchor or alias{where}; anchors and aliases are not allowed: write the values out",
+                event.start_mark,
+            )
         nested = isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent))
         self._depth += nested
         try:
@@ -67,12 +69,12 @@ def load_yaml(text: str, first_line: int = 1) -> Any:
     """The value of one YAML document, via `SafeYamlLoader`; `first_line` is the file line `text` starts on, so
     errors name file lines. Raises YamlInputError."""
     try:
-        return yaml.load(text, Loader=SafeYamlLoader)  # noqa: S506 - a SafeLoader subclass
+        return yaml.load(text, Loader=SafeYamlLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + first_line if mark is not None else None
         where = f" (line {line})" if line is not None else ""
         if isinstance(exc, _Refused):
-            raise YamlInputError(exc.problem.format(where=where), line) from None
+            raise YamlInputError(str(exc.problem).format(where=where), line) from None
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise YamlInputError(f"is not valid YAML{where}: {problem}", line) from None

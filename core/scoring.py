@@ -24,19 +24,27 @@ A fact may also be a list of alternative wordings; it counts as found when any o
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache, partial
-from typing import Iterable, Sequence, Union
 
 from core.answer import GAP_HEADING, RESIDUAL_HEADING
 from core.engines.text import stem
 from core.figures import (
-    COMPARATOR_AFTER, COMPARATOR_BEFORE, COMPARATOR_TOKEN, DATE_DMY, DATE_ISO, DATE_MDY, DATE_MY, MONTH_NUMBER,
-    currency_codes, currency_symbols,
+    COMPARATOR_AFTER,
+    COMPARATOR_BEFORE,
+    COMPARATOR_TOKEN,
+    DATE_DMY,
+    DATE_ISO,
+    DATE_MDY,
+    DATE_MY,
+    MONTH_NUMBER,
+    currency_codes,
+    currency_symbols,
 )
 from core.state import Deficiency, DeficiencyType
 
-Fact = Union[str, Sequence[str]]
+Fact = str | Sequence[str]
 """An expected fact: one wording, or several alternative wordings of the same fact."""
 
 RESIDUAL_HEADING_RE = re.compile(rf"^#+\s*(?:{re.escape(RESIDUAL_HEADING)}|{re.escape(GAP_HEADING)})", re.I | re.M)
@@ -47,13 +55,25 @@ _CITATION_RE = re.compile(r"\[[A-Za-z0-9][A-Za-z0-9_.\-]*\]")
 _CUR = "(?:" + "|".join(sorted((c.lower() for c in currency_codes()), key=len, reverse=True)) + ")"
 _SYMBOLS = sorted(currency_symbols().items(), key=lambda kv: len(kv[0]), reverse=True)
 _CUR_PAIR = rf"{_CUR}(?:\s*/\s*{_CUR})?"
-_NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
-                 "eight": "8", "nine": "9", "ten": "10"}
+_NUMBER_WORDS = {
+    "one": "1",
+    "two": "2",
+    "three": "3",
+    "four": "4",
+    "five": "5",
+    "six": "6",
+    "seven": "7",
+    "eight": "8",
+    "nine": "9",
+    "ten": "10",
+}
 _FIGURE = rf"(?:{_CUR_PAIR}\s*\d[\d.]*|\d[\d.]*%)"
-_CMP_BEFORE = [(re.compile(rf"\b(?:{words})\s+(?={_FIGURE})"), f"{COMPARATOR_TOKEN[cmp]} ")
-               for words, cmp in COMPARATOR_BEFORE]
-_CMP_AFTER = [(re.compile(rf"(?<![\w.])({_FIGURE})\s+(?:{words})\b"), COMPARATOR_TOKEN[cmp])
-              for words, cmp in COMPARATOR_AFTER]
+_CMP_BEFORE = [
+    (re.compile(rf"\b(?:{words})\s+(?={_FIGURE})"), f"{COMPARATOR_TOKEN[cmp]} ") for words, cmp in COMPARATOR_BEFORE
+]
+_CMP_AFTER = [
+    (re.compile(rf"(?<![\w.])({_FIGURE})\s+(?:{words})\b"), COMPARATOR_TOKEN[cmp]) for words, cmp in COMPARATOR_AFTER
+]
 _TOKEN_RE = re.compile(r"\d{4}-\d{2}(?:-\d{2})?|\d+(?:\.\d+)*%?|[a-z]+|%")
 
 
@@ -111,14 +131,19 @@ def normalise(text: str) -> str:
     t = re.sub(r"\bpounds?(?: sterling)?\b", " gbp ", t)
     t = re.sub(r"\s+", " ", t)
     # thousands separators: 10,000 / 10 000 (space only right after a currency code)
-    t = re.sub(rf"\b({_CUR}) (\d{{1,3}}(?: \d{{3}})+)(?![\d,])", lambda m: f"{m.group(1)} {m.group(2).replace(' ', '')}", t)
+    t = re.sub(
+        rf"\b({_CUR}) (\d{{1,3}}(?: \d{{3}})+)(?![\d,])", lambda m: f"{m.group(1)} {m.group(2).replace(' ', '')}", t
+    )
     t = re.sub(r"(?<![\d.])\d{1,3}(?:,\d{3})+(?![\d])", lambda m: m.group(0).replace(",", ""), t)
     t = re.sub(r"(\d+)\.0+(?![\d])", r"\1", t)
     # amounts written number-first: "10000 eur" -> "eur 10000"
     t = re.sub(rf"(?<![\w.])(\d+(?:\.\d+)?) ?({_CUR})\b", r"\2 \1", t)
     # scaled amounts: "eur 10k", "usd 5 million"
-    t = re.sub(rf"\b({_CUR}) ?(\d+(?:\.\d+)?) ?(k|m|million|bn|billion)\b",
-               lambda m: f"{m.group(1)} {_scaled(m.group(2), m.group(3))}", t)
+    t = re.sub(
+        rf"\b({_CUR}) ?(\d+(?:\.\d+)?) ?(k|m|million|bn|billion)\b",
+        lambda m: f"{m.group(1)} {_scaled(m.group(2), m.group(3))}",
+        t,
+    )
     t = re.sub(rf"\b({_CUR}) ?(?=\d)", r"\1 ", t)
     # percentages
     t = re.sub(r"(\d+(?:\.\d+)?)\s*(?:%|percent\b|per cent\b|pct\b)", r"\1%", t)
@@ -167,15 +192,12 @@ def _contains(haystack: Sequence[str], needle: Sequence[str]) -> bool:
     if not needle:
         return False
     n = len(needle)
-    for i in range(len(haystack) - n + 1):
-        if all(_token_eq(needle[j], haystack[i + j]) for j in range(n)):
-            return True
-    return False
+    return any(all(_token_eq(needle[j], haystack[i + j]) for j in range(n)) for i in range(len(haystack) - n + 1))
 
 
 def fact_label(fact: Fact) -> str:
     """How a fact is shown in reports: its first wording."""
-    return fact if isinstance(fact, str) else (list(fact)[0] if fact else "")
+    return fact if isinstance(fact, str) else (next(iter(fact)) if fact else "")
 
 
 def fact_found(answer: str, fact: Fact, *, _tokens: Sequence[str] | None = None) -> bool:
@@ -230,11 +252,16 @@ def residual_summary(deficiencies: Iterable[Deficiency]) -> ResidualSummary:
     by_type: dict[str, int] = {}
     for d in items:
         by_type[d.deficiency_type.value] = by_type.get(d.deficiency_type.value, 0) + 1
-    return ResidualSummary(count=len(items), severity=round(sum(d.severity.weight for d in items), 4),
-                           by_type=dict(sorted(by_type.items())))
+    return ResidualSummary(
+        count=len(items),
+        severity=round(sum(d.severity.weight for d in items), 4),
+        by_type=dict(sorted(by_type.items())),
+    )
 
 
-def detection_recall(expected: Iterable[DeficiencyType | str], detected: Iterable[DeficiencyType | str]) -> float | None:
+def detection_recall(
+    expected: Iterable[DeficiencyType | str], detected: Iterable[DeficiencyType | str]
+) -> float | None:
     """Share of the expected deficiency types that were detected during the run; None when none were expected."""
     want = {DeficiencyType(t).value for t in expected}
     if not want:

@@ -10,12 +10,12 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Iterable, Mapping
 from datetime import date
 from enum import Enum
-from typing import Any, Iterable, Literal, Mapping
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
-
 
 
 class DeficiencyType(str, Enum):
@@ -198,7 +198,7 @@ class ReviewResponse(BaseModel):
     reviewer: str = "analyst"
 
     @classmethod
-    def parse(cls, payload: Any) -> "ReviewResponse":
+    def parse(cls, payload: Any) -> ReviewResponse:
         """Validate either accepted shape."""
         if isinstance(payload, ReviewResponse):
             return payload
@@ -252,11 +252,12 @@ class EvaluationCycleRecord(BaseModel):
 
     def compute_hash(self) -> str:
         """SHA-256 over every field but `record_hash` (and `node_seconds` when absent), in canonical JSON."""
-        body = self.model_dump(mode="json", exclude={"record_hash"} | ({"node_seconds"} if self.node_seconds is None
-                                                                        else set()))
+        body = self.model_dump(
+            mode="json", exclude={"record_hash"} | ({"node_seconds"} if self.node_seconds is None else set())
+        )
         return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
-    def sealed(self, prev_hash: str) -> "EvaluationCycleRecord":
+    def sealed(self, prev_hash: str) -> EvaluationCycleRecord:
         """This record chained to `prev_hash`, with its own hash filled in."""
         linked = self.model_copy(update={"prev_hash": prev_hash, "record_hash": ""})
         return linked.model_copy(update={"record_hash": linked.compute_hash()})
@@ -286,7 +287,7 @@ class ApprovalPolicy(BaseModel):
     min_severity: Severity | None = None
 
     @classmethod
-    def parse(cls, text: str | None) -> "ApprovalPolicy":
+    def parse(cls, text: str | None) -> ApprovalPolicy:
         """From the CLI form `all | none | manual | severity>=high`."""
         value = (text or "manual").strip().lower()
         if value in ("manual", "all", "none"):
@@ -294,7 +295,9 @@ class ApprovalPolicy(BaseModel):
         match = re.fullmatch(r"severity\s*>=\s*(\w+)", value)
         if match and match.group(1) in {s.value for s in Severity}:
             return cls(mode="severity", min_severity=Severity(match.group(1)))
-        raise ValueError(f"unknown approval policy {text!r}: use all, none, manual or severity>=low|medium|high|critical")
+        raise ValueError(
+            f"unknown approval policy {text!r}: use all, none, manual or severity>=low|medium|high|critical"
+        )
 
     def __str__(self) -> str:
         return f"severity>={self.min_severity.value}" if self.mode == "severity" and self.min_severity else self.mode

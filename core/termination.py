@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING
 
 from core.state import Deficiency, ResolutionStatus, Severity
 
@@ -29,7 +30,7 @@ REASON_TEXT: dict[str, str] = {
     STOPPED_BY_ANALYST: "The analyst stopped the loop.",
     LLM_BUDGET_EXHAUSTED: "The session's LLM budget (calls or tokens) was used up, so no further cycle was run.",
     STEP_LIMIT: "The run used every graph step its cycle budget allows without reaching a stop condition, so it was "
-                "stopped and the answer is given as it stood.",
+    "stopped and the answer is given as it stood.",
 }
 
 
@@ -38,7 +39,7 @@ def describe(reason: str | None) -> str:
     if reason is None:
         return "The loop has not finished."
     if reason.startswith(DEGRADED_PREFIX):
-        component = reason[len(DEGRADED_PREFIX):]
+        component = reason[len(DEGRADED_PREFIX) :]
         return f"A component failed ({component}); the loop stopped and the answer is given as it stood."
     return REASON_TEXT.get(reason, reason)
 
@@ -54,10 +55,14 @@ class TerminationPolicy:
     plateau_cycles: int = 2
 
     @classmethod
-    def from_settings(cls, settings: "Settings") -> "TerminationPolicy":
+    def from_settings(cls, settings: Settings) -> TerminationPolicy:
         """The policy a configuration asks for."""
-        return cls(quality_threshold=settings.quality_threshold, blocking_severity=Severity(settings.blocking_severity),
-                   plateau_epsilon=settings.plateau_epsilon, plateau_cycles=settings.plateau_cycles)
+        return cls(
+            quality_threshold=settings.quality_threshold,
+            blocking_severity=Severity(settings.blocking_severity),
+            plateau_epsilon=settings.plateau_epsilon,
+            plateau_cycles=settings.plateau_cycles,
+        )
 
 
 def decide(

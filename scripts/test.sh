@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Install the project's requirements, start a throwaway Postgres on 127.0.0.1 when one is installed,
-# then run the whole test suite and print its wall time. Usage: bash scripts/test.sh [pytest args]
+# Install the project's runtime and development requirements, run the linters, type check and import contracts
+# (scripts/lint.sh), start a throwaway Postgres on 127.0.0.1 when one is installed, then run the whole test suite
+# and print its wall time. Usage: bash scripts/test.sh [pytest args]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python -m pip install -q -r requirements.txt
+python -m pip install -q -r requirements-dev.txt
+bash scripts/lint.sh
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
 
 pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)

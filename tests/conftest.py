@@ -34,16 +34,16 @@ import shutil
 import urllib.error
 import urllib.request
 import uuid
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable, Iterator
 
 import pytest
 
 from core.config import Settings, get_settings
+from core.retrieval import registry as store_module
 from core.retrieval.embeddings import Embedder, get_embedder
 from core.retrieval.ingest import SAMPLE_CORPUS_DIR, ingest_paths
-from core.retrieval import registry as store_module
 from core.retrieval.registry import open_store
 from core.retrieval.store import Store
 from tests.cli import CliResult, run_main
@@ -88,8 +88,9 @@ def qdrant_server_missing() -> str | None:
     """Why the "qdrant" backend cannot run (no URL, or the server does not answer), or None when it can."""
     if not QDRANT_TEST_URL:
         return "no Qdrant server to test against: set WORKBENCH_TEST_QDRANT_URL (e.g. http://127.0.0.1:6333)"
-    request = urllib.request.Request(QDRANT_TEST_URL.rstrip("/") + "/readyz",
-                                     headers={"api-key": QDRANT_TEST_API_KEY} if QDRANT_TEST_API_KEY else {})
+    request = urllib.request.Request(
+        QDRANT_TEST_URL.rstrip("/") + "/readyz", headers={"api-key": QDRANT_TEST_API_KEY} if QDRANT_TEST_API_KEY else {}
+    )
     try:
         with urllib.request.urlopen(request, timeout=3):
             return None
@@ -106,8 +107,12 @@ def _backend_settings(backend: str, data_dir: Path, collection: str = "test") ->
         missing = qdrant_server_missing()
         if missing:
             pytest.skip(missing)
-        return Settings(data_dir=data_dir, qdrant_url=QDRANT_TEST_URL, qdrant_api_key=QDRANT_TEST_API_KEY,
-                        collection=f"{collection}-{uuid.uuid4().hex[:8]}")
+        return Settings(
+            data_dir=data_dir,
+            qdrant_url=QDRANT_TEST_URL,
+            qdrant_api_key=QDRANT_TEST_API_KEY,
+            collection=f"{collection}-{uuid.uuid4().hex[:8]}",
+        )
     return Settings(data_dir=data_dir, qdrant_url=":memory:", collection=f"{collection}-{uuid.uuid4().hex[:8]}")
 
 
@@ -214,7 +219,8 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     """Start the fork server as soon as the collected tests are known to need it, so that its imports run on the
     otherwise idle core while the tests before them run."""
     if not session.config.option.collectonly and any(
-            "fork_server" in getattr(item, "fixturenames", ()) for item in session.items):
+        "fork_server" in getattr(item, "fixturenames", ()) for item in session.items
+    ):
         session.config.stash[_FORK_SERVER_KEY] = ForkServer(REPO_ROOT, env=dict(os.environ))
 
 

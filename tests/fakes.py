@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from core.engines.text import term_set
 from core.documents import Catalog, Chunk, DocumentMeta, Hit, SearchFilter
+from core.engines.text import term_set
 
 
 class KeywordStore:
@@ -11,7 +11,9 @@ class KeywordStore:
 
     def __init__(self, docs: list[tuple[DocumentMeta, list[str]]]):
         self._meta = {m.id: m for m, _ in docs}
-        self._chunks = {m.id: [Chunk(doc_id=m.id, chunk_index=i, text=t) for i, t in enumerate(texts)] for m, texts in docs}
+        self._chunks = {
+            m.id: [Chunk(doc_id=m.id, chunk_index=i, text=t) for i, t in enumerate(texts)] for m, texts in docs
+        }
         self.queries: list[tuple[str, SearchFilter | None]] = []
 
     def count(self) -> int:
@@ -39,12 +41,23 @@ class KeywordStore:
                 if score > 0:
                     scored.append((score, c, meta))
         scored.sort(key=lambda x: (-x[0], x[1].chunk_id))
-        return [Hit(doc_id=m.id, chunk_id=c.chunk_id, chunk_index=c.chunk_index, score=s, title=m.title,
-                    jurisdiction=m.jurisdiction, status=m.status.value, text=c.text) for s, c, m in scored[:k]]
+        return [
+            Hit(
+                doc_id=m.id,
+                chunk_id=c.chunk_id,
+                chunk_index=c.chunk_index,
+                score=s,
+                title=m.title,
+                jurisdiction=m.jurisdiction,
+                status=m.status.value,
+                text=c.text,
+            )
+            for s, c, m in scored[:k]
+        ]
 
-
-    def search_many(self, queries: list[str], k: int = 10, flt: SearchFilter | None = None,
-                    mode: str = "hybrid") -> list[list[Hit]]:
+    def search_many(
+        self, queries: list[str], k: int = 10, flt: SearchFilter | None = None, mode: str = "hybrid"
+    ) -> list[list[Hit]]:
         return [self.search(q, k=k, flt=flt, mode=mode) for q in queries]
 
 

@@ -66,8 +66,14 @@ class ForkServer:
         self._fifos = Path(tempfile.mkdtemp(prefix="forkserver-"))
         self._count = 0
         self._ready = False
-        self._proc = subprocess.Popen([sys.executable, "-m", "tests.forkserver"], cwd=cwd, env=env,
-                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self._proc = subprocess.Popen(
+            [sys.executable, "-m", "tests.forkserver"],
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
 
     def request(self, message: dict[str, Any]) -> Any:
         """Send one request line; the server's one-line JSON answer."""
@@ -104,7 +110,7 @@ def _child(request: dict[str, Any]) -> None:
         os.dup2(os.open(request["stdout"], os.O_WRONLY), 1)
         os.dup2(os.open(request["stderr"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644), 2)
         os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
-        sys.stdin = open(os.devnull, encoding="utf-8")
+        sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 - open for the whole life of the child
         os.environ.clear()
         os.environ.update(request["env"])
         os.chdir(request["cwd"])
@@ -118,7 +124,7 @@ def _child(request: dict[str, Any]) -> None:
         code = 0
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    except BaseException:  # noqa: BLE001 - reported on the child's stderr, as an interpreter would
+    except BaseException:
         traceback.print_exc()
     finally:
         sys.stdout.flush()

@@ -6,10 +6,12 @@ import re
 
 from core.safe_markdown import WORD_JOINER
 
-HOSTILE = ("Owners above 25% ![x](http://evil.example/beacon?leak=1) must be named "
-           "[sign in](http://evil.example/login) :red[SESSION EXPIRED] :material/warning: "
-           "<img src=http://evil.example/i.png> <http://evil.example/auto> see www.evil.example or "
-           "https://evil.example/raw or mail x@evil.example $\\href{http://evil.example}{y}$ [ref]: http://evil.example")
+HOSTILE = (
+    "Owners above 25% ![x](http://evil.example/beacon?leak=1) must be named "
+    "[sign in](http://evil.example/login) :red[SESSION EXPIRED] :material/warning: "
+    "<img src=http://evil.example/i.png> <http://evil.example/auto> see www.evil.example or "
+    "https://evil.example/raw or mail x@evil.example $\\href{http://evil.example}{y}$ [ref]: http://evil.example"
+)
 
 _LIVE_SYNTAX = re.compile(
     r"(?<!\\)!\[|(?<!\\)\]\(|(?<!\\)<|(?<!\\):[a-z]+(?:-[a-z]+)?\[|(?<!\\):material/|(?<!\\)\$|(?<!\\)\]:|(?<!\\)`"

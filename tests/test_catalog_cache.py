@@ -3,7 +3,8 @@ through another store object on the same collection (another process or replica)
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -57,7 +58,8 @@ def two_replicas(embedder: object) -> Iterator[tuple[BaseStore, BaseStore]]:
 
 
 def test_a_second_store_object_sees_an_ingest_and_a_delete_through_the_first(
-        two_replicas: tuple[BaseStore, BaseStore]) -> None:
+    two_replicas: tuple[BaseStore, BaseStore],
+) -> None:
     first, second = two_replicas
     first.upsert_documents(CORPUS[:2])
     assert ids(second) == sorted(d.id for d, _ in CORPUS[:2])

@@ -7,8 +7,8 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -62,31 +62,42 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, opened_stores: lis
     get_settings.cache_clear()
 
 
-def test_ingest_and_search_through_the_real_command(tmp_path: Path, data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_ingest_and_search_through_the_real_command(
+    tmp_path: Path, data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     (corpus / "xy.md").write_text(XY, encoding="utf-8")
     (corpus / "zz.md").write_text(ZZ, encoding="utf-8")
     (corpus / "qq-memo.txt").write_text("QQ remitters verify every customer.", encoding="utf-8")
-    (corpus / "broken.md").write_text("---\nid: b\ntitle: B\njurisdiction: XY\nstatus: maybe\n---\nText.\n", encoding="utf-8")
+    (corpus / "broken.md").write_text(
+        "---\nid: b\ntitle: B\njurisdiction: XY\nstatus: maybe\n---\nText.\n", encoding="utf-8"
+    )
 
     ingest = run_cli("ingest", str(corpus), "--jurisdiction", "QQ", data_dir=data_dir)
     assert ingest.returncode == 1, ingest.stderr  # one file failed; the others are ingested
     assert f"ok     {corpus / 'xy.md'} -> xy-bo (1 chunks)" in ingest.stdout
     assert f"error  {corpus / 'broken.md'}: key 'status': 'maybe' is not one of" in ingest.stdout
     assert ingest.stdout.splitlines()[-1] == (
-        "ingested 3 documents (3 chunks) from 3 files; 1 file failed; collection 'regulatory' now holds 3 chunks")
+        "ingested 3 documents (3 chunks) from 3 files; 1 file failed; collection 'regulatory' now holds 3 chunks"
+    )
 
     # the same data dir in-process (the subprocess has exited, so the shard is free)
-    assert main(["search", "owners holding 30 percent", "--json", "-k", "2", "--jurisdiction", "XY",
-                 "--jurisdiction", "QQ"]) == 0
+    assert (
+        main(
+            ["search", "owners holding 30 percent", "--json", "-k", "2", "--jurisdiction", "XY", "--jurisdiction", "QQ"]
+        )
+        == 0
+    )
     hits = json.loads(capsys.readouterr().out)
     assert [h["doc_id"] for h in hits] == ["xy-bo", "qq-memo"]
     assert set(hits[0]) >= {"doc_id", "chunk_id", "score", "title", "jurisdiction", "status", "text"}
     assert hits[0]["chunk_id"] == "xy-bo#0" and "30 percent or more" in hits[0]["text"]
 
     queries = tmp_path / "q.jsonl"
-    queries.write_text('{"id": "a", "text": "cash above ZZD 9,000"}\n\n{"id": 2, "text": "owners 30 percent"}\n', encoding="utf-8")
+    queries.write_text(
+        '{"id": "a", "text": "cash above ZZD 9,000"}\n\n{"id": 2, "text": "owners 30 percent"}\n', encoding="utf-8"
+    )
     assert main(["search", "--queries", str(queries), "-k", "1", "--as-of", "2026-11-30"]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [line["id"] for line in lines] == ["a", 2]
@@ -111,12 +122,23 @@ def test_bad_input_exits_2_with_one_line_on_stderr(data_dir: Path, capsys: pytes
         (["search", "x" * 21], None, "query is 21 characters long; the limit is 20"),
         (["search"], None, "give either a query TEXT or --queries"),
         (["search", "x", "--queries", "{q}"], '{"id": 1, "text": "a"}\n', "give either a query TEXT or --queries"),
-        (["search", "--queries", "{q}"], '{"id": 1, "text": "ok"}\n{"id": 2, "text": oops}\n', "q.jsonl:2: not valid JSON"),
-        (["search", "--queries", "{q}"], '{"id": 1, "query": "wrong key"}\n', 'q.jsonl:1: expected an object with "id" and "text"'),
+        (
+            ["search", "--queries", "{q}"],
+            '{"id": 1, "text": "ok"}\n{"id": 2, "text": oops}\n',
+            "q.jsonl:2: not valid JSON",
+        ),
+        (
+            ["search", "--queries", "{q}"],
+            '{"id": 1, "query": "wrong key"}\n',
+            'q.jsonl:1: expected an object with "id" and "text"',
+        ),
         (["search", "--queries", "{q}"], '{"id": 1, "text": ""}\n', "q.jsonl:1: text is empty"),
         (["search", "--queries", "{q}"], "\n\n", "holds no queries"),
-        (["search", "--queries", "{q}"], '{"id": 1, "text": "a", "x": ' + "[" * 50_000 + "]" * 50_000 + "}\n",
-         "q.jsonl:1: JSON nested 50001 levels deep; the limit is 32"),
+        (
+            ["search", "--queries", "{q}"],
+            '{"id": 1, "text": "a", "x": ' + "[" * 50_000 + "]" * 50_000 + "}\n",
+            "q.jsonl:1: JSON nested 50001 levels deep; the limit is 32",
+        ),
         (["search", "--queries", "missing.jsonl"], None, "queries file missing.jsonl does not exist"),
         (["search", "x", "-k", "0"], None, "-k must be between 1 and 100"),
         (["search", "x", "--as-of", "2026-02-30"], None, "--as-of '2026-02-30' is not a date"),
@@ -126,8 +148,13 @@ def test_bad_input_exits_2_with_one_line_on_stderr(data_dir: Path, capsys: pytes
     ],
 )
 def test_bad_input_cases(
-    argv: list[str], queries_file: str | None, message: str, tmp_path: Path, data_dir: Path,
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    argv: list[str],
+    queries_file: str | None,
+    message: str,
+    tmp_path: Path,
+    data_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     monkeypatch.setenv("WORKBENCH_MAX_QUERY_CHARS", "20")
     get_settings.cache_clear()
@@ -148,8 +175,11 @@ def test_a_collection_that_is_not_an_identifier_is_refused_before_anything_is_to
     doc.write_text(XY, encoding="utf-8")
     data_dir.mkdir()
     (data_dir / "checkpoints.sqlite").write_bytes(b"precious")
-    argv = {"ingest": ["ingest", str(doc), "--reset"], "search": ["search", "owners"],
-            "run": ["run", "Who discloses owners in XY?", "--approve", "all"]}[command]
+    argv = {
+        "ingest": ["ingest", str(doc), "--reset"],
+        "search": ["search", "owners"],
+        "run": ["run", "Who discloses owners in XY?", "--approve", "all"],
+    }[command]
     assert main([*argv, "--collection", name]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and err.count("\n") == 1 and "is not a collection name" in err
@@ -184,8 +214,9 @@ def test_ingest_replace_flag_replaces_a_reused_id_and_records_who(
 ) -> None:
     first, forged = tmp_path / "xy.md", tmp_path / "forged.md"
     first.write_text(XY, encoding="utf-8")
-    forged.write_text(XY.replace("30 percent", "75 percent").replace("title: XY beneficial", "title: Forged"),
-                      encoding="utf-8")
+    forged.write_text(
+        XY.replace("30 percent", "75 percent").replace("title: XY beneficial", "title: Forged"), encoding="utf-8"
+    )
     assert main(["ingest", str(first)]) == 0
     capsys.readouterr()
     assert main(["ingest", str(forged)]) == 2
@@ -201,9 +232,18 @@ def test_ingest_replace_flag_replaces_a_reused_id_and_records_who(
 def test_search_json_keeps_a_jsonl_passage_id_and_metadata(
     tmp_path: Path, data_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    rows = [{"id": "art-4.1", "doc_id": "xy-wire", "title": "XY wire rule", "jurisdiction": "XY", "page": 7,
-             "section": "4.1", "text": "Wire transfers above XYD 1,000 carry originator data."},
-            {"id": "md-1", "doc_id": "zz-note", "jurisdiction": "ZZ", "text": "ZZ traders keep cash ledgers."}]
+    rows = [
+        {
+            "id": "art-4.1",
+            "doc_id": "xy-wire",
+            "title": "XY wire rule",
+            "jurisdiction": "XY",
+            "page": 7,
+            "section": "4.1",
+            "text": "Wire transfers above XYD 1,000 carry originator data.",
+        },
+        {"id": "md-1", "doc_id": "zz-note", "jurisdiction": "ZZ", "text": "ZZ traders keep cash ledgers."},
+    ]
     corpus = tmp_path / "p.jsonl"
     corpus.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     (tmp_path / "xy.md").write_text(XY, encoding="utf-8")

@@ -10,8 +10,8 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -60,8 +60,12 @@ def test_show_and_export_work_while_the_app_holds_the_store_and_the_rest_fail_in
     paused = session(settings, approve="manual")
     open_store(settings).close()  # the shard exists, as it does once the app has started
     hold = "import sys, qdrant_edge as qe; s = qe.EdgeShard.load(sys.argv[1]); print('ready', flush=True); sys.stdin.read()"
-    holder = subprocess.Popen([sys.executable, "-c", hold, str(settings.qdrant_path / settings.collection)],
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", hold, str(settings.qdrant_path / settings.collection)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert holder.stdout.readline().strip() == "ready"
         assert main(["show", done, "--json"]) == 0
@@ -73,8 +77,12 @@ def test_show_and_export_work_while_the_app_holds_the_store_and_the_rest_fail_in
         decisions = tmp_path / "decisions.json"
         decisions.write_text(json.dumps({"cycle": 0, "decisions": {}, "stop": True}), encoding="utf-8")
         in_use = f"the data dir {settings.data_dir} is in use by another process (the app?)"
-        for argv in (["run", RU_QUESTION, "--approve", "all"], ["search", "owners"], ["ingest", str(doc)],
-                     ["resume", paused, "--decisions", str(decisions)]):
+        for argv in (
+            ["run", RU_QUESTION, "--approve", "all"],
+            ["search", "owners"],
+            ["ingest", str(doc)],
+            ["resume", paused, "--decisions", str(decisions)],
+        ):
             assert one_line_error(capsys, *argv).startswith(in_use), argv
         assert main(["show", paused, "--json"]) == 0  # the refused resume changed nothing
         assert json.loads(capsys.readouterr().out)["status"] == "awaiting_review"
@@ -89,11 +97,13 @@ def test_export_to_a_missing_directory_or_an_unwritable_path(
     tid = session(settings)
     missing = tmp_path / "no" / "such" / "dir" / "out.md"
     assert one_line_error(capsys, "export", tid, "--format", "md", "-o", str(missing)) == (
-        f"cannot write {missing}: No such file or directory")
+        f"cannot write {missing}: No such file or directory"
+    )
     (tmp_path / "file.txt").write_text("x")
     blocked = tmp_path / "file.txt" / "out.md"
     assert one_line_error(capsys, "export", tid, "--format", "md", "-o", str(blocked)) == (
-        f"cannot write {blocked}: Not a directory")
+        f"cannot write {blocked}: Not a directory"
+    )
 
 
 def test_decisions_with_a_bom_are_accepted_and_deep_ones_refused(
@@ -103,11 +113,14 @@ def test_decisions_with_a_bom_are_accepted_and_deep_ones_refused(
     deep = tmp_path / "deep.json"
     deep.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
     assert one_line_error(capsys, "resume", tid, "--decisions", str(deep)) == (
-        f"decisions file {deep} is not valid JSON: JSON nested 100000 levels deep; the limit is 32")
+        f"decisions file {deep} is not valid JSON: JSON nested 100000 levels deep; the limit is 32"
+    )
     assert main(["show", tid, "--json"]) == 0
     proposals = json.loads(capsys.readouterr().out)["pending_review"]["proposals"]
     bom = tmp_path / "bom.json"
-    bom.write_bytes(b"\xef\xbb\xbf" + json.dumps({"cycle": 0, **{p["id"]: {"action": "reject"} for p in proposals}}).encode())
+    bom.write_bytes(
+        b"\xef\xbb\xbf" + json.dumps({"cycle": 0, **{p["id"]: {"action": "reject"} for p in proposals}}).encode()
+    )
     assert main(["resume", tid, "--decisions", str(bom), "--json"]) == 0  # rejections need no retrieval
     assert json.loads(capsys.readouterr().out)["status"] == "completed"
 
@@ -117,16 +130,29 @@ def test_decisions_with_a_bom_are_accepted_and_deep_ones_refused(
     [
         ("WORKBENCH_MAX_CYCLES", "abc", "invalid setting WORKBENCH_MAX_CYCLES='abc': Input should be a valid integer"),
         ("WORKBENCH_ENGINE", "turbo", "invalid setting WORKBENCH_ENGINE='turbo': unknown engine: use one of offline"),
-        ("WORKBENCH_BLOCKING_SEVERITY", "urgent", "invalid setting WORKBENCH_BLOCKING_SEVERITY='urgent': unknown "
-                                                  "severity: use one of low, medium, high, critical"),
-        ("WORKBENCH_DATA_DIR", "{file}", "invalid setting WORKBENCH_DATA_DIR='{file}': {file} exists and is not a "
-                                         "directory"),
+        (
+            "WORKBENCH_BLOCKING_SEVERITY",
+            "urgent",
+            "invalid setting WORKBENCH_BLOCKING_SEVERITY='urgent': unknown "
+            "severity: use one of low, medium, high, critical",
+        ),
+        (
+            "WORKBENCH_DATA_DIR",
+            "{file}",
+            "invalid setting WORKBENCH_DATA_DIR='{file}': {file} exists and is not a directory",
+        ),
     ],
 )
 @pytest.mark.parametrize("argv", [["sessions"], ["search", "owners"], ["show", "abc"]])
 def test_invalid_settings_are_one_line(
-    variable: str, value: str, message: str, argv: list[str], settings: Settings, tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    variable: str,
+    value: str,
+    message: str,
+    argv: list[str],
+    settings: Settings,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     file = tmp_path / "a-file"
     file.write_text("x")
@@ -150,9 +176,7 @@ def test_unreachable_postgres_and_qdrant_fail_fast_in_one_line(
     assert one_line_error(capsys, "search", "owners").startswith("cannot reach the Qdrant server at QDRANT_URL: ")
 
 
-def test_a_damaged_checkpoint_database_is_one_line(
-    settings: Settings, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_a_damaged_checkpoint_database_is_one_line(settings: Settings, capsys: pytest.CaptureFixture[str]) -> None:
     tid = session(settings)
     conn = sqlite3.connect(settings.checkpoint_path)
     conn.execute("UPDATE checkpoints SET type = 'msgpack+zlib', checkpoint = x'00112233'")
@@ -166,7 +190,8 @@ def test_a_damaged_checkpoint_database_is_one_line(
     os.environ["WORKBENCH_DATA_DIR"] = str(other)  # restored by the settings fixture's monkeypatch
     get_settings.cache_clear()
     assert one_line_error(capsys, "sessions").startswith(
-        "the checkpoint database cannot be read (file is not a database)")
+        "the checkpoint database cannot be read (file is not a database)"
+    )
 
 
 def test_a_zero_length_checkpoint_file_is_refused_not_taken_for_a_new_database(
@@ -203,5 +228,4 @@ def test_a_damaged_qdrant_store_is_one_line(settings: Settings, capsys: pytest.C
     open_store(settings).close()
     shard = settings.qdrant_path / settings.collection
     (shard / "edge_config.json").write_text("garbage{", encoding="utf-8")
-    assert one_line_error(capsys, "search", "owners").startswith(
-        f"the Qdrant store {shard} cannot be opened (")
+    assert one_line_error(capsys, "search", "owners").startswith(f"the Qdrant store {shard} cannot be opened (")

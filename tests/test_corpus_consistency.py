@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from core.documents import DocumentMeta
 from core.engines.text import sentences, term_set
 from core.figures import figures
 from core.retrieval.corpus_format import parse_document_meta, split_front_matter
-from core.documents import DocumentMeta
 
 CORPUS = sorted((Path(__file__).resolve().parents[1] / "core" / "corpus").glob("*.md"))
 
@@ -42,4 +42,6 @@ def test_body_length_and_every_exemption_and_figure_stated_in_the_text(path: Pat
         assert best >= 0.5, f"{path.name}: exemption for {ex.entity!r} is not stated in the text"
     stated = {f.key for s in said for f in figures(s)}
     for t in meta.thresholds:
-        assert (t.unit, t.value) in stated, f"{path.name}: threshold {t.name} {t.value:g} {t.unit} is not stated in the text"
+        assert (t.unit, t.value) in stated, (
+            f"{path.name}: threshold {t.name} {t.value:g} {t.unit} is not stated in the text"
+        )

@@ -27,47 +27,90 @@ ANSWER = "## EU\nThe reporting threshold is EUR 10,000 [eu-amld6].\n\n## UK\nSee
 
 
 def _deficiency(subject: str, status: ResolutionStatus, **kw: object) -> Deficiency:
-    return Deficiency(deficiency_type=kw.pop("deficiency_type", DeficiencyType.missing_jurisdiction),
-                      subject=subject, description=kw.pop("description", f"problem with {subject}"),
-                      resolution_status=status, **kw)
+    return Deficiency(
+        deficiency_type=kw.pop("deficiency_type", DeficiencyType.missing_jurisdiction),
+        subject=subject,
+        description=kw.pop("description", f"problem with {subject}"),
+        resolution_status=status,
+        **kw,
+    )
 
 
-DISMISSED = _deficiency("fr", ResolutionStatus.dismissed, analyst_note="out of scope for this client",
-                        severity=Severity.low)
-UNRESOLVABLE = _deficiency("threshold:eu", ResolutionStatus.unresolvable, resolution_attempt_count=2,
-                           deficiency_type=DeficiencyType.incorrect_threshold, severity=Severity.critical)
+DISMISSED = _deficiency(
+    "fr", ResolutionStatus.dismissed, analyst_note="out of scope for this client", severity=Severity.low
+)
+UNRESOLVABLE = _deficiency(
+    "threshold:eu",
+    ResolutionStatus.unresolvable,
+    resolution_attempt_count=2,
+    deficiency_type=DeficiencyType.incorrect_threshold,
+    severity=Severity.critical,
+)
 OPEN = _deficiency("de", ResolutionStatus.open, severity=Severity.high)
-ANALYST = _deficiency("sanctions screening", ResolutionStatus.addressed, origin="analyst",
-                      deficiency_type=DeficiencyType.insufficient_specificity)
+ANALYST = _deficiency(
+    "sanctions screening",
+    ResolutionStatus.addressed,
+    origin="analyst",
+    deficiency_type=DeficiencyType.insufficient_specificity,
+)
 RESOLVED = _deficiency("uk", ResolutionStatus.resolved)
 
 
 def _history() -> list[EvaluationCycleRecord]:
     first = EvaluationCycleRecord(
-        cycle_number=0, timestamp="2024-05-01T10:00:00+00:00", deficiencies_found=(OPEN.id, RESOLVED.id),
-        deficiencies_resolved=(), overall_score=0.83, retrieval_queries_issued=("uk money laundering regulations",),
+        cycle_number=0,
+        timestamp="2024-05-01T10:00:00+00:00",
+        deficiencies_found=(OPEN.id, RESOLVED.id),
+        deficiencies_resolved=(),
+        overall_score=0.83,
+        retrieval_queries_issued=("uk money laundering regulations",),
         decisions=(DecisionRecord(deficiency_id=RESOLVED.id, action="approve", decided_by="alice"),),
     ).sealed("")
     second = EvaluationCycleRecord(
-        cycle_number=1, timestamp="2024-05-01T10:01:00+00:00", deficiencies_found=(OPEN.id,),
-        deficiencies_resolved=(RESOLVED.id,), overall_score=0.88,
+        cycle_number=1,
+        timestamp="2024-05-01T10:01:00+00:00",
+        deficiencies_found=(OPEN.id,),
+        deficiencies_resolved=(RESOLVED.id,),
+        overall_score=0.88,
     ).sealed(first.record_hash)
     return [first, second]
 
 
 def _result(**kw: object) -> RunResult:
-    base: dict[str, object] = dict(
-        thread_id="abc123", status="completed", question="What is the AML reporting threshold?",
-        as_of=date(2024, 5, 1), engine="offline", current_answer=ANSWER, final_answer=ANSWER + "\n\nresidual",
-        quality_score=0.88, termination_reason="max_cycles_reached",
-        residual_deficiencies=[DISMISSED, UNRESOLVABLE, OPEN, ANALYST],
-        identified_deficiencies=[DISMISSED, UNRESOLVABLE, OPEN, ANALYST, RESOLVED], evaluation_history=_history(),
-        citations=[Citation(doc_id="eu-amld6", title="EU AMLD 6", jurisdiction="EU", declared_status="in_force",
-                            status_at_as_of="in_force", effective=date(2021, 6, 3), citation="Directive 2018/1673"),
-                   Citation(doc_id="uk-mlr-2017", title="UK MLR 2017", jurisdiction="UK",
-                            declared_status="amended", status_at_as_of="repealed")],
-        max_evaluation_cycles=2, evaluation_cycle=2,
-    )
+    base: dict[str, object] = {
+        "thread_id": "abc123",
+        "status": "completed",
+        "question": "What is the AML reporting threshold?",
+        "as_of": date(2024, 5, 1),
+        "engine": "offline",
+        "current_answer": ANSWER,
+        "final_answer": ANSWER + "\n\nresidual",
+        "quality_score": 0.88,
+        "termination_reason": "max_cycles_reached",
+        "residual_deficiencies": [DISMISSED, UNRESOLVABLE, OPEN, ANALYST],
+        "identified_deficiencies": [DISMISSED, UNRESOLVABLE, OPEN, ANALYST, RESOLVED],
+        "evaluation_history": _history(),
+        "citations": [
+            Citation(
+                doc_id="eu-amld6",
+                title="EU AMLD 6",
+                jurisdiction="EU",
+                declared_status="in_force",
+                status_at_as_of="in_force",
+                effective=date(2021, 6, 3),
+                citation="Directive 2018/1673",
+            ),
+            Citation(
+                doc_id="uk-mlr-2017",
+                title="UK MLR 2017",
+                jurisdiction="UK",
+                declared_status="amended",
+                status_at_as_of="repealed",
+            ),
+        ],
+        "max_evaluation_cycles": 2,
+        "evaluation_cycle": 2,
+    }
     base.update(kw)
     return RunResult(**base)
 
@@ -125,7 +168,7 @@ def test_docx_opens_and_contains_the_residual_table() -> None:
     residual = next(t for t in tables if t[0][-1] == "Why unresolved")
     assert {row[0] for row in residual[1:]} == {DISMISSED.id, UNRESOLVABLE.id, OPEN.id, ANALYST.id}
     assert any("unresolvable after 2 attempts" in row[-1] for row in residual)
-    metadata = dict((row[0], row[1]) for row in tables[0])
+    metadata = {row[0]: row[1] for row in tables[0]}
     assert metadata["Question"] == "What is the AML reporting threshold?"
     assert metadata["As-of date"] == "2024-05-01" and metadata["Quality score"] == "0.88"
     assert metadata["Termination reason"].startswith("The maximum number of correction cycles")
@@ -150,8 +193,9 @@ def test_tampered_record_shows_failed_audit_everywhere() -> None:
 
 
 def test_untrusted_text_is_escaped_in_markdown() -> None:
-    evil = _deficiency("xss", ResolutionStatus.open,
-                       description="<script>alert(1)</script> a | b\n## injected [link](javascript:x)")
+    evil = _deficiency(
+        "xss", ResolutionStatus.open, description="<script>alert(1)</script> a | b\n## injected [link](javascript:x)"
+    )
     answer = "Body <img src=x onerror=alert(1)> text"
     md = _export(_result(residual_deficiencies=[evil], current_answer=answer), "md").decode()
     assert live_markup(md) == []  # no HTML tag, no link
@@ -166,10 +210,17 @@ def test_hostile_corpus_text_is_inert_in_the_markdown_export() -> None:
     """Images, links, autolinks, raw URLs, directives and math from a document quoted in the answer, a
     deficiency and a citation title reach the export as text only."""
     evil = _deficiency("beacon", ResolutionStatus.open, description=HOSTILE)
-    citation = Citation(doc_id="evil-doc", title=HOSTILE, jurisdiction="EU", declared_status="in_force",
-                        status_at_as_of="in_force")
-    md = _export(_result(residual_deficiencies=[evil], citations=[citation],
-                         current_answer=f"## EU\n{HOSTILE} [evil-doc]\n# {HOSTILE}"), "md").decode()
+    citation = Citation(
+        doc_id="evil-doc", title=HOSTILE, jurisdiction="EU", declared_status="in_force", status_at_as_of="in_force"
+    )
+    md = _export(
+        _result(
+            residual_deficiencies=[evil],
+            citations=[citation],
+            current_answer=f"## EU\n{HOSTILE} [evil-doc]\n# {HOSTILE}",
+        ),
+        "md",
+    ).decode()
     assert live_markup(md) == []
     assert unescape(md).count("![x](http://evil.example/beacon?leak=1)") == 4
     assert "### EU" in md and "\n## Owners above 25% !\\[x\\]" in md  # headings stay headings, escaped
@@ -188,8 +239,9 @@ def test_unknown_format_raises(fmt: str) -> None:
 
 @pytest.mark.parametrize("status", ["awaiting_review", "interrupted"])
 def test_unfinished_session_is_labelled_provisional(status: str) -> None:
-    result = _result(status=status, termination_reason=None, quality_score=None,
-                     residual_deficiencies=[OPEN], final_answer="")
+    result = _result(
+        status=status, termination_reason=None, quality_score=None, residual_deficiencies=[OPEN], final_answer=""
+    )
     md = unescape(_export(result, "md").decode())
     top = md.split("## Answer")[0]
     assert "PROVISIONAL" in top and f"has not finished (status: {status})" in top and "provisional" in top

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from datetime import date
 from pathlib import Path
 
 import pytest
 
+from core.documents import DocStatus
 from core.retrieval import ingest as ingest_mod
 from core.retrieval import readers
 from core.retrieval.chunking import chunk_text
 from core.retrieval.errors import CorpusFormatError, IngestError
 from core.retrieval.ingest import ensure_sample_corpus, ingest_paths
-from core.documents import DocStatus
 from core.retrieval.readers import read_file
 
 DATA = Path(__file__).parent / "data"
@@ -62,7 +63,12 @@ def write(tmp_path: Path, name: str, content: str | bytes) -> Path:
 def test_markdown_with_front_matter(tmp_path: Path) -> None:
     [doc] = read_file(write(tmp_path, "xy.md", XY_DOC))
     m = doc.meta
-    assert (m.id, m.title, m.jurisdiction, m.status) == ("xy-payments-act-2021", "XY Payments Act 2021", "XY", DocStatus.in_force)
+    assert (m.id, m.title, m.jurisdiction, m.status) == (
+        "xy-payments-act-2021",
+        "XY Payments Act 2021",
+        "XY",
+        DocStatus.in_force,
+    )
     assert m.effective == date(2021, 7, 1) and m.published == date(2021, 3, 1)
     assert m.superseded_by == ("xy-payments-act-2027",)
     assert m.thresholds[0].value == 30 and m.thresholds[0].applies_to == ("payment institution",)
@@ -75,7 +81,9 @@ def test_markdown_with_front_matter(tmp_path: Path) -> None:
 
 
 def test_markdown_without_front_matter_takes_defaults(tmp_path: Path) -> None:
-    path = write(tmp_path, "My Notes v2.md", "Intro line.\n\n# XY guidance on remittance\n\nRemitters verify all customers.\n")
+    path = write(
+        tmp_path, "My Notes v2.md", "Intro line.\n\n# XY guidance on remittance\n\nRemitters verify all customers.\n"
+    )
     [doc] = read_file(path, {"jurisdiction": "XY", "status": "proposed"})
     assert doc.meta.id == "My-Notes-v2"
     assert doc.meta.title == "XY guidance on remittance"
@@ -105,10 +113,21 @@ def test_pdf(tmp_path: Path) -> None:
 def test_jsonl_groups_passages_and_keeps_metadata(tmp_path: Path) -> None:
     rows = [
         {
-            "id": "p1", "text": "Wire transfers above XYD 1,000 carry originator data.", "doc_id": "xy-wire",
-            "title": "XY Wire Rule", "jurisdiction": "XY", "effective": "2022-01-01", "section": "4.1",
+            "id": "p1",
+            "text": "Wire transfers above XYD 1,000 carry originator data.",
+            "doc_id": "xy-wire",
+            "title": "XY Wire Rule",
+            "jurisdiction": "XY",
+            "effective": "2022-01-01",
+            "section": "4.1",
         },
-        {"id": "p2", "text": "Crypto transfers carry it regardless of amount.", "doc_id": "xy-wire", "section": "4.2", "page": 7},
+        {
+            "id": "p2",
+            "text": "Crypto transfers carry it regardless of amount.",
+            "doc_id": "xy-wire",
+            "section": "4.2",
+            "page": 7,
+        },
         {"id": 3, "text": "A standalone ZZ passage.", "jurisdiction": "ZZ"},
     ]
     path = write(tmp_path, "passages.jsonl", "\n".join(json.dumps(r) for r in rows) + "\n\n")
@@ -133,21 +152,39 @@ def test_jsonl_groups_passages_and_keeps_metadata(tmp_path: Path) -> None:
         ("latin1.txt", "Beh\xf6rde".encode("latin-1"), r"not UTF-8 text \(byte 0xf6 at offset 3\)"),
         ("corrupt.pdf", b"%PDF-1.4\nthis is not really a pdf", "not a readable PDF"),
         ("notes.docx", b"PK\x03\x04", "unsupported file type '.docx'"),
-        ("bad.jsonl", '{"id": "a", "text": "ok", "jurisdiction": "XY"}\n{"id": "b", "text": oops}\n',
-         r"bad\.jsonl:2: line 2 is not valid JSON"),
+        (
+            "bad.jsonl",
+            '{"id": "a", "text": "ok", "jurisdiction": "XY"}\n{"id": "b", "text": oops}\n',
+            r"bad\.jsonl:2: line 2 is not valid JSON",
+        ),
         ("list.jsonl", '["id", "text"]\n', r"list\.jsonl:1: line 1 must be a JSON object"),
         ("notext.jsonl", '{"id": "a", "jurisdiction": "XY"}\n', r"notext\.jsonl:1: key 'text'"),
         ("nojur.jsonl", '{"id": "a", "text": "t"}\n', r"nojur\.jsonl: key 'jurisdiction': missing for document 'a'"),
-        ("deep.jsonl", '{"id": "a", "text": "t", "x": ' + "[" * 100_000 + "]" * 100_000 + "}\n",
-         r"deep\.jsonl:1: line 1: JSON nested 100001 levels deep; the limit is 32"),
-        ("latin1.jsonl", '{"id": "a", "text": "ok"}\n'.encode() + '{"id": "b", "text": "Beh\xf6rde"}\n'.encode("latin-1"),
-         r"latin1\.jsonl:2: line 2 is not UTF-8 text \(byte 0xf6 at column 25\)"),
-        ("alias.md", "---\nid: a\ntitle: &t A\njurisdiction: XY\ntopics: [*t]\n---\nBody\n",
-         r"front matter uses a YAML anchor or alias \(line 3\); anchors and aliases are not allowed"),
-        ("selfref.md", "---\nid: a\ntitle: A\njurisdiction: XY\ntopics: &a [*a]\n---\nBody\n",
-         "front matter uses a YAML anchor or alias"),
-        ("nested.md", "---\nid: a\ntitle: A\njurisdiction: XY\nx: " + "[" * 5000 + "]" * 5000 + "\n---\nBody\n",
-         r"front matter is nested more than 16 levels deep \(line 5\)"),
+        (
+            "deep.jsonl",
+            '{"id": "a", "text": "t", "x": ' + "[" * 100_000 + "]" * 100_000 + "}\n",
+            r"deep\.jsonl:1: line 1: JSON nested 100001 levels deep; the limit is 32",
+        ),
+        (
+            "latin1.jsonl",
+            b'{"id": "a", "text": "ok"}\n' + '{"id": "b", "text": "Beh\xf6rde"}\n'.encode("latin-1"),
+            r"latin1\.jsonl:2: line 2 is not UTF-8 text \(byte 0xf6 at column 25\)",
+        ),
+        (
+            "alias.md",
+            "---\nid: a\ntitle: &t A\njurisdiction: XY\ntopics: [*t]\n---\nBody\n",
+            r"front matter uses a YAML anchor or alias \(line 3\); anchors and aliases are not allowed",
+        ),
+        (
+            "selfref.md",
+            "---\nid: a\ntitle: A\njurisdiction: XY\ntopics: &a [*a]\n---\nBody\n",
+            "front matter uses a YAML anchor or alias",
+        ),
+        (
+            "nested.md",
+            "---\nid: a\ntitle: A\njurisdiction: XY\nx: " + "[" * 5000 + "]" * 5000 + "\n---\nBody\n",
+            r"front matter is nested more than 16 levels deep \(line 5\)",
+        ),
     ],
 )
 def test_broken_file_is_a_clear_error(tmp_path: Path, name: str, content: str | bytes, message: str) -> None:
@@ -191,7 +228,10 @@ def front(**changes: str | None) -> str:
         (front(thresholds="25 percent"), "key 'thresholds': must be a list of mappings"),
         (front(thresholds="[25]"), r"key 'thresholds\[0\]': must be a mapping"),
         (front(thresholds="[{name: bo, unit: percent}]"), r"key 'thresholds\[0\]\.value': missing \(required\)"),
-        (front(thresholds="[{name: bo, value: lots}]"), r"key 'thresholds\[0\]\.value': Input should be a valid number"),
+        (
+            front(thresholds="[{name: bo, value: lots}]"),
+            r"key 'thresholds\[0\]\.value': Input should be a valid number",
+        ),
         (front(thresholds="[{name: bo, value: 25, comparator: about}]"), r"key 'thresholds\[0\]\.comparator'"),
         (front(exemptions="[{entity: bank}]"), r"key 'exemptions\[0\]\.rule': missing \(required\)"),
         (front(exemptions="{entity: bank, rule: x}"), "key 'exemptions': must be a list of mappings"),
@@ -213,7 +253,7 @@ def test_chunking_respects_size_overlap_and_headings() -> None:
     passages = chunk_text(text, max_words=60, overlap_words=10)
     assert all(len(p.text.split()) <= 60 for p in passages)
     assert passages[0].heading == "Title" and passages[1].heading == "Long section"
-    for prev, nxt in zip(passages, passages[1:]):
+    for prev, nxt in itertools.pairwise(passages):
         if nxt.heading == prev.heading == "Long section":
             assert nxt.text.split()[:10] == prev.text.split()[-10:]
     every_word = " ".join(p.text for p in passages).split()
@@ -274,7 +314,8 @@ def test_a_reused_document_id_is_refused_without_replace_and_recorded_with_it(st
     errors = {Path(r.path).name: r.error for r in report.results}
     assert errors["other.md"] is None  # the rest of the batch still goes in
     assert errors["xy-forged.md"].startswith(
-        f"{forged}: document id 'xy-payments-act-2021' is already in the corpus with other content (from ")
+        f"{forged}: document id 'xy-payments-act-2021' is already in the corpus with other content (from "
+    )
     assert "--replace" in errors["xy-forged.md"]
     kept = store.get_document("xy-payments-act-2021")
     assert kept.title == "XY Payments Act 2021" and "replaced_by" not in kept.extra
@@ -288,7 +329,6 @@ def test_a_reused_document_id_is_refused_without_replace_and_recorded_with_it(st
     assert "50 percent" in " ".join(c.text for c in store.chunks(new.id))
     assert ingest_paths(store, [forged]).succeeded  # identical again: accepted, and the provenance stays
     assert store.get_document(new.id).extra["replaced_by"] == "alice"
-
 
 
 def alias_bomb(levels: int = 6) -> str:
@@ -308,8 +348,10 @@ def test_an_alias_bomb_and_deep_json_fail_alone_in_a_batch(store, tmp_path: Path
     report = ingest_paths(store, [corpus])
     errors = {Path(r.path).name: r.error for r in report.results}
     assert errors["good.md"] is None
-    assert errors["bomb.md"] == f"{bomb}: front matter uses a YAML anchor or alias (line 5); anchors and aliases " \
-                                "are not allowed: write the values out"
+    assert (
+        errors["bomb.md"] == f"{bomb}: front matter uses a YAML anchor or alias (line 5); anchors and aliases "
+        "are not allowed: write the values out"
+    )
     assert "JSON nested 50001 levels deep" in errors["deep.jsonl"]
     assert [d.id for d in store.documents()] == ["xy-payments-act-2021"]
 
@@ -331,10 +373,16 @@ def test_a_jsonl_corpus_is_capped_per_passage_and_per_document_not_per_file(
 
     same_doc = [{"id": f"q{i}", "doc_id": "xy-long", "text": passage, "jurisdiction": "XY"} for i in range(6)]
     long_doc = write(tmp_path, "long.jsonl", "".join(json.dumps(r) + "\n" for r in same_doc))
-    with pytest.raises(IngestError, match=r"long\.jsonl:6: document 'xy-long' is over 2,000 characters of text by "
-                                          r"line 6; split it into several documents \(doc_id\)"):
+    with pytest.raises(
+        IngestError,
+        match=r"long\.jsonl:6: document 'xy-long' is over 2,000 characters of text by "
+        r"line 6; split it into several documents \(doc_id\)",
+    ):
         read_file(long_doc)
     long_passage = write(tmp_path, "passage.jsonl", json.dumps({"id": "a", "text": "x" * 501, "jurisdiction": "XY"}))
-    with pytest.raises(CorpusFormatError, match=r"passage\.jsonl:1: key 'text': passage is 501 characters long; "
-                                                r"the limit is 500 per passage"):
+    with pytest.raises(
+        CorpusFormatError,
+        match=r"passage\.jsonl:1: key 'text': passage is 501 characters long; "
+        r"the limit is 500 per passage",
+    ):
         read_file(long_passage)

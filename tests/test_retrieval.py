@@ -6,18 +6,18 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable, Iterator
 from datetime import date
 from pathlib import Path
-from typing import Callable, Iterator
 
 import pytest
 
 from core.config import Settings
+from core.documents import Chunk, DocStatus, DocumentMeta, SearchFilter, Threshold
 from core.retrieval import edge_store as edge_module
 from core.retrieval import registry as store_module
 from core.retrieval.errors import InvalidCollectionError, StoreClosedError, StoreLockedError
 from core.retrieval.ingest import ingest_paths
-from core.documents import Chunk, DocStatus, DocumentMeta, SearchFilter, Threshold
 from core.retrieval.registry import close_all, open_store
 from core.retrieval.store import Store
 from tests.conftest import STORE_BACKENDS
@@ -33,7 +33,9 @@ def make_doc(
     texts: tuple[str, ...] = (),
     **meta: object,
 ) -> tuple[DocumentMeta, list[Chunk]]:
-    m = DocumentMeta(id=doc_id, title=f"Title of {doc_id}", jurisdiction=jurisdiction, status=status, effective=effective, **meta)
+    m = DocumentMeta(
+        id=doc_id, title=f"Title of {doc_id}", jurisdiction=jurisdiction, status=status, effective=effective, **meta
+    )
     texts = texts or (f"{doc_id} sets {TOPIC} rules for payment institutions.",)
     return m, [Chunk(doc_id=doc_id, chunk_index=i, text=t, heading=f"Part {i}") for i, t in enumerate(texts)]
 
@@ -49,7 +51,10 @@ CORPUS = [
 
 @pytest.fixture(scope="module", params=STORE_BACKENDS)
 def filled(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, backend_settings, embedder,
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    backend_settings,
+    embedder,
     drop_collection,
 ) -> Iterator[Store]:
     """CORPUS indexed once per backend for the read-only tests of this module."""
@@ -87,10 +92,24 @@ def test_search_returns_declared_status_title_and_chunk_text(filled: Store) -> N
         (SearchFilter(exclude_doc_ids=("xy-old", "qq-bad")), {"xy-new", "zz-rule", "zz-undated"}),
         (SearchFilter(as_of=date(2020, 6, 29)), {"xy-old", "zz-undated"}),
         (SearchFilter(as_of=date(2020, 6, 30)), {"xy-old", "zz-rule", "zz-undated", "qq-bad"}),
-        (SearchFilter(jurisdictions=("XY", "ZZ"), as_of=date(2026, 11, 30), statuses=("in_force", "superseded")), {"xy-old", "zz-rule"}),
+        (
+            SearchFilter(jurisdictions=("XY", "ZZ"), as_of=date(2026, 11, 30), statuses=("in_force", "superseded")),
+            {"xy-old", "zz-rule"},
+        ),
         (SearchFilter(jurisdictions=("NOPE",)), set()),
     ],
-    ids=["jur", "jur-many", "status", "status-enum", "doc-ids", "exclude", "as-of-before", "as-of-on-date", "combined", "none"],
+    ids=[
+        "jur",
+        "jur-many",
+        "status",
+        "status-enum",
+        "doc-ids",
+        "exclude",
+        "as-of-before",
+        "as-of-on-date",
+        "combined",
+        "none",
+    ],
 )
 def test_filters(filled: Store, flt: SearchFilter, expected: set[str], mode: str) -> None:
     assert doc_ids(filled.search(TOPIC, k=10, flt=flt, mode=mode)) == expected
@@ -138,7 +157,9 @@ def test_reingest_of_files_is_idempotent(store: Store, tmp_path: Path, make_sett
     assert count == first.chunks > 2
     ingest_paths(store, [path], settings=small)
     assert store.count() == count
-    path.write_text("---\nid: xy-long\ntitle: XY long\njurisdiction: XY\n---\nNow one short paragraph.\n", encoding="utf-8")
+    path.write_text(
+        "---\nid: xy-long\ntitle: XY long\njurisdiction: XY\n---\nNow one short paragraph.\n", encoding="utf-8"
+    )
     ingest_paths(store, [path], settings=small, replace=True)
     assert store.count() == 1
 
@@ -271,10 +292,9 @@ def test_an_edge_reset_is_swapped_in_whole_or_not_at_all(
     settings = edge_settings(make_settings)
     s = open_store(settings)
     s.upsert_documents(CORPUS[:2])
-    with pytest.raises(RuntimeError, match="killed"):
-        with s.staging() as staged:
-            staged.upsert_document(*CORPUS[2])
-            raise RuntimeError("killed while ingesting")
+    with pytest.raises(RuntimeError, match="killed"), s.staging() as staged:
+        staged.upsert_document(*CORPUS[2])
+        raise RuntimeError("killed while ingesting")
     assert sorted(d.id for d in s.documents()) == ["xy-new", "xy-old"]
 
     renames: list[tuple[str, str]] = []

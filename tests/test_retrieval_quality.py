@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
-from typing import Callable
 
-from core.retrieval.ingest import SAMPLE_CORPUS_DIR
 from core.documents import Hit, SearchFilter
+from core.retrieval.ingest import SAMPLE_CORPUS_DIR
 from core.retrieval.store import Store
 
 QUERIES_FILE = Path(__file__).parent / "retrieval_queries.jsonl"
@@ -43,7 +43,9 @@ def test_as_of_leaves_out_documents_not_yet_effective(sample_store: Store) -> No
     assert "eu-amlr-2024-1624" not in {h.doc_id for h in before}
 
 
-def test_hybrid_recall_at_5_is_at_least_dense_and_sparse(sample_store: Store, report_line: Callable[[str], None]) -> None:
+def test_hybrid_recall_at_5_is_at_least_dense_and_sparse(
+    sample_store: Store, report_line: Callable[[str], None]
+) -> None:
     rows = [json.loads(line) for line in QUERIES_FILE.read_text(encoding="utf-8").splitlines() if line.strip()]
     assert len(rows) >= 20
     known = {d.id for d in sample_store.documents()}
@@ -52,10 +54,13 @@ def test_hybrid_recall_at_5_is_at_least_dense_and_sparse(sample_store: Store, re
     for mode in ("hybrid", "dense", "sparse"):
         results = sample_store.search_many([r["text"] for r in rows], k=CHUNKS_FETCHED, mode=mode)
         per_query = [
-            len(set(r["relevant"]) & set(top_docs(hits, RECALL_AT))) / len(r["relevant"]) for r, hits in zip(rows, results)
+            len(set(r["relevant"]) & set(top_docs(hits, RECALL_AT))) / len(r["relevant"])
+            for r, hits in zip(rows, results)
         ]
         recall[mode] = sum(per_query) / len(per_query)
-    line = f"recall@{RECALL_AT} over {len(rows)} labelled queries: " + ", ".join(f"{m} {v:.4f}" for m, v in recall.items())
+    line = f"recall@{RECALL_AT} over {len(rows)} labelled queries: " + ", ".join(
+        f"{m} {v:.4f}" for m, v in recall.items()
+    )
     print(line)
     report_line(line)
     assert recall["hybrid"] >= recall["dense"], line

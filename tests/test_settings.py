@@ -23,8 +23,11 @@ def test_secrets_fill_what_the_environment_leaves_unset(tmp_path: Path, monkeypa
     monkeypatch.setenv("WORKBENCH_MAX_CYCLES", "7")
     monkeypatch.delenv("WORKBENCH_QUALITY_THRESHOLD", raising=False)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    secrets(tmp_path, 'WORKBENCH_MAX_CYCLES = 2\nquality_threshold = 0.9\nOPENAI_API_KEY = "sk-x"\n'
-                      'blocking_severity = "High"\n[auth]\nclient_id = "x"\n')
+    secrets(
+        tmp_path,
+        'WORKBENCH_MAX_CYCLES = 2\nquality_threshold = 0.9\nOPENAI_API_KEY = "sk-x"\n'
+        'blocking_severity = "High"\n[auth]\nclient_id = "x"\n',
+    )
     s = Settings()
     assert (s.max_cycles, s.quality_threshold, s.openai_api_key) == (7, 0.9, "sk-x")
     assert s.blocking_severity is Severity.high

@@ -2,28 +2,54 @@
 
 from __future__ import annotations
 
-from typing import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import plotly.graph_objects as go
 
 from core.state import EvaluationCycleRecord
 from ui.frames import STATUSES, TYPES, label
 
-STATUS_COLORS: dict[str, str] = {"open": "#d1495b", "addressed": "#edae49", "resolved": "#2a9d8f",
-                                 "unresolvable": "#6a4c93", "dismissed": "#8d99ae"}
-_LAYOUT = {"height": 360, "margin": {"l": 10, "r": 10, "t": 40, "b": 10},
-           "legend": {"orientation": "h", "y": -0.28, "yanchor": "top"}}
+STATUS_COLORS: dict[str, str] = {
+    "open": "#d1495b",
+    "addressed": "#edae49",
+    "resolved": "#2a9d8f",
+    "unresolvable": "#6a4c93",
+    "dismissed": "#8d99ae",
+}
+_LAYOUT = {
+    "height": 360,
+    "margin": {"l": 10, "r": 10, "t": 40, "b": 10},
+    "legend": {"orientation": "h", "y": -0.28, "yanchor": "top"},
+}
 
 
 def score_figure(history: Sequence[EvaluationCycleRecord], threshold: float) -> go.Figure:
     """Quality score per cycle with the stopping threshold as a dashed line."""
     cycles = [r.cycle_number for r in history]
-    fig = go.Figure(go.Scatter(x=cycles, y=[r.overall_score for r in history], mode="lines+markers", name="score",
-                               line={"color": "#1d4e89", "width": 3}, marker={"size": 9}))
-    fig.add_hline(y=threshold, line_dash="dash", line_color="#d1495b",
-                  annotation_text=f"threshold {threshold:.2f}", annotation_position="bottom right")
-    fig.update_layout(title="Quality score per cycle", xaxis={"title": "cycle", "dtick": 1},
-                      yaxis={"title": "score", "range": [0, 1.05]}, showlegend=False, **_LAYOUT)
+    fig = go.Figure(
+        go.Scatter(
+            x=cycles,
+            y=[r.overall_score for r in history],
+            mode="lines+markers",
+            name="score",
+            line={"color": "#1d4e89", "width": 3},
+            marker={"size": 9},
+        )
+    )
+    fig.add_hline(
+        y=threshold,
+        line_dash="dash",
+        line_color="#d1495b",
+        annotation_text=f"threshold {threshold:.2f}",
+        annotation_position="bottom right",
+    )
+    fig.update_layout(
+        title="Quality score per cycle",
+        xaxis={"title": "cycle", "dtick": 1},
+        yaxis={"title": "score", "range": [0, 1.05]},
+        showlegend=False,
+        **_LAYOUT,
+    )
     return fig
 
 
@@ -37,15 +63,20 @@ def type_figure(history: Sequence[EvaluationCycleRecord]) -> go.Figure:
     return _stacked("Deficiencies by type", history, lambda r: r.type_counts, TYPES, {})
 
 
-def _stacked(title: str, history: Sequence[EvaluationCycleRecord],
-             counts: Callable[[EvaluationCycleRecord], Mapping[str, int]], keys: Sequence[str],
-             colors: Mapping[str, str]) -> go.Figure:
+def _stacked(
+    title: str,
+    history: Sequence[EvaluationCycleRecord],
+    counts: Callable[[EvaluationCycleRecord], Mapping[str, int]],
+    keys: Sequence[str],
+    colors: Mapping[str, str],
+) -> go.Figure:
     cycles = [r.cycle_number for r in history]
     fig = go.Figure()
     for key in keys:
         values = [counts(r).get(key, 0) for r in history]
         if any(values):
             fig.add_trace(go.Bar(x=cycles, y=values, name=label(key), marker_color=colors.get(key)))
-    fig.update_layout(title=title, barmode="stack", xaxis={"title": "cycle", "dtick": 1},
-                      yaxis={"title": "deficiencies"}, **_LAYOUT)
+    fig.update_layout(
+        title=title, barmode="stack", xaxis={"title": "cycle", "dtick": 1}, yaxis={"title": "deficiencies"}, **_LAYOUT
+    )
     return fig

@@ -9,26 +9,61 @@ from __future__ import annotations
 
 import difflib
 import math
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 import pandas as pd
 
 from core.deficiencies import analyst_action, analyst_choices
 from core.safe_markdown import answer_markdown as safe_answer_markdown
-from core.safe_markdown import md_escape  # the pages escape with it too (through this module)
 from core.service import RunResult, SessionSummary
 from core.state import Deficiency, DeficiencyType, EvaluationCycleRecord, ResolutionStatus, Severity
 
 SEVERITIES: tuple[str, ...] = tuple(s.value for s in Severity)
 STATUSES: tuple[str, ...] = tuple(s.value for s in ResolutionStatus)
 TYPES: tuple[str, ...] = tuple(t.value for t in DeficiencyType)
-BOARD_COLUMNS: tuple[str, ...] = ("id", "type", "subject", "description", "severity", "status", "attempts",
-                                  "correction query", "origin", "first seen", "note", "accepted risk")
-PAUSED_ORDER: tuple[str, ...] = ("subject", "type", "severity", "status", "correction query", "note", "description",
-                                  "attempts", "origin", "first seen", "id")
-FINISHED_ORDER: tuple[str, ...] = ("subject", "type", "severity", "status", "note", "accepted risk", "description",
-                                   "correction query", "attempts", "origin", "first seen", "id")
+BOARD_COLUMNS: tuple[str, ...] = (
+    "id",
+    "type",
+    "subject",
+    "description",
+    "severity",
+    "status",
+    "attempts",
+    "correction query",
+    "origin",
+    "first seen",
+    "note",
+    "accepted risk",
+)
+PAUSED_ORDER: tuple[str, ...] = (
+    "subject",
+    "type",
+    "severity",
+    "status",
+    "correction query",
+    "note",
+    "description",
+    "attempts",
+    "origin",
+    "first seen",
+    "id",
+)
+FINISHED_ORDER: tuple[str, ...] = (
+    "subject",
+    "type",
+    "severity",
+    "status",
+    "note",
+    "accepted risk",
+    "description",
+    "correction query",
+    "attempts",
+    "origin",
+    "first seen",
+    "id",
+)
 """Column order on screen: the (pinned) subject, then what the analyst may edit."""
 LOCKED_COLUMNS: tuple[str, ...] = ("type", "subject", "description")
 """The critic's own words: editable only on rows the analyst adds."""
@@ -57,10 +92,20 @@ def board_rows(deficiencies: Iterable[Deficiency]) -> list[dict[str, Any]]:
     order = {s: i for i, s in enumerate(("open", "addressed", "unresolvable", "dismissed", "resolved"))}
     items = sorted(deficiencies, key=lambda d: (order.get(d.resolution_status.value, 9), -d.severity.rank, d.id))
     return [
-        {"id": d.id, "type": d.deficiency_type.value, "subject": d.subject, "description": d.description,
-         "severity": d.severity.value, "status": d.resolution_status.value, "attempts": d.resolution_attempt_count,
-         "correction query": d.suggested_correction_query, "origin": d.origin, "first seen": d.identified_at_cycle,
-         "note": d.analyst_note, "accepted risk": d.accepted_risk}
+        {
+            "id": d.id,
+            "type": d.deficiency_type.value,
+            "subject": d.subject,
+            "description": d.description,
+            "severity": d.severity.value,
+            "status": d.resolution_status.value,
+            "attempts": d.resolution_attempt_count,
+            "correction query": d.suggested_correction_query,
+            "origin": d.origin,
+            "first seen": d.identified_at_cycle,
+            "note": d.analyst_note,
+            "accepted risk": d.accepted_risk,
+        }
         for d in items
     ]
 
@@ -114,8 +159,9 @@ class BoardChanges:
         return lines
 
 
-def paused_changes(deficiencies: Iterable[Deficiency], rows: Sequence[Mapping[str, Any]],
-                   pending_ids: Iterable[str]) -> BoardChanges:
+def paused_changes(
+    deficiencies: Iterable[Deficiency], rows: Sequence[Mapping[str, Any]], pending_ids: Iterable[str]
+) -> BoardChanges:
     """Compare the edited board with the stored deficiencies: severity, query, note, dismissals, added rows."""
     by_id = {d.id: d for d in deficiencies}
     pending = set(pending_ids)
@@ -136,8 +182,9 @@ def paused_changes(deficiencies: Iterable[Deficiency], rows: Sequence[Mapping[st
 def _edited_row(d: Deficiency, row: Mapping[str, Any], pending: bool, out: BoardChanges) -> None:
     locked = [c for c in LOCKED_COLUMNS if (row.get(c) or "") != _original(d, c)]
     if locked:
-        out.problems.append(f"{d.id}: {', '.join(locked)} come from the critic and stay as found; "
-                            "the change is ignored")
+        out.problems.append(
+            f"{d.id}: {', '.join(locked)} come from the critic and stay as found; the change is ignored"
+        )
     status = row.get("status") or d.resolution_status.value
     if not pending and d.resolution_status == ResolutionStatus.open:
         if _differs(d, row):
@@ -155,8 +202,10 @@ def _edited_row(d: Deficiency, row: Mapping[str, Any], pending: bool, out: Board
         action = analyst_action(d.resolution_status, ResolutionStatus(status)) if status in STATUSES else None
         if action is None:
             choices = " or ".join(s.value for s in analyst_choices(d.resolution_status))
-            out.problems.append(f"{d.id}: a {d.resolution_status.value} deficiency can only be {choices} here; "
-                                "the loop sets the other statuses")
+            out.problems.append(
+                f"{d.id}: a {d.resolution_status.value} deficiency can only be {choices} here; "
+                "the loop sets the other statuses"
+            )
         else:
             out.decisions[d.id] = {"action": action, **decision, "note": note or f"{status} on the board"}
             return
@@ -164,8 +213,9 @@ def _edited_row(d: Deficiency, row: Mapping[str, Any], pending: bool, out: Board
         if pending:
             decision.update(action="edit", query=query)
         else:
-            out.problems.append(f"{d.id}: the query of a {d.resolution_status.value} deficiency is not run; "
-                                "the change is ignored")
+            out.problems.append(
+                f"{d.id}: the query of a {d.resolution_status.value} deficiency is not run; the change is ignored"
+            )
     if d.resolution_status == ResolutionStatus.resolved and decision:
         out.problems.append(f"{d.id}: resolved deficiencies are not changed while paused; annotate after the run")
         return
@@ -176,10 +226,12 @@ def _edited_row(d: Deficiency, row: Mapping[str, Any], pending: bool, out: Board
 
 def _differs(d: Deficiency, row: Mapping[str, Any]) -> bool:
     """Whether the row changes anything the analyst may edit while paused."""
-    return ((row.get("status") or d.resolution_status.value) != d.resolution_status.value
-            or (row.get("severity") or d.severity.value) != d.severity.value
-            or (row.get("correction query") or d.suggested_correction_query) != d.suggested_correction_query
-            or (row.get("note") or "") != d.analyst_note)
+    return (
+        (row.get("status") or d.resolution_status.value) != d.resolution_status.value
+        or (row.get("severity") or d.severity.value) != d.severity.value
+        or (row.get("correction query") or d.suggested_correction_query) != d.suggested_correction_query
+        or (row.get("note") or "") != d.analyst_note
+    )
 
 
 def _original(d: Deficiency, column: str) -> str:
@@ -187,8 +239,12 @@ def _original(d: Deficiency, column: str) -> str:
 
 
 def _added_row(n: int, row: Mapping[str, Any], out: BoardChanges) -> None:
-    columns = {"deficiency_type": "type", "subject": "subject", "description": "description",
-               "suggested_correction_query": "correction query"}
+    columns = {
+        "deficiency_type": "type",
+        "subject": "subject",
+        "description": "description",
+        "suggested_correction_query": "correction query",
+    }
     values = {field: row.get(column) for field, column in columns.items()}
     if not any(values.values()) and not row.get("note"):
         return
@@ -203,8 +259,9 @@ def _added_row(n: int, row: Mapping[str, Any], out: BoardChanges) -> None:
     out.added.append({**values, "severity": severity, "note": row.get("note") or ""})
 
 
-def card_decision(proposal: Mapping[str, Any], action: str, query: str,
-                  note: str) -> tuple[dict[str, Any] | None, str | None]:
+def card_decision(
+    proposal: Mapping[str, Any], action: str, query: str, note: str
+) -> tuple[dict[str, Any] | None, str | None]:
     """One review card's values as a decision, or an error saying what the card still needs."""
     query, note = query.strip(), note.strip()
     if action == "reject":
@@ -218,8 +275,15 @@ def card_decision(proposal: Mapping[str, Any], action: str, query: str,
     return {"action": "approve", "note": note}, None
 
 
-def review_payload(proposals: Sequence[Mapping[str, Any]], cards: Mapping[str, Mapping[str, Any]],
-                   board: BoardChanges, reviewer: str, *, cycle: int, stop: bool = False) -> dict[str, Any]:
+def review_payload(
+    proposals: Sequence[Mapping[str, Any]],
+    cards: Mapping[str, Mapping[str, Any]],
+    board: BoardChanges,
+    reviewer: str,
+    *,
+    cycle: int,
+    stop: bool = False,
+) -> dict[str, Any]:
     """The resume payload for the review of `cycle` (the service refuses it for any other review): a card that
     differs from "approve as proposed" wins, else the board's edit for that proposal, else approve; the board's
     severity edits, other deficiencies' edits and added rows ride along."""
@@ -257,30 +321,42 @@ def annotation_changes(deficiencies: Iterable[Deficiency], rows: Sequence[Mappin
 
 
 # ------------------------------------------------------------------------------------------------ cycles
-def cycle_frame(history: Sequence[EvaluationCycleRecord],
-                node_seconds: Mapping[int, Mapping[str, float]] | None = None) -> pd.DataFrame:
+def cycle_frame(
+    history: Sequence[EvaluationCycleRecord], node_seconds: Mapping[int, Mapping[str, float]] | None = None
+) -> pd.DataFrame:
     """The audit records as a table, one row per critique, with the seconds each cycle took (`node_seconds`:
     RunResult.metrics["node_seconds"], seconds per node for each cycle)."""
     node_seconds = node_seconds or {}
     rows = []
     for r in history:
-        rows.append({
-            "cycle": r.cycle_number, "time (UTC)": r.timestamp.replace("T", " ").replace("+00:00", ""),
-            "score": r.overall_score, "found": len(r.deficiencies_found), "resolved": len(r.deficiencies_resolved),
-            **{label(s): r.status_counts.get(s, 0) for s in STATUSES},
-            "queries": len(r.retrieval_queries_issued),
-            "decisions": ", ".join(f"{x.action}:{x.deficiency_id}" for x in r.decisions),
-            "seconds": round(sum(node_seconds.get(r.cycle_number, {}).values()), 3), "engine": r.engine,
-            "hash": r.record_hash[:12],
-        })
+        rows.append(
+            {
+                "cycle": r.cycle_number,
+                "time (UTC)": r.timestamp.replace("T", " ").replace("+00:00", ""),
+                "score": r.overall_score,
+                "found": len(r.deficiencies_found),
+                "resolved": len(r.deficiencies_resolved),
+                **{label(s): r.status_counts.get(s, 0) for s in STATUSES},
+                "queries": len(r.retrieval_queries_issued),
+                "decisions": ", ".join(f"{x.action}:{x.deficiency_id}" for x in r.decisions),
+                "seconds": round(sum(node_seconds.get(r.cycle_number, {}).values()), 3),
+                "engine": r.engine,
+                "hash": r.record_hash[:12],
+            }
+        )
     return pd.DataFrame(rows)
 
 
 def answer_diff(history: Sequence[EvaluationCycleRecord], before: int, after: int) -> str:
     """Unified diff of the answer as critiqued in two cycles ('' when identical)."""
     answers = {r.cycle_number: r.answer for r in history}
-    lines = difflib.unified_diff(answers[before].splitlines(), answers[after].splitlines(),
-                                 fromfile=f"cycle {before}", tofile=f"cycle {after}", lineterm="")
+    lines = difflib.unified_diff(
+        answers[before].splitlines(),
+        answers[after].splitlines(),
+        fromfile=f"cycle {before}",
+        tofile=f"cycle {after}",
+        lineterm="",
+    )
     return "\n".join(lines)
 
 
@@ -288,12 +364,19 @@ def answer_diff(history: Sequence[EvaluationCycleRecord], before: int, after: in
 def session_frame(sessions: Sequence[SessionSummary]) -> pd.DataFrame:
     """The session list as a table."""
     return pd.DataFrame(
-        [{"question": s.question, "status": label(s.status), "score": s.quality_score,
-          "termination": s.termination_text,
-          "created (UTC)": s.created_at.replace("T", " ").replace("+00:00", ""), "engine": s.engine,
-          "branched from": f"{s.parent_thread_id} @ cycle {s.branched_from_cycle}" if s.parent_thread_id else "",
-          "id": s.thread_id}
-         for s in sessions],
+        [
+            {
+                "question": s.question,
+                "status": label(s.status),
+                "score": s.quality_score,
+                "termination": s.termination_text,
+                "created (UTC)": s.created_at.replace("T", " ").replace("+00:00", ""),
+                "engine": s.engine,
+                "branched from": f"{s.parent_thread_id} @ cycle {s.branched_from_cycle}" if s.parent_thread_id else "",
+                "id": s.thread_id,
+            }
+            for s in sessions
+        ],
         columns=["question", "status", "score", "termination", "created (UTC)", "engine", "branched from", "id"],
     )
 
@@ -311,10 +394,18 @@ def status_line(result: RunResult) -> str:
 def citation_frame(result: RunResult) -> pd.DataFrame:
     """The cited sources with their status at the session's as-of date."""
     return pd.DataFrame(
-        [{"document": c.doc_id, "title": c.title, "jurisdiction": c.jurisdiction,
-          "status at as-of": label(c.status_at_as_of), "effective": c.effective, "citation": c.citation or "",
-          "passages": ", ".join(c.passage_ids or c.chunk_ids)}
-         for c in result.citations],
+        [
+            {
+                "document": c.doc_id,
+                "title": c.title,
+                "jurisdiction": c.jurisdiction,
+                "status at as-of": label(c.status_at_as_of),
+                "effective": c.effective,
+                "citation": c.citation or "",
+                "passages": ", ".join(c.passage_ids or c.chunk_ids),
+            }
+            for c in result.citations
+        ],
         columns=["document", "title", "jurisdiction", "status at as-of", "effective", "citation", "passages"],
     )
 
@@ -322,12 +413,31 @@ def citation_frame(result: RunResult) -> pd.DataFrame:
 def document_frame(documents: Iterable[Any], status_today: Mapping[str, str]) -> pd.DataFrame:
     """Corpus documents (DocumentMeta) as a browsable table."""
     return pd.DataFrame(
-        [{"id": d.id, "title": d.title, "jurisdiction": d.jurisdiction, "declared status": label(d.status.value),
-          "status today": label(status_today.get(d.id, d.status.value)), "effective": d.effective,
-          "authority": d.authority or "", "citation": d.citation or "", "topics": ", ".join(d.topics)}
-         for d in documents],
-        columns=["id", "title", "jurisdiction", "declared status", "status today", "effective", "authority",
-                 "citation", "topics"],
+        [
+            {
+                "id": d.id,
+                "title": d.title,
+                "jurisdiction": d.jurisdiction,
+                "declared status": label(d.status.value),
+                "status today": label(status_today.get(d.id, d.status.value)),
+                "effective": d.effective,
+                "authority": d.authority or "",
+                "citation": d.citation or "",
+                "topics": ", ".join(d.topics),
+            }
+            for d in documents
+        ],
+        columns=[
+            "id",
+            "title",
+            "jurisdiction",
+            "declared status",
+            "status today",
+            "effective",
+            "authority",
+            "citation",
+            "topics",
+        ],
     )
 
 

@@ -8,16 +8,24 @@ A session is read from the checkpointer at most once per rerun (`read_session`):
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import streamlit as st
 
 from core.config import Settings
 from core.results import AWAITING_REVIEW, COMPLETED, INTERRUPTED, RUNNING
+from core.safe_markdown import md_escape
 from core.service import (
-    InputError, ProgressEvent, RetrievalError, RunResult, SessionBusyError, SessionNotFoundError, Workbench,
+    InputError,
+    ProgressEvent,
+    RetrievalError,
+    RunResult,
+    SessionBusyError,
+    SessionNotFoundError,
+    Workbench,
 )
-from ui.frames import label, md_escape, status_line
+from ui.frames import label, status_line
 
 log = logging.getLogger(__name__)
 
@@ -28,8 +36,15 @@ RESEARCH_PAGE = "views/research.py"
 SESSIONS_PAGE = "views/sessions.py"
 STATUS_COLORS = {COMPLETED: "green", AWAITING_REVIEW: "orange", INTERRUPTED: "red", RUNNING: "blue"}
 READS_KEY = "session-reads"
-NODE_NAMES = {"retrieve": "Retrieve", "draft": "Draft", "critique": "Critique", "review": "Review",
-              "correct": "Correction retrieval", "revise": "Revise", "finalize": "Finalize"}
+NODE_NAMES = {
+    "retrieve": "Retrieve",
+    "draft": "Draft",
+    "critique": "Critique",
+    "review": "Review",
+    "correct": "Correction retrieval",
+    "revise": "Revise",
+    "finalize": "Finalize",
+}
 
 
 # --------------------------------------------------------------------------------------------- the service
@@ -49,8 +64,10 @@ def ensure_corpus(wb: Workbench) -> None:
     try:
         empty = wb.corpus_empty()
     except RetrievalError as exc:
-        st.error(f"The corpus store cannot be opened: {md_escape(str(exc))}. Stop the other process using "
-                 f"{md_escape(str(wb.settings.data_dir))} (the CLI?) or point WORKBENCH_DATA_DIR elsewhere, then reload.")
+        st.error(
+            f"The corpus store cannot be opened: {md_escape(str(exc))}. Stop the other process using "
+            f"{md_escape(str(wb.settings.data_dir))} (the CLI?) or point WORKBENCH_DATA_DIR elsewhere, then reload."
+        )
         st.stop()
     if not empty:
         return
@@ -100,8 +117,10 @@ def sync_session(wb: Workbench, user: str) -> None:
                 read_session(wb, wanted, user)
                 st.session_state[THREAD_KEY] = wanted
             except SessionNotFoundError:
-                flash(f"Session {md_escape(wanted)} does not exist (deleted?); start a new one or pick one on Sessions.",
-                      "warning")
+                flash(
+                    f"Session {md_escape(wanted)} does not exist (deleted?); start a new one or pick one on Sessions.",
+                    "warning",
+                )
     set_thread(st.session_state[THREAD_KEY])
 
 
@@ -185,14 +204,21 @@ def sidebar(wb: Workbench, result: RunResult | None) -> None:
             st.caption(md_escape(_clip(result.question, 140)))
             st.button("New question", icon=":material/add:", on_click=set_thread, args=(None,), width="stretch")
         st.divider()
-        st.text_input("Your name", value="analyst", key="reviewer", persist_state="session",
-                      help="Recorded in the audit trail with your review decisions and annotations.")
+        st.text_input(
+            "Your name",
+            value="analyst",
+            key="reviewer",
+            persist_state="session",
+            help="Recorded in the audit trail with your review decisions and annotations.",
+        )
         if auth_configured():
             st.caption(f"Signed in as {md_escape(user_id())}")
             st.button("Log out", on_click=st.logout)
         else:
-            st.caption("Single-user mode: no login is configured, so every session here is visible to anyone "
-                       "who can open this address.")
+            st.caption(
+                "Single-user mode: no login is configured, so every session here is visible to anyone "
+                "who can open this address."
+            )
 
 
 def _clip(text: str, limit: int) -> str:
@@ -217,7 +243,7 @@ class _Live:
             draw()
         except (Exception, KeyboardInterrupt, SystemExit, GeneratorExit):
             raise
-        except BaseException as exc:  # noqa: BLE001 - Streamlit's rerun or stop request, see the class docstring
+        except BaseException as exc:
             self._held = exc
 
     def _release(self) -> None:
@@ -306,8 +332,9 @@ def run_live(text: str, call: Callable[[LiveProgress], RunResult]) -> None:
         return
     except Exception:
         log.exception("run failed")
-        live.fail("The run stopped on an internal error; the session is kept at its last checkpoint "
-                  "(see the server log).")
+        live.fail(
+            "The run stopped on an internal error; the session is kept at its last checkpoint (see the server log)."
+        )
         raise
     finally:
         forget_reads()

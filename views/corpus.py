@@ -5,9 +5,10 @@ from datetime import date
 import pandas as pd
 import streamlit as st
 
+from core.safe_markdown import md_escape
 from core.service import SEARCH_MODES, UPLOAD_TYPES, Catalog, DocStatus
 from ui import shared
-from ui.frames import document_frame, frame_records, label, md_escape, needs_metadata, upload_defaults
+from ui.frames import document_frame, frame_records, label, needs_metadata, upload_defaults
 
 DOC_STATUSES = [s.value for s in DocStatus]
 SNIPPET_CHARS = 600
@@ -25,15 +26,19 @@ def documents_tab(catalog: Catalog, jurisdictions: list[str]) -> None:
     table = document_frame(documents, {d.id: catalog.status_at(d.id, date.today()).value for d in documents})
     if contains:
         needle = contains.lower()
-        table = table[table["id"].str.lower().str.contains(needle, regex=False)
-                      | table["title"].str.lower().str.contains(needle, regex=False)]
+        table = table[
+            table["id"].str.lower().str.contains(needle, regex=False)
+            | table["title"].str.lower().str.contains(needle, regex=False)
+        ]
     if wanted_jurisdictions:
         table = table[table["jurisdiction"].isin(wanted_jurisdictions)]
     if wanted_statuses:
         table = table[table["status today"].isin(wanted_statuses)]
     st.dataframe(table, hide_index=True, column_config={"title": st.column_config.TextColumn(width="large")})
-    st.caption(f"{len(table)} of {len(documents)} documents. 'Status today' applies the documents' dates and "
-               "successors to today's date; a session judges them at its own as-of date.")
+    st.caption(
+        f"{len(table)} of {len(documents)} documents. 'Status today' applies the documents' dates and "
+        "successors to today's date; a session judges them at its own as-of date."
+    )
 
 
 def search_tab(jurisdictions: list[str]) -> None:
@@ -46,16 +51,17 @@ def search_tab(jurisdictions: list[str]) -> None:
         in_jurisdictions = st.multiselect("Only in jurisdictions", jurisdictions)
         searched = st.form_submit_button("Search", icon=":material/search:")
     if searched and query.strip():
-        st.session_state["corpus-hits"] = (query, wb.search(query, k=int(k), jurisdictions=in_jurisdictions,
-                                                             mode=mode))
+        st.session_state["corpus-hits"] = (query, wb.search(query, k=int(k), jurisdictions=in_jurisdictions, mode=mode))
     if "corpus-hits" in st.session_state:
         shown_query, hits = st.session_state["corpus-hits"]
         st.caption(f"{len(hits)} passage(s) for “{md_escape(shown_query)}”")
         for hit in hits:
             with st.container(border=True):
                 passage = f" · passage {md_escape(hit.passage_id)}" if hit.passage_id is not None else ""
-                st.markdown(f"**{md_escape(hit.title)}**  \n{md_escape(hit.chunk_id)}{passage} · {md_escape(hit.jurisdiction)} · "
-                            f"{label(hit.status)} · score {hit.score:.3f}")
+                st.markdown(
+                    f"**{md_escape(hit.title)}**  \n{md_escape(hit.chunk_id)}{passage} · {md_escape(hit.jurisdiction)} · "
+                    f"{label(hit.status)} · score {hit.score:.3f}"
+                )
                 if hit.metadata:
                     st.caption(" · ".join(f"{md_escape(str(k))}: {md_escape(str(v))}" for k, v in hit.metadata.items()))
                 text = hit.text if len(hit.text) <= SNIPPET_CHARS else hit.text[:SNIPPET_CHARS] + "…"
@@ -66,44 +72,67 @@ def upload_tab() -> None:
     """Upload files, give metadata to those without front matter, ingest with progress and per-file errors."""
     for kind, message in st.session_state.pop("ingest-messages", []):
         getattr(st, kind)(message)
-    st.caption("Markdown with YAML front matter carries its own metadata (id, title, jurisdiction, status, dates, "
-               "thresholds; see the README). Files without it (.txt, .pdf, plain .md) need at least a jurisdiction "
-               "below. A document id that is already indexed with other content is refused unless 'Replace "
-               "existing documents' is ticked; a replacement is recorded with your name and the time.")
+    st.caption(
+        "Markdown with YAML front matter carries its own metadata (id, title, jurisdiction, status, dates, "
+        "thresholds; see the README). Files without it (.txt, .pdf, plain .md) need at least a jurisdiction "
+        "below. A document id that is already indexed with other content is refused unless 'Replace "
+        "existing documents' is ticked; a replacement is recorded with your name and the time."
+    )
     generation = st.session_state.get("upload-generation", 0)
-    files = st.file_uploader("Documents", type=list(UPLOAD_TYPES), accept_multiple_files=True,
-                             max_upload_size=wb.settings.max_upload_mb, key=f"upload-{generation}")
+    files = st.file_uploader(
+        "Documents",
+        type=list(UPLOAD_TYPES),
+        accept_multiple_files=True,
+        max_upload_size=wb.settings.max_upload_mb,
+        key=f"upload-{generation}",
+    )
     if not files:
         return
     bare = [f for f in files if needs_metadata(f.name, f.getvalue())]
     defaults: dict[str, dict] = {}
     if bare:
         st.markdown("**Metadata for files without front matter**")
-        blank = pd.DataFrame({"file": [f.name for f in bare], "jurisdiction": "", "title": "",
-                              "status": DocStatus.in_force.value,
-                              "effective": pd.Series([pd.NaT] * len(bare), dtype="datetime64[ns]")})
-        meta = st.data_editor(blank, key=f"upload-meta-{generation}", hide_index=True, disabled=["file"],
-                              column_config={
-                                  "file": st.column_config.TextColumn("File"),
-                                  "jurisdiction": st.column_config.TextColumn(
-                                      "Jurisdiction", required=True,
-                                      help="Code such as EU, US, UK, SG, or a subdivision such as US-NY"),
-                                  "title": st.column_config.TextColumn(
-                                      "Title", help="Defaults to the first heading or the file name"),
-                                  "status": st.column_config.SelectboxColumn("Status", options=DOC_STATUSES,
-                                                                             required=True),
-                                  "effective": st.column_config.DateColumn("Effective", format="YYYY-MM-DD"),
-                              })
+        blank = pd.DataFrame(
+            {
+                "file": [f.name for f in bare],
+                "jurisdiction": "",
+                "title": "",
+                "status": DocStatus.in_force.value,
+                "effective": pd.Series([pd.NaT] * len(bare), dtype="datetime64[ns]"),
+            }
+        )
+        meta = st.data_editor(
+            blank,
+            key=f"upload-meta-{generation}",
+            hide_index=True,
+            disabled=["file"],
+            column_config={
+                "file": st.column_config.TextColumn("File"),
+                "jurisdiction": st.column_config.TextColumn(
+                    "Jurisdiction", required=True, help="Code such as EU, US, UK, SG, or a subdivision such as US-NY"
+                ),
+                "title": st.column_config.TextColumn("Title", help="Defaults to the first heading or the file name"),
+                "status": st.column_config.SelectboxColumn("Status", options=DOC_STATUSES, required=True),
+                "effective": st.column_config.DateColumn("Effective", format="YYYY-MM-DD"),
+            },
+        )
         defaults = {row["file"]: upload_defaults(row) for row in frame_records(meta)}
     missing = [name for name, d in defaults.items() if not d.get("jurisdiction")]
     if missing:
         st.caption("Still needs a jurisdiction: " + ", ".join(md_escape(m) for m in missing))
-    replace = st.checkbox("Replace existing documents", key=f"upload-replace-{generation}",
-                          help="Overwrite documents whose id is already indexed with other content")
+    replace = st.checkbox(
+        "Replace existing documents",
+        key=f"upload-replace-{generation}",
+        help="Overwrite documents whose id is already indexed with other content",
+    )
     if st.button(f"Ingest {len(files)} file(s)", type="primary", icon=":material/upload:", disabled=bool(missing)):
         bar = shared.LiveBar("Indexing…")
-        report = wb.ingest_uploads([(f.name, f.getvalue(), defaults.get(f.name, {})) for f in files], progress=bar,
-                                   replace=replace, user_id=shared.reviewer())
+        report = wb.ingest_uploads(
+            [(f.name, f.getvalue(), defaults.get(f.name, {})) for f in files],
+            progress=bar,
+            replace=replace,
+            user_id=shared.reviewer(),
+        )
         messages = [("success", report.summary())] if report.succeeded else []
         messages += [("error", md_escape(r.error or "")) for r in report.failed]
         st.session_state["ingest-messages"] = messages

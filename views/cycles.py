@@ -3,9 +3,10 @@
 import pandas as pd
 import streamlit as st
 
+from core.safe_markdown import md_escape
 from ui import shared
 from ui.charts import score_figure, status_figure, type_figure
-from ui.frames import answer_diff, cycle_frame, md_escape, status_line
+from ui.frames import answer_diff, cycle_frame, status_line
 
 wb = shared.workbench()
 result = shared.current_result(wb)
@@ -30,12 +31,17 @@ else:
     by_type.plotly_chart(type_figure(history), key="type-chart")
 
     st.markdown("#### Cycle records")
-    st.dataframe(cycle_frame(history, node_seconds), hide_index=True,
-                 column_config={"score": st.column_config.NumberColumn(format="%.2f")})
+    st.dataframe(
+        cycle_frame(history, node_seconds),
+        hide_index=True,
+        column_config={"score": st.column_config.NumberColumn(format="%.2f")},
+    )
     if node_seconds:
         st.markdown("#### Seconds per step and cycle")
-        st.caption("A step counts towards the cycle whose critique follows it; the steps after the last critique "
-                   "count towards that cycle.")
+        st.caption(
+            "A step counts towards the cycle whose critique follows it; the steps after the last critique "
+            "count towards that cycle."
+        )
         st.dataframe(pd.DataFrame.from_dict(node_seconds, orient="index").rename_axis("cycle").round(3).fillna(0))
 
     st.markdown("#### Answer changes between cycles")

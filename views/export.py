@@ -2,12 +2,15 @@
 
 import streamlit as st
 
+from core.safe_markdown import md_escape
 from core.state import verify_chain
 from ui import shared
-from ui.frames import md_escape
 
-MIME = {"md": "text/markdown", "json": "application/json",
-        "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document"}
+MIME = {
+    "md": "text/markdown",
+    "json": "application/json",
+    "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+}
 
 wb = shared.workbench()
 result = shared.current_result(wb)
@@ -27,16 +30,39 @@ else:
         st.warning("This session has not finished: the export is provisional and says so.", icon=":material/pending:")
 
     residual = len(result.residual_deficiencies)
-    st.caption(f"Every format carries the answer, its citations, the cycle records, the termination reason and "
-               f"{residual} residual deficienc{'y' if residual == 1 else 'ies'}.")
+    st.caption(
+        f"Every format carries the answer, its citations, the cycle records, the termination reason and "
+        f"{residual} residual deficienc{'y' if residual == 1 else 'ies'}."
+    )
     markdown = wb.export_result(result, "md")
     md_col, json_col, docx_col = st.columns(3)
-    md_col.download_button("Markdown", markdown, file_name=f"workbench-{tid}.md", mime=MIME["md"],
-                           icon=":material/description:", on_click="ignore", width="stretch")
-    json_col.download_button("JSON", lambda: wb.export_result(result, "json"), file_name=f"workbench-{tid}.json",
-                             mime=MIME["json"], icon=":material/data_object:", on_click="ignore", width="stretch")
-    docx_col.download_button("Word (DOCX)", lambda: wb.export_result(result, "docx"), file_name=f"workbench-{tid}.docx",
-                             mime=MIME["docx"], icon=":material/article:", on_click="ignore", width="stretch")
+    md_col.download_button(
+        "Markdown",
+        markdown,
+        file_name=f"workbench-{tid}.md",
+        mime=MIME["md"],
+        icon=":material/description:",
+        on_click="ignore",
+        width="stretch",
+    )
+    json_col.download_button(
+        "JSON",
+        lambda: wb.export_result(result, "json"),
+        file_name=f"workbench-{tid}.json",
+        mime=MIME["json"],
+        icon=":material/data_object:",
+        on_click="ignore",
+        width="stretch",
+    )
+    docx_col.download_button(
+        "Word (DOCX)",
+        lambda: wb.export_result(result, "docx"),
+        file_name=f"workbench-{tid}.docx",
+        mime=MIME["docx"],
+        icon=":material/article:",
+        on_click="ignore",
+        width="stretch",
+    )
 
     st.markdown("#### Preview")
     with st.container(border=True, height=720):  # the export escapes every untrusted text it embeds

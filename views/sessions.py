@@ -2,9 +2,10 @@
 
 import streamlit as st
 
+from core.safe_markdown import md_escape
 from core.service import InputError, SessionBusyError, SessionNotFoundError
 from ui import shared
-from ui.frames import label, md_escape, session_frame
+from ui.frames import label, session_frame
 
 wb = shared.workbench()
 sessions = wb.sessions(user_id=shared.user_id())
@@ -15,18 +16,22 @@ if not sessions:
     st.info("No sessions yet.")
     st.page_link(shared.RESEARCH_PAGE, label="Ask a question", icon=":material/travel_explore:")
 else:
-    st.dataframe(session_frame(sessions), hide_index=True,
-                 column_config={"question": st.column_config.TextColumn(width="large"),
-                                "termination": st.column_config.TextColumn(width="large"),
-                                "score": st.column_config.NumberColumn(format="%.2f")})
+    st.dataframe(
+        session_frame(sessions),
+        hide_index=True,
+        column_config={
+            "question": st.column_config.TextColumn(width="large"),
+            "termination": st.column_config.TextColumn(width="large"),
+            "score": st.column_config.NumberColumn(format="%.2f"),
+        },
+    )
     by_id = {s.thread_id: s for s in sessions}
     ids = list(by_id)
     current = shared.current_thread()
 
     def choice(thread_id: str) -> str:
         s = by_id[thread_id]
-        return (f"{s.question[:90]} · {label(s.status)} · "
-                f"{s.created_at[:16].replace('T', ' ')} · {thread_id}")
+        return f"{s.question[:90]} · {label(s.status)} · {s.created_at[:16].replace('T', ' ')} · {thread_id}"
 
     chosen = st.selectbox("Session", ids, index=ids.index(current) if current in by_id else 0, format_func=choice)
 
@@ -45,9 +50,13 @@ else:
         except SessionNotFoundError:
             cycles = []
         if cycles:
-            cycle = st.selectbox("Cycle", cycles, index=len(cycles) - 1,
-                                 help="A new session starts from the state right after this cycle's critique; "
-                                      "this one is left as it is.")
+            cycle = st.selectbox(
+                "Cycle",
+                cycles,
+                index=len(cycles) - 1,
+                help="A new session starts from the state right after this cycle's critique; "
+                "this one is left as it is.",
+            )
             if st.button(f"Branch from cycle {cycle}", icon=":material/call_split:"):
                 try:
                     new_id = wb.branch(chosen, cycle, user_id=shared.user_id())
@@ -65,8 +74,12 @@ else:
         st.markdown("**Delete**")
         st.caption("Removes the session's checkpoints and audit trail for good.")
         if st.session_state.get("confirm-delete") != chosen:
-            st.button("Delete…", icon=":material/delete:", on_click=st.session_state.__setitem__,
-                      args=("confirm-delete", chosen))
+            st.button(
+                "Delete…",
+                icon=":material/delete:",
+                on_click=st.session_state.__setitem__,
+                args=("confirm-delete", chosen),
+            )
         else:
             st.warning("Delete this session permanently?")
             yes_col, no_col = st.columns(2)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Callable, Mapping, Protocol, Sequence
+from typing import Protocol
 
 from core.answer import Answer
-from core.plan import ResearchPlan
 from core.documents import Catalog, Chunk, Hit
+from core.plan import ResearchPlan
 from core.state import Citation, Deficiency, Evidence
 
 

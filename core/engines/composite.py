@@ -9,7 +9,7 @@ cycle and the cycle record says so. The score always counts the plan items the r
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from core.answer import Answer
 from core.engines.base import Critic, CritiqueResult, EngineContext
@@ -26,8 +26,11 @@ def merge(llm: Sequence[Deficiency], rules: Sequence[Deficiency]) -> list[Defici
     `origin` says who found it: "rules", "llm" or "llm+rules"."""
     out = {d.id: d.model_copy(update={"origin": "rules"}) for d in rules}
     for d in llm:
-        out[d.id] = out[d.id].model_copy(update={"origin": "llm+rules"}) if d.id in out else d.model_copy(
-            update={"origin": "llm"})
+        out[d.id] = (
+            out[d.id].model_copy(update={"origin": "llm+rules"})
+            if d.id in out
+            else d.model_copy(update={"origin": "llm"})
+        )
     return list(out.values())
 
 
@@ -36,8 +39,9 @@ class RuleFloor:
 
     name = "rule floor"
 
-    def critique(self, plan: ResearchPlan, answer: Answer, known: Sequence[Deficiency],
-                 ctx: EngineContext) -> CritiqueResult:
+    def critique(
+        self, plan: ResearchPlan, answer: Answer, known: Sequence[Deficiency], ctx: EngineContext
+    ) -> CritiqueResult:
         """Unanswered plan items and claims their quoted passages do not support, scored like the rule critic."""
         answered = answered_items(plan, answer, ctx)
         found: dict[str, Deficiency] = {}
@@ -45,8 +49,12 @@ class RuleFloor:
             found.setdefault(d.id, d)
         tried = {d.id: d for d in known}
         result = [widen_if_tried(d, tried.get(d.id)) for d in found.values()]
-        return CritiqueResult(deficiencies=result, critics=(self.name,), answered_items=tuple(answered),
-                              score=quality_score(result, answered=len(answered), planned=len(plan.items)))
+        return CritiqueResult(
+            deficiencies=result,
+            critics=(self.name,),
+            answered_items=tuple(answered),
+            score=quality_score(result, answered=len(answered), planned=len(plan.items)),
+        )
 
 
 class CompositeCritic:
@@ -61,8 +69,9 @@ class CompositeCritic:
         self.fallback = fallback
         self.name = name
 
-    def critique(self, plan: ResearchPlan, answer: Answer, known: Sequence[Deficiency],
-                 ctx: EngineContext) -> CritiqueResult:
+    def critique(
+        self, plan: ResearchPlan, answer: Answer, known: Sequence[Deficiency], ctx: EngineContext
+    ) -> CritiqueResult:
         """Model findings and the floor merged by ID, scored on the floor's answered items; the fallback's findings
         alone, with a note, when the model is unavailable."""
         try:
@@ -70,12 +79,22 @@ class CompositeCritic:
         except LlmUnavailableError as exc:
             covered = self.fallback.critique(plan, answer, known, ctx)
             note = f"llm critic unavailable ({exc.reason}); the {self.fallback.name} critic covered this cycle"
-            return CritiqueResult(deficiencies=merge([], covered.deficiencies), score=covered.score,
-                                  critics=covered.critics, usage=exc.usage, notes=(*exc.notes, *covered.notes, note),
-                                  answered_items=covered.answered_items)
+            return CritiqueResult(
+                deficiencies=merge([], covered.deficiencies),
+                score=covered.score,
+                critics=covered.critics,
+                usage=exc.usage,
+                notes=(*exc.notes, *covered.notes, note),
+                answered_items=covered.answered_items,
+            )
         rules = self.floor.critique(plan, answer, known, ctx)
         merged = merge(found.deficiencies, rules.deficiencies)
         score = quality_score(merged, answered=len(rules.answered_items), planned=len(plan.items))
-        return CritiqueResult(deficiencies=merged, score=score, critics=(*found.critics, *rules.critics),
-                              usage=found.usage, notes=(*found.notes, *rules.notes),
-                              answered_items=rules.answered_items)
+        return CritiqueResult(
+            deficiencies=merged,
+            score=score,
+            critics=(*found.critics, *rules.critics),
+            usage=found.usage,
+            notes=(*found.notes, *rules.notes),
+            answered_items=rules.answered_items,
+        )

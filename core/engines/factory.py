@@ -7,6 +7,7 @@ from core.config import ENGINE_NAMES, EngineName, Settings
 from core.engines.base import Critic, Drafter, Planner
 from core.engines.offline import OfflineCritic, OfflineDrafter, OfflinePlanner
 
+
 class EngineConfigError(ValueError):
     """The requested engine cannot run with the current settings."""
 
@@ -42,7 +43,11 @@ def make_engines(settings: Settings) -> tuple[Planner, Drafter, Critic, str]:
     client = LlmClient(settings)
     rules = OfflineCritic()
     floor: Critic = rules if name == "hybrid" else RuleFloor()
-    critic = CompositeCritic(LlmCritic(client, max_findings=settings.llm_max_findings), floor, rules,
-                             name="llm+rules" if name == "hybrid" else "llm")
+    critic = CompositeCritic(
+        LlmCritic(client, max_findings=settings.llm_max_findings),
+        floor,
+        rules,
+        name="llm+rules" if name == "hybrid" else "llm",
+    )
     drafter = LlmDrafter(client, fallback=OfflineDrafter(), max_claims=settings.llm_max_claims)
     return LlmPlanner(client, fallback=OfflinePlanner()), drafter, critic, name

@@ -9,10 +9,10 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from core.answer import Answer
+from core.loop_state import WorkbenchState
 from core.nodes import Deps, rehydrate, rendered, usage_metrics
 from core.retrieval.plan_search import search_plan
 from core.state import ResolutionStatus
-from core.loop_state import WorkbenchState
 
 log = logging.getLogger(__name__)
 
@@ -22,7 +22,7 @@ def plan(state: WorkbenchState, runtime: Runtime[Deps]) -> dict[str, Any]:
     deps = runtime.context
     try:
         result = deps.planner.plan(state["original_query"], deps.context(state["as_of"]))
-    except Exception as exc:  # noqa: BLE001 - a failed planner degrades the run honestly
+    except Exception as exc:
         log.exception("planning failed")
         return {"degraded": getattr(exc, "component", "planner"), "cycle_notes": [f"planning failed: {exc}"]}
     return {"plan": result.plan, "metrics": usage_metrics(result.usage), "cycle_notes": list(result.notes)}
@@ -33,16 +33,28 @@ def retrieve(state: WorkbenchState, runtime: Runtime[Deps]) -> dict[str, Any]:
     deps = runtime.context
     try:
         found, calls = search_plan(deps.store, state["plan"], k=deps.settings.retrieval_k)
-    except Exception as exc:  # noqa: BLE001 - any store failure degrades the run, never loses it
+    except Exception as exc:
         log.exception("retrieval failed")
         return {"degraded": "retrieval", "cycle_notes": [f"retrieval failed: {exc}"]}
     snippets = [
-        {"plan_item_id": item_id, "doc_id": h.doc_id, "chunk_id": h.chunk_id, "chunk_index": h.chunk_index,
-         "score": round(h.score, 4), "jurisdiction": h.jurisdiction, "title": h.title, "status": h.status}
-        for item_id, hits in found.items() for h in hits
+        {
+            "plan_item_id": item_id,
+            "doc_id": h.doc_id,
+            "chunk_id": h.chunk_id,
+            "chunk_index": h.chunk_index,
+            "score": round(h.score, 4),
+            "jurisdiction": h.jurisdiction,
+            "title": h.title,
+            "status": h.status,
+        }
+        for item_id, hits in found.items()
+        for h in hits
     ]
-    return {"retrieved_doc_ids": list(dict.fromkeys(s["doc_id"] for s in snippets)),
-            "retrieved_snippets": snippets, "metrics": {"retrievals": 1, "retrieval_queries": calls}}
+    return {
+        "retrieved_doc_ids": list(dict.fromkeys(s["doc_id"] for s in snippets)),
+        "retrieved_snippets": snippets,
+        "metrics": {"retrievals": 1, "retrieval_queries": calls},
+    }
 
 
 def draft(state: WorkbenchState, runtime: Runtime[Deps]) -> dict[str, Any]:
@@ -52,13 +64,21 @@ def draft(state: WorkbenchState, runtime: Runtime[Deps]) -> dict[str, Any]:
     hits = rehydrate(deps.store, state.get("retrieved_snippets", []))
     try:
         result = deps.drafter.draft(research, hits, deps.context(state["as_of"]))
-    except Exception as exc:  # noqa: BLE001 - a failed drafter degrades the run honestly
+    except Exception as exc:
         log.exception("drafting failed")
-        return {"degraded": getattr(exc, "component", "drafter"), "current_answer": "",
-                "cycle_notes": [f"drafting failed: {exc}"]}
-    return {"answer": result.answer, "current_answer": rendered(result.answer, research, result.citations),
-            "citations": result.citations, "evaluation_cycle": 0,
-            "metrics": usage_metrics(result.usage), "cycle_notes": list(result.notes)}
+        return {
+            "degraded": getattr(exc, "component", "drafter"),
+            "current_answer": "",
+            "cycle_notes": [f"drafting failed: {exc}"],
+        }
+    return {
+        "answer": result.answer,
+        "current_answer": rendered(result.answer, research, result.citations),
+        "citations": result.citations,
+        "evaluation_cycle": 0,
+        "metrics": usage_metrics(result.usage),
+        "cycle_notes": list(result.notes),
+    }
 
 
 def revise(state: WorkbenchState, runtime: Runtime[Deps]) -> dict[str, Any]:
@@ -66,16 +86,32 @@ def revise(state: WorkbenchState, runtime: Runtime[Deps]) -> dict[str, Any]:
     cycle (its notes go into the next record)."""
     deps = runtime.context
     approved = {r.deficiency_id for r in state.get("pending_decisions", []) if r.action in ("approve", "edit", "add")}
-    addressed = [d for d in state.get("identified_deficiencies", [])
-                 if d.resolution_status == ResolutionStatus.addressed and d.id in approved]
+    addressed = [
+        d
+        for d in state.get("identified_deficiencies", [])
+        if d.resolution_status == ResolutionStatus.addressed and d.id in approved
+    ]
     cycle = state.get("evaluation_cycle", 0) + 1
     try:
-        result = deps.drafter.revise(state["plan"], state.get("answer") or Answer(), addressed,
-                                     state.get("evidence", []), deps.context(state["as_of"]))
-    except Exception as exc:  # noqa: BLE001 - keep the last answer and end honestly
+        result = deps.drafter.revise(
+            state["plan"],
+            state.get("answer") or Answer(),
+            addressed,
+            state.get("evidence", []),
+            deps.context(state["as_of"]),
+        )
+    except Exception as exc:
         log.exception("revision failed")
-        return {"degraded": getattr(exc, "component", "drafter"), "evaluation_cycle": cycle,
-                "cycle_notes": [f"revision failed: {exc}"]}
-    return {"answer": result.answer, "current_answer": rendered(result.answer, state["plan"], result.citations),
-            "citations": result.citations, "evaluation_cycle": cycle, "metrics": usage_metrics(result.usage),
-            "cycle_notes": list(result.notes)}
+        return {
+            "degraded": getattr(exc, "component", "drafter"),
+            "evaluation_cycle": cycle,
+            "cycle_notes": [f"revision failed: {exc}"],
+        }
+    return {
+        "answer": result.answer,
+        "current_answer": rendered(result.answer, state["plan"], result.citations),
+        "citations": result.citations,
+        "evaluation_cycle": cycle,
+        "metrics": usage_metrics(result.usage),
+        "cycle_notes": list(result.notes),
+    }

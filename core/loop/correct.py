@@ -8,10 +8,10 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from core.deficiencies import Event, apply
+from core.documents import Hit, SearchFilter
 from core.engines.text import overlap, sentences, term_set
 from core.figures import figures
 from core.nodes import Deps
-from core.documents import Hit, SearchFilter
 from core.state import Deficiency, Evidence
 
 log = logging.getLogger(__name__)
@@ -37,22 +37,40 @@ def correct(task: dict[str, Any], runtime: Runtime[Deps]) -> dict[str, Any]:
     items = {i.id for i in task["plan"].items} if task.get("plan") else set()
     try:
         hits = deps.store.search(query, k=deps.settings.correction_k, flt=flt)
-    except Exception as exc:  # noqa: BLE001 - a failed correction stays open and is retried or disclosed
+    except Exception as exc:
         log.exception("correction retrieval failed")
-        return {"pending_queries": [query], "cycle_notes": [f"correction retrieval failed: {exc}"],
-                "metrics": {"retrievals": 1}}
+        return {
+            "pending_queries": [query],
+            "cycle_notes": [f"correction retrieval failed: {exc}"],
+            "metrics": {"retrievals": 1},
+        }
     evidence = [
-        Evidence(deficiency_id=d.id, query=query, doc_id=h.doc_id, chunk_id=h.chunk_id, title=h.title,
-                 jurisdiction=h.jurisdiction, status=h.status, snippet=" ".join(picked), sentences=picked,
-                 score=round(h.score, 4), cycle=task["cycle"], plan_item_id=d.subject if d.subject in items else "")
+        Evidence(
+            deficiency_id=d.id,
+            query=query,
+            doc_id=h.doc_id,
+            chunk_id=h.chunk_id,
+            title=h.title,
+            jurisdiction=h.jurisdiction,
+            status=h.status,
+            snippet=" ".join(picked),
+            sentences=picked,
+            score=round(h.score, 4),
+            cycle=task["cycle"],
+            plan_item_id=d.subject if d.subject in items else "",
+        )
         for h in hits
         if (picked := evidence_sentences(h, query, d.correction_filter))
     ]
     addressed = apply(d, Event.approved_and_retrieved, unresolvable_after).model_copy(
         update={"evidence_doc_ids": tuple(dict.fromkeys([*d.evidence_doc_ids, *(h.doc_id for h in hits)]))}
     )
-    return {"evidence": evidence, "identified_deficiencies": [addressed], "pending_queries": [query],
-            "metrics": {"retrievals": 1}}
+    return {
+        "evidence": evidence,
+        "identified_deficiencies": [addressed],
+        "pending_queries": [query],
+        "metrics": {"retrievals": 1},
+    }
 
 
 def evidence_sentences(hit: Hit, query: str, flt: dict[str, Any]) -> tuple[str, ...]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -15,9 +15,9 @@ from core.clock import utc_now
 from core.config import Settings
 from core.deficiencies import reconcile
 from core.engines.base import Usage
+from core.loop_state import WorkbenchState
 from core.nodes import Deps, usage_metrics
 from core.state import Deficiency, EvaluationCycleRecord, ResolutionStatus
-from core.loop_state import WorkbenchState
 from core.termination import LLM_BUDGET_EXHAUSTED, decide, next_plateau_streak
 
 log = logging.getLogger(__name__)
@@ -30,7 +30,7 @@ class Findings:
 
     deficiencies: tuple[Deficiency, ...]
     score: float
-    usage: Usage = Usage()
+    usage: Usage = field(default_factory=Usage)
     critics: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     degraded: str | None = None
@@ -41,8 +41,12 @@ def critique(state: WorkbenchState, runtime: Runtime[Deps]) -> dict[str, Any]:
     deps = runtime.context
     findings = run_critic(state, deps)
     deficiencies = reconciled(state, findings, deps.settings.unresolvable_after)
-    plateau = next_plateau_streak(state.get("last_evaluation_score"), findings.score, state.get("plateau_streak", 0),
-                                  deps.settings.plateau_epsilon)
+    plateau = next_plateau_streak(
+        state.get("last_evaluation_score"),
+        findings.score,
+        state.get("plateau_streak", 0),
+        deps.settings.plateau_epsilon,
+    )
     reason, why = stop_reason(state, findings, deficiencies, plateau, deps)
     record = seal(state, findings, deficiencies, why, deps.engine_name)
     return {
@@ -65,17 +69,32 @@ def run_critic(state: WorkbenchState, deps: Deps) -> Findings:
     """The critic's findings on the current answer; none (and the failed component) when an earlier step or the
     critic itself failed, keeping the last score so a failure does not read as a collapse."""
     if state.get("degraded"):
-        return Findings((), 0.0, notes=(f"{state['degraded']} failed; no critique was possible",),
-                        degraded=state["degraded"])
+        return Findings(
+            (), 0.0, notes=(f"{state['degraded']} failed; no critique was possible",), degraded=state["degraded"]
+        )
     try:
-        result = deps.critic.critique(state["plan"], state.get("answer") or Answer(),
-                                      state.get("identified_deficiencies", []), deps.context(state["as_of"]))
-    except Exception as exc:  # noqa: BLE001 - the loop ends honestly instead of crashing
+        result = deps.critic.critique(
+            state["plan"],
+            state.get("answer") or Answer(),
+            state.get("identified_deficiencies", []),
+            deps.context(state["as_of"]),
+        )
+    except Exception as exc:
         log.exception("critique failed")
-        return Findings((), state.get("last_evaluation_score") or 0.0, notes=(f"critic failed: {exc}",),
-                        degraded=getattr(exc, "component", "critic"))
-    return Findings(tuple(result.deficiencies), result.score, result.usage, tuple(result.critics),
-                    tuple(result.notes), result.degraded)
+        return Findings(
+            (),
+            state.get("last_evaluation_score") or 0.0,
+            notes=(f"critic failed: {exc}",),
+            degraded=getattr(exc, "component", "critic"),
+        )
+    return Findings(
+        tuple(result.deficiencies),
+        result.score,
+        result.usage,
+        tuple(result.critics),
+        tuple(result.notes),
+        result.degraded,
+    )
 
 
 def reconciled(state: WorkbenchState, findings: Findings, unresolvable_after: int) -> list[Deficiency]:
@@ -87,13 +106,20 @@ def reconciled(state: WorkbenchState, findings: Findings, unresolvable_after: in
     return reconcile(previous, findings.deficiencies, state.get("evaluation_cycle", 0), unresolvable_after)
 
 
-def stop_reason(state: WorkbenchState, findings: Findings, deficiencies: list[Deficiency], plateau: int,
-                deps: Deps) -> tuple[str | None, list[str]]:
+def stop_reason(
+    state: WorkbenchState, findings: Findings, deficiencies: list[Deficiency], plateau: int, deps: Deps
+) -> tuple[str | None, list[str]]:
     """Why the loop stops after this critique (the termination policy, then the session's LLM budget), or None;
     with the notes that explain a budget stop."""
-    reason = decide(deficiencies=deficiencies, score=findings.score, cycle=state.get("evaluation_cycle", 0),
-                    max_cycles=state["max_evaluation_cycles"], plateau_streak=plateau, policy=deps.policy,
-                    degraded=findings.degraded)
+    reason = decide(
+        deficiencies=deficiencies,
+        score=findings.score,
+        cycle=state.get("evaluation_cycle", 0),
+        max_cycles=state["max_evaluation_cycles"],
+        plateau_streak=plateau,
+        policy=deps.policy,
+        degraded=findings.degraded,
+    )
     budget = budget_note(deps.settings, state, findings.usage)
     if budget:
         return reason or LLM_BUDGET_EXHAUSTED, [budget]
@@ -104,8 +130,9 @@ def budget_note(settings: Settings, state: WorkbenchState, critic: Usage) -> str
     """Why the session's LLM budget is used up after this critique, or None (0 in a setting means unlimited)."""
     m = state.get("metrics", {})
     calls = int(m.get("llm_calls", 0)) + critic.llm_calls
-    tokens = (int(m.get("prompt_tokens", 0) + m.get("completion_tokens", 0)) + critic.prompt_tokens
-              + critic.completion_tokens)
+    tokens = (
+        int(m.get("prompt_tokens", 0) + m.get("completion_tokens", 0)) + critic.prompt_tokens + critic.completion_tokens
+    )
     if settings.llm_budget_calls and calls >= settings.llm_budget_calls:
         return f"llm budget exhausted: {calls} of {settings.llm_budget_calls} calls used"
     if settings.llm_budget_tokens and tokens >= settings.llm_budget_tokens:
@@ -113,13 +140,17 @@ def budget_note(settings: Settings, state: WorkbenchState, critic: Usage) -> str
     return None
 
 
-def seal(state: WorkbenchState, findings: Findings, deficiencies: list[Deficiency], notes: list[str],
-         engine: str) -> EvaluationCycleRecord:
+def seal(
+    state: WorkbenchState, findings: Findings, deficiencies: list[Deficiency], notes: list[str], engine: str
+) -> EvaluationCycleRecord:
     """This cycle's audit record, chained to the previous one: what was found and resolved, the score, the
     review's decisions and queries that led here, counts, the answer critiqued, the notes and model usage."""
     before = {d.id: d.resolution_status for d in state.get("identified_deficiencies", [])}
-    resolved_now = [d.id for d in deficiencies if d.resolution_status == ResolutionStatus.resolved
-                    and before.get(d.id) != ResolutionStatus.resolved]
+    resolved_now = [
+        d.id
+        for d in deficiencies
+        if d.resolution_status == ResolutionStatus.resolved and before.get(d.id) != ResolutionStatus.resolved
+    ]
     history = state.get("evaluation_history", [])
     spent = cycle_usage(state, findings.usage)
     return EvaluationCycleRecord(
@@ -149,6 +180,7 @@ def cycle_usage(state: WorkbenchState, critic: Usage) -> Usage:
     return Usage(
         llm_calls=int(m.get("llm_calls", 0)) - sum(r.llm_calls for r in history) + critic.llm_calls,
         prompt_tokens=int(m.get("prompt_tokens", 0)) - sum(r.prompt_tokens for r in history) + critic.prompt_tokens,
-        completion_tokens=int(m.get("completion_tokens", 0)) - sum(r.completion_tokens for r in history)
+        completion_tokens=int(m.get("completion_tokens", 0))
+        - sum(r.completion_tokens for r in history)
         + critic.completion_tokens,
     )

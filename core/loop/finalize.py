@@ -8,8 +8,8 @@ from langgraph.runtime import Runtime
 
 from core.answer import Answer
 from core.deficiencies import residual
-from core.nodes import Deps, final_text, rendered, with_gaps
 from core.loop_state import WorkbenchState
+from core.nodes import Deps, final_text, rendered, with_gaps
 from core.termination import MAX_CYCLES_REACHED, decide
 
 
@@ -18,14 +18,25 @@ def finalize(state: WorkbenchState, runtime: Runtime[Deps]) -> dict[str, Any]:
     is the one the loop stopped for (the policy's reading of the last cycle when the run was ended otherwise)."""
     deficiencies = state.get("identified_deficiencies", [])
     left = residual(deficiencies)
-    reason = state.get("evaluation_termination_reason") or decide(
-        deficiencies=deficiencies, score=state.get("last_evaluation_score") or 0.0,
-        cycle=state.get("evaluation_cycle", 0), max_cycles=state.get("max_evaluation_cycles", 0),
-        plateau_streak=state.get("plateau_streak", 0), policy=runtime.context.policy, degraded=state.get("degraded"),
-    ) or MAX_CYCLES_REACHED
+    reason = (
+        state.get("evaluation_termination_reason")
+        or decide(
+            deficiencies=deficiencies,
+            score=state.get("last_evaluation_score") or 0.0,
+            cycle=state.get("evaluation_cycle", 0),
+            max_cycles=state.get("max_evaluation_cycles", 0),
+            plateau_streak=state.get("plateau_streak", 0),
+            policy=runtime.context.policy,
+            degraded=state.get("degraded"),
+        )
+        or MAX_CYCLES_REACHED
+    )
     answer = with_gaps(state.get("answer") or Answer(), state.get("plan"), left)
-    current = (rendered(answer, state.get("plan"), state.get("citations", [])) if state.get("plan")
-               else state.get("current_answer", ""))
+    current = (
+        rendered(answer, state.get("plan"), state.get("citations", []))
+        if state.get("plan")
+        else state.get("current_answer", "")
+    )
     return {
         "answer": answer,
         "current_answer": current,

@@ -10,9 +10,17 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command, Send, interrupt
 
 from core.deficiencies import Event, allowed, apply, open_ones
-from core.nodes import Deps
-from core.state import AnalystDeficiency, ApprovalPolicy, DecisionRecord, Deficiency, ResolutionStatus, ReviewDecision, ReviewResponse
 from core.loop_state import WorkbenchState
+from core.nodes import Deps
+from core.state import (
+    AnalystDeficiency,
+    ApprovalPolicy,
+    DecisionRecord,
+    Deficiency,
+    ResolutionStatus,
+    ReviewDecision,
+    ReviewResponse,
+)
 from core.termination import STOPPED_BY_ANALYST
 
 
@@ -25,12 +33,16 @@ def review(state: WorkbenchState, runtime: Runtime[Deps]) -> Command:
     pending = [d for d in waiting_on if d.id not in auto]
     response = ReviewResponse()
     if pending:
-        response = ReviewResponse.parse(interrupt({
-            "cycle": cycle,
-            "proposals": [proposal(d) for d in pending],
-            "auto_decided": {k: v.action for k, v in auto.items()},
-            "answer": state.get("current_answer", ""),
-        }))
+        response = ReviewResponse.parse(
+            interrupt(
+                {
+                    "cycle": cycle,
+                    "proposals": [proposal(d) for d in pending],
+                    "auto_decided": {k: v.action for k, v in auto.items()},
+                    "answer": state.get("current_answer", ""),
+                }
+            )
+        )
     return apply_review(state, cycle, pending, auto, response, runtime.context.settings.unresolvable_after)
 
 
@@ -38,7 +50,11 @@ def policy_decisions(waiting_on: list[Deficiency], policy: ApprovalPolicy) -> di
     """The proposals the approval policy decides without a person."""
     auto: dict[str, ReviewDecision] = {}
     for d in waiting_on:
-        if policy.mode == "all" or (policy.mode == "severity" and d.severity.rank >= policy.min_severity.rank):
+        if policy.mode == "all" or (
+            policy.mode == "severity"
+            and policy.min_severity is not None
+            and d.severity.rank >= policy.min_severity.rank
+        ):
             auto[d.id] = ReviewDecision(action="approve", note=f"auto-approved by policy {policy}")
         elif policy.mode == "none":
             auto[d.id] = ReviewDecision(action="reject", note=f"auto-rejected by policy {policy}")
@@ -47,33 +63,56 @@ def policy_decisions(waiting_on: list[Deficiency], policy: ApprovalPolicy) -> di
 
 def proposal(d: Deficiency) -> dict[str, Any]:
     """The JSON form of one proposed correction in the review interrupt."""
-    return {"id": d.id, "deficiency_type": d.deficiency_type.value, "subject": d.subject, "description": d.description,
-            "severity": d.severity.value, "query": d.suggested_correction_query, "section": d.affected_section,
-            "attempts": d.resolution_attempt_count}
+    return {
+        "id": d.id,
+        "deficiency_type": d.deficiency_type.value,
+        "subject": d.subject,
+        "description": d.description,
+        "severity": d.severity.value,
+        "query": d.suggested_correction_query,
+        "section": d.affected_section,
+        "attempts": d.resolution_attempt_count,
+    }
 
 
-def apply_review(state: WorkbenchState, cycle: int, pending: list[Deficiency], auto: dict[str, ReviewDecision],
-                 response: ReviewResponse, unresolvable_after: int) -> Command:
+def apply_review(
+    state: WorkbenchState,
+    cycle: int,
+    pending: list[Deficiency],
+    auto: dict[str, ReviewDecision],
+    response: ReviewResponse,
+    unresolvable_after: int,
+) -> Command:
     """Turn decisions into deficiency updates, audit records and one `Send` per approved correction.
 
     A rejection moves a deficiency through the lifecycle table (`Event.rejected`) wherever the table allows it:
     the board offers exactly those moves (core.deficiencies.analyst_choices)."""
     by_id = {d.id: d for d in state.get("identified_deficiencies", [])}
     if response.stop:
-        records = [DecisionRecord(deficiency_id=d.id, action="stop", decided_by=response.reviewer) for d in pending]
-        return Command(goto="finalize", update={"evaluation_termination_reason": STOPPED_BY_ANALYST,
-                                                "pending_decisions": records})
+        stops = [DecisionRecord(deficiency_id=d.id, action="stop", decided_by=response.reviewer) for d in pending]
+        return Command(
+            goto="finalize", update={"evaluation_termination_reason": STOPPED_BY_ANALYST, "pending_decisions": stops}
+        )
     decisions = _decisions(by_id, pending, auto, response)
     records: list[DecisionRecord] = []
     updates: list[Deficiency] = []
     sends: list[Send] = []
     for did, (dec, automatic) in decisions.items():
         d = _edited(by_id[did], dec)
-        records.append(DecisionRecord(deficiency_id=did, action=dec.action, query=dec.query, note=dec.note,
-                                      decided_by="policy" if automatic else response.reviewer, automatic=automatic))
+        records.append(
+            DecisionRecord(
+                deficiency_id=did,
+                action=dec.action,
+                query=dec.query,
+                note=dec.note,
+                decided_by="policy" if automatic else response.reviewer,
+                automatic=automatic,
+            )
+        )
         if dec.action == "reject":
-            updates.append(apply(d, Event.rejected, unresolvable_after)
-                           if allowed(d.resolution_status, Event.rejected) else d)
+            updates.append(
+                apply(d, Event.rejected, unresolvable_after) if allowed(d.resolution_status, Event.rejected) else d
+            )
         elif d.resolution_status != ResolutionStatus.open:
             updates.append(d)
         else:
@@ -83,16 +122,24 @@ def apply_review(state: WorkbenchState, cycle: int, pending: list[Deficiency], a
             sends.append(Send("correct", {"deficiency": d, "query": query, "cycle": cycle, "plan": state.get("plan")}))
     for added in response.added:
         d = analyst_deficiency(added, cycle)
-        records.append(DecisionRecord(deficiency_id=d.id, action="add", query=d.suggested_correction_query,
-                                      note=added.note, decided_by=response.reviewer))
+        records.append(
+            DecisionRecord(
+                deficiency_id=d.id,
+                action="add",
+                query=d.suggested_correction_query,
+                note=added.note,
+                decided_by=response.reviewer,
+            )
+        )
         updates.append(d)
         sends.append(Send("correct", {"deficiency": d, "query": d.suggested_correction_query, "cycle": cycle}))
     update: dict[str, Any] = {"identified_deficiencies": updates, "pending_decisions": records}
     return Command(goto=sends or "finalize", update=update)
 
 
-def _decisions(by_id: dict[str, Deficiency], pending: list[Deficiency], auto: dict[str, ReviewDecision],
-               response: ReviewResponse) -> dict[str, tuple[ReviewDecision, bool]]:
+def _decisions(
+    by_id: dict[str, Deficiency], pending: list[Deficiency], auto: dict[str, ReviewDecision], response: ReviewResponse
+) -> dict[str, tuple[ReviewDecision, bool]]:
     """Every decision of this review with whether the policy made it: the policy's, the analyst's on each
     proposal (an undecided proposal is rejected and not retried), and the board's edits of other deficiencies
     (not of resolved ones)."""
@@ -119,7 +166,12 @@ def _edited(d: Deficiency, dec: ReviewDecision) -> Deficiency:
 def analyst_deficiency(added: AnalystDeficiency, cycle: int) -> Deficiency:
     """A board-added deficiency as a full Deficiency with origin `analyst`."""
     return Deficiency(
-        deficiency_type=added.deficiency_type, subject=added.subject, description=added.description,
-        suggested_correction_query=added.suggested_correction_query, severity=added.severity,
-        identified_at_cycle=cycle, origin="analyst", analyst_note=added.note,
+        deficiency_type=added.deficiency_type,
+        subject=added.subject,
+        description=added.description,
+        suggested_correction_query=added.suggested_correction_query,
+        severity=added.severity,
+        identified_at_cycle=cycle,
+        origin="analyst",
+        analyst_note=added.note,
     )

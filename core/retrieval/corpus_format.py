@@ -8,15 +8,16 @@ the offending key (`CorpusFormatError`), so an analyst can fix the source.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from datetime import date, datetime
-from typing import Annotated, Any, Mapping
+from typing import Annotated, Any
 
 from frontmatter.default_handlers import YAMLHandler
 from pydantic import BaseModel, BeforeValidator, ValidationError
 from pydantic_core import ErrorDetails, PydanticCustomError
 
-from core.retrieval.errors import CorpusFormatError, IngestError
 from core.documents import DocStatus, DocumentMeta, Exemption, Threshold
+from core.retrieval.errors import CorpusFormatError, IngestError
 from core.safe_yaml import YamlInputError, load_yaml
 
 REQUIRED_KEYS = ("id", "title", "jurisdiction")
@@ -77,8 +78,10 @@ def _doc_id(value: Any) -> Any:
 def _jurisdiction(value: Any) -> Any:
     value = _required(value)
     if not _JURISDICTION.match(value):
-        raise _problem(f"{value!r} is not a jurisdiction code (2 to 5 letters or digits, optionally '-' and a "
-                       "subdivision or market, e.g. EU, US, SG, INT, US-NY, AE-ADGM)")
+        raise _problem(
+            f"{value!r} is not a jurisdiction code (2 to 5 letters or digits, optionally '-' and a "
+            "subdivision or market, e.g. EU, US, SG, INT, US-NY, AE-ADGM)"
+        )
     return value
 
 
@@ -191,8 +194,9 @@ def parse_document_meta(data: Mapping[str, Any], source: str) -> DocumentMeta:
         err = exc.errors()[0]
         raise CorpusFormatError(source, _key(err["loc"]), _message(err)) from None
     fields = dict(front)
-    fields["jurisdiction_name"] = _jurisdiction_name(front.jurisdiction, (front.jurisdiction_name or "").strip() or None,
-                                                     source)
+    fields["jurisdiction_name"] = _jurisdiction_name(
+        front.jurisdiction, (front.jurisdiction_name or "").strip() or None, source
+    )
     fields["extra"] = {k: _plain(v) for k, v in data.items() if k not in KNOWN_KEYS}
     return DocumentMeta(**fields)
 
@@ -207,7 +211,8 @@ def _jurisdiction_name(code: str, declared: str | None, source: str) -> str | No
     known = pycountry.subdivisions.get(code=code.upper())
     if known is None:
         raise CorpusFormatError(
-            source, "jurisdiction_name",
+            source,
+            "jurisdiction_name",
             f"missing: {code!r} is not an ISO 3166-2 subdivision, so declare what it names "
             "(e.g. jurisdiction: AE-ADGM with jurisdiction_name: Abu Dhabi Global Market)",
         )

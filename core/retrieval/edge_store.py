@@ -5,16 +5,17 @@ from __future__ import annotations
 import os
 import shutil
 import uuid
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import qdrant_edge as qe
 from filelock import FileLock
 
+from core.documents import SearchFilter
 from core.retrieval.embeddings import embedding_dim
 from core.retrieval.errors import StoreDamagedError, StoreLockedError
-from core.documents import SearchFilter
 from core.retrieval.names import validate_collection
 from core.retrieval.query import DENSE, RRF_K, SPARSE, QueryPlan, prefetch_limit
 from core.retrieval.store import HIT_FIELDS, INTEGER_FIELDS, KEYWORD_FIELDS, STAMP_ID, BaseStore, date_key

@@ -6,14 +6,15 @@ gives the closing line. `ensure_sample_corpus` fills an empty store with the bun
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from core.config import Settings, get_settings
-from core.retrieval.errors import IngestError
 from core.documents import DocumentMeta
+from core.retrieval.errors import IngestError
 from core.retrieval.readers import SUPPORTED_SUFFIXES, ParsedDocument, read_file
 from core.retrieval.store import Store
 
@@ -91,8 +92,10 @@ def expand_paths(paths: Iterable[str | Path]) -> tuple[list[Path], list[FileResu
         path = Path(raw)
         if path.is_dir():
             found = sorted(
-                p for p in path.rglob("*")
-                if p.is_file() and p.suffix.lower() in SUPPORTED_SUFFIXES
+                p
+                for p in path.rglob("*")
+                if p.is_file()
+                and p.suffix.lower() in SUPPORTED_SUFFIXES
                 and not any(part.startswith(".") for part in p.relative_to(path).parts)
             )
             if not found:
@@ -191,8 +194,9 @@ def check_file_size(source: str, size: int, settings: Settings) -> None:
     limit = settings.max_upload_mb * 1024 * 1024
     if size > limit:
         raise IngestError(
-            source, f"file is too large ({size / 1024 / 1024:.1f} MB; the limit is {settings.max_upload_mb} MB, "
-            "WORKBENCH_MAX_UPLOAD_MB): split it or raise the limit"
+            source,
+            f"file is too large ({size / 1024 / 1024:.1f} MB; the limit is {settings.max_upload_mb} MB, "
+            "WORKBENCH_MAX_UPLOAD_MB): split it or raise the limit",
         )
 
 
@@ -213,12 +217,13 @@ def _check_existing(
             continue
         if not replace:
             raise IngestError(
-                str(path), f"document id {d.meta.id!r} is already in the corpus with other content "
+                str(path),
+                f"document id {d.meta.id!r} is already in the corpus with other content "
                 f"(from {existing.source_path or 'an earlier ingest'}); nothing was changed. To replace it, "
                 "ingest again with the replace option (`python -m core ingest --replace`, or 'Replace existing "
-                "documents' on the Corpus page)"
+                "documents' on the Corpus page)",
             )
-        now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        now = datetime.now(UTC).isoformat(timespec="seconds")
         extra = {**d.meta.extra, "replaced_by": actor, "replaced_at": now}
         out.append(ParsedDocument(d.meta.model_copy(update={"extra": extra}), d.chunks))
     return out
@@ -226,6 +231,7 @@ def _check_existing(
 
 def _same_content(existing: DocumentMeta, store: Store, new: ParsedDocument) -> bool:
     """Whether `new` is what is indexed already, apart from where it was read from and its provenance."""
+
     def comparable(meta: DocumentMeta) -> dict[str, Any]:
         data = meta.model_dump(mode="json", exclude={"source_path"})
         data["extra"] = {k: v for k, v in data["extra"].items() if k not in PROVENANCE_KEYS}

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any
 
 from core import safe_json
+from core.documents import Chunk, DocumentMeta
 from core.retrieval.chunking import chunk_text, first_heading
 from core.retrieval.corpus_format import KNOWN_KEYS, parse_document_meta, split_front_matter
 from core.retrieval.errors import CorpusFormatError, IngestError
-from core.documents import Chunk, DocumentMeta
 
 MAX_TEXT_CHARS = 2_000_000
 """Cap on the text of one document (a .md/.txt/.pdf file after extraction, or one document of a .jsonl file):
@@ -71,8 +72,10 @@ def read_file(
         data = {"id": stem_id(path), **derived, **(defaults or {})}
         if not data.get("jurisdiction"):
             raise CorpusFormatError(
-                source, "jurisdiction", "missing: a file without front matter needs a jurisdiction from the caller "
-                "(e.g. `python -m core ingest --jurisdiction XY ...`)"
+                source,
+                "jurisdiction",
+                "missing: a file without front matter needs a jurisdiction from the caller "
+                "(e.g. `python -m core ingest --jurisdiction XY ...`)",
             )
     else:
         data = {**(defaults or {}), **front}
@@ -128,7 +131,8 @@ def _pdf_text(path: Path) -> tuple[str, str | None]:
             content += _content_bytes(page)
             if content > MAX_PDF_CONTENT_BYTES:
                 raise IngestError(
-                    source, f"PDF page content expands to over {MAX_PDF_CONTENT_BYTES // 1_000_000:,} MB by page "
+                    source,
+                    f"PDF page content expands to over {MAX_PDF_CONTENT_BYTES // 1_000_000:,} MB by page "
                     f"{number} (a decompression bomb?); refused",
                 )
             text = page.extract_text() or ""
@@ -176,18 +180,30 @@ def _read_jsonl(path: Path, defaults: Mapping[str, Any], chunk_words: int, overl
             raise CorpusFormatError(where, "text", "missing or empty passage text")
         if len(text) > MAX_PASSAGE_CHARS:
             raise CorpusFormatError(
-                where, "text",
+                where,
+                "text",
                 f"passage is {len(text):,} characters long; the limit is {MAX_PASSAGE_CHARS:,} per passage",
             )
         doc_id = str(row.get("doc_id") or pid)
         sizes[doc_id] = sizes.get(doc_id, 0) + len(text)
         if sizes[doc_id] > MAX_TEXT_CHARS:
-            raise IngestError(where, f"document {doc_id!r} is over {MAX_TEXT_CHARS:,} characters of text by line "
-                                     f"{lineno}; split it into several documents (doc_id)")
+            raise IngestError(
+                where,
+                f"document {doc_id!r} is over {MAX_TEXT_CHARS:,} characters of text by line "
+                f"{lineno}; split it into several documents (doc_id)",
+            )
         if doc_id not in docs:
             meta_keys = {k: v for k, v in row.items() if k in KNOWN_KEYS and k != "id"}
-            docs[doc_id] = ({"title": doc_id, **defaults, **meta_keys, "id": doc_id,
-                             "source_path": defaults.get("source_path") or source}, [])
+            docs[doc_id] = (
+                {
+                    "title": doc_id,
+                    **defaults,
+                    **meta_keys,
+                    "id": doc_id,
+                    "source_path": defaults.get("source_path") or source,
+                },
+                [],
+            )
         data, chunks = docs[doc_id]
         extra = {k: v for k, v in row.items() if k not in KNOWN_KEYS and k not in _JSONL_STRUCTURAL}
         for passage in chunk_text(text, chunk_words, overlap_words):
@@ -206,8 +222,10 @@ def _read_jsonl(path: Path, defaults: Mapping[str, Any], chunk_words: int, overl
     for data, chunks in docs.values():
         if not data.get("jurisdiction"):
             raise CorpusFormatError(
-                source, "jurisdiction", f"missing for document {data['id']!r}: give it on the document's first line "
-                "or as a default from the caller"
+                source,
+                "jurisdiction",
+                f"missing for document {data['id']!r}: give it on the document's first line "
+                "or as a default from the caller",
             )
         out.append(ParsedDocument(parse_document_meta(data, source), chunks))
     return out
@@ -221,8 +239,9 @@ def _jsonl_lines(path: Path) -> Iterator[tuple[int, str]]:
                 line = raw.decode("utf-8-sig" if lineno == 1 else "utf-8")
             except UnicodeDecodeError as exc:
                 raise IngestError(
-                    f"{path}:{lineno}", f"line {lineno} is not UTF-8 text (byte 0x{raw[exc.start]:02x} at column "
-                    f"{exc.start + 1}); re-save the file as UTF-8"
+                    f"{path}:{lineno}",
+                    f"line {lineno} is not UTF-8 text (byte 0x{raw[exc.start]:02x} at column "
+                    f"{exc.start + 1}); re-save the file as UTF-8",
                 ) from None
             if line.strip():
                 yield lineno, line

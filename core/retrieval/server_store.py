@@ -6,15 +6,16 @@ Same collection layout and query shape as the Edge store; BM25 sparse vectors co
 from __future__ import annotations
 
 import warnings
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import qdrant_edge as qe
 from qdrant_client import QdrantClient, models
 from qdrant_client.http.exceptions import ApiException
 
+from core.documents import SearchFilter
 from core.retrieval.embeddings import embedding_dim
 from core.retrieval.errors import StoreUnavailableError
-from core.documents import SearchFilter
 from core.retrieval.names import validate_collection
 from core.retrieval.query import DENSE, RRF_K, SPARSE, QueryPlan, prefetch_limit
 from core.retrieval.store import HIT_FIELDS, INTEGER_FIELDS, KEYWORD_FIELDS, STAMP_ID, BaseStore, date_key
@@ -54,7 +55,7 @@ class ServerStore(BaseStore):
         if not exists:
             try:
                 self._create_collection()
-            except Exception:  # noqa: BLE001 - replicas starting together: another one may have created it first
+            except Exception:
                 if not client.collection_exists(collection):
                     raise
 

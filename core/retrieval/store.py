@@ -13,22 +13,19 @@ from __future__ import annotations
 
 import uuid
 from abc import ABC, abstractmethod
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from datetime import date
 from typing import (
     TYPE_CHECKING,
     Any,
-    Callable,
-    ContextManager,
-    Iterator,
     Protocol,
-    Sequence,
     runtime_checkable,
 )
 
+from core.documents import Catalog, Chunk, DocumentMeta, Hit, SearchFilter
 from core.retrieval.embeddings import Embedder, get_embedder
 from core.retrieval.errors import StoreClosedError
-from core.documents import Catalog, Chunk, DocumentMeta, Hit, SearchFilter
 from core.retrieval.query import TIE_MARGIN, QueryPlan, SearchMode, check_mode, query_plan, ranked
 
 if TYPE_CHECKING:
@@ -66,7 +63,7 @@ class Store(Protocol):
     def upsert_documents(self, docs: Sequence[tuple[DocumentMeta, Sequence[Chunk]]]) -> int: ...
     def delete_document(self, doc_id: str) -> None: ...
     def reset(self) -> None: ...
-    def staging(self) -> ContextManager[Store]: ...
+    def staging(self) -> AbstractContextManager[Store]: ...
     def count(self) -> int: ...
     def search(
         self, query: str, k: int = 10, flt: SearchFilter | None = None, mode: SearchMode = "hybrid"
@@ -340,5 +337,3 @@ def _check_chunks(meta: DocumentMeta, chunks: Sequence[Chunk]) -> None:
         raise ValueError(f"document {meta.id!r} has no chunks to index")
     if [c.chunk_index for c in chunks] != list(range(len(chunks))) or {c.doc_id for c in chunks} != {meta.id}:
         raise ValueError(f"chunks of {meta.id!r} must belong to it and be numbered 0..n-1 in order")
-
-

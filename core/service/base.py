@@ -106,9 +106,15 @@ class WorkbenchBase:
 
     def deps(self, collection: str | None = None) -> Deps:
         """What a run's nodes need (the graph's runtime context), over the store of `collection`."""
-        return Deps(store=self.store(collection), planner=self.planner, drafter=self.drafter, critic=self.critic,
-                    settings=self.settings, policy=TerminationPolicy.from_settings(self.settings),
-                    engine_name=self.engine_name)
+        return Deps(
+            store=self.store(collection),
+            planner=self.planner,
+            drafter=self.drafter,
+            critic=self.critic,
+            settings=self.settings,
+            policy=TerminationPolicy.from_settings(self.settings),
+            engine_name=self.engine_name,
+        )
 
     # ------------------------------------------------------------------------------------------ session entries
     def _session(self, thread_id: str, store: Any = None) -> dict[str, Any]:
@@ -132,8 +138,7 @@ class WorkbenchBase:
         return self.persistence.checkpointer.get_tuple({"configurable": {"thread_id": thread_id}}) is not None
 
     def _result(self, thread_id: str, graph: Any) -> RunResult:
-        return snapshot_result(thread_id, graph.get_state({"configurable": {"thread_id": thread_id}}),
-                               self.engine_name)
+        return snapshot_result(thread_id, graph.get_state({"configurable": {"thread_id": thread_id}}), self.engine_name)
 
     def _stored(self, thread_id: str, meta: dict[str, Any]) -> RunResult:
         """The session as its last checkpoint has it (callers holding the lock see `interrupted`, not `running`)."""
@@ -158,8 +163,9 @@ class WorkbenchBase:
             except RunLockUnavailable as exc:
                 raise SessionBusyError(f"session {thread_id} cannot run now: {exc}") from exc
             if not lease:
-                raise SessionBusyError(f"session {thread_id} is already running in another process or replica; "
-                                       "wait for it to pause or finish")
+                raise SessionBusyError(
+                    f"session {thread_id} is already running in another process or replica; "
+                    "wait for it to pause or finish"
+                )
             held.enter_context(beating(self.persistence, thread_id))
             yield lease
-

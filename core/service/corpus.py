@@ -46,8 +46,15 @@ class Corpus(WorkbenchBase):
         catalog = store.catalog()
         return CorpusStats(documents=len(catalog), passages=store.count(), jurisdictions=catalog.jurisdictions())
 
-    def search(self, query: str, *, k: int = 10, jurisdictions: Sequence[str] = (), mode: SearchMode = "hybrid",
-               collection: str | None = None) -> list[Hit]:
+    def search(
+        self,
+        query: str,
+        *,
+        k: int = 10,
+        jurisdictions: Sequence[str] = (),
+        mode: SearchMode = "hybrid",
+        collection: str | None = None,
+    ) -> list[Hit]:
         """The top k passages for a query (hybrid dense + BM25, or one of them), optionally in some
         jurisdictions only."""
         flt = SearchFilter(jurisdictions=tuple(jurisdictions)) if jurisdictions else None
@@ -59,8 +66,15 @@ class Corpus(WorkbenchBase):
 
         return ensure_sample_corpus(self.store(), self.settings, progress)
 
-    def ingest_uploads(self, files: list[tuple[str, bytes, dict[str, Any]]], *, progress: Progress = None,
-                       collection: str | None = None, replace: bool = False, user_id: str = "local") -> Any:
+    def ingest_uploads(
+        self,
+        files: list[tuple[str, bytes, dict[str, Any]]],
+        *,
+        progress: Progress = None,
+        collection: str | None = None,
+        replace: bool = False,
+        user_id: str = "local",
+    ) -> Any:
         """Ingest uploaded files `(name, content, metadata defaults)` as one batch (a document id used by two
         uploads is refused for the second); one IngestReport with per-file errors that name the upload.
 
@@ -96,10 +110,13 @@ class Corpus(WorkbenchBase):
                 for n, i in enumerate(sorted(results), start=1):
                     progress(n, total, results[i].path)
             report = ingest_paths(
-                store, [Path(p) for p in written], settings=self.settings,
+                store,
+                [Path(p) for p in written],
+                settings=self.settings,
                 defaults_for=lambda p: {**written[str(p)][2], "source_path": f"upload:{written[str(p)][1]}"},
                 progress=None if progress is None else lambda done, _t, label: progress(refused + done, total, label),
-                replace=replace, actor=user_id,
+                replace=replace,
+                actor=user_id,
             )
             for r in report.results:
                 i, display, _ = written[r.path]

@@ -64,8 +64,9 @@ def beating(persistence: Persistence, thread_id: str) -> Iterator[None]:
     """Keep the session's heartbeat fresh while the block runs (the caller holds the run lock); removed after."""
     stop = threading.Event()
     _write(persistence, thread_id)
-    worker = threading.Thread(target=_refresh, args=(persistence, thread_id, stop), daemon=True,
-                              name=f"heartbeat-{thread_id}")
+    worker = threading.Thread(
+        target=_refresh, args=(persistence, thread_id, stop), daemon=True, name=f"heartbeat-{thread_id}"
+    )
     worker.start()
     try:
         yield
@@ -75,7 +76,7 @@ def beating(persistence: Persistence, thread_id: str) -> Iterator[None]:
         try:
             with persistence.heartbeat_store() as store:
                 store.delete(HEARTBEATS_NS, thread_id)
-        except Exception:  # noqa: BLE001 - a heartbeat left behind goes stale by itself
+        except Exception:
             log.warning("heartbeat of session %s not removed", thread_id, exc_info=True)
 
 
@@ -91,7 +92,7 @@ def _write(persistence: Persistence, thread_id: str) -> None:
     try:
         with persistence.heartbeat_store() as store:
             store.put(HEARTBEATS_NS, thread_id, beat.model_dump(), index=False)
-    except Exception:  # noqa: BLE001 - see the docstring
+    except Exception:
         log.warning("heartbeat of session %s not written", thread_id, exc_info=True)
 
 
@@ -104,5 +105,8 @@ def beats_alive(persistence: Persistence, thread_id: str) -> bool:
 def alive_sessions(persistence: Persistence) -> set[str]:
     """The sessions some process or replica runs now, by their heartbeats (one read for all of them)."""
     now = time.time()
-    return {item.key for item in persistence.store.search(HEARTBEATS_NS, limit=100_000)
-            if Heartbeat.model_validate(item.value).alive(now)}
+    return {
+        item.key
+        for item in persistence.store.search(HEARTBEATS_NS, limit=100_000)
+        if Heartbeat.model_validate(item.value).alive(now)
+    }

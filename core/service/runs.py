@@ -15,8 +15,16 @@ from langgraph.types import Command
 from core.clock import utc_now
 from core.deficiencies import open_ones
 from core.graph import step_budget
-from core.inputs import InputError, parse_review, validate_as_of, validate_max_cycles, validate_policy, validate_question
+from core.inputs import (
+    InputError,
+    parse_review,
+    validate_as_of,
+    validate_max_cycles,
+    validate_policy,
+    validate_question,
+)
 from core.limits import MAX_CYCLES
+from core.loop_state import SessionInput, WorkbenchState
 from core.nodes import Deps
 from core.persistence import RunLease
 from core.results import (
@@ -31,7 +39,6 @@ from core.results import (
     with_entry_figures,
 )
 from core.service.base import RunLockLostError, WorkbenchBase
-from core.loop_state import SessionInput, WorkbenchState
 from core.termination import STEP_LIMIT
 
 log = logging.getLogger(__name__)
@@ -44,9 +51,17 @@ OnEvent = Callable[[ProgressEvent], None] | None
 class Runs(WorkbenchBase):
     """The run half of the Workbench."""
 
-    def start(self, question: str, *, as_of: date | str | None = None, max_cycles: int | None = None,
-              approve: str | None = "manual", collection: str | None = None, user_id: str = "local",
-              on_event: OnEvent = None) -> RunResult:
+    def start(
+        self,
+        question: str,
+        *,
+        as_of: date | str | None = None,
+        max_cycles: int | None = None,
+        approve: str | None = "manual",
+        collection: str | None = None,
+        user_id: str = "local",
+        on_event: OnEvent = None,
+    ) -> RunResult:
         """Start a new session and run it until it pauses for review or finishes."""
         q = validate_question(question, self.settings)
         day = validate_as_of(as_of)
@@ -54,21 +69,32 @@ class Runs(WorkbenchBase):
         policy = validate_policy(approve)
         store = self.store(collection)
         if store.count() == 0:
-            raise InputError("the corpus is empty: ingest documents first (python -m core ingest PATH or the Corpus page)")
+            raise InputError(
+                "the corpus is empty: ingest documents first (python -m core ingest PATH or the Corpus page)"
+            )
         thread_id = uuid.uuid4().hex[:12]
         now = utc_now()
         meta = {
-            "question": q, "status": RUNNING, "created_at": now, "updated_at": now, "user_id": user_id,
-            "engine": self.engine_name, "collection": collection or self.settings.collection,
-            "as_of": day.isoformat(), "elapsed_s": 0.0, "approval_policy": str(policy), "max_evaluation_cycles": cycles,
+            "question": q,
+            "status": RUNNING,
+            "created_at": now,
+            "updated_at": now,
+            "user_id": user_id,
+            "engine": self.engine_name,
+            "collection": collection or self.settings.collection,
+            "as_of": day.isoformat(),
+            "elapsed_s": 0.0,
+            "approval_policy": str(policy),
+            "max_evaluation_cycles": cycles,
         }
         # the run lock first: a backend that refuses it (busy, out of connections) leaves no session behind
         with self._exclusive(thread_id) as lease:
             self._save_session(thread_id, meta, lease.store)
             return self._run_locked(thread_id, session_input(thread_id, meta), on_event, lease)
 
-    def resume(self, thread_id: str, decisions: Any, *, on_event: OnEvent = None,
-               user_id: str | None = None) -> RunResult:
+    def resume(
+        self, thread_id: str, decisions: Any, *, on_event: OnEvent = None, user_id: str | None = None
+    ) -> RunResult:
         """Answer the pending review (approve / edit / reject per correction, added deficiencies, stop).
 
         The decisions must name the review they answer (`cycle`), and are checked under the session's lock: a
@@ -109,21 +135,39 @@ class Runs(WorkbenchBase):
         graph = self.graph()
         values = self._after_critique(graph, thread_id, cycle)
         if not open_ones(values.get("identified_deficiencies", [])):
-            raise InputError(f"cycle {cycle} of session {thread_id} left no open deficiency, so its review has "
-                             "nothing to decide: branch from an earlier cycle")
+            raise InputError(
+                f"cycle {cycle} of session {thread_id} left no open deficiency, so its review has "
+                "nothing to decide: branch from an earlier cycle"
+            )
         cycles = max(values.get("max_evaluation_cycles", 0), cycle + 1)
         new_id = uuid.uuid4().hex[:12]
-        reopened = {**{k: v for k, v in values.items() if k in WorkbenchState.__annotations__},
-                    "evaluation_termination_reason": None, "degraded": None, "approval_policy": MANUAL,
-                    "max_evaluation_cycles": cycles}
+        reopened = {
+            **{k: v for k, v in values.items() if k in WorkbenchState.__annotations__},
+            "evaluation_termination_reason": None,
+            "degraded": None,
+            "approval_policy": MANUAL,
+            "max_evaluation_cycles": cycles,
+        }
         graph.update_state({"configurable": {"thread_id": new_id}}, reopened, as_node="critique")
         now = utc_now()
         timings = {k: v for k, v in meta.get("node_seconds", {}).items() if int(k) <= cycle}
-        self._save_session(new_id, {**meta, "status": INTERRUPTED, "created_at": now, "updated_at": now,
-                                    "parent_thread_id": thread_id, "branched_from_cycle": cycle,
-                                    "approval_policy": MANUAL, "max_evaluation_cycles": cycles,
-                                    "node_seconds": timings, "elapsed_s": 0.0,
-                                    "user_id": user_id or meta.get("user_id", "local"), "edits": []})
+        self._save_session(
+            new_id,
+            {
+                **meta,
+                "status": INTERRUPTED,
+                "created_at": now,
+                "updated_at": now,
+                "parent_thread_id": thread_id,
+                "branched_from_cycle": cycle,
+                "approval_policy": MANUAL,
+                "max_evaluation_cycles": cycles,
+                "node_seconds": timings,
+                "elapsed_s": 0.0,
+                "user_id": user_id or meta.get("user_id", "local"),
+                "edits": [],
+            },
+        )
         with self._exclusive(new_id) as lease:
             return self._run_locked(new_id, None, None, lease).thread_id
 
@@ -151,8 +195,10 @@ class Runs(WorkbenchBase):
         meta = self._session(thread_id, store)
         deps = self.deps(meta.get("collection"))  # a store held by another process fails here, before any change
         graph = self.graph()
-        config = {"configurable": {"thread_id": thread_id},
-                  "recursion_limit": step_budget(graph, meta.get("max_evaluation_cycles", MAX_CYCLES))}
+        config = {
+            "configurable": {"thread_id": thread_id},
+            "recursion_limit": step_budget(graph, meta.get("max_evaluation_cycles", MAX_CYCLES)),
+        }
         started = time.perf_counter()
         self._save_session(thread_id, {**meta, "status": RUNNING, "updated_at": utc_now()}, store)
         elapsed = meta.get("elapsed_s", 0.0)
@@ -168,7 +214,8 @@ class Runs(WorkbenchBase):
             if lease.lost():
                 raise RunLockLostError(
                     f"session {thread_id} lost its run lock (its database connection dropped): the run stopped "
-                    "before its next write; continue it once no other process runs it") from exc
+                    "before its next write; continue it once no other process runs it"
+                ) from exc
             raise
         finally:
             result = self._result(thread_id, graph)
@@ -178,16 +225,21 @@ class Runs(WorkbenchBase):
                     result.status = entry_status(stored, has_checkpoint=False)
                 elapsed = round(stored.get("elapsed_s", 0.0) + time.perf_counter() - started, 4)
                 last = result.evaluation_history[-1].cycle_number if result.evaluation_history else 0
-                stored = {**stored, "status": result.status, "updated_at": utc_now(),
-                          "quality_score": result.quality_score, "termination_reason": result.termination_reason,
-                          "elapsed_s": elapsed, "node_seconds": clock.added_to(stored.get("node_seconds", {}), last)}
+                stored = {
+                    **stored,
+                    "status": result.status,
+                    "updated_at": utc_now(),
+                    "quality_score": result.quality_score,
+                    "termination_reason": result.termination_reason,
+                    "elapsed_s": elapsed,
+                    "node_seconds": clock.added_to(stored.get("node_seconds", {}), last),
+                }
                 self._save_session(thread_id, stored, store)
                 with_entry_figures(result, stored)
         return result
 
 
-def _stream(graph: Any, payload: Any, config: dict[str, Any], deps: Deps, on_event: OnEvent,
-            clock: "NodeClock") -> None:
+def _stream(graph: Any, payload: Any, config: dict[str, Any], deps: Deps, on_event: OnEvent, clock: NodeClock) -> None:
     """Run the graph until it pauses or ends, timing each node and reporting it to `on_event`."""
     for chunk in graph.stream(payload, config, context=deps, stream_mode="updates", durability="sync"):
         clock.tick(chunk)
@@ -246,7 +298,11 @@ def session_input(thread_id: str, meta: dict[str, Any]) -> SessionInput:
     """The graph's input for a new session, from the inputs its list entry keeps (so a run cut off before its
     first checkpoint can start again); the graph starts every other field empty."""
     return SessionInput(
-        original_query=meta["question"], as_of=date.fromisoformat(meta["as_of"]), session_id=thread_id,
-        user_id=meta.get("user_id", "local"), approval_policy=meta["approval_policy"],
-        engine=meta.get("engine", "offline"), max_evaluation_cycles=meta["max_evaluation_cycles"],
+        original_query=meta["question"],
+        as_of=date.fromisoformat(meta["as_of"]),
+        session_id=thread_id,
+        user_id=meta.get("user_id", "local"),
+        approval_policy=meta["approval_policy"],
+        engine=meta.get("engine", "offline"),
+        max_evaluation_cycles=meta["max_evaluation_cycles"],
     )

@@ -41,8 +41,14 @@ class Sessions(WorkbenchBase):
             value = item.value
             if user_id is not None and value.get("user_id", "local") != user_id:
                 continue
-            summary = SessionSummary(thread_id=item.key, **{k: value.get(k) for k in SessionSummary.model_fields
-                                                            if k != "thread_id" and value.get(k) is not None})
+            summary = SessionSummary(
+                thread_id=item.key,
+                **{
+                    k: value.get(k)
+                    for k in SessionSummary.model_fields
+                    if k != "thread_id" and value.get(k) is not None
+                },
+            )
             if summary.termination_reason:
                 summary.termination_text = describe(summary.termination_reason)
             if summary.status == RUNNING and not (self.is_running(item.key) or item.key in alive):
@@ -57,9 +63,18 @@ class Sessions(WorkbenchBase):
         """Check the hash chain of the session's cycle records."""
         return verify_chain(self.show(thread_id, user_id=user_id).evaluation_history)
 
-    def annotate(self, thread_id: str, deficiency_id: str, *, editor: str, reason: str, note: str | None = None,
-                 accepted_risk: bool | None = None, severity: str | None = None,
-                 user_id: str | None = None) -> RunResult:
+    def annotate(
+        self,
+        thread_id: str,
+        deficiency_id: str,
+        *,
+        editor: str,
+        reason: str,
+        note: str | None = None,
+        accepted_risk: bool | None = None,
+        severity: str | None = None,
+        user_id: str | None = None,
+    ) -> RunResult:
         """After a run: record a note / accepted risk on a deficiency, with editor and reason in the checkpoint."""
         editor, reason = clean_text(editor).strip(), clean_text(reason).strip()
         note = clean_text(note) if note is not None else None
@@ -73,7 +88,9 @@ class Sessions(WorkbenchBase):
         with self._exclusive(thread_id):
             current = self._stored(thread_id, meta)
             if current.status != COMPLETED:
-                raise InputError("annotations are made on finished sessions; while paused, edits travel with the review")
+                raise InputError(
+                    "annotations are made on finished sessions; while paused, edits travel with the review"
+                )
             found = [d for d in current.identified_deficiencies if d.id == deficiency_id]
             if not found:
                 raise InputError(f"no deficiency {deficiency_id} in session {thread_id}")
@@ -89,14 +106,19 @@ class Sessions(WorkbenchBase):
             left = residual(deficiencies)
             self.graph().update_state(
                 {"configurable": {"thread_id": thread_id}},
-                {"identified_deficiencies": [changed], "residual_deficiencies": left,
-                 "final_answer": final_text(current.current_answer, left),
-                 "messages": [{"role": "analyst", "content": f"{editor} annotated {deficiency_id}: {reason}"}]},
+                {
+                    "identified_deficiencies": [changed],
+                    "residual_deficiencies": left,
+                    "final_answer": final_text(current.current_answer, left),
+                    "messages": [{"role": "analyst", "content": f"{editor} annotated {deficiency_id}: {reason}"}],
+                },
                 as_node="finalize",
             )
             meta = self._session(thread_id)
-            edits = [*meta.get("edits", []),
-                     {"editor": editor, "reason": reason, "deficiency_id": deficiency_id, "at": utc_now()}]
+            edits = [
+                *meta.get("edits", []),
+                {"editor": editor, "reason": reason, "deficiency_id": deficiency_id, "at": utc_now()},
+            ]
             self._save_session(thread_id, {**meta, "edits": edits, "updated_at": utc_now()})
         return self.show(thread_id)
 

@@ -16,16 +16,17 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 import qdrant_edge as qe  # noqa: E402
 
-from core.retrieval.edge_store import EdgeStore  # noqa: E402
 from core.documents import Catalog, Chunk, DocumentMeta  # noqa: E402
+from core.retrieval.edge_store import EdgeStore  # noqa: E402
 from core.retrieval.server_store import ServerStore, connect  # noqa: E402
 from core.retrieval.store import BaseStore  # noqa: E402
 
@@ -35,17 +36,34 @@ DIM = 384
 
 def document(i: int) -> DocumentMeta:
     """A document with the metadata a real one carries."""
-    return DocumentMeta.model_validate({
-        "id": f"doc-{i:05d}", "title": f"Regulation {i} on customer due diligence", "jurisdiction": f"J{i % 40}",
-        "authority": "Authority", "instrument": f"Instrument {i}", "citation": f"Reg. {i}/2024",
-        "published": "2024-06-19", "effective": "2027-07-10", "status": "in_force",
-        "superseded_by": [f"doc-{i + 1:05d}"] if i % 7 == 0 else [], "applies_to": ["bank", "msb", "casp"],
-        "topics": ["cdd", "beneficial ownership", "thresholds"], "aliases": [f"R{i}"],
-        "thresholds": [{"name": "beneficial ownership", "value": 25, "unit": "percent", "comparator": ">=",
-                        "applies_to": ["bank"]},
-                       {"name": "occasional transaction", "value": 10000, "unit": "EUR", "comparator": ">="}],
-        "exemptions": [{"entity": "credit union", "rule": "exempt below 1,000 members"}],
-    })
+    return DocumentMeta.model_validate(
+        {
+            "id": f"doc-{i:05d}",
+            "title": f"Regulation {i} on customer due diligence",
+            "jurisdiction": f"J{i % 40}",
+            "authority": "Authority",
+            "instrument": f"Instrument {i}",
+            "citation": f"Reg. {i}/2024",
+            "published": "2024-06-19",
+            "effective": "2027-07-10",
+            "status": "in_force",
+            "superseded_by": [f"doc-{i + 1:05d}"] if i % 7 == 0 else [],
+            "applies_to": ["bank", "msb", "casp"],
+            "topics": ["cdd", "beneficial ownership", "thresholds"],
+            "aliases": [f"R{i}"],
+            "thresholds": [
+                {
+                    "name": "beneficial ownership",
+                    "value": 25,
+                    "unit": "percent",
+                    "comparator": ">=",
+                    "applies_to": ["bank"],
+                },
+                {"name": "occasional transaction", "value": 10000, "unit": "EUR", "comparator": ">="},
+            ],
+            "exemptions": [{"entity": "credit union", "rule": "exempt below 1,000 members"}],
+        }
+    )
 
 
 def fill(store: BaseStore, n: int) -> None:

@@ -27,9 +27,9 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -39,8 +39,8 @@ for _var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "WORKBENCH_ENGINE", "WORKBENCH
     os.environ.pop(_var, None)
 
 from core.config import Settings  # noqa: E402
-from core.questions import load_questions  # noqa: E402
 from core.persistence import Persistence, _postgres, _sqlite, run_slots  # noqa: E402
+from core.questions import load_questions  # noqa: E402
 from core.retrieval.ingest import SAMPLE_CORPUS_DIR, ingest_paths  # noqa: E402
 from core.retrieval.registry import close_all  # noqa: E402
 from core.service import Workbench  # noqa: E402
@@ -64,8 +64,10 @@ def throwaway_postgres() -> Iterator[tuple[str | None, str]]:
     if url:
         yield url, "WORKBENCH_TEST_DATABASE_URL"
         return
-    bins = sorted(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: [int(x) for x in p.parent.name.split(".")
-                                                                           if x.isdigit()])
+    bins = sorted(
+        Path("/usr/lib/postgresql").glob("*/bin"),
+        key=lambda p: [int(x) for x in p.parent.name.split(".") if x.isdigit()],
+    )
     if not bins:
         yield None, "PostgreSQL is not installed (apt-get install postgresql)"
         return
@@ -83,8 +85,17 @@ def throwaway_postgres() -> Iterator[tuple[str | None, str]]:
 
     try:
         pg("initdb", "-D", str(data), "-A", "trust", "-U", "postgres")
-        pg("pg_ctl", "-D", str(data), "-l", str(data / "log"), "-w", "-o",
-           f"-p {port} -k /tmp -c listen_addresses=127.0.0.1 -c max_connections=100", "start")
+        pg(
+            "pg_ctl",
+            "-D",
+            str(data),
+            "-l",
+            str(data / "log"),
+            "-w",
+            "-o",
+            f"-p {port} -k /tmp -c listen_addresses=127.0.0.1 -c max_connections=100",
+            "start",
+        )
     except (subprocess.CalledProcessError, OSError, LookupError) as exc:
         shutil.rmtree(data, ignore_errors=True)
         yield None, f"could not start a throwaway PostgreSQL from {pg_bin} ({exc})"
@@ -120,7 +131,7 @@ def run_level(wb: Workbench, workers: int, sessions: int) -> dict[str, float]:
                 r = wb.start(q, as_of=AS_OF, approve="all", user_id="load-bench")
                 ok = r.status == "completed"
                 problem = "" if ok else f"ended {r.status}"
-            except Exception as exc:  # noqa: BLE001 - counted and shown, the benchmark goes on
+            except Exception as exc:
                 ok, problem = False, f"{type(exc).__name__}: {exc}"
             with lock:
                 if ok:
@@ -138,16 +149,20 @@ def run_level(wb: Workbench, workers: int, sessions: int) -> dict[str, float]:
     wall = time.perf_counter() - started
     latencies.sort()
     return {
-        "sessions": len(latencies), "failed": len(errors), "wall": wall,
+        "sessions": len(latencies),
+        "failed": len(errors),
+        "wall": wall,
         "per_min": len(latencies) / wall * 60 if wall else 0.0,
         "p50": statistics.median(latencies) if latencies else 0.0,
         "p95": latencies[min(len(latencies) - 1, int(0.95 * len(latencies)))] if latencies else 0.0,
-        "locked": sum("database is locked" in e for e in errors), "first_error": errors[0] if errors else "",
+        "locked": sum("database is locked" in e for e in errors),
+        "first_error": errors[0] if errors else "",
     }
 
 
-def bench_backend(name: str, persistence: Persistence, settings: Settings, levels: list[int],
-                  sessions: int) -> list[dict[str, object]]:
+def bench_backend(
+    name: str, persistence: Persistence, settings: Settings, levels: list[int], sessions: int
+) -> list[dict[str, object]]:
     wb = Workbench(settings, persistence=persistence)
     for q in QUESTIONS[:2]:  # warm-up: graph compiled, embedder and store caches hot
         wb.start(q, as_of=AS_OF, approve="all", user_id="load-bench")
@@ -155,9 +170,11 @@ def bench_backend(name: str, persistence: Persistence, settings: Settings, level
     for level in levels:
         m = run_level(wb, level, max(sessions, level))
         rows.append({"backend": name, "concurrent": level, **m})
-        print(f"  {name:<8} {level:>2} concurrent: {m['sessions']:.0f} sessions in {m['wall']:.1f} s = "
-              f"{m['per_min']:.0f}/min (p50 {m['p50']:.2f} s, p95 {m['p95']:.2f} s, failed {m['failed']:.0f})",
-              flush=True)
+        print(
+            f"  {name:<8} {level:>2} concurrent: {m['sessions']:.0f} sessions in {m['wall']:.1f} s = "
+            f"{m['per_min']:.0f}/min (p50 {m['p50']:.2f} s, p95 {m['p95']:.2f} s, failed {m['failed']:.0f})",
+            flush=True,
+        )
         if m["failed"]:
             print(f"    first failure: {m['first_error']}", flush=True)
     base = next((r["per_min"] for r in rows if r["concurrent"] == 1), rows[0]["per_min"])
@@ -167,11 +184,15 @@ def bench_backend(name: str, persistence: Persistence, settings: Settings, level
 
 
 def table(rows: list[dict[str, object]]) -> str:
-    lines = ["| backend | concurrent sessions | completed | failed | wall s | sessions/min | scaling vs 1 | p50 s | p95 s |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = [
+        "| backend | concurrent sessions | completed | failed | wall s | sessions/min | scaling vs 1 | p50 s | p95 s |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     for r in rows:
-        lines.append(f"| {r['backend']} | {r['concurrent']} | {r['sessions']:.0f} | {r['failed']:.0f} | {r['wall']:.1f} | "
-                     f"{r['per_min']:.0f} | {r['ratio']:.2f}x | {r['p50']:.2f} | {r['p95']:.2f} |")
+        lines.append(
+            f"| {r['backend']} | {r['concurrent']} | {r['sessions']:.0f} | {r['failed']:.0f} | {r['wall']:.1f} | "
+            f"{r['per_min']:.0f} | {r['ratio']:.2f}x | {r['p50']:.2f} | {r['p95']:.2f} |"
+        )
     return "\n".join(lines)
 
 
@@ -201,9 +222,11 @@ def main() -> None:
                     print(notes[-1], flush=True)
                     continue
                 pool = next(n for n in range(2, 200) if run_slots(n) >= max(levels))
-                notes.append(f"Postgres: {pg_how}, a pool of {pool} connections (WORKBENCH_DB_POOL_SIZE) so that "
-                             f"{max(levels)} sessions may run at once; at the default 20 one replica runs at most "
-                             f"{run_slots(20)} and refuses more, cleanly.")
+                notes.append(
+                    f"Postgres: {pg_how}, a pool of {pool} connections (WORKBENCH_DB_POOL_SIZE) so that "
+                    f"{max(levels)} sessions may run at once; at the default 20 one replica runs at most "
+                    f"{run_slots(20)} and refuses more, cleanly."
+                )
                 persistence = _postgres(pg_url, pool_size=pool)
             else:
                 raise SystemExit(f"unknown backend {backend!r}: use sqlite and/or postgres")
@@ -220,8 +243,11 @@ def main() -> None:
     print(out)
     failed = sum(int(r["failed"]) for r in rows)
     locked = sum(int(r["locked"]) for r in rows)
-    verdict = (f"{failed} failed session(s), {locked} 'database is locked' error(s)." if failed
-               else "Every session completed; no 'database is locked' errors.")
+    verdict = (
+        f"{failed} failed session(s), {locked} 'database is locked' error(s)."
+        if failed
+        else "Every session completed; no 'database is locked' errors."
+    )
     print(verdict)
     if args.update_readme:
         block = (
@@ -235,16 +261,16 @@ def main() -> None:
             "Python, so the threads of one process share one interpreter (the GIL): more sessions in flight trade "
             "latency for fairness rather than add throughput, and using more cores takes more replicas "
             "(processes), which share only the database and Qdrant; this table is the per-replica figure. On a "
-            "shared machine the figures vary by about a third from run to run. "
-            + " ".join(notes)
+            "shared machine the figures vary by about a third from run to run. " + " ".join(notes)
         )
         readme = ROOT / "README.md"
         text = readme.read_text(encoding="utf-8")
         start, end = MARKERS
         if start not in text or end not in text:
             raise SystemExit(f"README.md has no {start} ... {end} block to update")
-        text = re.sub(re.escape(start) + r"\n.*?\n" + re.escape(end), lambda _m: f"{start}\n{block}\n{end}", text,
-                      flags=re.S)
+        text = re.sub(
+            re.escape(start) + r"\n.*?\n" + re.escape(end), lambda _m: f"{start}\n{block}\n{end}", text, flags=re.S
+        )
         readme.write_text(text, encoding="utf-8")
         print("README.md updated")
 

@@ -34,9 +34,13 @@ QUESTIONS = [q.question for q in load_questions(ROOT / "questions" / "q1-q6.yaml
 def checkpoint_bytes(path: Path, thread_id: str) -> int:
     """Bytes stored for one thread: checkpoints plus pending writes."""
     with sqlite3.connect(path) as conn:
-        a = conn.execute("select coalesce(sum(length(checkpoint)) + sum(length(metadata)), 0) from checkpoints where thread_id=?",
-                         (thread_id,)).fetchone()[0]
-        b = conn.execute("select coalesce(sum(length(value)), 0) from writes where thread_id=?", (thread_id,)).fetchone()[0]
+        a = conn.execute(
+            "select coalesce(sum(length(checkpoint)) + sum(length(metadata)), 0) from checkpoints where thread_id=?",
+            (thread_id,),
+        ).fetchone()[0]
+        b = conn.execute(
+            "select coalesce(sum(length(value)), 0) from writes where thread_id=?", (thread_id,)
+        ).fetchone()[0]
     return int(a + b)
 
 
@@ -74,28 +78,42 @@ def main() -> None:
             found = len(r.identified_deficiencies)
             resolved = sum(d.resolution_status.value == "resolved" for d in r.identified_deficiencies)
             size = checkpoint_bytes(settings.checkpoint_path, r.thread_id)
-            rows.append({
-                "q": f"Q{n}", "cycles": cycles, "found": found, "resolved": resolved,
-                "residual": len(r.residual_deficiencies), "retrievals": int(r.metrics["retrievals"]),
-                "wall_ms": wall * 1000, "overhead": (wall - inside) / wall, "kb_per_cycle": size / cycles / 1024,
-                "reason": r.termination_reason,
-                "node_sum_ms": inside * 1000,
-                "nodes": " ".join(f"{k}={v * 1000:.0f}ms" for k, v in sorted(nodes.items())),
-            })
+            rows.append(
+                {
+                    "q": f"Q{n}",
+                    "cycles": cycles,
+                    "found": found,
+                    "resolved": resolved,
+                    "residual": len(r.residual_deficiencies),
+                    "retrievals": int(r.metrics["retrievals"]),
+                    "wall_ms": wall * 1000,
+                    "overhead": (wall - inside) / wall,
+                    "kb_per_cycle": size / cycles / 1024,
+                    "reason": r.termination_reason,
+                    "node_sum_ms": inside * 1000,
+                    "nodes": " ".join(f"{k}={v * 1000:.0f}ms" for k, v in sorted(nodes.items())),
+                }
+            )
         close_all()
-    header = ("| question | cycles | found | resolved | residual | retrievals | wall ms | wall ms before the plan | "
-              "overhead | checkpoint KB/cycle | stopped |")
+    header = (
+        "| question | cycles | found | resolved | residual | retrievals | wall ms | wall ms before the plan | "
+        "overhead | checkpoint KB/cycle | stopped |"
+    )
     lines = [header, "|" + "---|" * 11]
     for x in rows:
         before = BEFORE_PLAN_WALL_MS.get(x["q"])
         ratio = f" ({x['wall_ms'] / before:.1f}x)" if before else ""
-        lines.append(f"| {x['q']} | {x['cycles']} | {x['found']} | {x['resolved']} | {x['residual']} | {x['retrievals']} | "
-                     f"{x['wall_ms']:.0f} | {before if before else '-'}{ratio} | {x['overhead']:.1%} | "
-                     f"{x['kb_per_cycle']:.1f} | {x['reason']} |")
+        lines.append(
+            f"| {x['q']} | {x['cycles']} | {x['found']} | {x['resolved']} | {x['residual']} | {x['retrievals']} | "
+            f"{x['wall_ms']:.0f} | {before if before else '-'}{ratio} | {x['overhead']:.1%} | "
+            f"{x['kb_per_cycle']:.1f} | {x['reason']} |"
+        )
     worst_overhead = max(x["overhead"] for x in rows)
     worst_kb = max(x["kb_per_cycle"] for x in rows)
-    verdict = (f"Worst orchestration overhead {worst_overhead:.1%} (target <= 10%: {'met' if worst_overhead <= 0.10 else 'NOT met'}); "
-               f"worst checkpoint size {worst_kb:.1f} KB per cycle (target <= 64 KB: {'met' if worst_kb <= 64 else 'NOT met'}).")
+    verdict = (
+        f"Worst orchestration overhead {worst_overhead:.1%} (target <= 10%: {'met' if worst_overhead <= 0.10 else 'NOT met'}); "
+        f"worst checkpoint size {worst_kb:.1f} KB per cycle (target <= 64 KB: {'met' if worst_kb <= 64 else 'NOT met'})."
+    )
     table = "\n".join(lines)
     print(table)
     print()
@@ -103,14 +121,23 @@ def main() -> None:
         print(f"{x['q']} seconds per node: {x['nodes']}")
     print(verdict)
     if args.update_readme:
-        block = ("### Loop (offline engine, sample corpus, `python tests/bench/loop.py`)\n\n" + table + "\n\n" + verdict +
-                 "\n\nOverhead is wall time (of `Workbench.start`, including the session bookkeeping) minus the time when"
-                 " at least one node was running (parallel `correct` tasks counted once), as a share of the run; checkpoint bytes are"
-                 " everything SQLite stores for the thread (checkpoints, metadata, pending writes) divided by its cycles.")
+        block = (
+            "### Loop (offline engine, sample corpus, `python tests/bench/loop.py`)\n\n"
+            + table
+            + "\n\n"
+            + verdict
+            + "\n\nOverhead is wall time (of `Workbench.start`, including the session bookkeeping) minus the time when"
+            " at least one node was running (parallel `correct` tasks counted once), as a share of the run; checkpoint bytes are"
+            " everything SQLite stores for the thread (checkpoints, metadata, pending writes) divided by its cycles."
+        )
         readme = ROOT / "README.md"
         text = readme.read_text()
-        text = re.sub(r"(<!-- bench:loop:start -->\n).*?(\n<!-- bench:loop:end -->)", lambda m: m.group(1) + block + m.group(2),
-                      text, flags=re.S)
+        text = re.sub(
+            r"(<!-- bench:loop:start -->\n).*?(\n<!-- bench:loop:end -->)",
+            lambda m: m.group(1) + block + m.group(2),
+            text,
+            flags=re.S,
+        )
         readme.write_text(text)
 
 

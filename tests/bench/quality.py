@@ -20,9 +20,9 @@ import json
 import re
 import sys
 import tempfile
-from contextlib import nullcontext
 import time
-from datetime import datetime, timezone
+from contextlib import nullcontext
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -48,27 +48,54 @@ def targets(reports: dict[str, EvalReport]) -> list[tuple[str, bool, str]]:
     loop, single, retry = t["loop"], t["single"], t["retry"]
     out = []
     limit = single["residual_severity"] / 2
-    out.append(("loop residual severity <= 1/2 of single pass",
-                loop["residual_severity"] <= limit + 1e-9,
-                f"{loop['residual_severity']:.2f} vs limit {limit:.2f} (single {single['residual_severity']:.2f})"))
-    out.append(("loop leaves less residual severity than both baselines",
-                loop["residual_severity"] < single["residual_severity"] and loop["residual_severity"] < retry["residual_severity"],
-                f"{loop['residual_severity']:.2f} vs single {single['residual_severity']:.2f}, "
-                f"retry {retry['residual_severity']:.2f}"))
-    out.append(("loop covers more expected facts than both baselines",
-                loop["facts_found"] > single["facts_found"] and loop["facts_found"] > retry["facts_found"],
-                f"{int(loop['facts_found'])} vs single {int(single['facts_found'])}, retry {int(retry['facts_found'])} "
-                f"(of {int(loop['facts_expected'])})"))
-    out.append(("loop uses no more retrieval calls than naive retry",
-                loop["retrievals"] <= retry["retrievals"],
-                f"{int(loop['retrievals'])} vs retry {int(retry['retrievals'])}"))
+    out.append(
+        (
+            "loop residual severity <= 1/2 of single pass",
+            loop["residual_severity"] <= limit + 1e-9,
+            f"{loop['residual_severity']:.2f} vs limit {limit:.2f} (single {single['residual_severity']:.2f})",
+        )
+    )
+    out.append(
+        (
+            "loop leaves less residual severity than both baselines",
+            loop["residual_severity"] < single["residual_severity"]
+            and loop["residual_severity"] < retry["residual_severity"],
+            f"{loop['residual_severity']:.2f} vs single {single['residual_severity']:.2f}, "
+            f"retry {retry['residual_severity']:.2f}",
+        )
+    )
+    out.append(
+        (
+            "loop covers more expected facts than both baselines",
+            loop["facts_found"] > single["facts_found"] and loop["facts_found"] > retry["facts_found"],
+            f"{int(loop['facts_found'])} vs single {int(single['facts_found'])}, retry {int(retry['facts_found'])} "
+            f"(of {int(loop['facts_expected'])})",
+        )
+    )
+    out.append(
+        (
+            "loop uses no more retrieval calls than naive retry",
+            loop["retrievals"] <= retry["retrievals"],
+            f"{int(loop['retrievals'])} vs retry {int(retry['retrievals'])}",
+        )
+    )
     rows = reports["loop"].rows
     cover = reports["loop"].summary()["fact_coverage_overall"]
-    out.append(("loop covers at least 85% of the expected facts", cover is not None and cover >= 0.85 - 1e-9,
-                f"{cover:.1%}" if cover is not None else "no expected facts"))
+    out.append(
+        (
+            "loop covers at least 85% of the expected facts",
+            cover is not None and cover >= 0.85 - 1e-9,
+            f"{cover:.1%}" if cover is not None else "no expected facts",
+        )
+    )
     certified = [r.label for r in rows if r.certified_incomplete]
-    out.append(("no question certified incomplete (ended at the threshold or with nothing open, an item unanswered)",
-                not certified, ", ".join(certified) or "none"))
+    out.append(
+        (
+            "no question certified incomplete (ended at the threshold or with nothing open, an item unanswered)",
+            not certified,
+            ", ".join(certified) or "none",
+        )
+    )
     broken = [r.label for r in rows if r.duplicate_sentences or r.cut_sentences]
     out.append(("no duplicate or cut sentence", not broken, ", ".join(broken) or "none"))
     wordy = max((r.words_per_item or 0.0 for r in rows), default=0.0)
@@ -87,28 +114,43 @@ def comparison_rows(reports: dict[str, EvalReport]) -> list[list[str]]:
         t, m = s["total"], s["mean"]
         cover = s["fact_coverage_overall"]
         recall = m["detection_recall"]
-        rows.append([
-            LABELS[name],
-            f"{int(t['facts_found'])}/{int(t['facts_expected'])} ({cover:.0%})" if cover is not None else "-",
-            f"{int(t['residual_count'])}",
-            f"{t['residual_severity']:.2f}",
-            f"{int(t['resolved'])}",
-            f"{int(t['retrievals'])}",
-            f"{int(t['critic_calls'])}",
-            f"{int(t['cycles'])}",
-            f"{t['wall_s']:.2f}",
-            f"{recall:.2f}" if recall is not None else "-",
-            f"{int(t['plan_items_answered'])}/{int(t['plan_items'])}",
-            f"{max((r.words_per_item or 0.0 for r in reports[name].rows), default=0.0):.0f}",
-            f"{int(t['duplicate_sentences'])}/{int(t['cut_sentences'])}",
-            f"{int(t['certified_incomplete'])}",
-        ])
+        rows.append(
+            [
+                LABELS[name],
+                f"{int(t['facts_found'])}/{int(t['facts_expected'])} ({cover:.0%})" if cover is not None else "-",
+                f"{int(t['residual_count'])}",
+                f"{t['residual_severity']:.2f}",
+                f"{int(t['resolved'])}",
+                f"{int(t['retrievals'])}",
+                f"{int(t['critic_calls'])}",
+                f"{int(t['cycles'])}",
+                f"{t['wall_s']:.2f}",
+                f"{recall:.2f}" if recall is not None else "-",
+                f"{int(t['plan_items_answered'])}/{int(t['plan_items'])}",
+                f"{max((r.words_per_item or 0.0 for r in reports[name].rows), default=0.0):.0f}",
+                f"{int(t['duplicate_sentences'])}/{int(t['cut_sentences'])}",
+                f"{int(t['certified_incomplete'])}",
+            ]
+        )
     return rows
 
 
-HEADERS = ["strategy", "facts covered", "residual deficiencies", "residual severity", "resolved", "retrieval calls",
-           "critic calls", "cycles", "wall time (s)", "detection recall", "plan items answered",
-           "max words per item", "duplicate/cut sentences", "certified incomplete"]
+HEADERS = [
+    "strategy",
+    "facts covered",
+    "residual deficiencies",
+    "residual severity",
+    "resolved",
+    "retrieval calls",
+    "critic calls",
+    "cycles",
+    "wall time (s)",
+    "detection recall",
+    "plan items answered",
+    "max words per item",
+    "duplicate/cut sentences",
+    "certified incomplete",
+]
 
 
 def per_question_rows(reports: dict[str, EvalReport]) -> list[list[str]]:
@@ -129,13 +171,21 @@ def per_question_rows(reports: dict[str, EvalReport]) -> list[list[str]]:
     return rows
 
 
-PER_Q_HEADERS = (["question"] + [f"facts {LABELS[n]}" for n in ORDER] + [f"severity {LABELS[n]}" for n in ORDER]
-                 + [f"retrievals {LABELS[n]}" for n in ORDER] + ["loop: items answered", "loop: words", "loop: stop"])
+PER_Q_HEADERS = (
+    ["question"]
+    + [f"facts {LABELS[n]}" for n in ORDER]
+    + [f"severity {LABELS[n]}" for n in ORDER]
+    + [f"retrievals {LABELS[n]}" for n in ORDER]
+    + ["loop: items answered", "loop: words", "loop: stop"]
+)
 
 
 def markdown_table(headers: list[str], rows: list[list[str]]) -> str:
     """A GitHub Markdown table."""
-    lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" if i == 0 else "---:" for i in range(len(headers))) + "|"]
+    lines = [
+        "| " + " | ".join(headers) + " |",
+        "|" + "|".join("---" if i == 0 else "---:" for i in range(len(headers))) + "|",
+    ]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
     return "\n".join(lines)
 
@@ -147,8 +197,9 @@ def text_table(headers: list[str], rows: list[list[str]]) -> str:
     return "\n".join([fmt(headers), "  ".join("-" * w for w in widths), *(fmt(r) for r in rows)])
 
 
-def readme_block(reports: dict[str, EvalReport], questions_file: str, context: dict[str, Any],
-                 with_how_to: bool = True) -> str:
+def readme_block(
+    reports: dict[str, EvalReport], questions_file: str, context: dict[str, Any], with_how_to: bool = True
+) -> str:
     """The README text of one questions file (the section between the bench:quality markers holds one per file)."""
     checks = targets(reports)
     n = len(reports["loop"].rows)
@@ -216,19 +267,31 @@ def write_chart(reports: dict[str, EvalReport], out: Path, *, png: bool = True) 
     from plotly.subplots import make_subplots
 
     labels = [r.label for r in reports["loop"].rows]
-    fig = make_subplots(rows=2, cols=2, subplot_titles=(
-        "Fact coverage (share of expected facts)", "Residual severity (summed weights)",
-        "Retrieval calls", "Critic calls"))
+    fig = make_subplots(
+        rows=2,
+        cols=2,
+        subplot_titles=(
+            "Fact coverage (share of expected facts)",
+            "Residual severity (summed weights)",
+            "Retrieval calls",
+            "Critic calls",
+        ),
+    )
     colors = {"single": "#9e9e9e", "retry": "#f0a030", "loop": "#2a6fdb"}
     for name in ORDER:
         rows = reports[name].rows
-        common = dict(name=LABELS[name], marker_color=colors[name], legendgroup=name)
+        common = {"name": LABELS[name], "marker_color": colors[name], "legendgroup": name}
         fig.add_trace(go.Bar(x=labels, y=[r.fact_coverage or 0 for r in rows], **common), row=1, col=1)
         fig.add_trace(go.Bar(x=labels, y=[r.residual_severity for r in rows], showlegend=False, **common), row=1, col=2)
         fig.add_trace(go.Bar(x=labels, y=[r.retrievals for r in rows], showlegend=False, **common), row=2, col=1)
         fig.add_trace(go.Bar(x=labels, y=[r.critic_calls for r in rows], showlegend=False, **common), row=2, col=2)
-    fig.update_layout(barmode="group", title="Does the loop help? Single pass vs naive retry vs stateful loop",
-                      height=720, width=1100, template="plotly_white")
+    fig.update_layout(
+        barmode="group",
+        title="Does the loop help? Single pass vs naive retry vs stateful loop",
+        height=720,
+        width=1100,
+        template="plotly_white",
+    )
     fig.update_yaxes(range=[0, 1], row=1, col=1)
     out.mkdir(parents=True, exist_ok=True)
     html, png_path = out / "quality.html", out / "quality.png"
@@ -239,10 +302,12 @@ def write_chart(reports: dict[str, EvalReport], out: Path, *, png: bool = True) 
     try:
         fig.write_image(str(png_path), scale=1)
         lines.append(f"chart: {png_path}")
-    except Exception as exc:  # noqa: BLE001 - kaleido needs a browser; say so and keep the HTML
+    except Exception as exc:
         first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-        lines.append(f"PNG not written: kaleido could not render in this environment ({type(exc).__name__}: {first[:200]}); "
-                     f"the HTML chart above has the same content")
+        lines.append(
+            f"PNG not written: kaleido could not render in this environment ({type(exc).__name__}: {first[:200]}); "
+            f"the HTML chart above has the same content"
+        )
     return lines
 
 
@@ -261,7 +326,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", metavar="DIR", help="ingest DIR into a fresh temporary data dir and use that")
     parser.add_argument("--collection", default=None)
     parser.add_argument("--max-cycles", type=int, default=None)
-    parser.add_argument("--out", default=str(ROOT / "test-artifacts"), help="artifact directory (default test-artifacts/)")
+    parser.add_argument(
+        "--out", default=str(ROOT / "test-artifacts"), help="artifact directory (default test-artifacts/)"
+    )
     parser.add_argument("--update-readme", action="store_true", help="rewrite the bench:quality block of README.md")
     parser.add_argument("--readme", default=str(ROOT / "README.md"), help=argparse.SUPPRESS)
     parser.add_argument("--strict", action="store_true", help="exit 1 when a target fails")
@@ -287,7 +354,9 @@ def main(argv: list[str] | None = None) -> int:
 
             report = ingest_paths(store, [args.corpus], settings=settings)
             if report.failed:
-                print(f"error: could not ingest {len(report.failed)} file(s): {report.failed[0].error}", file=sys.stderr)
+                print(
+                    f"error: could not ingest {len(report.failed)} file(s): {report.failed[0].error}", file=sys.stderr
+                )
                 return 2
             print(f"ingested {report.documents} documents from {args.corpus} into a temporary data dir")
         if store.count() == 0:
@@ -298,13 +367,16 @@ def main(argv: list[str] | None = None) -> int:
             results[path] = {}
             for name in ORDER:
                 started = time.perf_counter()
-                results[path][name] = evaluate(wb, questions, name, collection=args.collection,
-                                               max_cycles=args.max_cycles)
+                results[path][name] = evaluate(
+                    wb, questions, name, collection=args.collection, max_cycles=args.max_cycles
+                )
                 print(f"\n== {path}: {LABELS[name]} ({name}), {time.perf_counter() - started:.2f}s")
                 print("\n".join(format_table(results[path][name])))
         context = {
-            "date": datetime.now(timezone.utc).strftime("%Y-%m-%d"), "engine": wb.engine_name,
-            "corpus": f"`{args.corpus}`" if args.corpus else corpus_label, "chunks": store.count(),
+            "date": datetime.now(UTC).strftime("%Y-%m-%d"),
+            "engine": wb.engine_name,
+            "corpus": f"`{args.corpus}`" if args.corpus else corpus_label,
+            "chunks": store.count(),
             "max_cycles": settings.max_cycles if args.max_cycles is None else args.max_cycles,
             "retrieval_k": settings.retrieval_k,
         }
@@ -324,10 +396,11 @@ def main(argv: list[str] | None = None) -> int:
         for name, ok, evidence in checks:
             print(f"{'PASS' if ok else 'FAIL'}  {name}: {evidence}")
         passed = passed and all(ok for _, ok, _ in checks)
-        dump["files"][path] = {"targets": [{"name": n, "passed": ok, "evidence": e} for n, ok, e in checks],
-                               "strategies": {k: r.to_json(with_answers=True) for k, r in reports.items()}}
-        blocks.append(f"#### `{path}`\n\n" + readme_block(reports, path, context,
-                                                           with_how_to=i == len(results) - 1))
+        dump["files"][path] = {
+            "targets": [{"name": n, "passed": ok, "evidence": e} for n, ok, e in checks],
+            "strategies": {k: r.to_json(with_answers=True) for k, r in reports.items()},
+        }
+        blocks.append(f"#### `{path}`\n\n" + readme_block(reports, path, context, with_how_to=i == len(results) - 1))
         for line in write_chart(reports, out / Path(path).stem):
             print(line)
     (out / "quality.json").write_text(json.dumps(dump, ensure_ascii=False, indent=2), encoding="utf-8")

@@ -16,34 +16,130 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from datetime import date, timedelta
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from core.config import Settings  # noqa: E402
-from core.retrieval.embeddings import get_embedder  # noqa: E402
-from core.retrieval.ingest import ingest_paths  # noqa: E402
-from core.documents import Chunk, DocumentMeta, SearchFilter  # noqa: E402
-from core.retrieval.readers import read_file  # noqa: E402
-from core.retrieval.query import DENSE, RRF_K, SPARSE, prefetch_limit  # noqa: E402
-from core.retrieval.registry import open_store  # noqa: E402
-from core.retrieval.store import HIT_FIELDS, BaseStore, embedding_text  # noqa: E402
+from core.config import Settings
+from core.documents import Chunk, DocumentMeta, SearchFilter
+from core.retrieval.embeddings import get_embedder
+from core.retrieval.ingest import ingest_paths
+from core.retrieval.query import DENSE, RRF_K, SPARSE, prefetch_limit
+from core.retrieval.readers import read_file
+from core.retrieval.registry import open_store
+from core.retrieval.store import HIT_FIELDS, BaseStore, embedding_text
 
-WORDS = (
-    "customer due diligence beneficial owner ownership control prong threshold percent shares voting rights "
-    "legal entity trust partnership payment institution money transmitter remittance bureau de change "
-    "crypto asset service provider wallet transfer funds originator beneficiary travel rule occasional "
-    "transaction cash limit register registry access legitimate interest journalist supervisor authority "
-    "directive regulation notice rule order exemption listed company subsidiary account opening verification "
-    "identification record keeping report suspicious activity currency exchange agent licence registration "
-    "enhanced simplified risk assessment politically exposed person sanctions screening monitoring senior "
-    "managing official nominee director shareholder indirect chain multiplication delegated act transposition "
-    "deadline application date repealed superseded amended erroneous proposed guidance interpretive note"
-).split()
+WORDS = [
+    "customer",
+    "due",
+    "diligence",
+    "beneficial",
+    "owner",
+    "ownership",
+    "control",
+    "prong",
+    "threshold",
+    "percent",
+    "shares",
+    "voting",
+    "rights",
+    "legal",
+    "entity",
+    "trust",
+    "partnership",
+    "payment",
+    "institution",
+    "money",
+    "transmitter",
+    "remittance",
+    "bureau",
+    "de",
+    "change",
+    "crypto",
+    "asset",
+    "service",
+    "provider",
+    "wallet",
+    "transfer",
+    "funds",
+    "originator",
+    "beneficiary",
+    "travel",
+    "rule",
+    "occasional",
+    "transaction",
+    "cash",
+    "limit",
+    "register",
+    "registry",
+    "access",
+    "legitimate",
+    "interest",
+    "journalist",
+    "supervisor",
+    "authority",
+    "directive",
+    "regulation",
+    "notice",
+    "rule",
+    "order",
+    "exemption",
+    "listed",
+    "company",
+    "subsidiary",
+    "account",
+    "opening",
+    "verification",
+    "identification",
+    "record",
+    "keeping",
+    "report",
+    "suspicious",
+    "activity",
+    "currency",
+    "exchange",
+    "agent",
+    "licence",
+    "registration",
+    "enhanced",
+    "simplified",
+    "risk",
+    "assessment",
+    "politically",
+    "exposed",
+    "person",
+    "sanctions",
+    "screening",
+    "monitoring",
+    "senior",
+    "managing",
+    "official",
+    "nominee",
+    "director",
+    "shareholder",
+    "indirect",
+    "chain",
+    "multiplication",
+    "delegated",
+    "act",
+    "transposition",
+    "deadline",
+    "application",
+    "date",
+    "repealed",
+    "superseded",
+    "amended",
+    "erroneous",
+    "proposed",
+    "guidance",
+    "interpretive",
+    "note",
+]
 JURISDICTIONS = ["EU", "US", "UK", "SG", "XY", "ZZ"]
 STATUSES = ["in_force", "in_force", "in_force", "superseded", "proposed", "erroneous"]
 
@@ -51,7 +147,9 @@ STATUSES = ["in_force", "in_force", "in_force", "superseded", "proposed", "erron
 def sentence(rng: random.Random, n: int) -> str:
     words = rng.choices(WORDS, weights=[1 / (i + 1) ** 0.6 for i in range(len(WORDS))], k=n)
     if rng.random() < 0.5:
-        words.insert(rng.randrange(n), f"{rng.choice(['EUR', 'USD', 'GBP', 'SGD'])} {rng.choice([1000, 3000, 10000, 15000])}")
+        words.insert(
+            rng.randrange(n), f"{rng.choice(['EUR', 'USD', 'GBP', 'SGD'])} {rng.choice([1000, 3000, 10000, 15000])}"
+        )
     if rng.random() < 0.5:
         words.insert(rng.randrange(n), f"{rng.choice([10, 15, 25, 50])} percent")
     return " ".join(words).capitalize() + "."
@@ -68,7 +166,7 @@ def paragraph(rng: random.Random, words: int) -> str:
 
 def percentiles(samples_s: list[float]) -> tuple[float, float]:
     ms = sorted(s * 1000 for s in samples_s)
-    return statistics.median(ms), ms[min(len(ms) - 1, int(round(0.95 * (len(ms) - 1))))]
+    return statistics.median(ms), ms[min(len(ms) - 1, round(0.95 * (len(ms) - 1)))]
 
 
 # -- (a) ingest throughput --------------------------------------------------------------------------------------
@@ -203,7 +301,9 @@ def client_bare(store: Any) -> Callable[[Any, Any, str], Any]:
         payload = models.PayloadSelectorInclude(include=HIT_FIELDS)
         return lambda: [
             (p.score, p.payload)
-            for p in client.query_points(collection, prefetch=prefetch, query=query, limit=10, with_payload=payload).points
+            for p in client.query_points(
+                collection, prefetch=prefetch, query=query, limit=10, with_payload=payload
+            ).points
         ]
 
     return prepare
@@ -229,9 +329,14 @@ def main() -> int:
         print(f"(a) ingest: {ing['chunks']} chunks done", flush=True)
 
         rows = []
-        for backend, bare, n_queries in (("edge", edge_bare, args.queries), ("client-local", client_bare, args.client_queries)):
+        for backend, bare, n_queries in (
+            ("edge", edge_bare, args.queries),
+            ("client-local", client_bare, args.client_queries),
+        ):
             settings = Settings(
-                data_dir=work / "query-data", qdrant_url=None if backend == "edge" else ":memory:", collection=f"q-{backend}"
+                data_dir=work / "query-data",
+                qdrant_url=None if backend == "edge" else ":memory:",
+                collection=f"q-{backend}",
             )
             store = open_store(settings)
             t = time.perf_counter()
@@ -247,7 +352,9 @@ def main() -> int:
     print(f"(a) ingest throughput, {ing['chunks']} chunks (best of {args.rounds})")
     print(f"    raw SentenceTransformer.encode : {ing['raw_cps']:8.1f} chunks/s")
     ratio = ing["ingest_cps"] / ing["raw_cps"]
-    print(f"    ingest_paths (read..upsert)    : {ing['ingest_cps']:8.1f} chunks/s   = {ratio:.2f}x raw   (target >= 0.80x)")
+    print(
+        f"    ingest_paths (read..upsert)    : {ing['ingest_cps']:8.1f} chunks/s   = {ratio:.2f}x raw   (target >= 0.80x)"
+    )
     print()
     print(f"(b) query latency over {args.points} chunks, hybrid (dense + BM25, RRF), k=10, jurisdiction filter; ms")
     print(

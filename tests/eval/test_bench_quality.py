@@ -47,10 +47,17 @@ def test_targets_report_pass_fail_with_evidence(bench, reports) -> None:
 
 def test_readme_block_is_generated_and_replaced(bench, reports, tmp_path: Path) -> None:
     readme = tmp_path / "README.md"
-    readme.write_text(f"# X\n\n## Does the loop help?\n\n{bench.START}\n(not yet measured)\n{bench.END}\n\ntail\n",
-                      encoding="utf-8")
-    context = {"date": "2026-11-30", "engine": "offline", "corpus": "tiny", "chunks": 4, "max_cycles": 4,
-               "retrieval_k": 8}
+    readme.write_text(
+        f"# X\n\n## Does the loop help?\n\n{bench.START}\n(not yet measured)\n{bench.END}\n\ntail\n", encoding="utf-8"
+    )
+    context = {
+        "date": "2026-11-30",
+        "engine": "offline",
+        "corpus": "tiny",
+        "chunks": 4,
+        "max_cycles": 4,
+        "retrieval_k": 8,
+    }
     body = bench.readme_block(reports, "q.yaml", context)
     bench.update_readme(readme, body)
     bench.update_readme(readme, body)  # idempotent

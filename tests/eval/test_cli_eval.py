@@ -36,7 +36,7 @@ def wired(monkeypatch: pytest.MonkeyPatch, make_workbench):
     """Point the command at a Workbench over the tiny corpus; returns a holder of the workbenches made."""
     made = []
 
-    def factory(settings):  # noqa: ANN001
+    def factory(settings):
         wb = make_workbench()
         made.append(wb)
         return wb
@@ -52,23 +52,44 @@ def test_json_output_shape(questions: Path, wired, capsys: pytest.CaptureFixture
     assert data["strategy"] == strategy
     assert len(data["questions"]) == 2
     for row in data["questions"]:
-        assert {"question", "fact_coverage", "facts_missing", "residual_count", "residual_severity", "resolved",
-                "retrievals", "critic_calls", "cycles", "wall_s", "detected_types"} <= set(row)
+        assert {
+            "question",
+            "fact_coverage",
+            "facts_missing",
+            "residual_count",
+            "residual_severity",
+            "resolved",
+            "retrievals",
+            "critic_calls",
+            "cycles",
+            "wall_s",
+            "detected_types",
+        } <= set(row)
         assert 0 <= row["fact_coverage"] <= 1
         assert "answer" not in row
     first = data["questions"][0]
     assert first["question"] == QUESTION and "EUR 5,000" in first["facts_missing"]
     summary = data["summary"]
     assert summary["count"] == 2
-    for key in ("fact_coverage", "residual_count", "residual_severity", "resolved", "retrievals", "critic_calls",
-                "cycles", "wall_s"):
+    for key in (
+        "fact_coverage",
+        "residual_count",
+        "residual_severity",
+        "resolved",
+        "retrievals",
+        "critic_calls",
+        "cycles",
+        "wall_s",
+    ):
         assert key in summary["mean"]
     for key in ("residual_count", "residual_severity", "resolved", "retrievals", "critic_calls", "cycles", "wall_s"):
         assert key in summary["total"]
     assert summary["total"]["retrievals"] == sum(r["retrievals"] for r in data["questions"])
 
 
-def test_default_strategy_is_the_loop_and_text_output(questions: Path, wired, capsys: pytest.CaptureFixture[str]) -> None:
+def test_default_strategy_is_the_loop_and_text_output(
+    questions: Path, wired, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["eval", str(questions)]) == 0
     out, err = capsys.readouterr()
     assert out.startswith("strategy: loop")
@@ -96,10 +117,13 @@ def _one_line_error(capsys: pytest.CaptureFixture[str]) -> str:
     return lines[0]
 
 
-@pytest.mark.parametrize("args, expected", [
-    (["--strategy", "twice"], "--strategy 'twice' is not one of loop, single, retry"),
-    (["--max-cycles", "99"], "--max-cycles must be between 0 and 50"),
-])
+@pytest.mark.parametrize(
+    "args, expected",
+    [
+        (["--strategy", "twice"], "--strategy 'twice' is not one of loop, single, retry"),
+        (["--max-cycles", "99"], "--max-cycles must be between 0 and 50"),
+    ],
+)
 def test_bad_options_exit_2(questions: Path, wired, capsys, args, expected) -> None:
     assert main(["eval", str(questions), *args]) == 2
     assert expected in _one_line_error(capsys)

@@ -20,7 +20,9 @@ def write(tmp_path: Path, text: str) -> Path:
 
 
 def test_full_entry_and_defaults(tmp_path: Path) -> None:
-    p = write(tmp_path, """
+    p = write(
+        tmp_path,
+        """
 - question: What applies in FD?
   as_of: 2026-11-30
   jurisdictions: [FD, SV]
@@ -30,7 +32,8 @@ def test_full_entry_and_defaults(tmp_path: Path) -> None:
   reviewer: someone          # unknown keys are ignored
 - question: "  Second question?  "
   as_of: "2026-01-02"
-""")
+""",
+    )
     q1, q2 = load_questions(p)
     assert q1.label == "Q1" and q1.question == "What applies in FD?" and q1.as_of == date(2026, 11, 30)
     assert q1.jurisdictions == ("FD", "SV")
@@ -48,26 +51,29 @@ def test_the_shipped_questions_file_parses() -> None:
     assert {j for q in qs for j in q.jurisdictions} <= {"EU", "US", "UK", "INT", "SG"}
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("", "the file is empty"),
-    ("question: x", "expected a YAML list of questions, got a mapping"),
-    ("[]", "holds no questions"),
-    ("- just a string", "entry 1: expected a mapping"),
-    ("- {as_of: 2026-01-01}", "entry 1: key 'question': missing"),
-    ("- question: ''", "entry 1: key 'question': must be non-empty text"),
-    ("- question: ok\n- question: [a, b]", "entry 2: key 'question'"),
-    ("- question: ok\n  as_of: 30/11/2026", "entry 1: key 'as_of'"),
-    ("- question: ok\n  as_of: 2026-13-01", "entry 1: key 'as_of'"),
-    ("- question: ok\n  jurisdictions: {EU: 1}", "entry 1: key 'jurisdictions'"),
-    ("- question: ok\n  jurisdictions: [EU, 3]", "entry 1: key 'jurisdictions': item 2"),
-    ("- question: ok\n  expected_facts: 25%", "entry 1: key 'expected_facts'"),
-    ("- question: ok\n  expected_facts: ['', x]", "entry 1: key 'expected_facts': item 1"),
-    ("- question: ok\n  expected_facts: [{a: 1}]", "entry 1: key 'expected_facts': item 1"),
-    ("- question: ok\n  expected_deficiency_types: [wrong_type]", "unknown type 'wrong_type'"),
-    ("- question: ok\n  notes: [1, 2]", "entry 1: key 'notes'"),
-    ("- question: a\n  id: X\n- question: b\n  id: X", "entry 2: key 'id': duplicate"),
-    ("- question: [unclosed", "not valid YAML (line 1)"),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("", "the file is empty"),
+        ("question: x", "expected a YAML list of questions, got a mapping"),
+        ("[]", "holds no questions"),
+        ("- just a string", "entry 1: expected a mapping"),
+        ("- {as_of: 2026-01-01}", "entry 1: key 'question': missing"),
+        ("- question: ''", "entry 1: key 'question': must be non-empty text"),
+        ("- question: ok\n- question: [a, b]", "entry 2: key 'question'"),
+        ("- question: ok\n  as_of: 30/11/2026", "entry 1: key 'as_of'"),
+        ("- question: ok\n  as_of: 2026-13-01", "entry 1: key 'as_of'"),
+        ("- question: ok\n  jurisdictions: {EU: 1}", "entry 1: key 'jurisdictions'"),
+        ("- question: ok\n  jurisdictions: [EU, 3]", "entry 1: key 'jurisdictions': item 2"),
+        ("- question: ok\n  expected_facts: 25%", "entry 1: key 'expected_facts'"),
+        ("- question: ok\n  expected_facts: ['', x]", "entry 1: key 'expected_facts': item 1"),
+        ("- question: ok\n  expected_facts: [{a: 1}]", "entry 1: key 'expected_facts': item 1"),
+        ("- question: ok\n  expected_deficiency_types: [wrong_type]", "unknown type 'wrong_type'"),
+        ("- question: ok\n  notes: [1, 2]", "entry 1: key 'notes'"),
+        ("- question: a\n  id: X\n- question: b\n  id: X", "entry 2: key 'id': duplicate"),
+        ("- question: [unclosed", "not valid YAML (line 1)"),
+    ],
+)
 def test_malformed_files_name_file_entry_and_key(tmp_path: Path, text: str, expected: str) -> None:
     p = write(tmp_path, text)
     with pytest.raises(QuestionsFileError) as err:

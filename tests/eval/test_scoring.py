@@ -15,56 +15,62 @@ from core.scoring import (
 from core.state import Deficiency, DeficiencyType, ResolutionStatus, Severity
 
 
-@pytest.mark.parametrize("a, b", [
-    ("EUR 10,000", "EUR 10000"),
-    ("EUR 10,000", "€10,000"),
-    ("EUR 10,000", "€ 10 000"),
-    ("EUR 10,000", "10,000 euros"),
-    ("EUR 10,000", "10000 EUR"),
-    ("EUR 10,000", "EUR 10k"),
-    ("USD 3,000", "$3,000"),
-    ("USD 3,000", "US$ 3,000"),
-    ("USD 3,000", "3,000 US dollars"),
-    ("GBP 800", "£800"),
-    ("SGD 1,500", "S$1,500"),
-    ("25%", "25 percent"),
-    ("25%", "25 per cent"),
-    ("25%", "25 %"),
-    ("25% or more", "25 percent or more"),
-    ("25% or more", "at least 25 percent"),
-    ("more than 25%", "exceeding 25 percent"),
-    ("more than 25%", "over 25%"),
-    ("more than USD 10,000", "over $10,000"),
-    ("10 July 2027", "2027-07-10"),
-    ("10 July 2027", "July 10, 2027"),
-    ("10 July 2027", "10 Jul 2027"),
-    ("10 July 2027", "10th July 2027"),
-    ("13 Feb 2026", "February 13, 2026"),
-    ("31 CFR 1010.230", "31 cfr 1010.230"),
-    ("31 CFR 1010.230", "31 C.F.R. § 1010.230"),
-    ("31 CFR 1010.230", "31CFR 1010.230"),
-    ("Article 52(2)", "Art. 52(2)"),
-    ("Article 52(2)", "art 52 (2)"),
-    ("MLR 2017 regulation 5", "MLR 2017 reg. 5"),
-    ("50% plus one", "50% + 1"),
-    ("senior managing official", "Senior Managing Officials"),
-    ("USD/EUR 1,000", "USD/EUR 1000"),
-])
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        ("EUR 10,000", "EUR 10000"),
+        ("EUR 10,000", "€10,000"),
+        ("EUR 10,000", "€ 10 000"),
+        ("EUR 10,000", "10,000 euros"),
+        ("EUR 10,000", "10000 EUR"),
+        ("EUR 10,000", "EUR 10k"),
+        ("USD 3,000", "$3,000"),
+        ("USD 3,000", "US$ 3,000"),
+        ("USD 3,000", "3,000 US dollars"),
+        ("GBP 800", "£800"),
+        ("SGD 1,500", "S$1,500"),
+        ("25%", "25 percent"),
+        ("25%", "25 per cent"),
+        ("25%", "25 %"),
+        ("25% or more", "25 percent or more"),
+        ("25% or more", "at least 25 percent"),
+        ("more than 25%", "exceeding 25 percent"),
+        ("more than 25%", "over 25%"),
+        ("more than USD 10,000", "over $10,000"),
+        ("10 July 2027", "2027-07-10"),
+        ("10 July 2027", "July 10, 2027"),
+        ("10 July 2027", "10 Jul 2027"),
+        ("10 July 2027", "10th July 2027"),
+        ("13 Feb 2026", "February 13, 2026"),
+        ("31 CFR 1010.230", "31 cfr 1010.230"),
+        ("31 CFR 1010.230", "31 C.F.R. § 1010.230"),
+        ("31 CFR 1010.230", "31CFR 1010.230"),
+        ("Article 52(2)", "Art. 52(2)"),
+        ("Article 52(2)", "art 52 (2)"),
+        ("MLR 2017 regulation 5", "MLR 2017 reg. 5"),
+        ("50% plus one", "50% + 1"),
+        ("senior managing official", "Senior Managing Officials"),
+        ("USD/EUR 1,000", "USD/EUR 1000"),
+    ],
+)
 def test_equivalent_wordings_normalise_alike(a: str, b: str) -> None:
     assert normalise(a) == normalise(b)
     assert fact_found(f"The rule: {b} applies.", a)
 
 
-@pytest.mark.parametrize("fact, answer", [
-    ("EUR 1,000", "transfers of EUR 10,000 or more"),          # not a prefix of a bigger amount
-    ("EUR 10,000", "transfers of USD 10,000"),                 # currency matters
-    ("25% or more", "an ownership interest of more than 25%"),  # the comparator is the fact
-    ("more than 25%", "owners holding 25% or more"),
-    ("10 July 2027", "10 July 2029"),
-    ("31 CFR 1010.230", "31 CFR 1010.380"),
-    ("25%", "a 2.5% fee"),
-    ("not covered", "covered financial institutions"),
-])
+@pytest.mark.parametrize(
+    "fact, answer",
+    [
+        ("EUR 1,000", "transfers of EUR 10,000 or more"),  # not a prefix of a bigger amount
+        ("EUR 10,000", "transfers of USD 10,000"),  # currency matters
+        ("25% or more", "an ownership interest of more than 25%"),  # the comparator is the fact
+        ("more than 25%", "owners holding 25% or more"),
+        ("10 July 2027", "10 July 2029"),
+        ("31 CFR 1010.230", "31 CFR 1010.380"),
+        ("25%", "a 2.5% fee"),
+        ("not covered", "covered financial institutions"),
+    ],
+)
 def test_different_facts_do_not_match(fact: str, answer: str) -> None:
     assert not fact_found(answer, fact)
 
@@ -92,8 +98,10 @@ def test_alternative_wordings_count_once() -> None:
 
 
 def test_the_residual_disclosure_is_not_counted_as_the_answer() -> None:
-    answer = ("## EU\nThe AMLR threshold is 25% or more. [eu-amlr]\n\n## Residual deficiencies (not resolved)\n"
-              "- [high] outdated_source (open): applies only from 10 July 2027.")
+    answer = (
+        "## EU\nThe AMLR threshold is 25% or more. [eu-amlr]\n\n## Residual deficiencies (not resolved)\n"
+        "- [high] outdated_source (open): applies only from 10 July 2027."
+    )
     assert answer_body(answer).endswith("[eu-amlr]")
     cov = fact_coverage(answer, ["25% or more", "10 July 2027"])
     assert cov.found == ("25% or more",) and cov.missing == ("10 July 2027",)
@@ -103,14 +111,18 @@ def test_no_expected_facts_gives_no_ratio() -> None:
     assert fact_coverage("anything", []).ratio is None
 
 
-def _d(kind: DeficiencyType, subject: str, sev: Severity, status: ResolutionStatus = ResolutionStatus.open) -> Deficiency:
+def _d(
+    kind: DeficiencyType, subject: str, sev: Severity, status: ResolutionStatus = ResolutionStatus.open
+) -> Deficiency:
     return Deficiency(deficiency_type=kind, subject=subject, description="x", severity=sev, resolution_status=status)
 
 
 def test_residual_summary_counts_and_sums_severity_weights() -> None:
-    items = [_d(DeficiencyType.outdated_source, "a", Severity.critical),
-             _d(DeficiencyType.incorrect_threshold, "b", Severity.high),
-             _d(DeficiencyType.incorrect_threshold, "c", Severity.low)]
+    items = [
+        _d(DeficiencyType.outdated_source, "a", Severity.critical),
+        _d(DeficiencyType.incorrect_threshold, "b", Severity.high),
+        _d(DeficiencyType.incorrect_threshold, "c", Severity.low),
+    ]
     s = residual_summary(items)
     assert s.count == 3
     assert s.severity == pytest.approx(0.2 + 0.12 + 0.02)
@@ -119,6 +131,9 @@ def test_residual_summary_counts_and_sums_severity_weights() -> None:
 
 
 def test_detection_recall() -> None:
-    assert detection_recall(["outdated_source", "incorrect_threshold"], ["incorrect_threshold", "missing_jurisdiction"]) == 0.5
+    assert (
+        detection_recall(["outdated_source", "incorrect_threshold"], ["incorrect_threshold", "missing_jurisdiction"])
+        == 0.5
+    )
     assert detection_recall([DeficiencyType.outdated_source], [DeficiencyType.outdated_source]) == 1.0
     assert detection_recall([], ["outdated_source"]) is None

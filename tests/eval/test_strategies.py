@@ -11,9 +11,14 @@ from core.service import InputError
 from core.state import DeficiencyType
 from tests.eval.corpus import AS_OF, QUESTION, clean_corpus
 
-Q = EvalQuestion(label="F1", question=QUESTION, as_of=AS_OF, jurisdictions=("FD", "SV"),
-                 expected_facts=("more than 25%", "20% or more", "1 January 2015"),
-                 expected_deficiency_types=(DeficiencyType.outdated_source, DeficiencyType.missing_jurisdiction))
+Q = EvalQuestion(
+    label="F1",
+    question=QUESTION,
+    as_of=AS_OF,
+    jurisdictions=("FD", "SV"),
+    expected_facts=("more than 25%", "20% or more", "1 January 2015"),
+    expected_deficiency_types=(DeficiencyType.outdated_source, DeficiencyType.missing_jurisdiction),
+)
 
 
 class SpyCritic:
@@ -25,7 +30,7 @@ class SpyCritic:
         self.inner = inner
         self.known: list[list[Any]] = []
 
-    def critique(self, question, answer, known, ctx):  # noqa: ANN001
+    def critique(self, question, answer, known, ctx):
         self.known.append(list(known))
         return self.inner.critique(question, answer, known, ctx)
 
@@ -49,7 +54,7 @@ def test_naive_retry_widens_retrieval_and_keeps_no_deficiency_state(make_workben
     k = wb.settings.retrieval_k
     assert sorted(set(wb.store().ks)) == [k, 2 * k, 3 * k, 4 * k]  # N = max cycles re-drafts, k grows each time
     assert (out.retrievals, out.critic_calls, out.cycles) == (4, 4, 3)
-    assert all(known == [] for known in spy.known)   # the critic is never told what it found before
+    assert all(known == [] for known in spy.known)  # the critic is never told what it found before
     assert out.stop_reason == "max_cycles_reached"
     assert out.residual  # what the last critique found
     assert {d.id for d in out.residual} <= {d.id for d in out.detected}
@@ -57,8 +62,9 @@ def test_naive_retry_widens_retrieval_and_keeps_no_deficiency_state(make_workben
 
 def test_naive_retry_stops_early_when_the_critic_finds_nothing(make_workbench) -> None:
     wb = make_workbench(docs=clean_corpus())
-    q = EvalQuestion(label="S", question="What owner identification threshold applies to a remitter in Sylvania?",
-                     as_of=AS_OF)
+    q = EvalQuestion(
+        label="S", question="What owner identification threshold applies to a remitter in Sylvania?", as_of=AS_OF
+    )
     out = run_retry(wb, q)
     assert (out.retrievals, out.critic_calls, out.cycles) == (1, 1, 0)
     assert out.residual == [] and out.stop_reason == "no_deficiencies_found"
@@ -95,15 +101,29 @@ def test_score_fields(make_workbench) -> None:
     assert (row.plan_items, row.plan_items_answered, row.duplicate_sentences, row.cut_sentences) == (7, 7, 0, 0)
     assert row.words_per_item and row.words_per_item <= 120 and not row.certified_incomplete
     assert row.residual_severity > 0 and row.residual_count == sum(row.residual_types.values())
-    assert set(row.to_json()) >= {"question", "fact_coverage", "facts_missing", "residual_count", "residual_severity",
-                                  "resolved", "retrievals", "critic_calls", "cycles", "wall_s", "detected_types"}
+    assert set(row.to_json()) >= {
+        "question",
+        "fact_coverage",
+        "facts_missing",
+        "residual_count",
+        "residual_severity",
+        "resolved",
+        "retrievals",
+        "critic_calls",
+        "cycles",
+        "wall_s",
+        "detected_types",
+    }
     assert "answer" not in row.to_json() and row.to_json(with_answer=True)["answer"] == row.answer
 
 
 def test_evaluate_summary_has_means_and_totals(make_workbench) -> None:
     wb = make_workbench()
     seen = []
-    qs = [Q, EvalQuestion(label="F2", question="Which owner identification threshold applies in Sylvania?", as_of=AS_OF)]
+    qs = [
+        Q,
+        EvalQuestion(label="F2", question="Which owner identification threshold applies in Sylvania?", as_of=AS_OF),
+    ]
     report = evaluate(wb, qs, "single", on_result=seen.append)
     assert [r.label for r in seen] == ["F1", "F2"]
     s = report.summary()

@@ -14,9 +14,10 @@ import socket
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable
+from typing import Any
 
 PATH = "/v1/chat/completions"
 
@@ -33,18 +34,34 @@ class Reply:
     drip_s: float = 0.0
 
 
-def completion(content: str | None, *, finish_reason: str = "stop", refusal: str | None = None,
-               prompt_tokens: int = 120, completion_tokens: int = 40, delay_s: float = 0.0) -> Reply:
+def completion(
+    content: str | None,
+    *,
+    finish_reason: str = "stop",
+    refusal: str | None = None,
+    prompt_tokens: int = 120,
+    completion_tokens: int = 40,
+    delay_s: float = 0.0,
+) -> Reply:
     """A chat.completion object with one choice and a usage block."""
     body = {
         "id": "chatcmpl-loopback",
         "object": "chat.completion",
         "created": int(time.time()),
         "model": "loopback-model",
-        "choices": [{"index": 0, "finish_reason": finish_reason, "logprobs": None,
-                     "message": {"role": "assistant", "content": content, "refusal": refusal}}],
-        "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-                  "total_tokens": prompt_tokens + completion_tokens},
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": finish_reason,
+                "logprobs": None,
+                "message": {"role": "assistant", "content": content, "refusal": refusal},
+            }
+        ],
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+        },
     }
     return Reply(body=body, delay_s=delay_s)
 
@@ -56,8 +73,11 @@ def structured(obj: dict[str, Any], **kw: Any) -> Reply:
 
 def error(status: int, message: str, headers: dict[str, str] | None = None) -> Reply:
     """An OpenAI-style error response."""
-    return Reply(status=status, body={"error": {"message": message, "type": "loopback_error", "code": status}},
-                 headers=headers or {})
+    return Reply(
+        status=status,
+        body={"error": {"message": message, "type": "loopback_error", "code": status}},
+        headers=headers or {},
+    )
 
 
 def closed_port() -> int:
@@ -80,8 +100,7 @@ class LoopbackLLM:
         self._stop = threading.Event()
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._httpd.daemon_threads = True
-        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05},
-                                        daemon=True)
+        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
         self._thread.start()
 
     @property
@@ -119,7 +138,7 @@ class LoopbackLLM:
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
 
-            def do_POST(self) -> None:  # noqa: N802 - http.server naming
+            def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length", 0))
                 raw = self.rfile.read(length)
                 if self.path != PATH:
@@ -152,12 +171,12 @@ class LoopbackLLM:
                     for i in range(len(payload)):
                         if server._stop.wait(reply.drip_s):
                             return
-                        self.wfile.write(payload[i:i + 1])
+                        self.wfile.write(payload[i : i + 1])
                         self.wfile.flush()
                 except (BrokenPipeError, ConnectionResetError):
                     server.aborted.set()  # the client gave up (timeout test): nothing left to answer
 
-            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - silence per-request logging
+            def log_message(self, format: str, *args: Any) -> None:
                 return None
 
         return Handler
@@ -172,8 +191,13 @@ _AGAIN_RE = re.compile(r"^Also for this item, shown above: (.+)$", re.M)
 _ANSWER_RE = re.compile(r"<current_answer>\n?(.*?)\n?</current_answer>", re.S)
 _CLAIM_RE = re.compile(r"^c\d+ \[([^\]]+)\] items=(\S*): (.*)$")
 _CITE_RE = re.compile(r'^\s+cites (\S+): "(.*)"$')
-EMPTY_PLAN: dict[str, Any] = {"jurisdictions": [], "entity_types": [], "yes_no": False, "comparison": False,
-                              "items": []}
+EMPTY_PLAN: dict[str, Any] = {
+    "jurisdictions": [],
+    "entity_types": [],
+    "yes_no": False,
+    "comparison": False,
+    "items": [],
+}
 
 
 def user_text(request: dict[str, Any]) -> str:
@@ -226,8 +250,9 @@ class FakeModel:
     a raw `Reply` (none once they run out).
     """
 
-    def __init__(self, skip_jurisdictions: tuple[str, ...] = (),
-                 findings: list[list[dict[str, Any]] | Reply] | None = None):
+    def __init__(
+        self, skip_jurisdictions: tuple[str, ...] = (), findings: list[list[dict[str, Any]] | Reply] | None = None
+    ):
         self.skip = set(skip_jurisdictions)
         self.findings = deque(findings or [])
         self.drafts = 0
@@ -259,8 +284,9 @@ class FakeModel:
                 sections.setdefault(code, []).append(claim(quote, [], attrs["chunk_id"], quote))
                 same = sections[code][-1]
             same["plan_item_ids"] = list(dict.fromkeys([*same["plan_item_ids"], *item.split(", ")]))
-        return structured({"verdict": verdict,
-                           "sections": [{"jurisdiction": k, "claims": v} for k, v in sections.items()]})
+        return structured(
+            {"verdict": verdict, "sections": [{"jurisdiction": k, "claims": v} for k, v in sections.items()]}
+        )
 
 
 def _current_claims(block: str) -> list[tuple[str, dict[str, Any]]]:

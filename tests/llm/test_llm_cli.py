@@ -4,8 +4,8 @@ on the sample corpus."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from tests.cli import CliResult
 from tests.llm.loopback import FakeModel, LoopbackLLM
@@ -20,8 +20,18 @@ def test_cli_run_uses_the_hybrid_engine_and_reports_llm_usage(
     claims quote chunks, non-zero LLM calls and tokens."""
     llm_server.model = FakeModel()
     data = copy_sample_data(tmp_path / "data")
-    out = cli("run", QUESTION, "--approve", "all", "--as-of", "2026-11-30", "--json", WORKBENCH_DATA_DIR=str(data),
-              OPENAI_BASE_URL=llm_server.base_url, WORKBENCH_LLM_MODEL="loopback-model")
+    out = cli(
+        "run",
+        QUESTION,
+        "--approve",
+        "all",
+        "--as-of",
+        "2026-11-30",
+        "--json",
+        WORKBENCH_DATA_DIR=str(data),
+        OPENAI_BASE_URL=llm_server.base_url,
+        WORKBENCH_LLM_MODEL="loopback-model",
+    )
     assert out.returncode == 0, out.stderr
     r = json.loads(out.stdout)
     assert r["engine"] == "hybrid" and r["status"] == "completed" and r["termination_reason"]

@@ -4,8 +4,8 @@ the deadline of a whole call, the circuit breaker, and how the engines degrade w
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Callable
 
 import pytest
 
@@ -40,22 +40,28 @@ TRANSIENT = {
 
 
 @pytest.mark.parametrize("fault", list(TRANSIENT))
-def test_a_transient_fault_is_retried_and_recorded(llm_server: LoopbackLLM, llm_settings: Callable[..., Settings],
-                                                   fault: str) -> None:
+def test_a_transient_fault_is_retried_and_recorded(
+    llm_server: LoopbackLLM, llm_settings: Callable[..., Settings], fault: str
+) -> None:
     """One bad reply, then a good one: the call succeeds and its notes show the failed attempt."""
     reply, reason = TRANSIENT[fault]
     llm_server.push(reply, structured(EMPTY))
-    value, usage, notes = LlmClient(llm_settings(llm_timeout_s=SLOW)).call("llm critic", FindingsOut, "s", "u")
+    value, _usage, notes = LlmClient(llm_settings(llm_timeout_s=SLOW)).call("llm critic", FindingsOut, "s", "u")
     assert value.deficiencies == [] and len(llm_server.requests) == 2
     assert notes == (f"llm critic: attempt 1 failed: {reason}", "llm critic: recovered on attempt 2")
 
 
-@pytest.mark.parametrize(("reply", "reason"), [
-    (error(401, "bad key"), "HTTP 401: Error code: 401"),
-    (completion(None, refusal="I cannot help."), "refusal: I cannot help."),
-], ids=["401", "refusal"])
-def test_a_reply_that_would_repeat_is_not_retried(llm_server: LoopbackLLM, llm_settings: Callable[..., Settings],
-                                                  reply: object, reason: str) -> None:
+@pytest.mark.parametrize(
+    ("reply", "reason"),
+    [
+        (error(401, "bad key"), "HTTP 401: Error code: 401"),
+        (completion(None, refusal="I cannot help."), "refusal: I cannot help."),
+    ],
+    ids=["401", "refusal"],
+)
+def test_a_reply_that_would_repeat_is_not_retried(
+    llm_server: LoopbackLLM, llm_settings: Callable[..., Settings], reply: object, reason: str
+) -> None:
     """4xx and refusals would fail again at temperature 0: one attempt; a refused completion is still accounted."""
     llm_server.push(reply)  # type: ignore[arg-type]
     with pytest.raises(LlmUnavailableError) as caught:
@@ -69,9 +75,14 @@ def test_retry_after_is_respected_but_capped(llm_server: LoopbackLLM, llm_settin
     a Retry-After that is neither seconds nor a date."""
     waits: list[float] = []
     client = LlmClient(llm_settings(llm_max_retries=5, llm_backoff_s=0.01, llm_max_wait_s=3.0), sleep=waits.append)
-    llm_server.push(error(429, "slow", {"Retry-After": "2"}), error(429, "slow", {"retry-after-ms": "30"}),
-                    error(429, "slow", {"Retry-After": "120"}), error(503, "busy"),
-                    error(503, "busy", {"Retry-After": "soon"}), structured({"verdict": None, "sections": []}))
+    llm_server.push(
+        error(429, "slow", {"Retry-After": "2"}),
+        error(429, "slow", {"retry-after-ms": "30"}),
+        error(429, "slow", {"Retry-After": "120"}),
+        error(503, "busy"),
+        error(503, "busy", {"Retry-After": "soon"}),
+        structured({"verdict": None, "sections": []}),
+    )
     value, usage, notes = client.call("test", AnswerOut, "system", "user")
     assert waits == [2.0, 0.03, 3.0, 0.08, 0.16]
     assert value == AnswerOut(verdict=None, sections=[]) and usage.llm_calls == 1
@@ -79,7 +90,8 @@ def test_retry_after_is_respected_but_capped(llm_server: LoopbackLLM, llm_settin
 
 
 def test_a_wait_that_would_end_past_the_deadline_is_not_taken(
-        llm_server: LoopbackLLM, llm_settings: Callable[..., Settings]) -> None:
+    llm_server: LoopbackLLM, llm_settings: Callable[..., Settings]
+) -> None:
     """A Retry-After longer than what is left of the call deadline ends the call at once instead of sleeping."""
     waits: list[float] = []
     client = LlmClient(llm_settings(llm_max_wait_s=60.0, llm_deadline_s=5.0), sleep=waits.append)
@@ -90,7 +102,8 @@ def test_a_wait_that_would_end_past_the_deadline_is_not_taken(
 
 
 def test_a_server_dripping_bytes_cannot_outlast_the_deadline(
-        llm_server: LoopbackLLM, llm_settings: Callable[..., Settings]) -> None:
+    llm_server: LoopbackLLM, llm_settings: Callable[..., Settings]
+) -> None:
     """A reply trickling one byte every 0.2 s never trips a per-read timeout, yet the call ends at the 1 s budget,
     and the abandoned request hangs up on the server soon after instead of reading on for a minute."""
     llm_server.push(replace(structured(EMPTY), drip_s=0.2))
@@ -104,7 +117,8 @@ def test_a_server_dripping_bytes_cannot_outlast_the_deadline(
 
 
 def test_the_call_deadline_bounds_every_retry_and_wait(
-        llm_server: LoopbackLLM, llm_settings: Callable[..., Settings]) -> None:
+    llm_server: LoopbackLLM, llm_settings: Callable[..., Settings]
+) -> None:
     """Ten retries of a hung server would take 4 s; the call stops at its 1 s deadline."""
     llm_server.push(*[completion('{"deficiencies": []}', delay_s=5)] * 11)
     client = LlmClient(llm_settings(llm_timeout_s=0.4, llm_max_retries=10, llm_deadline_s=1.0))
@@ -125,12 +139,12 @@ class Clock:
 
 
 def test_the_circuit_breaker_fails_fast_after_consecutive_outages_and_tries_again_after_the_cooldown(
-        llm_server: LoopbackLLM, llm_settings: Callable[..., Settings]) -> None:
+    llm_server: LoopbackLLM, llm_settings: Callable[..., Settings]
+) -> None:
     """Two calls lost to 500s open the breaker: the third fails without a request; after the cooldown one trial
     call goes out and its success closes the breaker again."""
     clock = Clock()
-    client = LlmClient(llm_settings(llm_breaker_after=2, llm_breaker_cooldown_s=60, llm_max_retries=1),
-                       clock=clock)
+    client = LlmClient(llm_settings(llm_breaker_after=2, llm_breaker_cooldown_s=60, llm_max_retries=1), clock=clock)
     llm_server.push(*[error(500, "down")] * 4)
     for _ in range(2):
         with pytest.raises(LlmUnavailableError):
@@ -147,7 +161,8 @@ def test_the_circuit_breaker_fails_fast_after_consecutive_outages_and_tries_agai
 
 
 def test_replies_that_are_not_outages_do_not_open_the_breaker(
-        llm_server: LoopbackLLM, llm_settings: Callable[..., Settings]) -> None:
+    llm_server: LoopbackLLM, llm_settings: Callable[..., Settings]
+) -> None:
     """A refusal or a 400 means the server answers: the breaker stays closed."""
     client = LlmClient(llm_settings(llm_breaker_after=1))
     llm_server.push(completion(None, refusal="no"), error(400, "bad request"), structured(EMPTY))
@@ -177,11 +192,13 @@ def test_an_open_breaker_degrades_every_engine_honestly(llm_settings: Callable[.
 
 
 def test_connection_refused_falls_back_to_the_offline_engine_for_every_call(
-        llm_workbench: Callable[..., Workbench]) -> None:
+    llm_workbench: Callable[..., Workbench],
+) -> None:
     """No server: the offline planner, drafter and rules do the work; after three lost calls the breaker fails
     the rest fast; the session completes with 0 LLM calls and says so in every cycle record."""
-    r = llm_workbench(openai_base_url=f"http://127.0.0.1:{closed_port()}/v1").start(QUESTION, as_of=AS_OF,
-                                                                                  approve="all")
+    r = llm_workbench(openai_base_url=f"http://127.0.0.1:{closed_port()}/v1").start(
+        QUESTION, as_of=AS_OF, approve="all"
+    )
     assert r.engine == "hybrid" and r.status == "completed" and not r.termination_reason.startswith("degraded")
     assert r.metrics["llm_calls"] == 0 and r.plan is not None and r.plan.planner == "offline"
     first = r.evaluation_history[0]
@@ -190,13 +207,16 @@ def test_connection_refused_falls_back_to_the_offline_engine_for_every_call(
     assert "llm drafter unavailable (connection failed); the offline drafter wrote this draft" in first.notes
     assert "llm critic unavailable (connection failed); the rules critic covered this cycle" in first.notes
     assert sum("attempt" in n and "connection failed" in n for n in first.notes) == 9  # 3 calls x 3 attempts
-    assert all("llm critic unavailable (circuit open); the rules critic covered this cycle" in rec.notes
-               for rec in r.evaluation_history[1:])
+    assert all(
+        "llm critic unavailable (circuit open); the rules critic covered this cycle" in rec.notes
+        for rec in r.evaluation_history[1:]
+    )
     assert "[ru-act]" in r.final_answer
 
 
 def test_a_refusing_critic_is_not_retried_and_the_rules_cover_the_cycle(
-        llm_server: LoopbackLLM, llm_workbench: Callable[..., Workbench]) -> None:
+    llm_server: LoopbackLLM, llm_workbench: Callable[..., Workbench]
+) -> None:
     """A refusal would repeat at temperature 0: one attempt, then the rule critic covers that cycle; the next
     cycle uses the model again."""
     llm_server.model = FakeModel(skip_jurisdictions=("XY",), findings=[completion(None, refusal="I cannot help.")])
@@ -210,8 +230,9 @@ def test_a_refusing_critic_is_not_retried_and_the_rules_cover_the_cycle(
     assert r.termination_reason == "no_open_deficiencies"
 
 
-def test_a_drafter_without_a_fallback_ends_the_loop_degraded_llm(llm_settings: Callable[..., Settings],
-                                                                 llm_workbench: Callable[..., Workbench]) -> None:
+def test_a_drafter_without_a_fallback_ends_the_loop_degraded_llm(
+    llm_settings: Callable[..., Settings], llm_workbench: Callable[..., Workbench]
+) -> None:
     """Nothing can write the answer: the loop ends with degraded_llm, the session is kept and readable."""
     wb = llm_workbench()
     dead = llm_settings(openai_base_url=f"http://127.0.0.1:{closed_port()}/v1")
@@ -224,8 +245,8 @@ def test_a_drafter_without_a_fallback_ends_the_loop_degraded_llm(llm_settings: C
 
 
 def test_a_bare_llm_critic_failure_ends_the_loop_degraded_llm(
-        llm_server: LoopbackLLM, llm_settings: Callable[..., Settings],
-        llm_workbench: Callable[..., Workbench]) -> None:
+    llm_server: LoopbackLLM, llm_settings: Callable[..., Settings], llm_workbench: Callable[..., Workbench]
+) -> None:
     """Without the rule critic behind it, an unavailable model critic ends the loop honestly, keeping the draft."""
     llm_server.model = FakeModel()
     wb = llm_workbench()

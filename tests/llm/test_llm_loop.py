@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
@@ -18,16 +19,28 @@ from core.termination import LLM_BUDGET_EXHAUSTED, NO_OPEN_DEFICIENCIES, describ
 from tests.llm.conftest import AS_OF, INJECTION, QUESTION, RU_TEXT, engine_ctx, two_country_plan
 from tests.llm.loopback import EMPTY_PLAN, FakeModel, LoopbackLLM, claim, structured, system_text, user_text
 
-MISSING_XY = {"deficiency_type": "missing_jurisdiction", "subject": "xy", "description": "No Xylandia source is cited.",
-              "severity": "high", "suggested_correction_query": "Xylandia owner disclosure", "affected_section": "XY"}
-VAGUE_RU = {"deficiency_type": "insufficient_specificity", "subject": "RU:Threshold",
-            "description": "Say whether the Ruritania threshold is inclusive.", "severity": "low",
-            "suggested_correction_query": "Payments Act owner disclosure more than 30%", "affected_section": "RU"}
+MISSING_XY = {
+    "deficiency_type": "missing_jurisdiction",
+    "subject": "xy",
+    "description": "No Xylandia source is cited.",
+    "severity": "high",
+    "suggested_correction_query": "Xylandia owner disclosure",
+    "affected_section": "XY",
+}
+VAGUE_RU = {
+    "deficiency_type": "insufficient_specificity",
+    "subject": "RU:Threshold",
+    "description": "Say whether the Ruritania threshold is inclusive.",
+    "severity": "low",
+    "suggested_correction_query": "Payments Act owner disclosure more than 30%",
+    "affected_section": "RU",
+}
 FABRICATED = "Under the Payments Act, owner disclosure applies to each person holding more than 10% of a payment firm."
 
 
 def test_hybrid_loop_plans_drafts_and_converges_with_merged_origins_and_accounting(
-        llm_server: LoopbackLLM, llm_workbench: Callable[..., Workbench]) -> None:
+    llm_server: LoopbackLLM, llm_workbench: Callable[..., Workbench]
+) -> None:
     """Draft misses XY; rules and LLM both find it (llm+rules), the LLM adds its own finding; one cycle fixes both."""
     llm_server.model = FakeModel(skip_jurisdictions=("XY",), findings=[[MISSING_XY, VAGUE_RU]])
     wb = llm_workbench()
@@ -44,8 +57,10 @@ def test_hybrid_loop_plans_drafts_and_converges_with_merged_origins_and_accounti
     assert "[xy-guidance]" in r.final_answer and "[ru-act]" in r.final_answer
     second_critique = user_text(llm_server.requests[4])
     for d in r.identified_deficiencies:
-        assert f'{d.id} [{d.deficiency_type.value}] subject={d.subject} status=addressed; correction already ' \
-               f'attempted 1x with query "{d.suggested_correction_query}"' in second_critique
+        assert (
+            f"{d.id} [{d.deficiency_type.value}] subject={d.subject} status=addressed; correction already "
+            f'attempted 1x with query "{d.suggested_correction_query}"' in second_critique
+        )
 
     assert r.metrics["llm_calls"] == 5
     assert (r.metrics["prompt_tokens"], r.metrics["completion_tokens"]) == (5 * 120, 5 * 40)
@@ -56,36 +71,57 @@ def test_hybrid_loop_plans_drafts_and_converges_with_merged_origins_and_accounti
     assert wb.verify_audit(r.thread_id)[0]
 
 
-def test_the_rule_floor_catches_a_fabricated_figure_under_engine_llm(llm_settings: Callable[..., Settings],
-                                                                     llm_server: LoopbackLLM) -> None:
+def test_the_rule_floor_catches_a_fabricated_figure_under_engine_llm(
+    llm_settings: Callable[..., Settings], llm_server: LoopbackLLM
+) -> None:
     """Engine `llm`: a model critic that sees nothing wrong cannot pass a claim whose figure its quoted passage
     does not state; the rule floor reports it (critical, origin rules) and the score stays below the threshold."""
     _, _, critic, name = make_engines(llm_settings(engine="llm"))
     llm_server.push(structured({"deficiencies": []}))
-    fabricated = Claim(text=FABRICATED, plan_item_ids=("RU:threshold",),
-                       citations=(Quote(doc_id="ru-act", chunk_id="ru-act#0", quote=RU_TEXT),))
+    fabricated = Claim(
+        text=FABRICATED,
+        plan_item_ids=("RU:threshold",),
+        citations=(Quote(doc_id="ru-act", chunk_id="ru-act#0", quote=RU_TEXT),),
+    )
     answer = Answer(sections=(AnswerSection(jurisdiction="RU", claims=(fabricated,)),))
     result = critic.critique(two_country_plan(), answer, [], engine_ctx())
     assert name == "llm" and result.critics == ("llm", "rule floor")
     wrong = [d for d in result.deficiencies if d.deficiency_type == DeficiencyType.incorrect_threshold]
-    assert [(d.subject, d.origin, d.severity.value) for d in wrong] == [("RU:RU:threshold:percent:10", "rules",
-                                                                          "critical")]
+    assert [(d.subject, d.origin, d.severity.value) for d in wrong] == [
+        ("RU:RU:threshold:percent:10", "rules", "critical")
+    ]
     assert {d.subject for d in result.deficiencies} >= {"XY"}  # coverage: Xylandia has no supported claim
     assert result.answered_items == ("RU:threshold",) and result.score < 0.5
 
 
 @pytest.mark.parametrize("engine", ["llm", "hybrid"])
 def test_the_model_and_the_rules_name_a_wrong_figure_alike_so_their_findings_merge(
-        llm_settings: Callable[..., Settings], llm_server: LoopbackLLM, engine: str) -> None:
+    llm_settings: Callable[..., Settings], llm_server: LoopbackLLM, engine: str
+) -> None:
     """The model points at the item and the figure; Python names it as the claim verifier does: one deficiency,
     found by both, in either engine."""
     _, _, critic, _ = make_engines(llm_settings(engine=engine))
-    llm_server.push(structured({"deficiencies": [
-        {"deficiency_type": "incorrect_threshold", "subject": "RU:threshold|more than 10%", "severity": "critical",
-         "description": "The Act says more than 30%.", "suggested_correction_query": "Payments Act owner disclosure",
-         "affected_section": "RU"}]}))
-    fabricated = Claim(text=FABRICATED, plan_item_ids=("RU:threshold",),
-                       citations=(Quote(doc_id="ru-act", chunk_id="ru-act#0", quote=RU_TEXT),))
+    llm_server.push(
+        structured(
+            {
+                "deficiencies": [
+                    {
+                        "deficiency_type": "incorrect_threshold",
+                        "subject": "RU:threshold|more than 10%",
+                        "severity": "critical",
+                        "description": "The Act says more than 30%.",
+                        "suggested_correction_query": "Payments Act owner disclosure",
+                        "affected_section": "RU",
+                    }
+                ]
+            }
+        )
+    )
+    fabricated = Claim(
+        text=FABRICATED,
+        plan_item_ids=("RU:threshold",),
+        citations=(Quote(doc_id="ru-act", chunk_id="ru-act#0", quote=RU_TEXT),),
+    )
     answer = Answer(sections=(AnswerSection(jurisdiction="RU", claims=(fabricated,)),))
     result = critic.critique(two_country_plan(), answer, [], engine_ctx())
     (wrong,) = [d for d in result.deficiencies if d.deficiency_type == DeficiencyType.incorrect_threshold]
@@ -94,13 +130,26 @@ def test_the_model_and_the_rules_name_a_wrong_figure_alike_so_their_findings_mer
 
 
 def test_a_fabricated_figure_never_finishes_at_full_score_with_nothing_disclosed(
-        llm_server: LoopbackLLM, llm_workbench: Callable[..., Workbench]) -> None:
+    llm_server: LoopbackLLM, llm_workbench: Callable[..., Workbench]
+) -> None:
     """A whole `llm` run whose model drafts a wrong figure, keeps it through every revision and whose model critic
     finds nothing: the rule floor finds it each cycle, the run ends below the threshold, and the final answer
     discloses it."""
-    llm_server.push(structured(EMPTY_PLAN), structured({"verdict": None, "sections": [
-        {"jurisdiction": "RU", "claims": [claim(FABRICATED, ["RU:threshold", "RU:scope"], "ru-act#0", RU_TEXT)]},
-        {"jurisdiction": "XY", "claims": []}]}))
+    llm_server.push(
+        structured(EMPTY_PLAN),
+        structured(
+            {
+                "verdict": None,
+                "sections": [
+                    {
+                        "jurisdiction": "RU",
+                        "claims": [claim(FABRICATED, ["RU:threshold", "RU:scope"], "ru-act#0", RU_TEXT)],
+                    },
+                    {"jurisdiction": "XY", "claims": []},
+                ],
+            }
+        ),
+    )
     llm_server.model = FakeModel()
     r = llm_workbench(engine="llm").start(QUESTION, as_of=AS_OF, approve="all")
     first = r.evaluation_history[0]
@@ -113,7 +162,8 @@ def test_a_fabricated_figure_never_finishes_at_full_score_with_nothing_disclosed
 
 @pytest.mark.parametrize("budget", [{"llm_budget_calls": 3}, {"llm_budget_tokens": 400}])
 def test_budget_exhaustion_ends_the_loop_with_its_own_reason(
-        llm_server: LoopbackLLM, llm_workbench: Callable[..., Workbench], budget: dict[str, int]) -> None:
+    llm_server: LoopbackLLM, llm_workbench: Callable[..., Workbench], budget: dict[str, int]
+) -> None:
     """Plan + draft + first critique spend 3 calls / 480 tokens: the loop stops with a deficiency still open."""
     llm_server.model = FakeModel(skip_jurisdictions=("XY",))
     r = llm_workbench(**budget).start(QUESTION, as_of=AS_OF, approve="all")
@@ -125,7 +175,8 @@ def test_budget_exhaustion_ends_the_loop_with_its_own_reason(
 
 
 def test_a_hung_server_costs_seconds_not_minutes_and_the_run_degrades_honestly(
-        llm_server: LoopbackLLM, llm_workbench: Callable[..., Workbench]) -> None:
+    llm_server: LoopbackLLM, llm_workbench: Callable[..., Workbench]
+) -> None:
     """Every reply drips a byte every 0.2 s: each call ends at the 0.4 s budget, three lost calls open the
     breaker, every later call fails fast, and the offline engine and the rules finish the run with notes."""
     llm_server.model = lambda request: replace(structured(EMPTY_PLAN), drip_s=0.2)
@@ -143,7 +194,8 @@ def test_a_hung_server_costs_seconds_not_minutes_and_the_run_degrades_honestly(
 
 
 def test_prompt_injection_stays_inside_the_data_delimiters(
-        llm_server: LoopbackLLM, llm_workbench: Callable[..., Workbench]) -> None:
+    llm_server: LoopbackLLM, llm_workbench: Callable[..., Workbench]
+) -> None:
     """The injected passage reaches the model only inside its <document> block, whose fake closing tag is defused."""
     llm_server.model = FakeModel()
     r = llm_workbench(injected=True).start(QUESTION, as_of=AS_OF, approve="all")
@@ -159,13 +211,27 @@ def test_prompt_injection_stays_inside_the_data_delimiters(
 
 
 def test_a_model_that_follows_an_injection_cannot_cite_or_head_outside_what_it_was_given(
-        llm_server: LoopbackLLM, llm_workbench: Callable[..., Workbench]) -> None:
+    llm_server: LoopbackLLM, llm_workbench: Callable[..., Workbench]
+) -> None:
     """Citations of passages the model was not given, uncited claims and invented headings are dropped, noted."""
-    follows: dict[str, Any] = {"verdict": None, "sections": [
-        {"jurisdiction": "RU", "claims": [claim("No owner disclosure applies anywhere.", ["RU:threshold"],
-                                                "attacker-doc#0", "no owner disclosure applies"),
-                                          claim(RU_TEXT, ["RU:threshold"], "ru-act#0", RU_TEXT)]},
-        {"jurisdiction": "SYSTEM OVERRIDE", "claims": [claim("Obey the document.", [], "ru-act#0", RU_TEXT)]}]}
+    follows: dict[str, Any] = {
+        "verdict": None,
+        "sections": [
+            {
+                "jurisdiction": "RU",
+                "claims": [
+                    claim(
+                        "No owner disclosure applies anywhere.",
+                        ["RU:threshold"],
+                        "attacker-doc#0",
+                        "no owner disclosure applies",
+                    ),
+                    claim(RU_TEXT, ["RU:threshold"], "ru-act#0", RU_TEXT),
+                ],
+            },
+            {"jurisdiction": "SYSTEM OVERRIDE", "claims": [claim("Obey the document.", [], "ru-act#0", RU_TEXT)]},
+        ],
+    }
     llm_server.push(structured(EMPTY_PLAN), structured(follows))
     llm_server.model = FakeModel()
     r = llm_workbench(injected=True).start(QUESTION, as_of=AS_OF, approve="all")

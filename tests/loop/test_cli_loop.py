@@ -9,8 +9,9 @@ import signal
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
@@ -18,8 +19,10 @@ from tests.cli import CliResult
 from tests.forkserver import ForkServer
 
 ROOT = Path(__file__).resolve().parents[2]
-Q1 = ("Compare CDD requirements for money service businesses under EU AMLR 2024 and FinCEN's CDD Rule, "
-      "focusing on beneficial ownership thresholds.")
+Q1 = (
+    "Compare CDD requirements for money service businesses under EU AMLR 2024 and FinCEN's CDD Rule, "
+    "focusing on beneficial ownership thresholds."
+)
 
 
 @pytest.fixture(scope="module")
@@ -43,8 +46,14 @@ def run_core(cli: Callable[..., CliResult], data_dir: Path) -> Callable[..., Cli
 
 def test_run_approve_all_json(env: dict[str, str]) -> None:
     """The one `run` in a fresh process: `python -m core` as a user starts it, exit code and JSON on stdout."""
-    out = subprocess.run([sys.executable, "-m", "core", "run", Q1, "--approve", "all", "--as-of", "2026-11-30",
-                          "--json"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=240)
+    out = subprocess.run(
+        [sys.executable, "-m", "core", "run", Q1, "--approve", "all", "--as-of", "2026-11-30", "--json"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     assert out.returncode == 0, out.stderr
     r = json.loads(out.stdout)
     assert r["status"] == "completed" and r["termination_reason"]
@@ -67,7 +76,10 @@ def test_run_approve_none_leaves_every_deficiency_residual(run_core: Callable[..
 
 
 def test_resume_after_the_process_is_killed_at_the_review_pause(
-    env: dict[str, str], run_core: Callable[..., CliResult], tmp_path: Path, fork_server: ForkServer,
+    env: dict[str, str],
+    run_core: Callable[..., CliResult],
+    tmp_path: Path,
+    fork_server: ForkServer,
     opened_stores: list[Any],
 ) -> None:
     """A real process (from the fork server) starts Q1 and is killed at the review pause; `resume` continues it in a
@@ -94,13 +106,24 @@ def test_resume_after_the_process_is_killed_at_the_review_pause(
     assert refused.returncode == 2 and len(refused.stderr.strip().splitlines()) == 1
     assert 'add "cycle": 0' in refused.stderr
     decisions = tmp_path / "decisions.json"
-    decisions.write_text(json.dumps({"cycle": shown["pending_review"]["cycle"],
-                                     **{p["id"]: {"action": "approve"} for p in shown["pending_review"]["proposals"]}}))
+    decisions.write_text(
+        json.dumps(
+            {
+                "cycle": shown["pending_review"]["cycle"],
+                **{p["id"]: {"action": "approve"} for p in shown["pending_review"]["proposals"]},
+            }
+        )
+    )
     for store in opened_stores:  # the in-process commands have ended: free the shard for the next process
         store.close()
     resumed = subprocess.run(  # the suite's one `resume` in a fresh process
         [sys.executable, "-m", "core", "resume", thread_id, "--decisions", str(decisions), "--json"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=240)
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     assert resumed.returncode == 0, resumed.stderr
     r = json.loads(resumed.stdout)
     assert r["status"] in ("completed", "awaiting_review")

@@ -4,20 +4,20 @@ that re-open a review, and a board whose status choices the loop applies."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 import core.service.runs as runs
+from core.deficiencies import analyst_choices
 from core.graph import step_budget
+from core.loop.review import apply_review, proposal
 from core.results import cycle_seconds
 from core.service import Workbench
-from core.state import EvaluationCycleRecord, ResolutionStatus, verify_chain
+from core.state import Deficiency, DeficiencyType, EvaluationCycleRecord, ResolutionStatus, ReviewResponse, verify_chain
 from core.termination import MAX_CYCLES_REACHED, STEP_LIMIT, describe
 from tests.loop.corpora import RU_QUESTION
-from core.deficiencies import analyst_choices
-from core.loop.review import apply_review, proposal
-from core.state import Deficiency, DeficiencyType, ReviewResponse
 from ui.frames import board_rows, paused_changes, review_payload
 
 S = ResolutionStatus
@@ -27,8 +27,11 @@ AS_OF = "2026-11-30"
 
 def steps_taken(wb: Workbench, thread_id: str) -> int:
     """Supersteps the session ran: its checkpoints but the input's."""
-    return sum(1 for s in wb.graph().get_state_history({"configurable": {"thread_id": thread_id}})
-               if s.metadata.get("source") == "loop")
+    return sum(
+        1
+        for s in wb.graph().get_state_history({"configurable": {"thread_id": thread_id}})
+        if s.metadata.get("source") == "loop"
+    )
 
 
 def test_the_step_budget_covers_every_cycle_and_follows_the_max_cycles(workbench_factory: Factory) -> None:
@@ -42,7 +45,8 @@ def test_the_step_budget_covers_every_cycle_and_follows_the_max_cycles(workbench
 
 
 def test_a_run_that_exhausts_its_steps_finishes_with_step_limit_and_discloses_what_is_left(
-        workbench_factory: Factory, monkeypatch: pytest.MonkeyPatch) -> None:
+    workbench_factory: Factory, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(runs, "step_budget", lambda graph, cycles: 5)
     wb = workbench_factory()
     r = wb.start(RU_QUESTION, as_of=AS_OF, approve="all")
@@ -91,18 +95,27 @@ def test_engine_notes_go_into_the_cycle_record_not_the_messages(workbench_factor
 def test_timings_are_per_cycle_and_old_records_with_running_totals_still_verify() -> None:
     old, prev = [], ""
     for n, totals in enumerate([{"plan": 1.0, "critique": 0.5}, {"plan": 1.0, "critique": 0.75, "revise": 0.25}]):
-        rec = EvaluationCycleRecord(cycle_number=n, timestamp="t", deficiencies_found=(), deficiencies_resolved=(),
-                                    overall_score=0.5, node_seconds=totals).sealed(prev)
+        rec = EvaluationCycleRecord(
+            cycle_number=n,
+            timestamp="t",
+            deficiencies_found=(),
+            deficiencies_resolved=(),
+            overall_score=0.5,
+            node_seconds=totals,
+        ).sealed(prev)
         old.append(rec)
         prev = rec.record_hash
     body = old[0].model_dump(mode="json")
     assert "node_seconds" in body and verify_chain([r.model_dump(mode="json") for r in old])[0]
     assert cycle_seconds({}, old) == {0: {"plan": 1.0, "critique": 0.5}, 1: {"critique": 0.25, "revise": 0.25}}
-    new = EvaluationCycleRecord(cycle_number=0, timestamp="t", deficiencies_found=(), deficiencies_resolved=(),
-                                overall_score=0.5).sealed("")
+    new = EvaluationCycleRecord(
+        cycle_number=0, timestamp="t", deficiencies_found=(), deficiencies_resolved=(), overall_score=0.5
+    ).sealed("")
     assert new.node_seconds is None and verify_chain([new.model_dump(mode="json")])[0]
     assert cycle_seconds({"node_seconds": {"1": {"review": 0.5}, "0": {"plan": 1.0}}}, [new]) == {
-        0: {"plan": 1.0}, 1: {"review": 0.5}}
+        0: {"plan": 1.0},
+        1: {"review": 0.5},
+    }
 
 
 def test_branching_from_the_last_cycle_of_a_finished_session_reopens_its_review(workbench_factory: Factory) -> None:
@@ -137,8 +150,12 @@ def test_what_the_board_offers_the_review_applies() -> None:
     """Every status the board lets an analyst choose while paused reaches the deficiency through the review; what
     the lifecycle table refuses the board does not offer."""
     kinds = [S.open, S.addressed, S.unresolvable, S.resolved, S.dismissed]
-    items = [Deficiency(deficiency_type=DeficiencyType.missing_jurisdiction, subject=s.value, description="x",
-                        resolution_status=s) for s in kinds]
+    items = [
+        Deficiency(
+            deficiency_type=DeficiencyType.missing_jurisdiction, subject=s.value, description="x", resolution_status=s
+        )
+        for s in kinds
+    ]
     proposed = items[0]
     for d in items:
         for chosen in (s.value for s in S if s != d.resolution_status):
@@ -149,7 +166,13 @@ def test_what_the_board_offers_the_review_applies() -> None:
                 assert d.id not in board.decisions and board.problems
                 continue
             payload = review_payload([proposal(proposed)], {}, board, "alice", cycle=0)
-            command = apply_review({"identified_deficiencies": items}, 0, [proposed], {},
-                                   ReviewResponse.parse(payload), unresolvable_after=2)
+            command = apply_review(
+                {"identified_deficiencies": items},
+                0,
+                [proposed],
+                {},
+                ReviewResponse.parse(payload),
+                unresolvable_after=2,
+            )
             after = {u.id: u for u in command.update["identified_deficiencies"]}
             assert after[d.id].resolution_status.value == chosen, (d.resolution_status, chosen)

@@ -14,15 +14,21 @@ from core.deficiencies import (
     reconcile,
     residual,
 )
-from core.state import Deficiency, DeficiencyType, EvaluationCycleRecord, ResolutionStatus, verify_chain
 from core.loop_state import merge_deficiencies
+from core.state import Deficiency, DeficiencyType, EvaluationCycleRecord, ResolutionStatus, verify_chain
 
 S = ResolutionStatus
 
 
 def make(subject: str = "EU", status: S = S.open, attempts: int = 0, **kw: object) -> Deficiency:
-    return Deficiency(deficiency_type=DeficiencyType.missing_jurisdiction, subject=subject, description=kw.pop("description", "x"),
-                      resolution_status=status, resolution_attempt_count=attempts, **kw)
+    return Deficiency(
+        deficiency_type=DeficiencyType.missing_jurisdiction,
+        subject=subject,
+        description=kw.pop("description", "x"),
+        resolution_status=status,
+        resolution_attempt_count=attempts,
+        **kw,
+    )
 
 
 def test_id_is_stable_across_rewording_and_subject_spelling() -> None:
@@ -122,8 +128,13 @@ def test_merge_reducer_accepts_dicts_validates_and_never_mutates() -> None:
 def test_audit_chain_detects_tampering() -> None:
     records, prev = [], ""
     for n in range(3):
-        rec = EvaluationCycleRecord(cycle_number=n, timestamp="t", deficiencies_found=("D-1",), deficiencies_resolved=(),
-                                    overall_score=0.5 + n / 10).sealed(prev)
+        rec = EvaluationCycleRecord(
+            cycle_number=n,
+            timestamp="t",
+            deficiencies_found=("D-1",),
+            deficiencies_resolved=(),
+            overall_score=0.5 + n / 10,
+        ).sealed(prev)
         records.append(rec)
         prev = rec.record_hash
     assert verify_chain(records) == (True, "3 cycle records verified")

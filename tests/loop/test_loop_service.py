@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import threading
 import uuid
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 
@@ -76,7 +76,9 @@ def test_max_cycles(workbench_factory: Factory, cycles: int) -> None:
         assert r.residual_deficiencies
 
 
-def test_manual_review_pauses_before_any_correction_retrieval_and_resumes_in_a_new_instance(workbench_factory: Factory) -> None:
+def test_manual_review_pauses_before_any_correction_retrieval_and_resumes_in_a_new_instance(
+    workbench_factory: Factory,
+) -> None:
     first = workbench_factory()
     paused = first.start(RU_QUESTION, as_of="2026-11-30")
     assert paused.status == "awaiting_review" and paused.metrics["retrievals"] == 1
@@ -126,12 +128,19 @@ def test_a_stale_review_answer_is_refused(workbench_factory: Factory) -> None:
     # one correction that works (the savings club exemption the answer omits) and queries that find nothing for
     # the rest: those are found again and proposed at cycle 1
     fixable = next(p["id"] for p in proposals if p["deficiency_type"] == "missing_exemption")
-    stale = {"cycle": 0, "decisions": {p["id"]: {"action": "approve"} if p["id"] == fixable
-                                       else {"action": "edit", "query": "zzqx nothing"} for p in proposals}}
+    stale = {
+        "cycle": 0,
+        "decisions": {
+            p["id"]: {"action": "approve"} if p["id"] == fixable else {"action": "edit", "query": "zzqx nothing"}
+            for p in proposals
+        },
+    }
     again = wb.resume(paused.thread_id, stale)
     assert again.status == "awaiting_review" and again.pending_review["cycle"] == 1
     pending = {p["id"] for p in again.pending_review["proposals"]}
-    with pytest.raises(InputError, match="answer the review of cycle 0, but .* waits at the review of cycle 1: they are stale"):
+    with pytest.raises(
+        InputError, match="answer the review of cycle 0, but .* waits at the review of cycle 1: they are stale"
+    ):
         wb.resume(again.thread_id, stale)
     with pytest.raises(InputError, match="answer the review of cycle 0"):
         wb.resume(again.thread_id, {"cycle": 0, **{did: {"action": "approve"} for did in pending}})
@@ -161,9 +170,18 @@ def test_an_entry_without_checkpoint_or_inputs_is_failed_not_a_zombie(workbench_
     """A list entry written by an older version (no start inputs) whose run died before its first checkpoint."""
     wb = workbench_factory()
     tid = f"legacy-{uuid.uuid4().hex[:8]}"
-    wb.persistence.store.put(SESSIONS_NS, tid, {"question": RU_QUESTION, "status": "running", "user_id": "local",
-                                                "created_at": "2026-11-30T10:00:00+00:00",
-                                                "updated_at": "2026-11-30T10:00:00+00:00"}, index=False)
+    wb.persistence.store.put(
+        SESSIONS_NS,
+        tid,
+        {
+            "question": RU_QUESTION,
+            "status": "running",
+            "user_id": "local",
+            "created_at": "2026-11-30T10:00:00+00:00",
+            "updated_at": "2026-11-30T10:00:00+00:00",
+        },
+        index=False,
+    )
     assert next(s for s in wb.sessions() if s.thread_id == tid).status == "failed"
     assert wb.show(tid).status == "failed"
     with pytest.raises(InputError, match="not cut off mid-run \\(status: failed\\)"):
@@ -180,8 +198,12 @@ def test_analyst_can_stop_add_and_change_severity(workbench_factory: Factory) ->
     first = paused.pending_review["proposals"][0]["id"]
     decisions = {p["id"]: {"action": "approve"} for p in paused.pending_review["proposals"]}
     decisions[first] = {"action": "approve", "severity": "low"}
-    added = {"deficiency_type": "missing_jurisdiction", "subject": "ZZ", "description": "Zedland not covered",
-             "suggested_correction_query": "Xylandia owner disclosure"}
+    added = {
+        "deficiency_type": "missing_jurisdiction",
+        "subject": "ZZ",
+        "description": "Zedland not covered",
+        "suggested_correction_query": "Xylandia owner disclosure",
+    }
     r = wb.resume(paused.thread_id, {"cycle": 0, "decisions": decisions, "added": [added]})
     mine = [d for d in r.identified_deficiencies if d.origin == "analyst"]
     assert len(mine) == 1 and mine[0].resolution_status == S.addressed
@@ -195,8 +217,12 @@ def test_unresolvable_after_n_attempts_and_plateau(workbench_factory: Factory) -
     r = wb.start(q, as_of="2026-11-30", approve="all", max_cycles=5)
     assert r.status == "completed"
     stuck = workbench_factory(unresolvable_after=5, plateau_cycles=1, retrieval_k=1)
-    p = stuck.start("What owner disclosure threshold applies to a savings club in Ruritania and Xylandia?",
-                    as_of="2026-11-30", approve="all", max_cycles=6)
+    p = stuck.start(
+        "What owner disclosure threshold applies to a savings club in Ruritania and Xylandia?",
+        as_of="2026-11-30",
+        approve="all",
+        max_cycles=6,
+    )
     assert p.termination_reason in (SCORE_PLATEAU, NO_OPEN_DEFICIENCIES, ONLY_UNRESOLVABLE_REMAINING)
 
 
@@ -210,9 +236,8 @@ def test_tampering_with_a_stored_record_fails_verification(workbench_factory: Fa
 
 def test_one_run_at_a_time_per_session() -> None:
     with thread_lock("t-1"):
-        with pytest.raises(SessionBusyError):
-            with thread_lock("t-1"):
-                pass
+        with pytest.raises(SessionBusyError), thread_lock("t-1"):
+            pass
         with thread_lock("t-2"):
             pass
     ready = threading.Event()
@@ -226,9 +251,8 @@ def test_one_run_at_a_time_per_session() -> None:
     worker = threading.Thread(target=hold)
     worker.start()
     ready.wait(5)
-    with pytest.raises(SessionBusyError, match="already running"):
-        with thread_lock("t-3"):
-            pass
+    with pytest.raises(SessionBusyError, match="already running"), thread_lock("t-3"):
+        pass
     release.set()
     worker.join()
 
@@ -262,8 +286,9 @@ def test_annotations_after_completion_record_editor_and_reason(workbench_factory
     target = r.residual_deficiencies[0].id
     with pytest.raises(InputError, match="editor"):
         wb.annotate(r.thread_id, target, editor="", reason="x", accepted_risk=True)
-    after = wb.annotate(r.thread_id, target, editor="bob", reason="immaterial for this client", note="accepted",
-                        accepted_risk=True)
+    after = wb.annotate(
+        r.thread_id, target, editor="bob", reason="immaterial for this client", note="accepted", accepted_risk=True
+    )
     changed = next(d for d in after.identified_deficiencies if d.id == target)
     assert changed.accepted_risk and changed.analyst_note == "accepted"
     assert after.status == "completed" and after.termination_reason == r.termination_reason

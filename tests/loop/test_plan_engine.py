@@ -28,7 +28,9 @@ T = DeficiencyType
 
 @pytest.fixture
 def wb(tmp_path: Path) -> Workbench:
-    return Workbench(Settings(data_dir=tmp_path), store=KeywordStore(country_corpus()), persistence=memory_persistence())
+    return Workbench(
+        Settings(data_dir=tmp_path), store=KeywordStore(country_corpus()), persistence=memory_persistence()
+    )
 
 
 def plan_of(wb: Workbench, question: str) -> Any:
@@ -36,9 +38,14 @@ def plan_of(wb: Workbench, question: str) -> Any:
 
 
 def test_countries_and_demonyms_name_jurisdictions_without_aliases(wb: Workbench) -> None:
-    plan = plan_of(wb, "What must a Canadian money services business do, and how does Switzerland compare with Hong Kong?")
+    plan = plan_of(
+        wb, "What must a Canadian money services business do, and how does Switzerland compare with Hong Kong?"
+    )
     assert [(j.code, j.named_as, j.in_corpus) for j in plan.jurisdictions] == [
-        ("CA", ("Canadian",), True), ("CH", ("Switzerland",), True), ("HK", ("Hong Kong",), True)]
+        ("CA", ("Canadian",), True),
+        ("CH", ("Switzerland",), True),
+        ("HK", ("Hong Kong",), True),
+    ]
     assert plan.entity_types == ("money services business",)  # the corpus' own vocabulary, not an alias
     assert {i.jurisdiction for i in plan.items if i.answerable} >= {"CA", "CH", "HK"}
     assert plan.comparison and any(i.aspect == Aspect.comparison for i in plan.items)
@@ -56,8 +63,11 @@ def test_plan_is_in_every_checkpoint_and_the_answer_is_typed(wb: Workbench) -> N
 
 
 def test_a_yes_no_question_opens_with_a_verdict(wb: Workbench) -> None:
-    r = wb.start("Must a Hong Kong money service operator apply due diligence to a wire transfer of HKD 8,000?",
-                 as_of=AS_OF, approve="all")
+    r = wb.start(
+        "Must a Hong Kong money service operator apply due diligence to a wire transfer of HKD 8,000?",
+        as_of=AS_OF,
+        approve="all",
+    )
     assert r.answer.verdict is not None and r.answer.verdict.text.startswith("Yes.")
     assert r.final_answer.startswith("Short answer: Yes.")
     assert "HKD 8,000" in r.answer.verdict.text
@@ -70,21 +80,29 @@ def test_a_comparison_opens_with_a_table(wb: Workbench) -> None:
     assert "*:comparison" not in {d.subject for d in r.residual_deficiencies}
 
 
-@pytest.mark.parametrize("question", ["What is the capital of Peru?", "How do I bake sourdough bread?",
-                                      "What are Brazil's customer due diligence rules for crypto exchanges?"])
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is the capital of Peru?",
+        "How do I bake sourdough bread?",
+        "What are Brazil's customer due diligence rules for crypto exchanges?",
+    ],
+)
 def test_off_topic_or_absent_jurisdiction_ends_with_a_disclosed_gap_and_no_claims(wb: Workbench, question: str) -> None:
     r = wb.start(question, as_of=AS_OF, approve="all")
     assert r.status == "completed" and r.answer.claims() == []
     assert r.termination_reason == "only_unresolvable_remaining"
     assert "## Not answered by the corpus" in r.final_answer and "The corpus holds no source on" in r.final_answer
-    assert r.residual_deficiencies and all(d.resolution_status == ResolutionStatus.unresolvable
-                                           for d in r.residual_deficiencies)
+    assert r.residual_deficiencies and all(
+        d.resolution_status == ResolutionStatus.unresolvable for d in r.residual_deficiencies
+    )
     assert (r.quality_score or 0) < wb.settings.quality_threshold
 
 
 def test_a_half_answered_question_cannot_pass_as_complete(wb: Workbench) -> None:
-    r = wb.start("What wire transfer due diligence threshold applies in Hong Kong and in Brazil?", as_of=AS_OF,
-                 approve="all")
+    r = wb.start(
+        "What wire transfer due diligence threshold applies in Hong Kong and in Brazil?", as_of=AS_OF, approve="all"
+    )
     assert fact_found(r.final_answer, "HKD 8,000 or more")
     assert {d.subject for d in r.residual_deficiencies} >= {"BR"}
     assert r.termination_reason != "no_open_deficiencies"
@@ -96,8 +114,9 @@ def test_a_question_about_a_replaced_instrument_keeps_it_as_history(wb: Workbenc
     history = [c for _, c in r.answer.claims() if c.history]
     assert history and all("ca-rules-2007" in c.doc_ids for c in history)
     assert "History: " in r.final_answer and "CAD 3,000" in r.final_answer
-    assert "ca-rules-2007" not in {d.subject for d in r.identified_deficiencies
-                                   if d.deficiency_type == T.outdated_source}
+    assert "ca-rules-2007" not in {
+        d.subject for d in r.identified_deficiencies if d.deficiency_type == T.outdated_source
+    }
 
 
 def _critique(wb: Workbench, question: str, claims: list[Claim]) -> list[Any]:
@@ -108,21 +127,33 @@ def _critique(wb: Workbench, question: str, claims: list[Claim]) -> list[Any]:
 
 
 def test_a_wrong_figure_is_caught_against_the_quoted_passage_even_if_the_document_states_it_elsewhere(
-        wb: Workbench) -> None:
+    wb: Workbench,
+) -> None:
     quote = "Swiss financial intermediaries must identify the contracting party for cash transactions of CHF 15,000 or more."
-    wrong = Claim(text="Swiss financial intermediaries must identify the contracting party for cash transactions of "
-                       "CHF 25,000 or more.", plan_item_ids=("CH:threshold",),
-                  citations=(Quote(doc_id="ch-amla", chunk_id="ch-amla#0", quote=quote),))
+    wrong = Claim(
+        text="Swiss financial intermediaries must identify the contracting party for cash transactions of "
+        "CHF 25,000 or more.",
+        plan_item_ids=("CH:threshold",),
+        citations=(Quote(doc_id="ch-amla", chunk_id="ch-amla#0", quote=quote),),
+    )
     found = _critique(wb, "What cash threshold applies in Switzerland?", [wrong])
     assert [d.deficiency_type for d in found if d.subject.endswith("CHF:25000")] == [T.incorrect_threshold]
     right = wrong.model_copy(update={"text": quote})
-    assert not [d for d in _critique(wb, "What cash threshold applies in Switzerland?", [right])
-                if d.deficiency_type == T.incorrect_threshold]
+    assert not [
+        d
+        for d in _critique(wb, "What cash threshold applies in Switzerland?", [right])
+        if d.deficiency_type == T.incorrect_threshold
+    ]
 
 
 def test_a_fabricated_quote_is_not_support(wb: Workbench) -> None:
-    made_up = Claim(text="Swiss intermediaries must identify everyone.", plan_item_ids=("CH:obligation",),
-                    citations=(Quote(doc_id="ch-amla", chunk_id="ch-amla#0", quote="Swiss intermediaries must identify everyone."),))
+    made_up = Claim(
+        text="Swiss intermediaries must identify everyone.",
+        plan_item_ids=("CH:obligation",),
+        citations=(
+            Quote(doc_id="ch-amla", chunk_id="ch-amla#0", quote="Swiss intermediaries must identify everyone."),
+        ),
+    )
     found = _critique(wb, "What must Swiss intermediaries do?", [made_up])
     kinds = {d.deficiency_type for d in found}
     assert T.insufficient_specificity in kinds
@@ -138,9 +169,17 @@ def test_two_figures_for_the_same_rule_are_contradictory(wb: Workbench) -> None:
     assert T.contradictory_sources in {d.deficiency_type for d in found}
 
 
-@pytest.mark.parametrize("text,unit,value", [("CAD 10,000 or more", "CAD", 10000), ("A$5,000", "AUD", 5000),
-                                             ("HK$ 8,000", "HKD", 8000), ("CHF 15,000", "CHF", 15000),
-                                             ("JPY 1 million", "JPY", 1_000_000), ("10,000 euros", "EUR", 10000)])
+@pytest.mark.parametrize(
+    "text,unit,value",
+    [
+        ("CAD 10,000 or more", "CAD", 10000),
+        ("A$5,000", "AUD", 5000),
+        ("HK$ 8,000", "HKD", 8000),
+        ("CHF 15,000", "CHF", 15000),
+        ("JPY 1 million", "JPY", 1_000_000),
+        ("10,000 euros", "EUR", 10000),
+    ],
+)
 def test_other_currencies_are_figures(text: str, unit: str, value: float) -> None:
     assert [(f.unit, f.value) for f in figures(text)] == [(unit, value)]
 
@@ -176,15 +215,22 @@ def test_answers_are_whole_sentences_without_repeats(wb: Workbench, question: st
 def test_a_member_state_is_answered_from_the_bloc_that_covers_it_and_its_own_law_is_disclosed(tmp_path: Path) -> None:
     from core.documents import DocumentMeta
 
-    bloc = DocumentMeta(id="bloc-reg", title="Bloc payments regulation summary", jurisdiction="EU",
-                        extra={"covers": ["DE", "FR"]}, effective=AS_OF.replace(year=2020))
+    bloc = DocumentMeta(
+        id="bloc-reg",
+        title="Bloc payments regulation summary",
+        jurisdiction="EU",
+        extra={"covers": ["DE", "FR"]},
+        effective=AS_OF.replace(year=2020),
+    )
     docs = [(bloc, ["Payment firms in the bloc must identify owners holding 25% or more of a corporate customer."])]
     wb = Workbench(Settings(data_dir=tmp_path), store=KeywordStore(docs), persistence=memory_persistence())
     r = wb.start("Which owners must a German payment firm identify?", as_of=AS_OF, approve="all")
     de = r.plan.jurisdiction("DE")
     assert de is not None and de.via == "EU" and not de.in_corpus and de.named_as == ("German",)
     assert [s.jurisdiction for s in r.answer.sections] == ["EU"] and fact_found(r.final_answer, "25% or more")
-    assert any(d.subject == "DE" and d.resolution_status == ResolutionStatus.unresolvable for d in r.residual_deficiencies)
+    assert any(
+        d.subject == "DE" and d.resolution_status == ResolutionStatus.unresolvable for d in r.residual_deficiencies
+    )
     assert "national law" in r.final_answer
 
 
@@ -194,14 +240,26 @@ def test_the_comparison_table_stays_a_table_and_its_cells_stay_inert() -> None:
     from core.safe_markdown import answer_markdown
     from tests.inert import HOSTILE, live_markup
 
-    plan = ResearchPlan(question="q", as_of=AS_OF, comparison=True,
-                        jurisdictions=(PlannedJurisdiction(code="AU", name="Australia"),
-                                       PlannedJurisdiction(code="CH", name="Switzerland")),
-                        items=(PlanItem(id="AU:threshold", jurisdiction="AU", aspect=Aspect.threshold, ask="a", query="q"),
-                               PlanItem(id="CH:threshold", jurisdiction="CH", aspect=Aspect.threshold, ask="a", query="q")))
+    plan = ResearchPlan(
+        question="q",
+        as_of=AS_OF,
+        comparison=True,
+        jurisdictions=(
+            PlannedJurisdiction(code="AU", name="Australia"),
+            PlannedJurisdiction(code="CH", name="Switzerland"),
+        ),
+        items=(
+            PlanItem(id="AU:threshold", jurisdiction="AU", aspect=Aspect.threshold, ask="a", query="q"),
+            PlanItem(id="CH:threshold", jurisdiction="CH", aspect=Aspect.threshold, ask="a", query="q"),
+        ),
+    )
     claim = lambda code: Claim(text=HOSTILE, plan_item_ids=(f"{code}:threshold",))  # noqa: E731
-    answer = Answer(sections=(AnswerSection(jurisdiction="AU", claims=(claim("AU"),)),
-                              AnswerSection(jurisdiction="CH", claims=(claim("CH"),))))
+    answer = Answer(
+        sections=(
+            AnswerSection(jurisdiction="AU", claims=(claim("AU"),)),
+            AnswerSection(jurisdiction="CH", claims=(claim("CH"),)),
+        )
+    )
     shown = answer_markdown(render_markdown(answer, plan), heading_shift=1)
     rows = [line for line in shown.splitlines() if line.startswith("|")]
     assert rows[0].startswith("| jurisdiction |") and rows[1].startswith("|---|") and len(rows) == 4
@@ -211,22 +269,35 @@ def test_the_comparison_table_stays_a_table_and_its_cells_stay_inert() -> None:
 def test_citations_keep_the_quoted_passages_and_their_own_ids(wb: Workbench) -> None:
     from dataclasses import replace
 
-    from core.engines.offline import citations_for
     from core.documents import Chunk
+    from core.engines.offline import citations_for
 
     ctx = Deps.context_of(wb.store(), AS_OF)
     jsonl = {"ch-amla#1": Chunk(doc_id="ch-amla", chunk_index=1, text="x", metadata={"passage_id": "art-9.2"})}
     ctx = replace(ctx, chunk=jsonl.get)
     cite = lambda chunk: Quote(doc_id="ch-amla", chunk_id=chunk, quote="q")  # noqa: E731
-    answer = Answer(sections=(AnswerSection(jurisdiction="CH", claims=(
-        Claim(text="a.", citations=(cite("ch-amla#0"),)), Claim(text="b.", citations=(cite("ch-amla#1"),)))),))
+    answer = Answer(
+        sections=(
+            AnswerSection(
+                jurisdiction="CH",
+                claims=(
+                    Claim(text="a.", citations=(cite("ch-amla#0"),)),
+                    Claim(text="b.", citations=(cite("ch-amla#1"),)),
+                ),
+            ),
+        )
+    )
     [record] = citations_for(answer, ctx)
     assert record.chunk_ids == ("ch-amla#0", "ch-amla#1") and record.passage_ids == ("art-9.2",)
 
 
 def test_a_question_asking_two_things_gets_a_verdict_for_each(wb: Workbench) -> None:
-    r = wb.start("Must Canadian money services businesses verify clients for international transfers of CAD 1,000, "
-                 "and must they verify clients for domestic transfers under CAD 1,000?", as_of=AS_OF, approve="all")
+    r = wb.start(
+        "Must Canadian money services businesses verify clients for international transfers of CAD 1,000, "
+        "and must they verify clients for domestic transfers under CAD 1,000?",
+        as_of=AS_OF,
+        approve="all",
+    )
     verdict = r.answer.verdict
     assert verdict is not None and verdict.text.startswith("(1) Yes.") and " (2) No. " in verdict.text
     assert "need not verify clients for domestic transfers" in verdict.text.split("(2)")[1]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from core.config import Settings
+from core.quality import quality_score
 from core.state import Deficiency, DeficiencyType, ResolutionStatus, Severity
 from core.termination import (
     MAX_CYCLES_REACHED,
@@ -17,15 +19,20 @@ from core.termination import (
     describe,
     next_plateau_streak,
 )
-from core.config import Settings
-from core.quality import quality_score
 
-POLICY = TerminationPolicy(quality_threshold=0.85, blocking_severity=Severity.medium, plateau_epsilon=0.01, plateau_cycles=2)
+POLICY = TerminationPolicy(
+    quality_threshold=0.85, blocking_severity=Severity.medium, plateau_epsilon=0.01, plateau_cycles=2
+)
 
 
 def d(status: str = "open", severity: str = "high", subject: str = "EU") -> Deficiency:
-    return Deficiency(deficiency_type=DeficiencyType.missing_jurisdiction, subject=subject, description="x",
-                      resolution_status=ResolutionStatus(status), severity=Severity(severity))
+    return Deficiency(
+        deficiency_type=DeficiencyType.missing_jurisdiction,
+        subject=subject,
+        description="x",
+        resolution_status=ResolutionStatus(status),
+        severity=Severity(severity),
+    )
 
 
 @pytest.mark.parametrize(
@@ -42,12 +49,20 @@ def d(status: str = "open", severity: str = "high", subject: str = "EU") -> Defi
         ([d()], 0.5, 1, 1, {}, None),
     ],
 )
-def test_decide(items: list[Deficiency], score: float, cycle: int, plateau: int, kw: dict, expected: str | None) -> None:
-    assert decide(deficiencies=items, score=score, cycle=cycle, max_cycles=3, plateau_streak=plateau, policy=POLICY, **kw) == expected
+def test_decide(
+    items: list[Deficiency], score: float, cycle: int, plateau: int, kw: dict, expected: str | None
+) -> None:
+    assert (
+        decide(deficiencies=items, score=score, cycle=cycle, max_cycles=3, plateau_streak=plateau, policy=POLICY, **kw)
+        == expected
+    )
 
 
 def test_zero_max_cycles_stops_after_first_critique() -> None:
-    assert decide(deficiencies=[d()], score=0.1, cycle=0, max_cycles=0, plateau_streak=0, policy=POLICY) == MAX_CYCLES_REACHED
+    assert (
+        decide(deficiencies=[d()], score=0.1, cycle=0, max_cycles=0, plateau_streak=0, policy=POLICY)
+        == MAX_CYCLES_REACHED
+    )
 
 
 def test_plateau_streak_and_score_formula() -> None:
@@ -61,12 +76,16 @@ def test_plateau_streak_and_score_formula() -> None:
 
 
 def test_the_policy_defaults_are_the_settings_defaults() -> None:
-    defaults = {name: Settings.model_fields[name].default
-                for name in ("quality_threshold", "blocking_severity", "plateau_epsilon", "plateau_cycles")}
+    defaults = {
+        name: Settings.model_fields[name].default
+        for name in ("quality_threshold", "blocking_severity", "plateau_epsilon", "plateau_cycles")
+    }
     policy = TerminationPolicy()
     assert policy.blocking_severity == Severity.medium
-    assert {name: getattr(policy, name) for name in defaults} == {**defaults,
-                                                                   "blocking_severity": Severity(defaults["blocking_severity"])}
+    assert {name: getattr(policy, name) for name in defaults} == {
+        **defaults,
+        "blocking_severity": Severity(defaults["blocking_severity"]),
+    }
     assert TerminationPolicy.from_settings(Settings()) == policy
 
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import uuid
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -37,8 +38,10 @@ def wb(tmp_path: Path, persistence: Persistence) -> Workbench:
 @pytest.fixture
 def real_wb(tmp_path: Path, embedder: Any) -> Iterator[Workbench]:
     """A workbench on a fresh, empty Qdrant Edge store (for uploads and the empty corpus)."""
-    w = Workbench(Settings(data_dir=tmp_path, qdrant_url=None, qdrant_api_key=None, max_upload_mb=1),
-                  persistence=memory_persistence())
+    w = Workbench(
+        Settings(data_dir=tmp_path, qdrant_url=None, qdrant_api_key=None, max_upload_mb=1),
+        persistence=memory_persistence(),
+    )
     yield w
     w.store().close()
 
@@ -48,10 +51,16 @@ def pdf(content: bytes, pages: int = 1) -> bytes:
     stream = zlib.compress(content, 9)
     kids = " ".join(f"{4 + i} 0 R" for i in range(pages))
     font = f"{4 + pages} 0 R".encode()
-    objs = [b"<< /Type /Catalog /Pages 2 0 R >>", f"<< /Type /Pages /Kids [{kids}] /Count {pages} >>".encode(),
-            b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream + b"\nendstream"]
-    objs += [b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 3 0 R /Resources << /Font << /F1 "
-             + font + b" >> >> >>"] * pages
+    objs = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        f"<< /Type /Pages /Kids [{kids}] /Count {pages} >>".encode(),
+        b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream + b"\nendstream",
+    ]
+    objs += [
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 3 0 R /Resources << /Font << /F1 "
+        + font
+        + b" >> >> >>"
+    ] * pages
     objs.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
     out, offsets = bytearray(b"%PDF-1.4\n"), []
     for n, body in enumerate(objs, 1):
@@ -91,12 +100,15 @@ def test_control_characters_are_dropped_everywhere_text_is_stored(wb: Workbench)
     paused = wb.start(dirty, as_of=AS_OF, user_id=user)
     assert paused.question == "What owner disclosure  threshold applies  in Ruritania  and in Xylandia?"
     assert [s.question for s in wb.sessions(user_id=user)] == [paused.question]
-    decisions = {p["id"]: {"action": "reject", "note": "not\x00 relevant\x1b"} for p in paused.pending_review["proposals"]}
+    decisions = {
+        p["id"]: {"action": "reject", "note": "not\x00 relevant\x1b"} for p in paused.pending_review["proposals"]
+    }
     done = wb.resume(paused.thread_id, {"cycle": 0, "decisions": decisions, "reviewer": "al\x00ice"})
     assert done.status == "completed"
     target = done.residual_deficiencies[0].id
-    after = wb.annotate(done.thread_id, target, editor="bo\x00b", reason="accepted\x07 risk", note="ok\x00",
-                        accepted_risk=True)
+    after = wb.annotate(
+        done.thread_id, target, editor="bo\x00b", reason="accepted\x07 risk", note="ok\x00", accepted_risk=True
+    )
     assert next(d for d in after.identified_deficiencies if d.id == target).analyst_note == "ok "
     with pytest.raises(InputError, match="editor's name and a reason"):
         wb.annotate(done.thread_id, target, editor="\x00", reason="x")
@@ -109,15 +121,24 @@ def test_edited_queries_and_notes_are_capped(wb: Workbench) -> None:
     target = paused.pending_review["proposals"][0]["id"]
     others = {p["id"]: {"action": "approve"} for p in paused.pending_review["proposals"][1:]}
     too_long_query = {"cycle": 0, target: {"action": "edit", "query": "q" * 4001}, **others}
-    with pytest.raises(InputError, match=rf"the edited query of {target} has 4001 characters; the limit is 4000 "
-                                         r"\(WORKBENCH_MAX_QUERY_CHARS\): shorten it"):
+    with pytest.raises(
+        InputError,
+        match=rf"the edited query of {target} has 4001 characters; the limit is 4000 "
+        r"\(WORKBENCH_MAX_QUERY_CHARS\): shorten it",
+    ):
         wb.resume(paused.thread_id, too_long_query)
     with pytest.raises(InputError, match=rf"the note on {target} has 4001 characters; the limit is 4000"):
         wb.resume(paused.thread_id, {"cycle": 0, target: {"action": "reject", "note": "n" * 4001}, **others})
-    added = {"deficiency_type": "missing_jurisdiction", "subject": "SG", "description": "d",
-             "suggested_correction_query": "x" * 4001}
+    added = {
+        "deficiency_type": "missing_jurisdiction",
+        "subject": "SG",
+        "description": "d",
+        "suggested_correction_query": "x" * 4001,
+    }
     with pytest.raises(InputError, match="the query of added row 1 has 4001 characters"):
-        wb.resume(paused.thread_id, {"cycle": 0, "decisions": {target: {"action": "approve"}, **others}, "added": [added]})
+        wb.resume(
+            paused.thread_id, {"cycle": 0, "decisions": {target: {"action": "approve"}, **others}, "added": [added]}
+        )
     assert wb.show(paused.thread_id).status == "awaiting_review"  # nothing applied
     done = wb.resume(paused.thread_id, {"cycle": 0, target: {"action": "reject", "note": "n" * 4000}, **others})
     assert done.status == "completed"
@@ -126,8 +147,12 @@ def test_edited_queries_and_notes_are_capped(wb: Workbench) -> None:
 
 
 def test_a_duplicated_analyst_row_is_one_deficiency_corrected_once(wb: Workbench) -> None:
-    row = {"deficiency_type": "missing_jurisdiction", "subject": "Xylandia", "description": "Xylandia not covered",
-           "suggested_correction_query": "Xylandia owner disclosure threshold"}
+    row = {
+        "deficiency_type": "missing_jurisdiction",
+        "subject": "Xylandia",
+        "description": "Xylandia not covered",
+        "suggested_correction_query": "Xylandia owner disclosure threshold",
+    }
 
     def run(rows: list[dict[str, str]]) -> Any:
         paused = wb.start(RU_QUESTION, as_of=AS_OF)
@@ -186,8 +211,13 @@ def test_uploads_report_each_bad_file_by_its_name(real_wb: Workbench) -> None:
         ("big.txt", b"word " * 300_000, {"jurisdiction": "XY"}),
         ("badfront.md", b"---\nid: x\ntitle: X\njurisdiction: XY\neffective: soon\n---\nText.\n", {}),
         ("b.md", XY_LAW.replace(b"title: XY law", b"title: Copy of the XY law"), {}),
-        ("place.md", XY_LAW.replace(b"id: xy-law", b"id: other").replace(b"jurisdiction: XY",
-                                                                           b"jurisdiction: Ruritania Republic"), {}),
+        (
+            "place.md",
+            XY_LAW.replace(b"id: xy-law", b"id: other").replace(
+                b"jurisdiction: XY", b"jurisdiction: Ruritania Republic"
+            ),
+            {},
+        ),
         ("no-jur.txt", b"Some text without a jurisdiction.", {}),
     ]
     seen: list[tuple[int, int, str]] = []
@@ -197,17 +227,22 @@ def test_uploads_report_each_bad_file_by_its_name(real_wb: Workbench) -> None:
     assert errors["a.md"] is None
     assert errors["latin1.txt"] == "latin1.txt: not UTF-8 text (byte 0xf6 at offset 3); re-save the file as UTF-8"
     assert errors["broken.pdf"].startswith("broken.pdf: not a readable PDF (")
-    assert errors["bomb.pdf"] == ("bomb.pdf: PDF page content expands to over 256 MB by page 4 "
-                                  "(a decompression bomb?); refused")
-    assert errors["expanding.pdf"] == ("expanding.pdf: text is too large (2,100,000 characters; the limit is 2,000,000); "
-                                       "split the file")
-    assert errors["big.txt"] == ("big.txt: file is too large (1.4 MB; the limit is 1 MB, WORKBENCH_MAX_UPLOAD_MB): "
-                                 "split it or raise the limit")
+    assert errors["bomb.pdf"] == (
+        "bomb.pdf: PDF page content expands to over 256 MB by page 4 (a decompression bomb?); refused"
+    )
+    assert errors["expanding.pdf"] == (
+        "expanding.pdf: text is too large (2,100,000 characters; the limit is 2,000,000); split the file"
+    )
+    assert errors["big.txt"] == (
+        "big.txt: file is too large (1.4 MB; the limit is 1 MB, WORKBENCH_MAX_UPLOAD_MB): split it or raise the limit"
+    )
     assert errors["badfront.md"] == "badfront.md: key 'effective': 'soon' is not an ISO date (YYYY-MM-DD)"
     assert errors["b.md"] == "b.md: duplicate document id 'xy-law' (already in a.md in this batch)"
-    assert errors["place.md"] == ("place.md: key 'jurisdiction': 'Ruritania Republic' is not a jurisdiction code "
-                                  "(2 to 5 letters or digits, optionally '-' and a subdivision or market, e.g. EU, US, "
-                                  "SG, INT, US-NY, AE-ADGM)")
+    assert errors["place.md"] == (
+        "place.md: key 'jurisdiction': 'Ruritania Republic' is not a jurisdiction code "
+        "(2 to 5 letters or digits, optionally '-' and a subdivision or market, e.g. EU, US, "
+        "SG, INT, US-NY, AE-ADGM)"
+    )
     assert errors["no-jur.txt"].startswith("no-jur.txt: key 'jurisdiction': missing")
     assert not any("workbench-upload-" in (e or "") for e in errors.values())  # no temp paths leak into messages
     assert sorted(s[0] for s in seen) == list(range(1, len(files) + 1)) and {s[1] for s in seen} == {len(files)}
@@ -221,8 +256,9 @@ def test_an_upload_reusing_a_curated_id_needs_the_replace_option(real_wb: Workbe
     assert not real_wb.ingest_uploads([("law.md", XY_LAW, {})]).failed
     assert not real_wb.ingest_uploads([("law.md", XY_LAW, {})]).failed  # identical: idempotent
     report = real_wb.ingest_uploads([("forged.md", forged, {}), ("other.md", XY_LAW.replace(b"xy-law", b"xy-2"), {})])
-    assert report.results[0].error.startswith("forged.md: document id 'xy-law' is already in the corpus with other "
-                                              "content (from upload:law.md)")
+    assert report.results[0].error.startswith(
+        "forged.md: document id 'xy-law' is already in the corpus with other content (from upload:law.md)"
+    )
     assert report.results[1].ok
     assert real_wb.store().get_document("xy-law").title == "XY law"
     with pytest.raises(InputError, match="is not a collection name"):
@@ -241,8 +277,9 @@ def test_ingest_from_disk_refuses_oversize_files_unread(tmp_path: Path) -> None:
             raise AssertionError("nothing should be written")
 
     report = ingest_paths(NoWrites([]), [big], settings=Settings(data_dir=tmp_path, max_upload_mb=1))
-    assert report.failed[0].error == (f"{big}: file is too large (1.2 MB; the limit is 1 MB, WORKBENCH_MAX_UPLOAD_MB): "
-                                      "split it or raise the limit")
+    assert report.failed[0].error == (
+        f"{big}: file is too large (1.2 MB; the limit is 1 MB, WORKBENCH_MAX_UPLOAD_MB): split it or raise the limit"
+    )
 
 
 @pytest.mark.parametrize("code", ["EU", "US", "UK", "SG", "INT", "XY", "de", "ABCDE", "G7"])
@@ -252,8 +289,9 @@ def test_jurisdiction_codes_of_two_to_five_letters_or_digits_are_accepted(tmp_pa
     assert read_file(path)[0].meta.jurisdiction == code
 
 
-@pytest.mark.parametrize(("code", "name"), [("US-NY", "New York"), ("CA-ON", "Ontario"), ("us-de", "Delaware"),
-                                           ("GB-ENG", "England")])
+@pytest.mark.parametrize(
+    ("code", "name"), [("US-NY", "New York"), ("CA-ON", "Ontario"), ("us-de", "Delaware"), ("GB-ENG", "England")]
+)
 def test_iso_3166_2_subdivisions_are_accepted_with_their_name(tmp_path: Path, code: str, name: str) -> None:
     path = tmp_path / "doc.md"
     path.write_text(f"---\nid: d\ntitle: D\njurisdiction: {code}\n---\nText.\n", encoding="utf-8")
@@ -264,17 +302,24 @@ def test_iso_3166_2_subdivisions_are_accepted_with_their_name(tmp_path: Path, co
 def test_a_market_code_pycountry_does_not_know_needs_a_declared_name(tmp_path: Path) -> None:
     path = tmp_path / "adgm.md"
     path.write_text("---\nid: d\ntitle: D\njurisdiction: AE-ADGM\n---\nText.\n", encoding="utf-8")
-    with pytest.raises(CorpusFormatError, match=r"key 'jurisdiction_name': missing: 'AE-ADGM' is not an ISO 3166-2 "
-                                                r"subdivision, so declare what it names") as info:
+    with pytest.raises(
+        CorpusFormatError,
+        match=r"key 'jurisdiction_name': missing: 'AE-ADGM' is not an ISO 3166-2 "
+        r"subdivision, so declare what it names",
+    ) as info:
         read_file(path)
     assert str(info.value).startswith(f"{path}: ")
-    path.write_text("---\nid: d\ntitle: D\njurisdiction: AE-ADGM\njurisdiction_name: Abu Dhabi Global Market\n---\n"
-                    "Text.\n", encoding="utf-8")
+    path.write_text(
+        "---\nid: d\ntitle: D\njurisdiction: AE-ADGM\njurisdiction_name: Abu Dhabi Global Market\n---\nText.\n",
+        encoding="utf-8",
+    )
     meta = read_file(path)[0].meta
     assert (meta.jurisdiction, meta.jurisdiction_name) == ("AE-ADGM", "Abu Dhabi Global Market")
     rows = tmp_path / "adgm.jsonl"
-    rows.write_text('{"id": "p1", "text": "FSRA rules.", "jurisdiction": "AE-ADGM", "jurisdiction_name": "ADGM"}\n',
-                    encoding="utf-8")
+    rows.write_text(
+        '{"id": "p1", "text": "FSRA rules.", "jurisdiction": "AE-ADGM", "jurisdiction_name": "ADGM"}\n',
+        encoding="utf-8",
+    )
     assert read_file(rows)[0].meta.jurisdiction_name == "ADGM"
 
 

@@ -14,8 +14,9 @@ import subprocess
 import sys
 import threading
 import uuid
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
@@ -36,8 +37,24 @@ BASES = [
     "What owner disclosure threshold applies to a payment firm in Xylandia?",
     "What owner disclosure threshold applies to a savings club in Ruritania and Xylandia?",
 ]
-MARKERS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "juliett", "kilo", "lima",
-           "mike", "november", "oscar", "papa", "quebec"]
+MARKERS = [
+    "alpha",
+    "bravo",
+    "charlie",
+    "delta",
+    "echo",
+    "foxtrot",
+    "golf",
+    "hotel",
+    "juliett",
+    "kilo",
+    "lima",
+    "mike",
+    "november",
+    "oscar",
+    "papa",
+    "quebec",
+]
 AS_OF = "2026-11-30"
 
 
@@ -46,16 +63,22 @@ def question(i: int) -> str:
     return f"{BASES[i % len(BASES)]} (file {MARKERS[i]})"
 
 
-def drive(wb: Workbench, q: str, *, manual: bool, reviewer: str, user: str,
-          on_event: Callable[..., None] | None = None) -> list[RunResult]:
+def drive(
+    wb: Workbench, q: str, *, manual: bool, reviewer: str, user: str, on_event: Callable[..., None] | None = None
+) -> list[RunResult]:
     """Start a session and approve every proposed correction until it finishes; every intermediate result."""
     results = [wb.start(q, as_of=AS_OF, approve="manual" if manual else "all", user_id=user, on_event=on_event)]
     while results[-1].status == "awaiting_review":
         proposals = results[-1].pending_review["proposals"]
         decisions = {p["id"]: {"action": "approve"} for p in proposals}
-        results.append(wb.resume(results[-1].thread_id, {"cycle": results[-1].pending_review["cycle"],
-                                                          "decisions": decisions, "reviewer": reviewer},
-                                 on_event=on_event, user_id=user))
+        results.append(
+            wb.resume(
+                results[-1].thread_id,
+                {"cycle": results[-1].pending_review["cycle"], "decisions": decisions, "reviewer": reviewer},
+                on_event=on_event,
+                user_id=user,
+            )
+        )
     return results
 
 
@@ -81,9 +104,15 @@ def test_sixteen_concurrent_sessions_complete_without_lost_or_crossed_state(
     def session(i: int) -> None:
         try:
             start.wait(30)
-            results[i] = drive(wb, question(i), manual=i % 2 == 1, reviewer=f"{user}-r{i}", user=user,
-                               on_event=lambda e: events[i].append(e.node))
-        except BaseException as exc:  # noqa: BLE001 - reported below, with the session number
+            results[i] = drive(
+                wb,
+                question(i),
+                manual=i % 2 == 1,
+                reviewer=f"{user}-r{i}",
+                user=user,
+                on_event=lambda e: events[i].append(e.node),
+            )
+        except BaseException as exc:
             errors.append((i, exc))
 
     threads = [threading.Thread(target=session, args=(i,), name=f"session-{i}") for i in range(SESSIONS)]
@@ -108,10 +137,14 @@ def test_sixteen_concurrent_sessions_complete_without_lost_or_crossed_state(
         assert [d.id for d in final.identified_deficiencies] == [d.id for d in ref.identified_deficiencies]
         assert [h.overall_score for h in final.evaluation_history] == [h.overall_score for h in ref.evaluation_history]
         assert final.metrics["retrievals"] == ref.metrics["retrievals"]
-        assert verify_chain(final.evaluation_history) == (True, f"{len(final.evaluation_history)} cycle records verified")
+        assert verify_chain(final.evaluation_history) == (
+            True,
+            f"{len(final.evaluation_history)} cycle records verified",
+        )
         decided = [d for h in final.evaluation_history for d in h.decisions]
         assert [(d.deficiency_id, d.action) for d in decided] == [
-            (d.deficiency_id, d.action) for h in ref.evaluation_history for d in h.decisions]
+            (d.deficiency_id, d.action) for h in ref.evaluation_history for d in h.decisions
+        ]
         expected_by = {f"{user}-r{i}"} if i % 2 else {"policy"}
         assert {d.decided_by for d in decided} <= expected_by  # no other session's reviewer leaked in
         for h in final.evaluation_history:
@@ -121,7 +154,11 @@ def test_sixteen_concurrent_sessions_complete_without_lost_or_crossed_state(
 
         stored = wb.show(final.thread_id, user_id=user)
         values = wb.graph().get_state({"configurable": {"thread_id": final.thread_id}}).values
-        assert (values["session_id"], values["user_id"], values["original_query"]) == (final.thread_id, user, question(i))
+        assert (values["session_id"], values["user_id"], values["original_query"]) == (
+            final.thread_id,
+            user,
+            question(i),
+        )
         assert stored.final_answer == final.final_answer and stored.evaluation_history == final.evaluation_history
 
     listed = wb.sessions(user_id=user)
@@ -136,7 +173,7 @@ SAMPLE_QUESTIONS = [
     "Is there a 15% beneficial ownership threshold under the new EU AML package?",
     "What CDD thresholds apply to occasional transactions and transfers of funds for a remittance business in the EU, "
     "the UK and the US?",
-    "Compare the definition of \"control\" for beneficial ownership under the US CDD Rule, the CTA Reporting Rule and "
+    'Compare the definition of "control" for beneficial ownership under the US CDD Rule, the CTA Reporting Rule and '
     "the EU AMLR.",
 ]
 
@@ -156,7 +193,7 @@ def test_concurrent_sessions_on_the_real_edge_store_match_sequential_runs(tmp_pa
             try:
                 gate.wait(30)
                 out[i] = wb.start(questions[i], as_of=AS_OF, approve="all")
-            except BaseException as exc:  # noqa: BLE001 - reported below
+            except BaseException as exc:
                 errors.append(exc)
 
         threads = [threading.Thread(target=session, args=(i,)) for i in range(len(questions))]
@@ -236,16 +273,25 @@ def test_a_session_running_in_another_process_is_refused_until_that_process_dies
     paused = wb.start(RU_QUESTION, as_of=AS_OF)
     tid = paused.thread_id
     url = os.environ.get(PG_ENV, "") if persistence.backend == "postgres" else ""
-    other = subprocess.Popen([sys.executable, "-c", HOLD_RUN_LOCK, str(tmp_path), tid, url], cwd=ROOT,
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    other = subprocess.Popen(
+        [sys.executable, "-c", HOLD_RUN_LOCK, str(tmp_path), tid, url],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert other.stdout.readline().strip() == "held"
-        decisions = {"cycle": 0, "decisions": {p["id"]: {"action": "approve"} for p in paused.pending_review["proposals"]}}
+        decisions = {
+            "cycle": 0,
+            "decisions": {p["id"]: {"action": "approve"} for p in paused.pending_review["proposals"]},
+        }
         for call in (lambda: wb.resume(tid, decisions), lambda: wb.delete(tid)):
             with pytest.raises(SessionBusyError) as info:
                 call()
-            assert str(info.value) == (f"session {tid} is already running in another process or replica; "
-                                       "wait for it to pause or finish")
+            assert str(info.value) == (
+                f"session {tid} is already running in another process or replica; wait for it to pause or finish"
+            )
         assert wb.show(tid).status == "awaiting_review"  # reading is never blocked
         assert not wb.is_running(tid)  # and the refusal left no lock behind in this process
     finally:

@@ -14,9 +14,10 @@ import signal
 import threading
 import time
 import uuid
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pytest
 
@@ -26,39 +27,32 @@ from core.service import InputError, Workbench
 from core.state import verify_chain
 from tests.cli import CliResult
 from tests.forkserver import ForkServer
-from tests.reliability.conftest import postgres_url
 
 ROOT = Path(__file__).resolve().parents[2]
-Q1 = ("Compare CDD requirements for money service businesses under EU AMLR 2024 and FinCEN's CDD Rule, "
-      "focusing on beneficial ownership thresholds.")
+Q1 = (
+    "Compare CDD requirements for money service businesses under EU AMLR 2024 and FinCEN's CDD Rule, "
+    "focusing on beneficial ownership thresholds."
+)
 AS_OF = "2026-11-30"
 EDITED_QUERY = "AMLR beneficial owner 25% shareholding threshold"
 CHILD_TIMEOUT_S = 180
 
 
-@pytest.fixture(scope="module")
-def data_dir(tmp_path_factory: pytest.TempPathFactory, copy_sample_data: Callable[[Path], Path]) -> Path:
-    """A data dir holding the sample corpus in a Qdrant Edge shard (closed, for the children to open)."""
-    return copy_sample_data(tmp_path_factory.mktemp("crash") / "data")
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def database_url(request: pytest.FixtureRequest) -> str | None:
-    """None for the SQLite file in the data dir, else the Postgres URL (skipped with the reason when unset)."""
-    return postgres_url() if request.param == "postgres" else None
-
-
 def child_env(data_dir: Path, database_url: str | None) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "WORKBENCH_ENGINE", "QDRANT_URL", "WORKBENCH_DATABASE_URL")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "WORKBENCH_ENGINE", "QDRANT_URL", "WORKBENCH_DATABASE_URL")
+    }
     env.update({"WORKBENCH_DATA_DIR": str(data_dir), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"})
     if database_url:
         env["WORKBENCH_DATABASE_URL"] = database_url
     return env
 
 
-def run_and_kill(forks: ForkServer, env: dict[str, str], log: Path, *args: str,
-                 until: Callable[[], bool] | None = None) -> dict[str, Any]:
+def run_and_kill(
+    forks: ForkServer, env: dict[str, str], log: Path, *args: str, until: Callable[[], bool] | None = None
+) -> dict[str, Any]:
     """Run one crash_child step, wait for its first report (and for `until()`), then SIGKILL it; the report."""
     proc = forks.spawn(["-m", "tests.reliability.crash_child", *args], env=env, cwd=ROOT, stderr=log)
     watchdog = threading.Timer(CHILD_TIMEOUT_S, proc.kill)
@@ -134,7 +128,9 @@ def test_a_session_survives_sigkill_mid_cycle_and_at_the_review_pause(
 
     # 1. killed in the first cycle: the draft is saved, the critique's result is not
     assert run_and_kill(fork_server, env, tmp_path / "1.log", "--block", "critique", "start", Q1, AS_OF, user) == {
-        "event": "blocked", "node": "critique"}
+        "event": "blocked",
+        "node": "critique",
+    }
     with restarted(data_dir, database_url) as wb:
         [listed] = wb.sessions(user_id=user)
         tid = listed.thread_id
@@ -160,7 +156,15 @@ def test_a_session_survives_sigkill_mid_cycle_and_at_the_review_pause(
     #    one never finishes, the others are saved first
     approved = sum(d["action"] != "reject" for d in payload["decisions"].values())
     assert run_and_kill(
-        fork_server, env, tmp_path / "3.log", "--block", "correct", "--block-at", str(approved), "resume", tid,
+        fork_server,
+        env,
+        tmp_path / "3.log",
+        "--block",
+        "correct",
+        "--block-at",
+        str(approved),
+        "resume",
+        tid,
         json.dumps(payload),
         until=lambda: saved_task_writes(data_dir, database_url, tid, "pending_queries") == approved - 1,
     ) == {"event": "blocked", "node": "correct"}
@@ -174,8 +178,9 @@ def test_a_session_survives_sigkill_mid_cycle_and_at_the_review_pause(
         assert len(searched) == 1  # only the unfinished correction ran again
         while result.status == "awaiting_review":
             later = {p["id"]: {"action": "approve"} for p in result.pending_review["proposals"]}
-            result = wb.resume(tid, {"cycle": result.pending_review["cycle"], "decisions": later, "reviewer": "carol"},
-                               user_id=user)
+            result = wb.resume(
+                tid, {"cycle": result.pending_review["cycle"], "decisions": later, "reviewer": "carol"}, user_id=user
+            )
         assert result.status == "completed"
 
         history = result.evaluation_history
@@ -185,8 +190,9 @@ def test_a_session_survives_sigkill_mid_cycle_and_at_the_review_pause(
         assert sorted((d.deficiency_id, d.action, d.query) for d in first_review.decisions) == expected_decisions
         assert {d.decided_by for d in first_review.decisions} == {"carol"}
         by_id = {p["id"]: p for p in proposals}
-        retrieved = sorted(d.query or by_id[d.deficiency_id]["query"] for d in first_review.decisions
-                           if d.action != "reject")
+        retrieved = sorted(
+            d.query or by_id[d.deficiency_id]["query"] for d in first_review.decisions if d.action != "reject"
+        )
         assert sorted(first_review.retrieval_queries_issued) == retrieved  # each approval retrieved exactly once
         assert result.metrics["retrievals"] == 1 + sum(len(h.retrieval_queries_issued) for h in history)
         if len(proposals) > 1:
@@ -213,7 +219,13 @@ def test_a_kill_after_the_parallel_corrections_are_saved_but_before_their_checkp
     payload, expected_decisions = review_payload(proposals)
     approved = sum(d["action"] != "reject" for d in payload["decisions"].values())
     assert run_and_kill(
-        fork_server, env, tmp_path / "2.log", "--block-checkpoint", "branch:to:revise", "resume", tid,
+        fork_server,
+        env,
+        tmp_path / "2.log",
+        "--block-checkpoint",
+        "branch:to:revise",
+        "resume",
+        tid,
         json.dumps(payload),
         until=lambda: saved_task_writes(data_dir, database_url, tid, "pending_queries") == approved,
     ) == {"event": "blocked", "checkpoint": "branch:to:revise"}
@@ -229,8 +241,9 @@ def test_a_kill_after_the_parallel_corrections_are_saved_but_before_their_checkp
         assert not searched and "revise" in executed  # no correction ran twice; the revision did
         while result.status == "awaiting_review":
             later = {p["id"]: {"action": "approve"} for p in result.pending_review["proposals"]}
-            result = wb.resume(tid, {"cycle": result.pending_review["cycle"], "decisions": later, "reviewer": "carol"},
-                               user_id=user)
+            result = wb.resume(
+                tid, {"cycle": result.pending_review["cycle"], "decisions": later, "reviewer": "carol"}, user_id=user
+            )
         assert result.status == "completed"
         history = result.evaluation_history
         assert verify_chain(history) == (True, f"{len(history)} cycle records verified")
@@ -244,8 +257,9 @@ def test_a_kill_before_the_first_checkpoint_leaves_a_continuable_session(
     """The session's list entry is written, its first checkpoint is not: no zombie, the run starts again."""
     env = child_env(data_dir, database_url)
     user = f"crash-{uuid.uuid4().hex[:8]}"
-    assert run_and_kill(fork_server, env, tmp_path / "1.log", "--block-checkpoint", "__start__", "start", Q1, AS_OF,
-                        user) == {"event": "blocked", "checkpoint": "__start__"}
+    assert run_and_kill(
+        fork_server, env, tmp_path / "1.log", "--block-checkpoint", "__start__", "start", Q1, AS_OF, user
+    ) == {"event": "blocked", "checkpoint": "__start__"}
     with restarted(data_dir, database_url) as wb:
         [listed] = wb.sessions(user_id=user)
         assert listed.status == "interrupted"

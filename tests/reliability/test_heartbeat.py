@@ -10,8 +10,9 @@ import sys
 import threading
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -22,8 +23,13 @@ from core.service.heartbeat import HEARTBEAT_TIMEOUT_S, HEARTBEATS_NS, Heartbeat
 from tests.fakes import KeywordStore
 from tests.loop.corpora import RU_QUESTION, ruritania_corpus
 from tests.reliability.conftest import postgres_url
-from tests.reliability.test_crash_recovery import AS_OF, CHILD_TIMEOUT_S, Q1, ROOT, child_env, data_dir  # noqa: F401
-from tests.reliability.test_crash_recovery import database_url  # noqa: F401
+from tests.reliability.test_crash_recovery import (
+    AS_OF,
+    CHILD_TIMEOUT_S,
+    Q1,
+    ROOT,
+    child_env,
+)
 
 
 class CutOff(Exception):
@@ -66,8 +72,9 @@ def replica(tmp_path: Path, persistence: Persistence) -> Iterator[Workbench]:
     other.persistence.close()
 
 
-def test_a_fresh_heartbeat_from_another_replica_shows_running(cut_off: tuple[Workbench, str],
-                                                              replica: Workbench) -> None:
+def test_a_fresh_heartbeat_from_another_replica_shows_running(
+    cut_off: tuple[Workbench, str], replica: Workbench
+) -> None:
     wb, tid = cut_off
     mark_running(wb.persistence, tid, Heartbeat(at=time.time(), host="replica-2.internal", pid=4242))
     assert next(s for s in replica.sessions() if s.thread_id == tid).status == "running"
@@ -84,7 +91,8 @@ def test_a_stale_heartbeat_shows_interrupted(cut_off: tuple[Workbench, str], rep
 
 
 def test_a_heartbeat_of_a_dead_process_on_this_host_shows_interrupted_at_once(
-        cut_off: tuple[Workbench, str], replica: Workbench) -> None:
+    cut_off: tuple[Workbench, str], replica: Workbench
+) -> None:
     wb, tid = cut_off
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
@@ -93,8 +101,9 @@ def test_a_heartbeat_of_a_dead_process_on_this_host_shows_interrupted_at_once(
     assert next(s for s in replica.sessions() if s.thread_id == tid).status == "interrupted"
 
 
-def test_listing_sessions_probes_no_run_lock(cut_off: tuple[Workbench, str], replica: Workbench,
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_listing_sessions_probes_no_run_lock(
+    cut_off: tuple[Workbench, str], replica: Workbench, monkeypatch: pytest.MonkeyPatch
+) -> None:
     wb, tid = cut_off
     mark_running(wb.persistence, tid, Heartbeat(at=time.time(), host="replica-2.internal", pid=4242))
 
@@ -106,7 +115,8 @@ def test_listing_sessions_probes_no_run_lock(cut_off: tuple[Workbench, str], rep
 
 
 def test_the_heartbeat_is_refreshed_while_the_lock_is_held_and_removed_after(
-        tmp_path: Path, persistence: Persistence, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, persistence: Persistence, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(heartbeat, "HEARTBEAT_INTERVAL_S", 0.05)
     wb = Workbench(Settings(data_dir=tmp_path), store=KeywordStore(ruritania_corpus()), persistence=persistence)
     tid = f"beat-{uuid.uuid4().hex[:8]}"
@@ -136,13 +146,19 @@ def test_the_in_process_lock_registry_keeps_only_what_is_held(tmp_path: Path, pe
 
 
 def test_a_run_in_another_process_shows_running_until_that_process_dies(
-        data_dir: Path, database_url: str | None, tmp_path: Path) -> None:  # noqa: F811
+    data_dir: Path, database_url: str | None, tmp_path: Path
+) -> None:
     """A real second process parks in its critique while holding the run lock: this process (another replica
     of the app) lists and shows the session as running from its heartbeat, and as cut off once it is killed."""
     user = f"beat-{uuid.uuid4().hex[:8]}"
-    child = subprocess.Popen([sys.executable, "-m", "tests.reliability.crash_child", "--block", "critique", "start",
-                              Q1, AS_OF, user], cwd=ROOT, env=child_env(data_dir, database_url),
-                             stdout=subprocess.PIPE, stderr=(tmp_path / "child.log").open("w"), text=True)
+    child = subprocess.Popen(
+        [sys.executable, "-m", "tests.reliability.crash_child", "--block", "critique", "start", Q1, AS_OF, user],
+        cwd=ROOT,
+        env=child_env(data_dir, database_url),
+        stdout=subprocess.PIPE,
+        stderr=(tmp_path / "child.log").open("w"),
+        text=True,
+    )
     watchdog = threading.Timer(CHILD_TIMEOUT_S, child.kill)
     watchdog.start()
     settings = Settings(data_dir=data_dir, database_url=database_url, qdrant_url=None, qdrant_api_key=None)

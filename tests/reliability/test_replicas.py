@@ -20,8 +20,12 @@ def test_replicas_starting_together_on_a_fresh_database_all_set_up_the_schema(pg
         admin.execute(f"CREATE DATABASE {name}")
     try:
         url = pg_url.rsplit("/", 1)[0] + f"/{name}"
-        replicas = [subprocess.Popen([sys.executable, "-c", OPEN, url], cwd=ROOT, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True) for _ in range(4)]
+        replicas = [
+            subprocess.Popen(
+                [sys.executable, "-c", OPEN, url], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+            )
+            for _ in range(4)
+        ]
         outcomes = [r.communicate(timeout=120) for r in replicas]
         assert [r.returncode for r in replicas] == [0] * 4, [err[-500:] for _, err in outcomes]
         assert [out.strip() for out, _ in outcomes] == ["up"] * 4

@@ -6,8 +6,9 @@ from __future__ import annotations
 import threading
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import psycopg
 import pytest
@@ -30,14 +31,19 @@ WHERE locktype = 'advisory' AND objsubid = 1 AND granted
 
 def saved(admin: psycopg.Connection, thread_id: str) -> tuple[int, int]:
     """Checkpoints and pending writes stored for the thread."""
-    row = admin.execute("SELECT (SELECT count(*) FROM checkpoints WHERE thread_id = %(t)s), "
-                        "(SELECT count(*) FROM checkpoint_writes WHERE thread_id = %(t)s)", {"t": thread_id}).fetchone()
+    row = admin.execute(
+        "SELECT (SELECT count(*) FROM checkpoints WHERE thread_id = %(t)s), "
+        "(SELECT count(*) FROM checkpoint_writes WHERE thread_id = %(t)s)",
+        {"t": thread_id},
+    ).fetchone()
     return int(row[0]), int(row[1])
 
 
 def approve_all(result: RunResult) -> dict[str, Any]:
-    return {"cycle": result.pending_review["cycle"],
-            "decisions": {p["id"]: {"action": "approve"} for p in result.pending_review["proposals"]}}
+    return {
+        "cycle": result.pending_review["cycle"],
+        "decisions": {p["id"]: {"action": "approve"} for p in result.pending_review["proposals"]},
+    }
 
 
 @pytest.fixture
@@ -80,7 +86,8 @@ def test_a_run_that_loses_its_lock_stops_before_its_next_write(tmp_path: Path, p
         done = wb.resume(tid, approve_all(done))
     assert done.status == "completed" and verify_chain(done.evaluation_history)[0]
     assert [d.deficiency_id for d in done.evaluation_history[1].decisions] == [
-        p["id"] for p in paused.pending_review["proposals"]]
+        p["id"] for p in paused.pending_review["proposals"]
+    ]
 
 
 def test_runs_beyond_the_pool_are_refused_cleanly(tmp_path: Path, pg_url: str) -> None:
@@ -121,8 +128,11 @@ def test_a_database_refusing_connections_refuses_the_run_cleanly(tmp_path: Path,
     role = f"wb_limited_{uuid.uuid4().hex[:8]}"
     with psycopg.connect(pg_url, autocommit=True) as admin:
         admin.execute(f"CREATE ROLE {role} LOGIN CONNECTION LIMIT 2")
-        for grant in ("ALL ON SCHEMA public", "ALL ON ALL TABLES IN SCHEMA public",
-                      "ALL ON ALL SEQUENCES IN SCHEMA public"):
+        for grant in (
+            "ALL ON SCHEMA public",
+            "ALL ON ALL TABLES IN SCHEMA public",
+            "ALL ON ALL SEQUENCES IN SCHEMA public",
+        ):
             admin.execute(f"GRANT {grant} TO {role}")
     limited = psycopg.conninfo.make_conninfo(pg_url, user=role)
     persistence = _postgres(limited, pool_size=8, wait_s=0.5)
@@ -135,8 +145,10 @@ def test_a_database_refusing_connections_refuses_the_run_cleanly(tmp_path: Path,
         inside.release()
         release.wait(30)
 
-    workers = [threading.Thread(target=lambda: results.append(
-        wb.start(RU_QUESTION, as_of=AS_OF, user_id=user, on_event=hold))) for _ in range(2)]
+    workers = [
+        threading.Thread(target=lambda: results.append(wb.start(RU_QUESTION, as_of=AS_OF, user_id=user, on_event=hold)))
+        for _ in range(2)
+    ]
     try:
         for w in workers:
             w.start()
@@ -162,5 +174,8 @@ def _connections(admin: psycopg.Connection, role: str) -> int:
 
 
 def _sessions_of(admin: psycopg.Connection, user: str) -> int:
-    return int(admin.execute("SELECT count(*) FROM store WHERE prefix = 'sessions' AND value->>'user_id' = %s",
-                             (user,)).fetchone()[0])
+    return int(
+        admin.execute(
+            "SELECT count(*) FROM store WHERE prefix = 'sessions' AND value->>'user_id' = %s", (user,)
+        ).fetchone()[0]
+    )

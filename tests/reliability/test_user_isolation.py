@@ -6,8 +6,9 @@ Another user's session is reported exactly like a missing one, so its existence 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
@@ -26,8 +27,10 @@ def wb(tmp_path: Path, persistence: Persistence) -> Workbench:
 
 
 def approve_all(result: Any) -> dict[str, Any]:
-    return {"cycle": result.pending_review["cycle"],
-            "decisions": {p["id"]: {"action": "approve"} for p in result.pending_review["proposals"]}}
+    return {
+        "cycle": result.pending_review["cycle"],
+        "decisions": {p["id"]: {"action": "approve"} for p in result.pending_review["proposals"]},
+    }
 
 
 def refused(call: Callable[[], object], thread_id: str) -> None:
@@ -40,8 +43,9 @@ def test_each_user_sees_and_opens_only_their_own_sessions(wb: Workbench) -> None
     run = uuid.uuid4().hex[:8]  # the Postgres database is shared by the whole test run
     alice, bob = f"alice-{run}@example.com", f"bob-{run}@example.com"
     alice_paused = wb.start(RU_QUESTION, as_of=AS_OF, user_id=alice)
-    alice_done = wb.start("What owner disclosure threshold applies in Ruritania?", as_of=AS_OF, approve="none",
-                          user_id=alice)
+    alice_done = wb.start(
+        "What owner disclosure threshold applies in Ruritania?", as_of=AS_OF, approve="none", user_id=alice
+    )
     bob_done = wb.start(RU_QUESTION, as_of=AS_OF, approve="all", user_id=bob)
     paused_id, done_id = alice_paused.thread_id, alice_done.thread_id
     target = alice_done.residual_deficiencies[0].id
@@ -59,7 +63,10 @@ def test_each_user_sees_and_opens_only_their_own_sessions(wb: Workbench) -> None
         (done_id, lambda: wb.export(done_id, "md", user_id=bob)),
         (done_id, lambda: wb.export(done_id, "json", user_id=bob)),
         (done_id, lambda: wb.branch(done_id, 0, user_id=bob)),
-        (done_id, lambda: wb.annotate(done_id, target, editor="bob", reason="mine now", accepted_risk=True, user_id=bob)),
+        (
+            done_id,
+            lambda: wb.annotate(done_id, target, editor="bob", reason="mine now", accepted_risk=True, user_id=bob),
+        ),
         (done_id, lambda: wb.verify_audit(done_id, user_id=bob)),
         ("nope-000000", lambda: wb.show("nope-000000", user_id=bob)),
     ]:
@@ -75,8 +82,9 @@ def test_each_user_sees_and_opens_only_their_own_sessions(wb: Workbench) -> None
     resumed = wb.resume(paused_id, approve_all(alice_paused), user_id=alice)
     assert resumed.thread_id == paused_id and resumed.evaluation_history[1].decisions
     assert b"Residual deficiencies" in wb.export(done_id, "md", user_id=alice)
-    annotated = wb.annotate(done_id, target, editor="alice", reason="accepted for this client", accepted_risk=True,
-                            user_id=alice)
+    annotated = wb.annotate(
+        done_id, target, editor="alice", reason="accepted for this client", accepted_risk=True, user_id=alice
+    )
     assert next(d for d in annotated.identified_deficiencies if d.id == target).accepted_risk
     assert wb.verify_audit(done_id, user_id=alice)[0]
     branch = wb.branch(done_id, 0, user_id=alice)

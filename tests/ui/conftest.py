@@ -1,18 +1,18 @@
 """Fixtures of the UI tests (AppTest and browser).
 
-    ui_data_dir     session: a data dir whose default collection holds the sample corpus (a copy of the session
-                    `sample_data_dir` of tests/conftest.py).
-    app_env         the environment the app reads (WORKBENCH_DATA_DIR = ui_data_dir, offline engine, no servers),
-                    with the app's cached Workbench cleared before and after the test.
-    app             an AppTest of app.py in that environment (not yet run).
-    wb              a Workbench on the same data dir, to set up sessions and check what the pages did.
-    q1_paused / q1_done     Q1 of questions/q1-q6.yaml started through the service: paused at its first review / finished.
+ui_data_dir     session: a data dir whose default collection holds the sample corpus (a copy of the session
+                `sample_data_dir` of tests/conftest.py).
+app_env         the environment the app reads (WORKBENCH_DATA_DIR = ui_data_dir, offline engine, no servers),
+                with the app's cached Workbench cleared before and after the test.
+app             an AppTest of app.py in that environment (not yet run).
+wb              a Workbench on the same data dir, to set up sessions and check what the pages did.
+q1_paused / q1_done     Q1 of questions/q1-q6.yaml started through the service: paused at its first review / finished.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator
 
 import pytest
 from streamlit.testing.v1 import AppTest

@@ -9,11 +9,22 @@ from streamlit.testing.v1 import AppTest
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 APP = REPO_ROOT / "app.py"
-Q1 = ("Compare CDD requirements for money service businesses under EU AMLR 2024 and FinCEN's CDD Rule, "
-      "focusing on beneficial ownership thresholds.")
+Q1 = (
+    "Compare CDD requirements for money service businesses under EU AMLR 2024 and FinCEN's CDD Rule, "
+    "focusing on beneficial ownership thresholds."
+)
 Q1_AS_OF = "2026-11-30"
-CLEARED_ENV = ("QDRANT_URL", "QDRANT_API_KEY", "WORKBENCH_DATABASE_URL", "WORKBENCH_ENGINE", "OPENAI_API_KEY",
-               "OPENAI_BASE_URL", "WORKBENCH_COLLECTION", "WORKBENCH_MAX_CYCLES", "WORKBENCH_QUALITY_THRESHOLD")
+CLEARED_ENV = (
+    "QDRANT_URL",
+    "QDRANT_API_KEY",
+    "WORKBENCH_DATABASE_URL",
+    "WORKBENCH_ENGINE",
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "WORKBENCH_COLLECTION",
+    "WORKBENCH_MAX_CYCLES",
+    "WORKBENCH_QUALITY_THRESHOLD",
+)
 
 
 def offline_env(monkeypatch: pytest.MonkeyPatch, data_dir: Path) -> None:

@@ -11,11 +11,18 @@ from streamlit.testing.v1 import AppTest
 from core.service import RunResult, Workbench
 from tests.ui.support import APP
 
-RESEARCH, BOARD, CYCLES, EXPORT, CORPUS, SESSIONS = (f"views/{name}.py" for name in (
-    "research", "deficiencies", "cycles", "export", "corpus", "sessions"))
+RESEARCH, BOARD, CYCLES, EXPORT, CORPUS, SESSIONS = (
+    f"views/{name}.py" for name in ("research", "deficiencies", "cycles", "export", "corpus", "sessions")
+)
 UI_FILES = [APP, *sorted((APP.parent / "ui").glob("*.py")), *sorted((APP.parent / "views").glob("*.py"))]
-BELOW_THE_SERVICE = ("core.retrieval", "core.engines", "core.graph", "core.nodes", "core.persistence",
-                     "core.termination")
+BELOW_THE_SERVICE = (
+    "core.retrieval",
+    "core.engines",
+    "core.graph",
+    "core.nodes",
+    "core.persistence",
+    "core.termination",
+)
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -37,9 +44,9 @@ def test_the_ui_imports_nothing_below_the_service_and_no_streamlit_internals(pat
 
 @pytest.mark.parametrize("page", [RESEARCH, BOARD, CYCLES, EXPORT, CORPUS, SESSIONS])
 @pytest.mark.parametrize("session", ["q1_paused", "q1_done"])
-def test_one_page_render_reads_the_session_once(app: AppTest, page: str, session: str,
-                                               request: pytest.FixtureRequest,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_one_page_render_reads_the_session_once(
+    app: AppTest, page: str, session: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
     result: RunResult = request.getfixturevalue(session)
     reads: list[str] = []
     show = Workbench.show

@@ -7,21 +7,39 @@ from datetime import date
 
 import pytest
 
+from core.safe_markdown import md_escape
 from core.service import SessionSummary
 from core.state import Deficiency, DeficiencyType, EvaluationCycleRecord, ResolutionStatus, Severity
 from tests.inert import live_markup, unescape
 from ui.frames import (
-    BoardChanges, annotation_changes, answer_diff, board_frame, board_rows, card_decision, cycle_frame,
-    frame_records, md_escape, needs_metadata, paused_changes, review_payload, session_frame, upload_defaults,
+    BoardChanges,
+    annotation_changes,
+    answer_diff,
+    board_frame,
+    board_rows,
+    card_decision,
+    cycle_frame,
+    frame_records,
+    needs_metadata,
+    paused_changes,
+    review_payload,
+    session_frame,
+    upload_defaults,
 )
 
 S = ResolutionStatus
 
 
 def make(subject: str, status: S = S.open, severity: Severity = Severity.medium, **kw: object) -> Deficiency:
-    return Deficiency(deficiency_type=kw.pop("deficiency_type", DeficiencyType.missing_jurisdiction), subject=subject,
-                      description=f"{subject} is missing", suggested_correction_query=f"{subject} rules",
-                      resolution_status=status, severity=severity, **kw)
+    return Deficiency(
+        deficiency_type=kw.pop("deficiency_type", DeficiencyType.missing_jurisdiction),
+        subject=subject,
+        description=f"{subject} is missing",
+        suggested_correction_query=f"{subject} rules",
+        resolution_status=status,
+        severity=severity,
+        **kw,
+    )
 
 
 @pytest.fixture
@@ -51,8 +69,11 @@ def test_board_edits_become_decisions(deficiencies: list[Deficiency]) -> None:
     row(rows, "SG")["severity"] = "low"
     changes = paused_changes(deficiencies, rows, [eu.id, us.id])
     assert changes.decisions[eu.id] == {"action": "reject", "note": "dismissed on the board"}
-    assert changes.decisions[us.id] == {"action": "edit", "query": "FinCEN CDD rule 31 CFR 1010.230",
-                                        "severity": "critical"}
+    assert changes.decisions[us.id] == {
+        "action": "edit",
+        "query": "FinCEN CDD rule 31 CFR 1010.230",
+        "severity": "critical",
+    }
     assert changes.decisions[sg.id] == {"action": "approve", "severity": "low"}
     assert changes.problems == []
 
@@ -74,32 +95,52 @@ def test_board_leaves_policy_decided_deficiencies_alone(deficiencies: list[Defic
     rows = rows_of(deficiencies)
     row(rows, "EU")["status"] = "dismissed"  # open but not proposed: the approval policy decided it
     changes = paused_changes(deficiencies, rows, [us.id])
-    assert not changes and changes.problems == [f"{eu.id}: decided by the approval policy in this review; "
-                                                "the change is ignored"]
+    assert not changes and changes.problems == [
+        f"{eu.id}: decided by the approval policy in this review; the change is ignored"
+    ]
 
 
 def test_added_rows_need_type_subject_description_and_query(deficiencies: list[Deficiency]) -> None:
     rows = rows_of(deficiencies)
     blank = dict.fromkeys(rows[0])
-    rows.append({**blank, "type": "missing_jurisdiction", "subject": "SG", "description": "Singapore not covered",
-                 "correction query": "MAS PSN01 customer due diligence", "severity": "high", "note": "client asks"})
+    rows.append(
+        {
+            **blank,
+            "type": "missing_jurisdiction",
+            "subject": "SG",
+            "description": "Singapore not covered",
+            "correction query": "MAS PSN01 customer due diligence",
+            "severity": "high",
+            "note": "client asks",
+        }
+    )
     rows.append({**blank, "type": "missing_exemption", "subject": "EU"})
     rows.append(dict(blank))
     changes = paused_changes(deficiencies, rows, [])
-    assert changes.added == [{"deficiency_type": "missing_jurisdiction", "subject": "SG",
-                              "description": "Singapore not covered",
-                              "suggested_correction_query": "MAS PSN01 customer due diligence",
-                              "severity": "high", "note": "client asks"}]
+    assert changes.added == [
+        {
+            "deficiency_type": "missing_jurisdiction",
+            "subject": "SG",
+            "description": "Singapore not covered",
+            "suggested_correction_query": "MAS PSN01 customer due diligence",
+            "severity": "high",
+            "note": "client asks",
+        }
+    ]
     assert len(changes.problems) == 1 and "description, correction query" in changes.problems[0]
 
 
 def test_review_payload_merges_cards_and_board(deficiencies: list[Deficiency]) -> None:
     eu, us, _, sg = deficiencies
     proposals = [{"id": eu.id, "query": "EU rules"}, {"id": us.id, "query": "US rules"}]
-    board = BoardChanges(decisions={eu.id: {"action": "reject", "note": "out of scope"},
-                                    us.id: {"action": "approve", "severity": "critical"},
-                                    sg.id: {"action": "approve", "severity": "low"}},
-                         added=[{"deficiency_type": "missing_jurisdiction", "subject": "SG"}])
+    board = BoardChanges(
+        decisions={
+            eu.id: {"action": "reject", "note": "out of scope"},
+            us.id: {"action": "approve", "severity": "critical"},
+            sg.id: {"action": "approve", "severity": "low"},
+        },
+        added=[{"deficiency_type": "missing_jurisdiction", "subject": "SG"}],
+    )
     cards = {eu.id: {"action": "approve", "note": ""}, us.id: {"action": "edit", "query": "FinCEN", "note": ""}}
     payload = review_payload(proposals, cards, board, "ana", cycle=2)
     assert payload["decisions"] == {
@@ -151,10 +192,18 @@ def test_md_escape_makes_markup_inert() -> None:
 
 
 def test_cycle_table_and_answer_diff() -> None:
-    records = [EvaluationCycleRecord(cycle_number=i, timestamp="2026-11-30T10:00:00+00:00",
-                                     deficiencies_found=("D-1",) * (2 - i), deficiencies_resolved=(),
-                                     overall_score=0.7 + 0.1 * i, status_counts={"open": 2 - i},
-                                     answer=f"line one\nfigure {i}") for i in range(3)]
+    records = [
+        EvaluationCycleRecord(
+            cycle_number=i,
+            timestamp="2026-11-30T10:00:00+00:00",
+            deficiencies_found=("D-1",) * (2 - i),
+            deficiencies_resolved=(),
+            overall_score=0.7 + 0.1 * i,
+            status_counts={"open": 2 - i},
+            answer=f"line one\nfigure {i}",
+        )
+        for i in range(3)
+    ]
     table = cycle_frame(records, {0: {"plan": 0.5, "critique": 0.25}, 2: {"critique": 0.125}})
     assert list(table["cycle"]) == [0, 1, 2] and list(table["open"]) == [2, 1, 0]
     assert list(table["seconds"]) == [0.75, 0, 0.125]  # per cycle, not running totals
@@ -165,8 +214,14 @@ def test_cycle_table_and_answer_diff() -> None:
 
 @pytest.mark.parametrize(
     ("name", "content", "expected"),
-    [("a.md", b"---\nid: a\n---\ntext", False), ("a.md", b"# Title\ntext", True), ("a.txt", b"text", True),
-     ("a.pdf", b"%PDF", True), ("a.jsonl", b'{"id": 1}', False), ("b.md", b"\xef\xbb\xbf---\nid: b", False)],
+    [
+        ("a.md", b"---\nid: a\n---\ntext", False),
+        ("a.md", b"# Title\ntext", True),
+        ("a.txt", b"text", True),
+        ("a.pdf", b"%PDF", True),
+        ("a.jsonl", b'{"id": 1}', False),
+        ("b.md", b"\xef\xbb\xbf---\nid: b", False),
+    ],
 )
 def test_needs_metadata(name: str, content: bytes, expected: bool) -> None:
     assert needs_metadata(name, content) is expected
@@ -179,8 +234,15 @@ def test_upload_defaults_keep_only_what_was_filled() -> None:
 
 def test_the_session_table_shows_the_status_and_why_the_loop_stopped() -> None:
     """The status comes from the service as it is (running or cut off is decided there, from heartbeats)."""
-    done = SessionSummary(thread_id="t1", question="q", status="completed", created_at="x", updated_at="x",
-                          termination_reason="max_cycles_reached", termination_text="Stopped after the maximum.")
+    done = SessionSummary(
+        thread_id="t1",
+        question="q",
+        status="completed",
+        created_at="x",
+        updated_at="x",
+        termination_reason="max_cycles_reached",
+        termination_text="Stopped after the maximum.",
+    )
     running = SessionSummary(thread_id="t2", question="q", status="running", created_at="x", updated_at="x")
     frame = session_frame([done, running])
     assert list(frame["status"]) == ["completed", "running"]

@@ -21,8 +21,9 @@ from tests.ui.support import APP, Q1, offline_env, open_session
 from ui.frames import board_rows
 from ui.shared import workbench
 
-RESEARCH, BOARD, CYCLES, EXPORT, CORPUS, SESSIONS = (f"views/{name}.py" for name in (
-    "research", "deficiencies", "cycles", "export", "corpus", "sessions"))
+RESEARCH, BOARD, CYCLES, EXPORT, CORPUS, SESSIONS = (
+    f"views/{name}.py" for name in ("research", "deficiencies", "cycles", "export", "corpus", "sessions")
+)
 
 
 def text(elements: object) -> str:
@@ -52,8 +53,9 @@ def approve_until_done(app: AppTest, wb: Workbench, thread_id: str) -> None:
         click(app, "Submit decisions")
 
 
-def test_first_start_indexes_the_sample_corpus(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
-                                               embedder: Embedder) -> None:
+def test_first_start_indexes_the_sample_corpus(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, embedder: Embedder
+) -> None:
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     for name in ("eu-amlr-2024-1624.md", "us-fincen-cdd-2016.md"):
@@ -153,9 +155,16 @@ def test_board_edits_travel_with_the_resume(app: AppTest, wb: Workbench, q1_paus
     for row in rows:
         if row["id"] in pending and not row["correction query"]:
             row["correction query"] = f"{row['subject']} requirements"
-    rows.append({**dict.fromkeys(rows[0]), "type": "missing_jurisdiction", "subject": "SG",
-                 "description": "Singapore is not covered", "correction query": "MAS PSN01 customer due diligence",
-                 "severity": "high"})
+    rows.append(
+        {
+            **dict.fromkeys(rows[0]),
+            "type": "missing_jurisdiction",
+            "subject": "SG",
+            "description": "Singapore is not covered",
+            "correction query": "MAS PSN01 customer due diligence",
+            "severity": "high",
+        }
+    )
     app.session_state["board-staged"] = {f"{tid}:0": rows}
 
     open_session(app, tid)
@@ -249,8 +258,11 @@ def test_corpus_page_browses_filters_and_searches(app: AppTest) -> None:
 
 def test_uploads_are_ingested_with_metadata_and_per_file_errors(wb: Workbench) -> None:
     files = [
-        ("note.txt", b"Virtual asset service providers must apply CDD above 1,000 units.", {"jurisdiction": "XY",
-                                                                                              "title": "XY VASP note"}),
+        (
+            "note.txt",
+            b"Virtual asset service providers must apply CDD above 1,000 units.",
+            {"jurisdiction": "XY", "title": "XY VASP note"},
+        ),
         ("bare.txt", b"No jurisdiction was given for this one.", {}),
         ("fm.md", b"---\nid: xy-law\ntitle: XY law\njurisdiction: XY\n---\n# XY law\nText of the law.", {}),
     ]

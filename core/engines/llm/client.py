@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable, Sequence
 from contextlib import suppress
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Any, TypeVar
 
 import openai
 from langchain_core.exceptions import ModelRefusalError
@@ -59,15 +60,19 @@ RETRY_ON: tuple[type[BaseException], ...] = (
 """Failures worth another attempt. Refusals, content filters and other 4xx are not: they would repeat."""
 
 OUTAGE: tuple[type[BaseException], ...] = (
-    openai.APITimeoutError, openai.APIConnectionError, openai.RateLimitError, openai.InternalServerError,
+    openai.APITimeoutError,
+    openai.APIConnectionError,
+    openai.RateLimitError,
+    openai.InternalServerError,
 )
 """Failures that say the server is not serving; only calls lost to these count towards the breaker."""
 
 
 def add_usage(a: Usage, b: Usage) -> Usage:
     """Sum of two usages."""
-    return Usage(a.llm_calls + b.llm_calls, a.prompt_tokens + b.prompt_tokens,
-                 a.completion_tokens + b.completion_tokens)
+    return Usage(
+        a.llm_calls + b.llm_calls, a.prompt_tokens + b.prompt_tokens, a.completion_tokens + b.completion_tokens
+    )
 
 
 def response_format(schema: type[BaseModel]) -> dict[str, Any]:
@@ -129,14 +134,26 @@ class LlmClient:
     `sleep` and `clock` (the breaker's) are injectable for tests.
     """
 
-    def __init__(self, settings: Settings, *, sleep: Callable[[float], None] = time.sleep,
-                 clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
+    ):
         key = settings.openai_api_key or "not-needed"  # local OpenAI-compatible servers accept any key
         self.attempt_s = settings.llm_timeout_s
-        self.chat = ChatOpenAI(model=settings.llm_model, temperature=0, timeout=self.attempt_s, max_retries=0,
-                               max_tokens=settings.llm_max_tokens, base_url=settings.openai_base_url,
-                               api_key=SecretStr(key), http_client=deadline_http_client(self.attempt_s),
-                               http_socket_options=())
+        self.chat = ChatOpenAI(
+            model=settings.llm_model,
+            temperature=0,
+            timeout=self.attempt_s,
+            max_retries=0,
+            max_completion_tokens=settings.llm_max_tokens,
+            base_url=settings.openai_base_url,
+            api_key=SecretStr(key),
+            http_client=deadline_http_client(self.attempt_s),
+            http_socket_options=(),
+        )
         self.attempts = 1 + max(0, settings.llm_max_retries)
         self.deadline_s = settings.llm_deadline_s
         self.backoff_s = settings.llm_backoff_s
@@ -148,7 +165,8 @@ class LlmClient:
     def _runnable(self, schema: type[BaseModel]) -> Runnable:
         if schema not in self._runnables:
             self._runnables[schema] = self.chat.with_structured_output(
-                response_format(schema), method="json_schema", include_raw=True)
+                response_format(schema), method="json_schema", include_raw=True
+            )
         return self._runnables[schema]
 
     def call(self, role: str, schema: type[M], system: str, user: str) -> tuple[M, Usage, tuple[str, ...]]:
@@ -156,9 +174,13 @@ class LlmClient:
         if why := self.breaker.blocked():
             raise LlmUnavailableError(role, "circuit open", 0, Usage(), (f"{role}: {why}",))
         messages = [SystemMessage(system), HumanMessage(user)]
-        retrying = Retrying(stop=stop_after_attempt(self.attempts) | stop_before_delay(self.deadline_s),
-                            wait=self._wait, retry=retry_if_exception_type(RETRY_ON), sleep=self._sleep,
-                            reraise=True)
+        retrying = Retrying(
+            stop=stop_after_attempt(self.attempts) | stop_before_delay(self.deadline_s),
+            wait=self._wait,
+            retry=retry_if_exception_type(RETRY_ON),
+            sleep=self._sleep,
+            reraise=True,
+        )
         usage, notes, attempt = Usage(), [], 0
         try:
             for trial in retrying:
@@ -167,14 +189,15 @@ class LlmClient:
                     attempt = state.attempt_number
                     left = state.start_time + self.deadline_s - time.monotonic()
                     try:
-                        value, spent = run_within(lambda: self._once(schema, messages),
-                                                  max(0.01, min(self.attempt_s, left)))
+                        value, spent = run_within(
+                            lambda: self._once(schema, messages), max(0.01, min(self.attempt_s, left))
+                        )
                     except Exception as exc:
                         usage = add_usage(usage, getattr(exc, "usage", Usage()))
                         detail = "" if isinstance(exc, RETRY_ON) else f": {str(exc)[:200]}"
                         notes.append(f"{role}: attempt {attempt} failed: {reason(exc)}{detail}")
                         raise
-        except Exception as exc:  # noqa: BLE001 - the last failure, whatever it is, is reported as unavailable
+        except Exception as exc:
             self.breaker.record(isinstance(exc, OUTAGE))
             raise LlmUnavailableError(role, reason(exc), attempt, usage, notes) from exc
         self.breaker.record(False)
@@ -183,7 +206,8 @@ class LlmClient:
         return value, add_usage(usage, spent), tuple(notes)
 
     def _wait(self, state: RetryCallState) -> float:
-        asked = retry_after_s(state.outcome.exception()) if state.outcome else None
+        error = state.outcome.exception() if state.outcome else None
+        asked = retry_after_s(error) if error is not None else None
         wanted = asked if asked is not None else self.backoff_s * 2 ** (state.attempt_number - 1)
         return min(self.max_wait_s, wanted)
 

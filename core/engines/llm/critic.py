@@ -10,7 +10,8 @@ missing exemptions and `claim:<first eight words>` for a claim pointed at by num
 from __future__ import annotations
 
 import re
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from core.answer import Answer, Claim
 from core.engines.base import CritiqueResult, EngineContext
@@ -51,8 +52,11 @@ class _Subjects:
         item = self.items.get(head.lower())
         doc_head, _, tail = (p.strip() for p in head.partition(":"))
         doc = self.ctx.catalog.get(head) or self.ctx.catalog.get(doc_head)
-        section: str = self.code(found.affected_section) or (item.jurisdiction if item else None) or (
-            doc.jurisdiction if doc else found.affected_section.strip()[:20])
+        section: str = (
+            self.code(found.affected_section)
+            or (item.jurisdiction if item else None)
+            or (doc.jurisdiction if doc else found.affected_section.strip()[:20])
+        )
         flt: dict[str, Any] = {}
         evidence: tuple[str, ...] = ()
         if kind == T.outdated_source:
@@ -73,7 +77,8 @@ class _Subjects:
             if not item.answerable:
                 return None  # the answer discloses it as a gap; no retrieval can fix it
             code = self._claim_section(item.id) or (
-                section if item.jurisdiction == ANY_JURISDICTION else item.jurisdiction)
+                section if item.jurisdiction == ANY_JURISDICTION else item.jurisdiction
+            )
             named = self._item_subject(kind, item.id, code, figure)
             if named is None:
                 return None
@@ -88,9 +93,15 @@ class _Subjects:
             return None
         query = found.suggested_correction_query.strip() or (item.query if item else found.description)
         return Deficiency(
-            deficiency_type=kind, subject=subject, description=found.description.strip(),
-            severity=Severity(found.severity), affected_section=section, suggested_correction_query=query,
-            correction_filter=flt, evidence_doc_ids=evidence, origin="llm",
+            deficiency_type=kind,
+            subject=subject,
+            description=found.description.strip(),
+            severity=Severity(found.severity),
+            affected_section=section,
+            suggested_correction_query=query,
+            correction_filter=flt,
+            evidence_doc_ids=evidence,
+            origin="llm",
         )
 
     def _claim_section(self, item_id: str) -> str | None:
@@ -116,8 +127,11 @@ class _Subjects:
 def avoid_repeat(d: Deficiency, known: dict[str, Deficiency]) -> Deficiency:
     """A query that already failed for this deficiency is widened, never proposed again as is."""
     before = known.get(d.id)
-    if before is None or not tried(before) or (
-            d.suggested_correction_query.strip().lower() != before.suggested_correction_query.strip().lower()):
+    if (
+        before is None
+        or not tried(before)
+        or (d.suggested_correction_query.strip().lower() != before.suggested_correction_query.strip().lower())
+    ):
         return d
     flt = {k: v for k, v in d.correction_filter.items() if k != "doc_ids"}
     query = f"{d.suggested_correction_query} {d.subject.replace(':', ' ').replace('_', ' ')}"
@@ -136,26 +150,37 @@ class LlmCritic:
         self.client = client
         self.max_findings = max_findings
 
-    def critique(self, plan: ResearchPlan, answer: Answer, known: Sequence[Deficiency],
-                 ctx: EngineContext) -> CritiqueResult:
+    def critique(
+        self, plan: ResearchPlan, answer: Answer, known: Sequence[Deficiency], ctx: EngineContext
+    ) -> CritiqueResult:
         """The model's findings with canonical subjects, one per stable ID; the score has no plan share (the
         composite critic scores with the rule critic's answered items)."""
-        out, usage, notes = self.client.call("llm critic", FindingsOut, CRITIC_SYSTEM,
-                                             critic_prompt(plan, answer, known, ctx))
+        out, usage, notes = self.client.call(
+            "llm critic", FindingsOut, CRITIC_SYSTEM, critic_prompt(plan, answer, known, ctx)
+        )
         subjects = _Subjects(plan, answer, ctx)
         by_id = {d.id: d for d in known}
         found: dict[str, Deficiency] = {}
         dropped: list[str] = []
-        for item in out.deficiencies[:self.max_findings]:
+        for item in out.deficiencies[: self.max_findings]:
             d = subjects.canonical(item)
             if d is None:
-                dropped.append(f"llm critic: dropped a {item.deficiency_type.value} finding: subject {item.subject[:60]!r} "
-                               "names nothing in the plan, the answer or the corpus")
+                dropped.append(
+                    f"llm critic: dropped a {item.deficiency_type.value} finding: subject {item.subject[:60]!r} "
+                    "names nothing in the plan, the answer or the corpus"
+                )
                 continue
             found.setdefault(d.id, avoid_repeat(d, by_id))
         if len(out.deficiencies) > self.max_findings:
-            dropped.append(f"llm critic: dropped {len(out.deficiencies) - self.max_findings} finding(s) beyond "
-                           f"the cap of {self.max_findings}")
+            dropped.append(
+                f"llm critic: dropped {len(out.deficiencies) - self.max_findings} finding(s) beyond "
+                f"the cap of {self.max_findings}"
+            )
         result = list(found.values())
-        return CritiqueResult(deficiencies=result, score=quality_score(result), critics=(self.name,), usage=usage,
-                              notes=(*notes, *dropped))
+        return CritiqueResult(
+            deficiencies=result,
+            score=quality_score(result),
+            critics=(self.name,),
+            usage=usage,
+            notes=(*notes, *dropped),
+        )

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Callable, Mapping, Sequence
 
 from core.answer import Answer, Claim, ClaimKind, Gap, Quote, gap_for
-from core.engines.base import DraftResult, Drafter, EngineContext
+from core.documents import DocStatus, Hit
+from core.engines.base import Drafter, DraftResult, EngineContext
 from core.engines.llm.client import LlmClient, LlmUnavailableError, add_usage
 from core.engines.llm.prompts import DRAFT_SYSTEM, REVISE_SYSTEM, draft_prompt, revise_prompt
 from core.engines.llm.schemas import AnswerOut, ClaimOut
 from core.engines.offline import citations_for
 from core.engines.text import quote_in
 from core.plan import Aspect, ResearchPlan
-from core.documents import DocStatus, Hit
 from core.state import Deficiency, Evidence
 
 
@@ -65,8 +65,10 @@ class AnswerBuilder:
         for section in out.sections:
             code = self._codes.get(" ".join(section.jurisdiction.split()).strip("# ").lower())
             if code is None:
-                self.notes.append(f"llm drafter: dropped a section headed {section.jurisdiction[:40]!r}: "
-                                  "not a jurisdiction of the plan or of the passages given")
+                self.notes.append(
+                    f"llm drafter: dropped a section headed {section.jurisdiction[:40]!r}: "
+                    "not a jurisdiction of the plan or of the passages given"
+                )
                 continue
             existing = answer.section(code)
             claims = {c.text: c for c in (existing.claims if existing else ())}
@@ -98,8 +100,11 @@ class AnswerBuilder:
             self._over += 1
             return None
         self._kept += 1
-        history = any(self.ctx.catalog.status_at(q.doc_id, self.ctx.as_of) in (DocStatus.superseded, DocStatus.repealed)
-                      and q.doc_id in self.plan.history_doc_ids for q in quotes)
+        history = any(
+            self.ctx.catalog.status_at(q.doc_id, self.ctx.as_of) in (DocStatus.superseded, DocStatus.repealed)
+            and q.doc_id in self.plan.history_doc_ids
+            for q in quotes
+        )
         return Claim(text=text, plan_item_ids=items, citations=quotes, kind=kind, history=history)
 
     def _quote(self, chunk_id: str, quote: str, claim: str) -> Quote | None:
@@ -111,8 +116,9 @@ class AnswerBuilder:
             return None
         said = " ".join(quote.split()).strip("\"'“”‘’ ")
         if not any(quote_in(said, t) for t in (self.ctx.passage(cid), *given.texts)):
-            self.notes.append(f"llm drafter: dropped a citation of {cid}: its quote is not in that passage "
-                              f"(claim {claim[:60]!r})")
+            self.notes.append(
+                f"llm drafter: dropped a citation of {cid}: its quote is not in that passage (claim {claim[:60]!r})"
+            )
             return None
         return Quote(doc_id=given.doc_id, chunk_id=cid, quote=said)
 
@@ -121,9 +127,12 @@ def _merged(before: Claim | None, claim: Claim) -> Claim:
     """A claim repeated word for word answers the items and keeps the citations of both."""
     if before is None:
         return claim
-    return before.model_copy(update={
-        "plan_item_ids": tuple(dict.fromkeys((*before.plan_item_ids, *claim.plan_item_ids))),
-        "citations": tuple(dict.fromkeys((*before.citations, *claim.citations)))})
+    return before.model_copy(
+        update={
+            "plan_item_ids": tuple(dict.fromkeys((*before.plan_item_ids, *claim.plan_item_ids))),
+            "citations": tuple(dict.fromkeys((*before.citations, *claim.citations))),
+        }
+    )
 
 
 def _given_hits(hits: Mapping[str, Sequence[Hit]]) -> dict[str, Given]:
@@ -158,8 +167,11 @@ class LlmDrafter:
         given = _given_hits(hits)
         if not given:
             answer = Answer(gaps=tuple(gaps))
-            return DraftResult(answer=answer, citations=[],
-                               notes=("llm drafter: no passage was retrieved for any plan item; no model call",))
+            return DraftResult(
+                answer=answer,
+                citations=[],
+                notes=("llm drafter: no passage was retrieved for any plan item; no model call",),
+            )
         try:
             out, usage, notes = self.client.call("llm drafter", AnswerOut, DRAFT_SYSTEM, draft_prompt(plan, hits, ctx))
         except LlmUnavailableError as exc:
@@ -167,14 +179,21 @@ class LlmDrafter:
         answer, dropped = AnswerBuilder(plan, given, ctx, self.max_claims).build(out, gaps)
         return DraftResult(answer=answer, citations=citations_for(answer, ctx), usage=usage, notes=notes + dropped)
 
-    def revise(self, plan: ResearchPlan, answer: Answer, addressed: Sequence[Deficiency],
-               evidence: Sequence[Evidence], ctx: EngineContext) -> DraftResult:
+    def revise(
+        self,
+        plan: ResearchPlan,
+        answer: Answer,
+        addressed: Sequence[Deficiency],
+        evidence: Sequence[Evidence],
+        ctx: EngineContext,
+    ) -> DraftResult:
         """The answer revised with the correction evidence; unchanged (and no call) when nothing was addressed."""
         if not addressed:
             return DraftResult(answer=answer, citations=citations_for(answer, ctx))
         try:
-            out, usage, notes = self.client.call("llm drafter", AnswerOut, REVISE_SYSTEM,
-                                                 revise_prompt(plan, answer, addressed, evidence, ctx))
+            out, usage, notes = self.client.call(
+                "llm drafter", AnswerOut, REVISE_SYSTEM, revise_prompt(plan, answer, addressed, evidence, ctx)
+            )
         except LlmUnavailableError as exc:
             return self._fall_back(exc, "revision", lambda f: f.revise(plan, answer, addressed, evidence, ctx))
         builder = AnswerBuilder(plan, _given_revision(answer, evidence), ctx, self.max_claims)
@@ -186,7 +205,7 @@ class LlmDrafter:
             raise exc
         try:
             result = run(self.fallback)
-        except Exception as fallback_exc:  # noqa: BLE001 - nothing left to write the answer: degraded_llm
+        except Exception as fallback_exc:
             raise exc from fallback_exc
         note = f"llm drafter unavailable ({exc.reason}); the {self.fallback.name} drafter wrote this {what}"
         return replace(result, usage=add_usage(result.usage, exc.usage), notes=(*exc.notes, *result.notes, note))

@@ -11,7 +11,8 @@ from __future__ import annotations
 import contextvars
 import threading
 import time
-from typing import Any, Callable, Iterator, TypeVar
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 
 import httpx
 import openai
@@ -23,7 +24,7 @@ class DeadlineExceeded(openai.APITimeoutError):
     """An attempt ran past its wall-clock budget (raised by the caller's watchdog, not by a read timeout)."""
 
     def __init__(self, budget_s: float):
-        super().__init__(httpx.Request("POST", "http://deadline.invalid"))
+        super().__init__(httpx.Request("POST", "http://deadline.invalid"))  # type: ignore[arg-type]  # openai types name its vendored httpx
         self.budget_s = budget_s
 
 
@@ -60,9 +61,10 @@ def deadline_http_client(budget_s: float) -> httpx.Client:
         budget = _BUDGET.get() or budget_s
         request.extensions[_DEADLINE_KEY] = time.monotonic() + budget
         timeout = dict(request.extensions.get("timeout") or {})
-        request.extensions["timeout"] = {k: budget if v is None else min(v, budget)
-                                         for k, v in {**dict.fromkeys(("connect", "read", "write", "pool")),
-                                                      **timeout}.items()}
+        request.extensions["timeout"] = {
+            k: budget if v is None else min(v, budget)
+            for k, v in {**dict.fromkeys(("connect", "read", "write", "pool")), **timeout}.items()
+        }
 
     def bound(response: httpx.Response) -> None:
         response.stream = _DeadlineStream(response.stream, response.request.extensions[_DEADLINE_KEY])
@@ -81,7 +83,7 @@ def run_within(fn: Callable[[], R], budget_s: float) -> R:
     def work() -> None:
         try:
             box["value"] = context.run(fn)
-        except BaseException as exc:  # noqa: BLE001 - handed to the caller below
+        except BaseException as exc:
             box["error"] = exc
 
     worker = threading.Thread(target=work, name="llm-call", daemon=True)
@@ -115,8 +117,10 @@ class CircuitBreaker:
             if waited >= self.cooldown_s:
                 self._opened_at = self._clock()  # half-open: this call is the trial, the others keep failing fast
                 return None
-            return (f"circuit open after {self.failures} consecutive unavailable calls; "
-                    f"next try in {self.cooldown_s - waited:.0f} s")
+            return (
+                f"circuit open after {self.failures} consecutive unavailable calls; "
+                f"next try in {self.cooldown_s - waited:.0f} s"
+            )
 
     def record(self, outage: bool) -> None:
         """Record how a call ended: lost to an outage, or answered (even by a refusal or a bad reply)."""

@@ -24,8 +24,9 @@ def place_name(code: str) -> str:
 
 
 def _named(words: str, question: str) -> bool:
-    return bool(words.strip()) and re.search(r"(?<!\w)" + re.escape(words.strip()) + r"(?!\w)", question,
-                                             re.I) is not None
+    return (
+        bool(words.strip()) and re.search(r"(?<!\w)" + re.escape(words.strip()) + r"(?!\w)", question, re.I) is not None
+    )
 
 
 class _Codes:
@@ -50,8 +51,13 @@ class _Codes:
     def planned(self, code: str, named_as: tuple[str, ...]) -> PlannedJurisdiction:
         """A new planned jurisdiction; whether the corpus holds it is computed here, never taken from the model."""
         in_corpus = code in self.corpus
-        return PlannedJurisdiction(code=code, name=place_name(code), named_as=named_as, in_corpus=in_corpus,
-                                   via=None if in_corpus else self.covers.get(code))
+        return PlannedJurisdiction(
+            code=code,
+            name=place_name(code),
+            named_as=named_as,
+            in_corpus=in_corpus,
+            via=None if in_corpus else self.covers.get(code),
+        )
 
 
 def merge_plan(floor: ResearchPlan, out: PlanOut, ctx: EngineContext) -> tuple[ResearchPlan, tuple[str, ...]]:
@@ -81,8 +87,11 @@ def merge_plan(floor: ResearchPlan, out: PlanOut, ctx: EngineContext) -> tuple[R
             notes.append(f"llm planner: dropped jurisdiction {code}: the question does not name it")
             continue
         known = places.get(code)
-        places[code] = (known.model_copy(update={"named_as": tuple(dict.fromkeys((*known.named_as, *words)))})
-                        if known else codes.planned(code, words))
+        places[code] = (
+            known.model_copy(update={"named_as": tuple(dict.fromkeys((*known.named_as, *words)))})
+            if known
+            else codes.planned(code, words)
+        )
     items = _Items(floor, places)
     for it in out.items:
         aspect = it.aspect
@@ -104,9 +113,16 @@ def merge_plan(floor: ResearchPlan, out: PlanOut, ctx: EngineContext) -> tuple[R
     for e in out.entity_types:
         if e.strip() and e.strip().lower() not in {x.lower() for x in entities} and len(entities) < MAX_ENTITY_TYPES:
             entities.append(e.strip())
-    plan = floor.model_copy(update={
-        "jurisdictions": tuple(places.values()), "entity_types": tuple(entities), "items": items.ranked(),
-        "yes_no": yes_no, "comparison": comparison, "planner": "llm"})
+    plan = floor.model_copy(
+        update={
+            "jurisdictions": tuple(places.values()),
+            "entity_types": tuple(entities),
+            "items": items.ranked(),
+            "yes_no": yes_no,
+            "comparison": comparison,
+            "planner": "llm",
+        }
+    )
     return plan, tuple(notes)
 
 
@@ -118,7 +134,8 @@ class _Items:
         self.items = {i.id: i for i in floor.items}
         self.topic = " ".join(floor.topic_terms) or floor.question
         self.aspects = list(dict.fromkeys(i.aspect for i in floor.items if i.aspect not in OPEN_ASPECTS)) or [
-            Aspect.obligation]
+            Aspect.obligation
+        ]
 
     def add(self, code: str, aspect: Aspect, ask: str, query: str) -> None:
         """An item unless its id exists; a member state's goes to its bloc, one of a country without sources is
@@ -126,12 +143,14 @@ class _Items:
         place = self.places.get(code)
         if place is not None and not place.in_corpus:
             if place.via:
-                self.add(place.via, aspect, ask.replace(place.name, f"{place.via} law applying in {place.name}"),
-                         query)
+                self.add(place.via, aspect, ask.replace(place.name, f"{place.via} law applying in {place.name}"), query)
                 self._national(place, aspect)
             else:
-                self._put(PlanItem(id=item_id(code, aspect), jurisdiction=code, aspect=aspect, ask=ask, query="",
-                                   answerable=False))
+                self._put(
+                    PlanItem(
+                        id=item_id(code, aspect), jurisdiction=code, aspect=aspect, ask=ask, query="", answerable=False
+                    )
+                )
             return
         self._put(PlanItem(id=item_id(code, aspect), jurisdiction=code, aspect=aspect, ask=ask, query=query))
 
@@ -152,25 +171,48 @@ class _Items:
         """The verdict item of a yes/no question and the comparison item of a comparing one."""
         answerable = any(i.answerable and i.jurisdiction != ANY_JURISDICTION for i in self.items.values())
         if yes_no:
-            self._put(PlanItem(id=item_id(ANY_JURISDICTION, Aspect.verdict), jurisdiction=ANY_JURISDICTION,
-                               aspect=Aspect.verdict, ask=f"a direct yes or no to: {self.floor.question}",
-                               query=self.floor.question, answerable=answerable))
+            self._put(
+                PlanItem(
+                    id=item_id(ANY_JURISDICTION, Aspect.verdict),
+                    jurisdiction=ANY_JURISDICTION,
+                    aspect=Aspect.verdict,
+                    ask=f"a direct yes or no to: {self.floor.question}",
+                    query=self.floor.question,
+                    answerable=answerable,
+                )
+            )
         if comparison:
-            self._put(PlanItem(id=item_id(ANY_JURISDICTION, Aspect.comparison), jurisdiction=ANY_JURISDICTION,
-                               aspect=Aspect.comparison, ask="a comparison across " + ", ".join(self.places),
-                               query="", answerable=answerable))
+            self._put(
+                PlanItem(
+                    id=item_id(ANY_JURISDICTION, Aspect.comparison),
+                    jurisdiction=ANY_JURISDICTION,
+                    aspect=Aspect.comparison,
+                    ask="a comparison across " + ", ".join(self.places),
+                    query="",
+                    answerable=answerable,
+                )
+            )
 
     def ranked(self) -> tuple[PlanItem, ...]:
         """Items by the plan's jurisdiction order (cross-jurisdiction items last), then by aspect."""
         order = {code: n for n, code in enumerate([*self.places, ANY_JURISDICTION])}
         aspects = list(Aspect)
-        return tuple(sorted(self.items.values(),
-                            key=lambda i: (order.get(i.jurisdiction, len(order)), aspects.index(i.aspect))))
+        return tuple(
+            sorted(self.items.values(), key=lambda i: (order.get(i.jurisdiction, len(order)), aspects.index(i.aspect)))
+        )
 
     def _national(self, place: PlannedJurisdiction, aspect: Aspect) -> None:
         ask = f"{place.name}: its own national law (the corpus holds {place.via} sources, which apply there)"
-        self._put(PlanItem(id=item_id(place.code, aspect), jurisdiction=place.code, aspect=aspect, ask=ask, query="",
-                           answerable=False))
+        self._put(
+            PlanItem(
+                id=item_id(place.code, aspect),
+                jurisdiction=place.code,
+                aspect=aspect,
+                ask=ask,
+                query="",
+                answerable=False,
+            )
+        )
 
     def _put(self, item: PlanItem) -> None:
         self.items.setdefault(item.id, item)
@@ -191,8 +233,9 @@ class LlmPlanner:
         floor = self.fallback.plan(question, ctx)
         names = {code: place_name(code) for code in ctx.catalog.jurisdictions()}
         try:
-            out, usage, notes = self.client.call("llm planner", PlanOut, PLAN_SYSTEM,
-                                                 plan_prompt(question, floor.plan, names, ctx))
+            out, usage, notes = self.client.call(
+                "llm planner", PlanOut, PLAN_SYSTEM, plan_prompt(question, floor.plan, names, ctx)
+            )
         except LlmUnavailableError as exc:
             note = f"llm planner unavailable ({exc.reason}); the {self.fallback.name} planner's plan is used"
             return replace(floor, usage=add_usage(floor.usage, exc.usage), notes=(*exc.notes, *floor.notes, note))

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Mapping, Sequence
 from datetime import date
-from typing import Mapping, Sequence
 
 from core.answer import Answer
+from core.documents import Hit
 from core.engines.base import EngineContext
 from core.plan import ASPECT_LABELS, ResearchPlan
-from core.documents import Hit
 from core.state import Deficiency, Evidence, ResolutionStatus
 
 PASSAGE_CHARS = 2000
@@ -93,7 +93,9 @@ Return an empty list when the answer has no deficiency."""
 
 _TAG_RE = re.compile(
     r"[<\uff1c\ufe64]\s*(/?)\s*(?=(?:document|current_answer|answer|plan|plan_item|known_deficiencies|"
-    r"addressed_deficiencies)\b)", re.I)
+    r"addressed_deficiencies)\b)",
+    re.I,
+)
 
 
 def data(text: str) -> str:
@@ -115,9 +117,14 @@ def document(doc_id: str, chunk_id: str, body: str, ctx: EngineContext, **extra:
     doc = ctx.catalog.get(doc_id)
     meta: dict[str, object] = {"id": doc_id, "chunk_id": chunk_id}
     if doc is not None:
-        meta.update(title=doc.title, jurisdiction=doc.jurisdiction,
-                    status=ctx.catalog.status_at(doc_id, ctx.as_of).value, effective=_date(doc.effective),
-                    applies_until=_date(doc.applies_until), superseded_by=", ".join(doc.superseded_by))
+        meta.update(
+            title=doc.title,
+            jurisdiction=doc.jurisdiction,
+            status=ctx.catalog.status_at(doc_id, ctx.as_of).value,
+            effective=_date(doc.effective),
+            applies_until=_date(doc.applies_until),
+            superseded_by=", ".join(doc.superseded_by),
+        )
     meta.update(extra)
     return f"<document {attrs(**meta)}>\n{data(body)}\n</document>"
 
@@ -125,25 +132,31 @@ def document(doc_id: str, chunk_id: str, body: str, ctx: EngineContext, **extra:
 def plan_lines(plan: ResearchPlan) -> str:
     """The plan as the drafter and critic see it: question kind, jurisdictions, one line per item."""
     kind = ", ".join(k for k, on in (("yes/no question", plan.yes_no), ("comparison", plan.comparison)) if on)
-    places = "; ".join(f"{j.code} ({j.name}{', in the corpus' if j.in_corpus else ''}"
-                       f"{f', answered from {j.via}' if j.via else ''})" for j in plan.jurisdictions)
-    items = "\n".join(f"- {i.id}: {i.ask}{'' if i.answerable else ' (no source in the corpus)'}"
-                      for i in plan.items)
-    return (f"Question: {data(plan.question)}\nAs-of date: {plan.as_of.isoformat()}\n"
-            f"Kind: {kind or 'open question'}\nJurisdictions: {places or 'none named'}\n"
-            f"Entity types: {', '.join(plan.entity_types) or 'none named'}\n"
-            f"<plan>\n{data(items)}\n</plan>")
+    places = "; ".join(
+        f"{j.code} ({j.name}{', in the corpus' if j.in_corpus else ''}{f', answered from {j.via}' if j.via else ''})"
+        for j in plan.jurisdictions
+    )
+    items = "\n".join(f"- {i.id}: {i.ask}{'' if i.answerable else ' (no source in the corpus)'}" for i in plan.items)
+    return (
+        f"Question: {data(plan.question)}\nAs-of date: {plan.as_of.isoformat()}\n"
+        f"Kind: {kind or 'open question'}\nJurisdictions: {places or 'none named'}\n"
+        f"Entity types: {', '.join(plan.entity_types) or 'none named'}\n"
+        f"<plan>\n{data(items)}\n</plan>"
+    )
 
 
 def plan_prompt(question: str, floor: ResearchPlan, names: Mapping[str, str], ctx: EngineContext) -> str:
     """The planner's user message: question, as-of date, corpus codes and what the gazetteer found."""
     corpus = "; ".join(f"{code} ({names.get(code, code)})" for code in ctx.catalog.jurisdictions())
-    found = "; ".join(f"{j.code} named as {', '.join(repr(n) for n in j.named_as) or repr(j.name)}"
-                      for j in floor.jurisdictions)
+    found = "; ".join(
+        f"{j.code} named as {', '.join(repr(n) for n in j.named_as) or repr(j.name)}" for j in floor.jurisdictions
+    )
     items = ", ".join(i.id for i in floor.items)
-    return (f"Question: {data(question)}\nAs-of date: {ctx.as_of.isoformat()}\n"
-            f"Corpus jurisdiction codes: {corpus or 'none'}\n"
-            f"Found by the gazetteer: {found or 'no jurisdiction'}\nItems it planned: {items or 'none'}")
+    return (
+        f"Question: {data(question)}\nAs-of date: {ctx.as_of.isoformat()}\n"
+        f"Corpus jurisdiction codes: {corpus or 'none'}\n"
+        f"Found by the gazetteer: {found or 'no jurisdiction'}\nItems it planned: {items or 'none'}"
+    )
 
 
 def draft_prompt(plan: ResearchPlan, hits: Mapping[str, Sequence[Hit]], ctx: EngineContext) -> str:
@@ -161,8 +174,11 @@ def draft_prompt(plan: ResearchPlan, hits: Mapping[str, Sequence[Hit]], ctx: Eng
             docs.append(f"Also for this item, shown above: {data(', '.join(again))}")
         shown.update(h.chunk_id for h in found)
         groups.append(f"Passages for {item.id} ({data(item.ask)}):\n" + "\n".join(docs))
-    return (plan_lines(plan) + "\n\nDocuments (status is the status at the as-of date):\n\n"
-            + ("\n\n".join(groups) or "none"))
+    return (
+        plan_lines(plan)
+        + "\n\nDocuments (status is the status at the as-of date):\n\n"
+        + ("\n\n".join(groups) or "none")
+    )
 
 
 def claim_lines(answer: Answer) -> str:
@@ -175,8 +191,9 @@ def claim_lines(answer: Answer) -> str:
     return "\n".join(lines) or "(no claims)"
 
 
-def cited_passages(answer: Answer, ctx: EngineContext, limit: int = PASSAGE_CHARS,
-                   skip: frozenset[str] = frozenset()) -> list[str]:
+def cited_passages(
+    answer: Answer, ctx: EngineContext, limit: int = PASSAGE_CHARS, skip: frozenset[str] = frozenset()
+) -> list[str]:
     """Each passage the answer cites, once, in its data tag (the quote alone when the corpus lacks the passage);
     chunks in `skip` are left out (they are shown elsewhere in the message)."""
     seen: dict[str, str] = {}
@@ -192,18 +209,35 @@ def _deficiency_line(d: Deficiency) -> str:
     return f"- {d.id} [{d.deficiency_type.value}] subject={d.subject} section={d.affected_section}: {d.description}"
 
 
-def revise_prompt(plan: ResearchPlan, answer: Answer, addressed: Sequence[Deficiency],
-                  evidence: Sequence[Evidence], ctx: EngineContext) -> str:
+def revise_prompt(
+    plan: ResearchPlan,
+    answer: Answer,
+    addressed: Sequence[Deficiency],
+    evidence: Sequence[Evidence],
+    ctx: EngineContext,
+) -> str:
     """The reviser's user message: plan, current answer, deficiencies to fix, cited passages and evidence."""
     items = "\n".join(_deficiency_line(d) for d in addressed)
     serves = {d.id: ", ".join(d.correction_filter.get("items") or ()) for d in addressed}
-    found = [document(e.doc_id, e.chunk_id, " ".join(e.sentences) or e.snippet, ctx, fixes=e.deficiency_id,
-                      plan_items=e.plan_item_id or serves.get(e.deficiency_id, "")) for e in evidence]
-    return (plan_lines(plan) + f"\n\n<current_answer>\n{data(claim_lines(answer))}\n</current_answer>\n\n"
-            f"<addressed_deficiencies>\n{data(items)}\n</addressed_deficiencies>\n\n"
-            "Other documents the current answer cites:\n"
-            + ("\n".join(cited_passages(answer, ctx, skip=frozenset(e.chunk_id for e in evidence))) or "none")
-            + "\n\nEvidence documents:\n" + ("\n".join(found) or "none"))
+    found = [
+        document(
+            e.doc_id,
+            e.chunk_id,
+            " ".join(e.sentences) or e.snippet,
+            ctx,
+            fixes=e.deficiency_id,
+            plan_items=e.plan_item_id or serves.get(e.deficiency_id, ""),
+        )
+        for e in evidence
+    ]
+    return (
+        plan_lines(plan) + f"\n\n<current_answer>\n{data(claim_lines(answer))}\n</current_answer>\n\n"
+        f"<addressed_deficiencies>\n{data(items)}\n</addressed_deficiencies>\n\n"
+        "Other documents the current answer cites:\n"
+        + ("\n".join(cited_passages(answer, ctx, skip=frozenset(e.chunk_id for e in evidence))) or "none")
+        + "\n\nEvidence documents:\n"
+        + ("\n".join(found) or "none")
+    )
 
 
 def tried(d: Deficiency) -> bool:
@@ -215,8 +249,10 @@ def known_line(d: Deficiency) -> str:
     """A known deficiency for the critic, with the correction already tried (so it is not proposed again)."""
     line = f"- {d.id} [{d.deficiency_type.value}] subject={d.subject} status={d.resolution_status.value}"
     if tried(d):
-        line += (f"; correction already attempted {max(1, d.resolution_attempt_count)}x with query "
-                 f'"{d.suggested_correction_query}"')
+        line += (
+            f"; correction already attempted {max(1, d.resolution_attempt_count)}x with query "
+            f'"{d.suggested_correction_query}"'
+        )
     return f"{line}: {d.description}"
 
 
@@ -224,8 +260,7 @@ def _metadata(doc_id: str, ctx: EngineContext) -> str:
     doc = ctx.catalog.get(doc_id)
     if doc is None:
         return f"- {doc_id}: not in the corpus"
-    parts = [f"status_at_as_of={ctx.catalog.status_at(doc.id, ctx.as_of).value}",
-             f"declared_status={doc.status.value}"]
+    parts = [f"status_at_as_of={ctx.catalog.status_at(doc.id, ctx.as_of).value}", f"declared_status={doc.status.value}"]
     parts += [f"threshold {t.name}: {t.comparator} {t.value:g} {t.unit}" for t in doc.thresholds]
     parts += [f"exemption {e.entity}: {e.rule}" for e in doc.exemptions]
     return f"- {doc.id} ({doc.title}, {doc.jurisdiction}): " + "; ".join(parts)
@@ -235,8 +270,10 @@ def critic_prompt(plan: ResearchPlan, answer: Answer, known: Sequence[Deficiency
     """The critic's user message: plan, claims with quotes, cited passages, document metadata, known deficiencies."""
     meta = "\n".join(_metadata(d, ctx) for d in answer.cited_doc_ids()) or "none"
     known_lines = "\n".join(known_line(d) for d in known) or "none"
-    return (plan_lines(plan) + f"\n\n<answer>\n{data(claim_lines(answer))}\n</answer>\n\n"
-            "Cited passages (status is the status at the as-of date and is authoritative):\n"
-            + ("\n".join(cited_passages(answer, ctx)) or "none")
-            + f"\n\nCited documents (metadata from the corpus):\n{data(meta)}"
-            + f"\n\n<known_deficiencies>\n{data(known_lines)}\n</known_deficiencies>")
+    return (
+        plan_lines(plan) + f"\n\n<answer>\n{data(claim_lines(answer))}\n</answer>\n\n"
+        "Cited passages (status is the status at the as-of date and is authoritative):\n"
+        + ("\n".join(cited_passages(answer, ctx)) or "none")
+        + f"\n\nCited documents (metadata from the corpus):\n{data(meta)}"
+        + f"\n\n<known_deficiencies>\n{data(known_lines)}\n</known_deficiencies>"
+    )

@@ -7,11 +7,11 @@ Python validates them against the corpus and the plan before they become a `Rese
 
 from __future__ import annotations
 
-
 from pydantic import BaseModel, ConfigDict, Field
 
 from core.plan import Aspect
 from core.state import DeficiencyType, Severity
+
 
 class _Schema(BaseModel):
     """Strict-mode compatible: every field required, no extra keys."""
@@ -25,8 +25,10 @@ class _Schema(BaseModel):
 class PlanJurisdiction(_Schema):
     """A jurisdiction the question asks about and the words it used for it."""
 
-    code: str = Field(description="A jurisdiction code listed as held by the corpus, or an ISO 3166 alpha-2 "
-                                  "country code when the corpus holds nothing for that country.")
+    code: str = Field(
+        description="A jurisdiction code listed as held by the corpus, or an ISO 3166 alpha-2 "
+        "country code when the corpus holds nothing for that country."
+    )
     named_as: list[str] = Field(description="The words of the question that name it, copied exactly.")
 
 
@@ -77,12 +79,14 @@ class SectionOut(_Schema):
 class AnswerOut(_Schema):
     """A cited answer: the verdict of a yes/no question (else null) and one section per jurisdiction."""
 
-    verdict: ClaimOut | None = Field(description="For a yes/no question: the direct answer, opening with Yes or "
-                                                 "No; null otherwise.")
+    verdict: ClaimOut | None = Field(
+        description="For a yes/no question: the direct answer, opening with Yes or No; null otherwise."
+    )
     sections: list[SectionOut]
 
 
 # --------------------------------------------------------------------------------------------- critique
+
 
 class FindingOut(_Schema):
     """One problem in the answer, named by a stable subject so that it keeps its identity across cycles."""

@@ -60,23 +60,36 @@ def coverage_deficiencies(plan: ResearchPlan, answered: list[str], ctx: EngineCo
         if j.in_corpus:
             continue
         missing_codes.add(j.code)
-        what = (f"the corpus holds {j.via} sources, which apply in {j.name}, but none of {j.name}'s own law"
-                if j.via else f"the corpus holds no source for {j.name}")
-        out.append(Deficiency(
-            deficiency_type=T.missing_jurisdiction, subject=j.code, severity=Severity.medium if j.via else Severity.high,
-            affected_section=j.code, correctable=False,
-            description=f"The question asks about {j.name} (\"{', '.join(j.named_as)}\"); {what}.",
-        ))
+        what = (
+            f"the corpus holds {j.via} sources, which apply in {j.name}, but none of {j.name}'s own law"
+            if j.via
+            else f"the corpus holds no source for {j.name}"
+        )
+        out.append(
+            Deficiency(
+                deficiency_type=T.missing_jurisdiction,
+                subject=j.code,
+                severity=Severity.medium if j.via else Severity.high,
+                affected_section=j.code,
+                correctable=False,
+                description=f'The question asks about {j.name} ("{", ".join(j.named_as)}"); {what}.',
+            )
+        )
     for code in plan.answer_codes():
         items = [i for i in plan.items if i.jurisdiction == code and i.answerable]
         if items and not any(i.id in done for i in items):
             missing_codes.add(code)
-            out.append(Deficiency(
-                deficiency_type=T.missing_jurisdiction, subject=code, severity=Severity.high, affected_section=code,
-                description=f"The question asks about {code}, but no claim of the answer rests on a {code} source.",
-                suggested_correction_query=items[0].query,
-                correction_filter=filter_of(jurisdictions=[code], items=[i.id for i in items]),
-            ))
+            out.append(
+                Deficiency(
+                    deficiency_type=T.missing_jurisdiction,
+                    subject=code,
+                    severity=Severity.high,
+                    affected_section=code,
+                    description=f"The question asks about {code}, but no claim of the answer rests on a {code} source.",
+                    suggested_correction_query=items[0].query,
+                    correction_filter=filter_of(jurisdictions=[code], items=[i.id for i in items]),
+                )
+            )
     for item in plan.items:
         if item.id in done or item.jurisdiction in missing_codes or item.aspect == Aspect.comparison:
             continue
@@ -89,7 +102,9 @@ def coverage_deficiencies(plan: ResearchPlan, answered: list[str], ctx: EngineCo
 def _item_gap(item: PlanItem) -> Deficiency:
     code = item.jurisdiction
     return Deficiency(
-        deficiency_type=T.insufficient_specificity, subject=item.id, severity=Severity.high,
+        deficiency_type=T.insufficient_specificity,
+        subject=item.id,
+        severity=Severity.high,
         affected_section=code,
         description=f"The answer does not answer a part of the question: {item.ask}.",
         suggested_correction_query=item.query,

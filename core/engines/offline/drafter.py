@@ -4,23 +4,26 @@ passage; a verdict first for a yes/no question; revision applies each approved c
 from __future__ import annotations
 
 import re
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from core.answer import Answer, Claim, Gap, Quote, gap_for
+from core.documents import Hit
 from core.engines.base import DraftResult, EngineContext
 from core.engines.offline.ranking import Candidate, also_answers, candidates, extended, pick, section_code
 from core.engines.offline.revisers import REVISERS
 from core.engines.offline.sources import NEGATION, citations_for, negates
 from core.engines.text import is_anaphoric, sentences, term_set
 from core.plan import Aspect, PlanItem, ResearchPlan
-from core.documents import Hit
 from core.state import Deficiency, Evidence
 
 VERDICT_CONTEXT = 3
 """Sentences around the verdict's own that may explain it: the rule before it, the denial or limit after it."""
 VERDICT_WORDS = 100
-CLAUSE_SPLIT = re.compile(r",?\s+(?:and|or)\s+(?=(?:is|are|does|do|did|must|can|could|should|shall|has|have|had|was|"
-                          r"were|will|would|may)\b)", re.I)
+CLAUSE_SPLIT = re.compile(
+    r",?\s+(?:and|or)\s+(?=(?:is|are|does|do|did|must|can|could|should|shall|has|have|had|was|"
+    r"were|will|would|may)\b)",
+    re.I,
+)
 """Where a question asks a second yes/no ("..., and must its bank still collect ...?")."""
 DENIAL_WINDOW = 4
 """The verdict with its context stays within about one plan item's words."""
@@ -53,8 +56,9 @@ class OfflineDrafter:
             if item.aspect == Aspect.comparison:
                 continue
             shared[item.id], extensions[item.id] = [], []
-            for claim in pick(cands, item, texts, shared=shared[item.id], named=plan.named_doc_ids,
-                              extend=extensions[item.id]):
+            for claim in pick(
+                cands, item, texts, shared=shared[item.id], named=plan.named_doc_ids, extend=extensions[item.id]
+            ):
                 source = ctx.catalog.get(claim.citations[0].doc_id)
                 code = section_code(item, source.jurisdiction if source is not None else item.jurisdiction)
                 sections.setdefault(code, []).append(claim)
@@ -68,8 +72,14 @@ class OfflineDrafter:
             answer = extended(answer, additions, item_id)
         return DraftResult(answer=answer, citations=citations_for(answer, ctx))
 
-    def revise(self, plan: ResearchPlan, answer: Answer, addressed: Sequence[Deficiency], evidence: Sequence[Evidence],
-               ctx: EngineContext) -> DraftResult:
+    def revise(
+        self,
+        plan: ResearchPlan,
+        answer: Answer,
+        addressed: Sequence[Deficiency],
+        evidence: Sequence[Evidence],
+        ctx: EngineContext,
+    ) -> DraftResult:
         """Apply each addressed correction with the evidence its retrieval found."""
         for d in addressed:
             ev = [e for e in evidence if e.deficiency_id == d.id]
@@ -77,8 +87,9 @@ class OfflineDrafter:
         return DraftResult(answer=answer, citations=citations_for(answer, ctx))
 
 
-def _verdict(item: PlanItem, cands: list[Candidate], passages: list[tuple[str, str, str, float]],
-             question: str) -> Claim | None:
+def _verdict(
+    item: PlanItem, cands: list[Candidate], passages: list[tuple[str, str, str, float]], question: str
+) -> Claim | None:
     """The direct answer: one verdict, or one per part of a question that asks two things ("must X ..., and must
     Y ...?"), in the order asked."""
     parts = [p for p in CLAUSE_SPLIT.split(question) if p.strip()]
@@ -87,7 +98,7 @@ def _verdict(item: PlanItem, cands: list[Candidate], passages: list[tuple[str, s
     claims: list[Claim] = []
     used: set[str] = set()
     for n, part in enumerate(parts, 1):
-        wanted = term_set(part) - term_set(" ".join(parts[:n - 1] + parts[n:]))
+        wanted = term_set(part) - term_set(" ".join(parts[: n - 1] + parts[n:]))
         ranked = sorted((c for c in cands if c.text not in used), key=lambda c: -len(wanted & term_set(c.text)))
         if not ranked or not wanted & term_set(ranked[0].text):
             continue
@@ -97,8 +108,13 @@ def _verdict(item: PlanItem, cands: list[Candidate], passages: list[tuple[str, s
         claims.append(Claim(text=f"({n}) {word} {best.text}", citations=best.quotes, history=best.history))
     if not claims:
         return _one_verdict(item, cands, passages)
-    return Claim(text=" ".join(c.text for c in claims), plan_item_ids=(item.id,), kind="verdict",
-                 citations=tuple(q for c in claims for q in c.citations), history=any(c.history for c in claims))
+    return Claim(
+        text=" ".join(c.text for c in claims),
+        plan_item_ids=(item.id,),
+        kind="verdict",
+        citations=tuple(q for c in claims for q in c.citations),
+        history=any(c.history for c in claims),
+    )
 
 
 def _denied(sentence: str, wanted: set[str]) -> bool:
@@ -106,7 +122,7 @@ def _denied(sentence: str, wanted: set[str]) -> bool:
     of that part's own words ("does not have to report" for "must ... report")."""
     words = sentence.split()
     for i, word in enumerate(words):
-        if term_set(word) & wanted and NEGATION.search(" ".join(words[max(0, i - DENIAL_WINDOW): i])):
+        if term_set(word) & wanted and NEGATION.search(" ".join(words[max(0, i - DENIAL_WINDOW) : i])):
             return True
     return False
 
@@ -123,7 +139,7 @@ def _one_verdict(item: PlanItem, cands: list[Candidate], passages: list[tuple[st
     text = next((t for d, c, t, _ in passages if c == last.chunk_id), "")
     sents = sentences(text)
     at = next((i for i, s in enumerate(sents) if s == last.quote), len(sents))
-    following = [s for s in sents[at + 1: at + 1 + VERDICT_CONTEXT] if not is_anaphoric(s) or s == sents[at + 1]]
+    following = [s for s in sents[at + 1 : at + 1 + VERDICT_CONTEXT] if not is_anaphoric(s) or s == sents[at + 1]]
     denial = next((s for s in following if negates(s)), None)
     said = best.text
     if not negates(said) and denial:
@@ -133,11 +149,12 @@ def _one_verdict(item: PlanItem, cands: list[Candidate], passages: list[tuple[st
     first = best.quotes[0]
     start = next((i for i, s in enumerate(sents) if s == first.quote), 0)
     follows = first.quote
-    for lead in reversed(sents[max(0, start - VERDICT_CONTEXT + 1): start]):
+    for lead in reversed(sents[max(0, start - VERDICT_CONTEXT + 1) : start]):
         if len(term_set(lead) & term_set(follows)) < 2 or len(f"{lead} {said}".split()) > VERDICT_WORDS:
             break
         quotes.insert(0, Quote(doc_id=first.doc_id, chunk_id=first.chunk_id, quote=lead))
         said, follows = f"{lead} {said}", lead
     word = "No." if negates(said) else "Yes."
-    return Claim(text=f"{word} {said}", plan_item_ids=(item.id,), citations=tuple(quotes), kind="verdict",
-                 history=best.history)
+    return Claim(
+        text=f"{word} {said}", plan_item_ids=(item.id,), citations=tuple(quotes), kind="verdict", history=best.history
+    )

@@ -10,46 +10,77 @@ from __future__ import annotations
 
 import re
 
+from core.documents import Catalog, DocStatus
 from core.engines.base import EngineContext, PlanResult
 from core.engines.text import STOPWORDS, stem, terms
 from core.gazetteer import Place, corpus_names, find_places, is_place_name, name_re
 from core.plan import ANY_JURISDICTION, Aspect, PlanItem, PlannedJurisdiction, ResearchPlan, item_id
-from core.documents import Catalog, DocStatus
 
 ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
-    Aspect.threshold: re.compile(r"threshold|percent|percentage|%|how much|how many|amount|limit|trigger|figure|"
-                                 r"value|minimum|maximum|de minimis|\d[\d,.]*\s*(?:%|[A-Z]{3}\b)|[$€£¥]\s?\d", re.I),
-    Aspect.date: re.compile(r"\bwhen\b|date|deadline|since|until|timeline|transpos|in force|effective|today|"
-                            r"\bnow\b|change|history|happened|still|timing|by when|\bdays?\b|\byears?\b|"
-                            r"after (?:january|february|march|april|may|june|july|august|september|october|november|"
-                            r"december|\d{4})|before|from \d{4}|\b(?:19|20)\d\d\b", re.I),
-    Aspect.exemption: re.compile(r"exempt|exception|exclu|carve|waive|relief|\bonly\b|not (?:have|need)|"
-                                 r"do(?:es)? not apply|any (?:way|exception)", re.I),
-    Aspect.definition: re.compile(r"defin|meaning|\bmeans?\b|what (?:is|are) (?:a|an|the)\b|who (?:is|are|counts)|"
-                                  r"counts? as|concept|\bcontrol\b|who qualif", re.I),
-    Aspect.obligation: re.compile(r"\bmust\b|obligat|dut(?:y|ies)|require|\brules?\b|procedure|steps|\breport|"
-                                  r"regist|record|verif|identif|collect|\bfile\b|\bapply\b|\bdo\b|should|"
-                                  r"what (?:does|do) .* (?:say|need|have)", re.I),
-    Aspect.scope: re.compile(r"appl(?:y|ies) to|covered|cover\b|scope|subject to|obliged|which (?:entities|firms|"
-                             r"businesses|companies)|\bwho\b|does .* apply|do .* apply", re.I),
+    Aspect.threshold: re.compile(
+        r"threshold|percent|percentage|%|how much|how many|amount|limit|trigger|figure|"
+        r"value|minimum|maximum|de minimis|\d[\d,.]*\s*(?:%|[A-Z]{3}\b)|[$€£¥]\s?\d",
+        re.I,
+    ),
+    Aspect.date: re.compile(
+        r"\bwhen\b|date|deadline|since|until|timeline|transpos|in force|effective|today|"
+        r"\bnow\b|change|history|happened|still|timing|by when|\bdays?\b|\byears?\b|"
+        r"after (?:january|february|march|april|may|june|july|august|september|october|november|"
+        r"december|\d{4})|before|from \d{4}|\b(?:19|20)\d\d\b",
+        re.I,
+    ),
+    Aspect.exemption: re.compile(
+        r"exempt|exception|exclu|carve|waive|relief|\bonly\b|not (?:have|need)|"
+        r"do(?:es)? not apply|any (?:way|exception)",
+        re.I,
+    ),
+    Aspect.definition: re.compile(
+        r"defin|meaning|\bmeans?\b|what (?:is|are) (?:a|an|the)\b|who (?:is|are|counts)|"
+        r"counts? as|concept|\bcontrol\b|who qualif",
+        re.I,
+    ),
+    Aspect.obligation: re.compile(
+        r"\bmust\b|obligat|dut(?:y|ies)|require|\brules?\b|procedure|steps|\breport|"
+        r"regist|record|verif|identif|collect|\bfile\b|\bapply\b|\bdo\b|should|"
+        r"what (?:does|do) .* (?:say|need|have)",
+        re.I,
+    ),
+    Aspect.scope: re.compile(
+        r"appl(?:y|ies) to|covered|cover\b|scope|subject to|obliged|which (?:entities|firms|"
+        r"businesses|companies)|\bwho\b|does .* apply|do .* apply",
+        re.I,
+    ),
 }
-YES_NO = re.compile(r"(?:^\s*|^[^?]{0,80}?,\s*)(?:is|are|does|do|did|must|can|could|should|shall|has|have|had|was|were|"
-                    r"will|would|may)\s+(?!you\b)\w+", re.I)
+YES_NO = re.compile(
+    r"(?:^\s*|^[^?]{0,80}?,\s*)(?:is|are|does|do|did|must|can|could|should|shall|has|have|had|was|were|"
+    r"will|would|may)\s+(?!you\b)\w+",
+    re.I,
+)
 """A question that opens with an auxiliary verb, or does so after a leading phrase ("After the 2025 rule, must
 a Delaware LLC report ...?"), asks for a yes or a no."""
-COMPARISON = re.compile(r"\bcompar|\bversus\b|\bvs\.?\b|\bdiffer|\bdifference|\bcontrast|\bsame as\b|"
-                        r"\bboth\b|\bbetween\b", re.I)
-FOCUS = re.compile(r"\b(?:focus(?:ing|ed)? on|in particular|particularly|especially|with emphasis on|notably)\b(.*)$",
-                   re.I)
-HISTORY_CUES = re.compile(r"what happened|former|\bold\b|previous|earlier|repeal|supersed|replaced|struck down|"
-                          r"invalidat|no longer|used to|original", re.I)
-QUESTION_WORDS = frozenset(terms(
-    "what which who whom how why when where is are does do compare comparison versus differ difference between "
-    "under focus focusing answer question tell explain describe list give apply applies applicable today now "
-    "rule rules requirement requirements obligation obligations threshold thresholds figure figures date dates "
-    "deadline deadlines exemption exemptions definition define scope covered cover regime law laws regulation "
-    "jurisdiction jurisdictions country countries still there new current currently main key need needs must "
-    "has have had should would could can may shall will also after before since until"))
+COMPARISON = re.compile(
+    r"\bcompar|\bversus\b|\bvs\.?\b|\bdiffer|\bdifference|\bcontrast|\bsame as\b|"
+    r"\bboth\b|\bbetween\b",
+    re.I,
+)
+FOCUS = re.compile(
+    r"\b(?:focus(?:ing|ed)? on|in particular|particularly|especially|with emphasis on|notably)\b(.*)$", re.I
+)
+HISTORY_CUES = re.compile(
+    r"what happened|former|\bold\b|previous|earlier|repeal|supersed|replaced|struck down|"
+    r"invalidat|no longer|used to|original",
+    re.I,
+)
+QUESTION_WORDS = frozenset(
+    terms(
+        "what which who whom how why when where is are does do compare comparison versus differ difference between "
+        "under focus focusing answer question tell explain describe list give apply applies applicable today now "
+        "rule rules requirement requirements obligation obligations threshold thresholds figure figures date dates "
+        "deadline deadlines exemption exemptions definition define scope covered cover regime law laws regulation "
+        "jurisdiction jurisdictions country countries still there new current currently main key need needs must "
+        "has have had should would could can may shall will also after before since until"
+    )
+)
 """Question wording that says what kind of answer is wanted, not what it is about."""
 ASPECT_QUERY: dict[Aspect, str] = {
     Aspect.scope: "applies to covered entities scope",
@@ -113,8 +144,15 @@ def named_documents(question: str, catalog: Catalog) -> list[str]:
     for doc in catalog.all():
         if doc.status == DocStatus.erroneous:
             continue
-        names = [a for a in doc.aliases if len(a) >= 3 and a not in codes and sharing[a] <= MAX_DOCS_PER_NAME
-                 and not is_place_name(a) and doc.id in short.get(a, {doc.id})]
+        names = [
+            a
+            for a in doc.aliases
+            if len(a) >= 3
+            and a not in codes
+            and sharing[a] <= MAX_DOCS_PER_NAME
+            and not is_place_name(a)
+            and doc.id in short.get(a, {doc.id})
+        ]
         if doc.citation:
             names.extend(p.strip() for p in re.split(r"[;,]", doc.citation) if len(p.strip()) > 6)
         if any(name_re(n, False).search(question) for n in names if n):
@@ -156,8 +194,11 @@ class OfflinePlanner:
         if yes_no and Aspect.date not in aspects:
             aspects.append(Aspect.date)  # whether something exists or applies depends on when
         named = named_documents(question, catalog)
-        topic = [t for t in dict.fromkeys(terms(question)) if t not in QUESTION_WORDS and t not in named_words
-                 and t not in STOPWORDS and not t.isdigit()]
+        topic = [
+            t
+            for t in dict.fromkeys(terms(question))
+            if t not in QUESTION_WORDS and t not in named_words and t not in STOPWORDS and not t.isdigit()
+        ]
         stressed = FOCUS.search(question)
         quoted = " ".join(re.findall(r"[\"\u201c\u2018']([^\"\u201d\u2019']{2,60})[\"\u201d\u2019']", question))
         focus = [t for t in terms(f"{stressed.group(1) if stressed else ''} {quoted}") if t in topic]
@@ -168,34 +209,76 @@ class OfflinePlanner:
         codes = [j.via or j.code for j in jurisdictions if j.in_corpus or j.via]
         codes = list(dict.fromkeys(codes)) or ([] if jurisdictions else [ANY_JURISDICTION])
         words_for = {c: " ".join(dict.fromkeys(p.named_as for p in places if (p.via or p.code) == c)) for c in codes}
-        topic_text = " ".join(w for w in re.findall(r"[\w%$€£-]+", question)
-                              if stem(w) in topic or re.search(r"\d", w))
+        topic_text = " ".join(w for w in re.findall(r"[\w%$€£-]+", question) if stem(w) in topic or re.search(r"\d", w))
         for code in codes:
             asked = question_for(question, code, codes, catalog)
             for aspect in aspects:
                 label = "any jurisdiction in the corpus" if code == ANY_JURISDICTION else code
                 query = " ".join(x for x in (asked, ASPECT_QUERY[aspect], words_for.get(code, "")) if x)
-                items.append(PlanItem(id=item_id(code, aspect), jurisdiction=code, aspect=aspect,
-                                      ask=f"{label}: {aspect.label} on {topic_text or question}", query=query))
+                items.append(
+                    PlanItem(
+                        id=item_id(code, aspect),
+                        jurisdiction=code,
+                        aspect=aspect,
+                        ask=f"{label}: {aspect.label} on {topic_text or question}",
+                        query=query,
+                    )
+                )
         for j in jurisdictions:
             if not j.in_corpus:
-                ask = (f"{j.name}: its own national law (the corpus holds {j.via} sources, which apply there)"
-                       if j.via else f"{j.name}: {', '.join(a.label for a in aspects)} on {topic_text or question}")
-                items.append(PlanItem(id=item_id(j.code, aspects[0]), jurisdiction=j.code, aspect=aspects[0], ask=ask,
-                                      query="", answerable=False))
+                ask = (
+                    f"{j.name}: its own national law (the corpus holds {j.via} sources, which apply there)"
+                    if j.via
+                    else f"{j.name}: {', '.join(a.label for a in aspects)} on {topic_text or question}"
+                )
+                items.append(
+                    PlanItem(
+                        id=item_id(j.code, aspects[0]),
+                        jurisdiction=j.code,
+                        aspect=aspects[0],
+                        ask=ask,
+                        query="",
+                        answerable=False,
+                    )
+                )
         if yes_no:
-            items.insert(0, PlanItem(id=item_id(ANY_JURISDICTION, Aspect.verdict), jurisdiction=ANY_JURISDICTION,
-                                     aspect=Aspect.verdict, ask=f"a direct yes or no to: {question}", query=question,
-                                     answerable=bool(codes)))
-        comparison = bool(COMPARISON.search(question)) or len(codes) > 1 and " and " in question.lower()
+            items.insert(
+                0,
+                PlanItem(
+                    id=item_id(ANY_JURISDICTION, Aspect.verdict),
+                    jurisdiction=ANY_JURISDICTION,
+                    aspect=Aspect.verdict,
+                    ask=f"a direct yes or no to: {question}",
+                    query=question,
+                    answerable=bool(codes),
+                ),
+            )
+        comparison = bool(COMPARISON.search(question)) or (len(codes) > 1 and " and " in question.lower())
         if comparison and len(jurisdictions) > 1:
-            items.append(PlanItem(id=item_id(ANY_JURISDICTION, Aspect.comparison), jurisdiction=ANY_JURISDICTION,
-                                  aspect=Aspect.comparison, ask="a comparison across " + ", ".join(j.code for j in jurisdictions),
-                                  query="", answerable=len(codes) > 1))
-        plan = ResearchPlan(question=question, as_of=ctx.as_of, jurisdictions=jurisdictions,
-                            entity_types=tuple(entities), topic_terms=tuple(topic), focus_terms=tuple(focus), named_doc_ids=tuple(named),
-                            history_doc_ids=tuple(history_docs), yes_no=yes_no,
-                            comparison=comparison and len(jurisdictions) > 1, items=tuple(items), planner=self.name)
+            items.append(
+                PlanItem(
+                    id=item_id(ANY_JURISDICTION, Aspect.comparison),
+                    jurisdiction=ANY_JURISDICTION,
+                    aspect=Aspect.comparison,
+                    ask="a comparison across " + ", ".join(j.code for j in jurisdictions),
+                    query="",
+                    answerable=len(codes) > 1,
+                )
+            )
+        plan = ResearchPlan(
+            question=question,
+            as_of=ctx.as_of,
+            jurisdictions=jurisdictions,
+            entity_types=tuple(entities),
+            topic_terms=tuple(topic),
+            focus_terms=tuple(focus),
+            named_doc_ids=tuple(named),
+            history_doc_ids=tuple(history_docs),
+            yes_no=yes_no,
+            comparison=comparison and len(jurisdictions) > 1,
+            items=tuple(items),
+            planner=self.name,
+        )
         return PlanResult(plan=plan)
 
     @staticmethod
@@ -210,5 +293,6 @@ class OfflinePlanner:
 
 
 def _planned(place: Place) -> PlannedJurisdiction:
-    return PlannedJurisdiction(code=place.code, name=place.name, named_as=(place.named_as,),
-                               in_corpus=place.in_corpus, via=place.via)
+    return PlannedJurisdiction(
+        code=place.code, name=place.name, named_as=(place.named_as,), in_corpus=place.in_corpus, via=place.via
+    )

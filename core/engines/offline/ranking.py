@@ -2,14 +2,14 @@
 (topic words weighted by rarity, stems, acronyms, the asked figure and entity) and how they are picked within the
 item's word and sentence budget."""
 
-
 from __future__ import annotations
 
+import itertools
 import math
 import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable, Mapping, Sequence
 
 from core.answer import Answer, Claim, Quote
 from core.engines.base import EngineContext
@@ -37,15 +37,29 @@ SENTENCES_PER_DOCUMENT = 2
 """Per item, so that a question naming several instruments of one jurisdiction hears from each."""
 
 ASPECT_FEATURES: dict[Aspect, re.Pattern[str]] = {
-    Aspect.exemption: re.compile(r"\b(exempt\w*|exclu\w+|not (?:covered|required|subject|apply|a |an )|do(?:es)? not|"
-                                 r"need not|may not|no longer|only|relief|except\w*|carve|unless|waive\w*)\b", re.I),
-    Aspect.definition: re.compile(r"\b(means?|defin\w+|refers? to|is (?:a|an|the)|are (?:the|any)|includ\w+|"
-                                  r"counts? as|treated as|consist\w*)\b", re.I),
-    Aspect.obligation: re.compile(r"\b(must|shall|required?|requires|obliged|has to|have to|need to|mandatory|"
-                                  r"apply|applies|report|register|record|verify|identify|file)\b", re.I),
-    Aspect.scope: re.compile(r"\b(appl(?:y|ies) to|cover\w*|obliged entit\w+|subject to|includ\w+|excluded|"
-                             r"within (?:the )?scope|in scope|are not|is not)\b", re.I),
+    Aspect.exemption: re.compile(
+        r"\b(exempt\w*|exclu\w+|not (?:covered|required|subject|apply|a |an )|do(?:es)? not|"
+        r"need not|may not|no longer|only|relief|except\w*|carve|unless|waive\w*)\b",
+        re.I,
+    ),
+    Aspect.definition: re.compile(
+        r"\b(means?|defin\w+|refers? to|is (?:a|an|the)|are (?:the|any)|includ\w+|"
+        r"counts? as|treated as|consist\w*)\b",
+        re.I,
+    ),
+    Aspect.obligation: re.compile(
+        r"\b(must|shall|required?|requires|obliged|has to|have to|need to|mandatory|"
+        r"apply|applies|report|register|record|verify|identify|file)\b",
+        re.I,
+    ),
+    Aspect.scope: re.compile(
+        r"\b(appl(?:y|ies) to|cover\w*|obliged entit\w+|subject to|includ\w+|excluded|"
+        r"within (?:the )?scope|in scope|are not|is not)\b",
+        re.I,
+    ),
 }
+
+
 @dataclass(frozen=True)
 class Candidate:
     """A sentence (with its predecessor when it needs one) that may answer a plan item."""
@@ -104,7 +118,7 @@ def _acronyms(words: list[str]) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     for i in range(len(words)):
         for n in (2, 3, 4):
-            run = words[i:i + n]
+            run = words[i : i + n]
             if len(run) == n and all(w.isalpha() for w in run):
                 out.setdefault("".join(w[0] for w in run), set()).update(run)
     return out
@@ -128,8 +142,9 @@ def said_terms(topic: set[str], sentence: str, order: Sequence[str] = ()) -> set
     return found
 
 
-def relevance(topic: set[str], sentence: str, weights: Mapping[str, float] | None = None,
-              order: Sequence[str] = ()) -> float:
+def relevance(
+    topic: set[str], sentence: str, weights: Mapping[str, float] | None = None, order: Sequence[str] = ()
+) -> float:
     """Share of the topic words the sentence states (`said_terms`), each weighted by how rare it is among the
     passages at hand (a word every passage has, like the regime's own name, says little about which sentence
     answers)."""
@@ -154,7 +169,7 @@ def phrases(plan: ResearchPlan, sentence: str) -> float:
     if not pairs:
         return 0.0
     words = terms(sentence)
-    together = {(a, b) for a, b in zip(words, words[1:])}
+    together = {(a, b) for a, b in itertools.pairwise(words)}
     return sum(1 for p in pairs if p in together) / len(pairs)
 
 
@@ -166,8 +181,13 @@ def min_relevance(terms: set[str]) -> float:
     return min(1.0, (1 if len(terms) <= 4 else 2) / len(terms))
 
 
-def candidates(item: PlanItem, passages: Iterable[tuple[str, str, str, float]], plan: ResearchPlan,
-               ctx: EngineContext, weights: Mapping[str, float] | None = None) -> list[Candidate]:
+def candidates(
+    item: PlanItem,
+    passages: Iterable[tuple[str, str, str, float]],
+    plan: ResearchPlan,
+    ctx: EngineContext,
+    weights: Mapping[str, float] | None = None,
+) -> list[Candidate]:
     """Scored sentences of passages `(doc_id, chunk_id, text, retrieval score)` that may answer the item, best first.
 
     Only documents usable at the as-of date, of the item's jurisdiction, relevant to the topic and showing the
@@ -201,7 +221,7 @@ def candidates(item: PlanItem, passages: Iterable[tuple[str, str, str, float]], 
                 continue
             stressed = bool(focus and said_terms(focus, sent, plan.focus_terms))
             needed = 1 if feat >= 1.0 or stressed or doc_id in plan.named_doc_ids else round(floor * len(topic))
-            if feat >= 1.0 and (anchored or on_topic) or (item.aspect == Aspect.verdict and feat == ASKED_FIGURE):
+            if (feat >= 1.0 and (anchored or on_topic)) or (item.aspect == Aspect.verdict and feat == ASKED_FIGURE):
                 needed = 0  # the passage is about the topic: its other figures, dates, exemptions belong too
             if topic and shared < needed:
                 continue
@@ -214,21 +234,52 @@ def candidates(item: PlanItem, passages: Iterable[tuple[str, str, str, float]], 
             named = 0.4 if doc_id in plan.named_doc_ids else 0.0
             named += ENTITY_SOURCE if set(plan.entity_types) & set(doc.applies_to) else 0.0
             named += ENTITY_SOURCE if any(set(t) <= said_terms(set(t), sent, t) for t in entity_terms) else 0.0
-            score = (3.0 * rel + relevance(set(plan.focus_terms), sent, weights) + 0.5 * phrases(plan, sent) + feat
-                     + named + anchored + 0.5 / (1 + rank))
+            score = (
+                3.0 * rel
+                + relevance(set(plan.focus_terms), sent, weights)
+                + 0.5 * phrases(plan, sent)
+                + feat
+                + named
+                + anchored
+                + 0.5 / (1 + rank)
+            )
             nxt = sents[i + 1] if i + 1 < len(sents) else ""
-            follow = nxt if (nxt and len(term_set(nxt) & term_set(sent)) >= CONTINUES
-                             and feature(item, nxt, plan, hint) >= 1.0 and said_terms(topic, nxt, plan.topic_terms)) else ""
-            out.append(Candidate(score=score, text=" ".join(quote_texts),
-                                 quotes=tuple(Quote(doc_id=doc_id, chunk_id=chunk_id, quote=q) for q in quote_texts),
-                                 doc_id=doc_id, jurisdiction=doc.jurisdiction, history=history, follow=follow))
+            follow = (
+                nxt
+                if (
+                    nxt
+                    and len(term_set(nxt) & term_set(sent)) >= CONTINUES
+                    and feature(item, nxt, plan, hint) >= 1.0
+                    and said_terms(topic, nxt, plan.topic_terms)
+                )
+                else ""
+            )
+            out.append(
+                Candidate(
+                    score=score,
+                    text=" ".join(quote_texts),
+                    quotes=tuple(Quote(doc_id=doc_id, chunk_id=chunk_id, quote=q) for q in quote_texts),
+                    doc_id=doc_id,
+                    jurisdiction=doc.jurisdiction,
+                    history=history,
+                    follow=follow,
+                )
+            )
     out.sort(key=lambda c: -c.score)
     return out
 
 
-def pick(cands: Sequence[Candidate], item: PlanItem, answer_texts: list[str], *, budget: int = WORDS_PER_ITEM,
-         limit: int = SENTENCES_PER_ITEM, shared: list[str] | None = None, named: Iterable[str] = (),
-         extend: list[tuple[str, Quote]] | None = None) -> list[Claim]:
+def pick(
+    cands: Sequence[Candidate],
+    item: PlanItem,
+    answer_texts: list[str],
+    *,
+    budget: int = WORDS_PER_ITEM,
+    limit: int = SENTENCES_PER_ITEM,
+    shared: list[str] | None = None,
+    named: Iterable[str] = (),
+    extend: list[tuple[str, Quote]] | None = None,
+) -> list[Claim]:
     """Claims for the item from the best candidates: no sentence the answer already holds, within the word budget.
     `answer_texts` is updated with what was picked; a good candidate the answer already states is appended to
     `shared` (that claim answers this item too); a sentence whose antecedent the answer already states goes to
@@ -241,7 +292,11 @@ def pick(cands: Sequence[Candidate], item: PlanItem, answer_texts: list[str], *,
         capped = c.doc_id not in asked and len({x.doc_id for x in cands}) > 1
         if capped and per_doc.get(c.doc_id, 0) >= SENTENCES_PER_DOCUMENT:
             continue
-        if len(c.quotes) > 1 and _stated(c.quotes[0].quote, answer_texts) and not _stated(c.quotes[-1].quote, answer_texts):
+        if (
+            len(c.quotes) > 1
+            and _stated(c.quotes[0].quote, answer_texts)
+            and not _stated(c.quotes[-1].quote, answer_texts)
+        ):
             if extend is not None:  # its antecedent is already in the answer: it goes right after it
                 extend.append((c.quotes[0].quote, c.quotes[-1]))
                 answer_texts.append(c.quotes[-1].quote)
@@ -256,8 +311,10 @@ def pick(cands: Sequence[Candidate], item: PlanItem, answer_texts: list[str], *,
             continue
         text, quotes = c.text, c.quotes
         if c.follow and not _stated(c.follow, answer_texts) and words + n + len(c.follow.split()) <= budget:
-            text, quotes = f"{text} {c.follow}", (*quotes, Quote(doc_id=c.doc_id, chunk_id=quotes[-1].chunk_id,
-                                                                 quote=c.follow))
+            text, quotes = (
+                f"{text} {c.follow}",
+                (*quotes, Quote(doc_id=c.doc_id, chunk_id=quotes[-1].chunk_id, quote=c.follow)),
+            )
             n += len(c.follow.split())
         claims.append(Claim(text=text, plan_item_ids=(item.id,), citations=quotes, history=c.history))
         answer_texts.append(text)
@@ -272,8 +329,12 @@ def also_answers(answer: Answer, texts: Sequence[str], item_id: str) -> Answer:
     """The answer with the claims stating these texts tagged with one more plan item."""
     wanted = set(texts)
     for section in answer.sections:
-        claims = [c.model_copy(update={"plan_item_ids": tuple(dict.fromkeys((*c.plan_item_ids, item_id)))})
-                  if c.text in wanted else c for c in section.claims]
+        claims = [
+            c.model_copy(update={"plan_item_ids": tuple(dict.fromkeys((*c.plan_item_ids, item_id)))})
+            if c.text in wanted
+            else c
+            for c in section.claims
+        ]
         answer = answer.with_claims(section.jurisdiction, claims)
     return answer
 
@@ -303,11 +364,17 @@ the best candidate."""
 def extended(answer: Answer, additions: Sequence[tuple[str, Quote]], item_id: str) -> Answer:
     """The answer with each added sentence right after the claim stating its antecedent, in that claim."""
     for antecedent, quote in additions:
-        def grow(c: Claim) -> Claim:
+
+        def grow(c: Claim, antecedent: str = antecedent, quote: Quote = quote) -> Claim:
             if antecedent not in c.text or quote.quote in c.text:
                 return c
-            return c.model_copy(update={"text": f"{c.text} {quote.quote}", "citations": (*c.citations, quote),
-                                        "plan_item_ids": tuple(dict.fromkeys((*c.plan_item_ids, item_id)))})
+            return c.model_copy(
+                update={
+                    "text": f"{c.text} {quote.quote}",
+                    "citations": (*c.citations, quote),
+                    "plan_item_ids": tuple(dict.fromkeys((*c.plan_item_ids, item_id))),
+                }
+            )
 
         if answer.verdict is not None:
             answer = answer.model_copy(update={"verdict": grow(answer.verdict)})
@@ -324,5 +391,3 @@ def answer_texts(answer: Answer) -> list[str]:
 def section_code(item: PlanItem, cand_jurisdiction: str) -> str:
     """The section a claim for this item goes to: the item's jurisdiction, or the source's for an any-item."""
     return cand_jurisdiction if item.jurisdiction == ANY_JURISDICTION else item.jurisdiction
-
-

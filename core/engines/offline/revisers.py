@@ -3,9 +3,10 @@ its retrieval found, and leaves the answer as it was when the evidence does not 
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from core.answer import Answer, Claim, Quote
+from core.documents import DocStatus
 from core.engines.base import EngineContext
 from core.engines.offline.ranking import (
     WORDS_PER_ITEM,
@@ -21,7 +22,6 @@ from core.engines.text import is_anaphoric, overlap, same_sentence, sentences, t
 from core.figures import figures
 from core.gazetteer import currency_hint
 from core.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
-from core.documents import DocStatus
 from core.state import Deficiency, DeficiencyType, Evidence
 
 T = DeficiencyType
@@ -29,14 +29,20 @@ Reviser = Callable[[ResearchPlan, Answer, Deficiency, list[Evidence], EngineCont
 DISCLOSURE = "Sources disagree"
 
 
-def _passages(ev: Iterable[Evidence], ctx: EngineContext, exclude: Iterable[str] = ()) -> list[tuple[str, str, str, float]]:
+def _passages(
+    ev: Iterable[Evidence], ctx: EngineContext, exclude: Iterable[str] = ()
+) -> list[tuple[str, str, str, float]]:
     skip = set(exclude)
-    return [(e.doc_id, e.chunk_id, ctx.passage(e.chunk_id) or " ".join(e.sentences) or e.snippet, e.score)
-            for e in ev if e.doc_id not in skip]
+    return [
+        (e.doc_id, e.chunk_id, ctx.passage(e.chunk_id) or " ".join(e.sentences) or e.snippet, e.score)
+        for e in ev
+        if e.doc_id not in skip
+    ]
 
 
-def _add_claims(answer: Answer, claims: Iterable[Claim], ctx: EngineContext, item: PlanItem | None,
-                first: bool = False) -> Answer:
+def _add_claims(
+    answer: Answer, claims: Iterable[Claim], ctx: EngineContext, item: PlanItem | None, first: bool = False
+) -> Answer:
     for claim in claims:
         doc = ctx.catalog.get(claim.citations[0].doc_id) if claim.citations else None
         code = section_code(item, doc.jurisdiction) if item and doc else (doc.jurisdiction if doc else ANY_JURISDICTION)
@@ -46,8 +52,14 @@ def _add_claims(answer: Answer, claims: Iterable[Claim], ctx: EngineContext, ite
     return answer
 
 
-def fill(plan: ResearchPlan, answer: Answer, items: Iterable[PlanItem], ev: list[Evidence], ctx: EngineContext,
-         exclude: Iterable[str] = ()) -> Answer:
+def fill(
+    plan: ResearchPlan,
+    answer: Answer,
+    items: Iterable[PlanItem],
+    ev: list[Evidence],
+    ctx: EngineContext,
+    exclude: Iterable[str] = (),
+) -> Answer:
     """Claims for each item from the evidence, chosen as the drafter chooses them, within what is left of the
     item's word budget (at least one sentence: the correction must be able to say what it found)."""
     passages = _passages(ev, ctx, exclude)
@@ -58,8 +70,20 @@ def fill(plan: ResearchPlan, answer: Answer, items: Iterable[PlanItem], ev: list
         held: list[str] = []
         more: list[tuple[str, Quote]] = []
         room = WORDS_PER_ITEM - sum(len(c.text.split()) for _, c in answer.claims() if item.id in c.plan_item_ids)
-        answer = _add_claims(answer, pick(candidates(item, passages, plan, ctx), item, texts, shared=held,
-                                          named=plan.named_doc_ids, extend=more, budget=max(0, room)), ctx, item)
+        answer = _add_claims(
+            answer,
+            pick(
+                candidates(item, passages, plan, ctx),
+                item,
+                texts,
+                shared=held,
+                named=plan.named_doc_ids,
+                extend=more,
+                budget=max(0, room),
+            ),
+            ctx,
+            item,
+        )
         if held:
             answer = also_answers(answer, held, item.id)
         answer = extended(answer, more, item.id)
@@ -89,8 +113,12 @@ def _without(answer: Answer, drop: Callable[[Claim], bool]) -> tuple[Answer, lis
 
 
 def _metadata_claim(text: str, doc_ids: Iterable[str], items: Iterable[str], kind: str) -> Claim:
-    return Claim(text=text, plan_item_ids=tuple(items), kind=kind,  # type: ignore[arg-type]
-                 citations=tuple(Quote(doc_id=d, chunk_id="", quote="") for d in dict.fromkeys(doc_ids)))
+    return Claim(
+        text=text,
+        plan_item_ids=tuple(items),
+        kind=kind,  # type: ignore[arg-type]
+        citations=tuple(Quote(doc_id=d, chunk_id="", quote="") for d in dict.fromkeys(doc_ids)),
+    )
 
 
 def _has_text(answer: Answer, text: str) -> bool:
@@ -113,7 +141,9 @@ def _applicability(plan: ResearchPlan, answer: Answer, doc_id: str, ctx: EngineC
     return answer.with_claims(code, [claim, *(section.claims if section else ())])
 
 
-def revise_outdated(plan: ResearchPlan, answer: Answer, d: Deficiency, ev: list[Evidence], ctx: EngineContext) -> Answer:
+def revise_outdated(
+    plan: ResearchPlan, answer: Answer, d: Deficiency, ev: list[Evidence], ctx: EngineContext
+) -> Answer:
     """A source not yet applicable gets its application date and the law that applies until then; any other
     outdated source is replaced by what applies now (a history claim the question asked for stays)."""
     doc = ctx.catalog.get(d.subject)
@@ -129,25 +159,37 @@ def revise_outdated(plan: ResearchPlan, answer: Answer, d: Deficiency, ev: list[
     return fill(plan, answer, items, ev, ctx, exclude=[doc.id])
 
 
-def revise_coverage(plan: ResearchPlan, answer: Answer, d: Deficiency, ev: list[Evidence], ctx: EngineContext) -> Answer:
+def revise_coverage(
+    plan: ResearchPlan, answer: Answer, d: Deficiency, ev: list[Evidence], ctx: EngineContext
+) -> Answer:
     """An unanswered item (or a whole jurisdiction) answered from the evidence found for it."""
     return fill(plan, answer, _items_of(plan, d), ev, ctx)
 
 
-def revise_threshold(plan: ResearchPlan, answer: Answer, d: Deficiency, ev: list[Evidence], ctx: EngineContext) -> Answer:
+def revise_threshold(
+    plan: ResearchPlan, answer: Answer, d: Deficiency, ev: list[Evidence], ctx: EngineContext
+) -> Answer:
     """The claim with the wrong figure goes; the evidence's figure for the same items comes in."""
     answer, item_ids = _without(answer, lambda c: bool(d.affected_text) and same_sentence(c.text, d.affected_text))
     items = [i for i in plan.items if i.id in item_ids] or _items_of(plan, d)
     return fill(plan, answer, items, ev, ctx, exclude=d.correction_filter.get("exclude_doc_ids", ()))
 
 
-def _best_sentence(ev: list[Evidence], ctx: EngineContext, query: str, answer: Answer,
-                   keep: Callable[[str, str], bool] = lambda s, code: True) -> Claim | None:
+def _best_sentence(
+    ev: list[Evidence],
+    ctx: EngineContext,
+    query: str,
+    answer: Answer,
+    keep: Callable[[str, str], bool] = lambda s, code: True,
+) -> Claim | None:
     wanted = term_set(query)
     best: tuple[float, Claim] | None = None
     for doc_id, chunk_id, text, _ in _passages(ev, ctx):
         doc = ctx.catalog.get(doc_id)
-        if doc is None or ctx.catalog.status_at(doc_id, ctx.as_of) not in (DocStatus.in_force, DocStatus.not_yet_applicable):
+        if doc is None or ctx.catalog.status_at(doc_id, ctx.as_of) not in (
+            DocStatus.in_force,
+            DocStatus.not_yet_applicable,
+        ):
             continue
         for s in sentences(text):
             score = overlap(wanted, s)
@@ -167,19 +209,27 @@ def _item_for(plan: ResearchPlan, code: str, aspects: Iterable[Aspect]) -> list[
     return []
 
 
-def revise_exemption(plan: ResearchPlan, answer: Answer, d: Deficiency, ev: list[Evidence], ctx: EngineContext) -> Answer:
+def revise_exemption(
+    plan: ResearchPlan, answer: Answer, d: Deficiency, ev: list[Evidence], ctx: EngineContext
+) -> Answer:
     """Each exemption rule the answer omitted, in the words of the source."""
     code = d.affected_section or ANY_JURISDICTION
     items = _item_for(plan, code, (Aspect.exemption, Aspect.scope, Aspect.obligation))
     for rule in d.correction_filter.get("rules") or [d.suggested_correction_query]:
         claim = _best_sentence(ev, ctx, rule, answer)
         if claim is not None:
-            answer = _add_claims(answer, [claim.model_copy(update={"plan_item_ids": tuple(items)})], ctx,
-                                 plan.item(items[0]) if items else None)
+            answer = _add_claims(
+                answer,
+                [claim.model_copy(update={"plan_item_ids": tuple(items)})],
+                ctx,
+                plan.item(items[0]) if items else None,
+            )
     return answer
 
 
-def revise_contradiction(plan: ResearchPlan, answer: Answer, d: Deficiency, ev: list[Evidence], ctx: EngineContext) -> Answer:
+def revise_contradiction(
+    plan: ResearchPlan, answer: Answer, d: Deficiency, ev: list[Evidence], ctx: EngineContext
+) -> Answer:
     """The disagreement is disclosed where it matters, naming the sources."""
     text = f"{DISCLOSURE} {d.description.rstrip('.')}; verify against the official text."
     if _has_text(answer, text):
@@ -190,7 +240,9 @@ def revise_contradiction(plan: ResearchPlan, answer: Answer, d: Deficiency, ev: 
     return answer.with_claims(code, [*(section.claims if section else ()), claim])
 
 
-def revise_specificity(plan: ResearchPlan, answer: Answer, d: Deficiency, ev: list[Evidence], ctx: EngineContext) -> Answer:
+def revise_specificity(
+    plan: ResearchPlan, answer: Answer, d: Deficiency, ev: list[Evidence], ctx: EngineContext
+) -> Answer:
     """An application date from the metadata; a figure the question or the source calls for; an unsupported claim
     replaced; an unanswered plan item answered."""
     if plan.item(d.subject) is not None:
@@ -204,15 +256,19 @@ def revise_specificity(plan: ResearchPlan, answer: Answer, d: Deficiency, ev: li
     unit, values = d.correction_filter.get("unit"), set(d.correction_filter.get("values", ()))
 
     def states_figure(s: str, jurisdiction: str) -> bool:
-        return not unit or any(f.unit == unit and (not values or f.value in values)
-                               for f in figures(s, currency_hint(jurisdiction)))
+        return not unit or any(
+            f.unit == unit and (not values or f.value in values) for f in figures(s, currency_hint(jurisdiction))
+        )
 
     claim = _best_sentence(ev, ctx, d.suggested_correction_query, answer, states_figure)
     if claim is None:
         return fill(plan, answer, _items_of(plan, d), ev, ctx)
-    items = d.correction_filter.get("items") or _item_for(plan, code, (Aspect.threshold, Aspect.verdict, Aspect.obligation))
-    return _add_claims(answer, [claim.model_copy(update={"plan_item_ids": tuple(items)})], ctx,
-                       plan.item(items[0]) if items else None)
+    items = d.correction_filter.get("items") or _item_for(
+        plan, code, (Aspect.threshold, Aspect.verdict, Aspect.obligation)
+    )
+    return _add_claims(
+        answer, [claim.model_copy(update={"plan_item_ids": tuple(items)})], ctx, plan.item(items[0]) if items else None
+    )
 
 
 REVISERS: dict[DeficiencyType, Reviser] = {

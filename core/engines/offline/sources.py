@@ -1,17 +1,16 @@
 """The sources of the offline engine: documents' short names, citation records, which documents may be cited at
 the as-of date, and the metadata sentences (applicability, polarity) drawn from them."""
 
-
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 from core.answer import Answer
+from core.documents import DocStatus, DocumentMeta
 from core.engines.base import EngineContext
 from core.figures import format_date
 from core.plan import ResearchPlan
-from core.documents import DocStatus, DocumentMeta
 from core.state import Citation
 
 USABLE = (DocStatus.in_force, DocStatus.not_yet_applicable)
@@ -42,11 +41,26 @@ def citations_for(answer: Answer, ctx: EngineContext) -> list[Citation]:
         if doc is None:
             continue
         chunk_ids = tuple(dict.fromkeys(quoted.get(doc_id, [])))
-        passage_ids = tuple(dict.fromkeys(str(pid) for c in chunk_ids if (chunk := ctx.chunk(c)) is not None
-                                          and (pid := chunk.metadata.get("passage_id")) is not None))
-        out.append(Citation(doc_id=doc.id, title=doc.title, jurisdiction=doc.jurisdiction,
-                            declared_status=doc.status.value, status_at_as_of=ctx.catalog.status_at(doc.id, ctx.as_of).value,
-                            effective=doc.effective, citation=doc.citation, chunk_ids=chunk_ids, passage_ids=passage_ids))
+        passage_ids = tuple(
+            dict.fromkeys(
+                str(pid)
+                for c in chunk_ids
+                if (chunk := ctx.chunk(c)) is not None and (pid := chunk.metadata.get("passage_id")) is not None
+            )
+        )
+        out.append(
+            Citation(
+                doc_id=doc.id,
+                title=doc.title,
+                jurisdiction=doc.jurisdiction,
+                declared_status=doc.status.value,
+                status_at_as_of=ctx.catalog.status_at(doc.id, ctx.as_of).value,
+                effective=doc.effective,
+                citation=doc.citation,
+                chunk_ids=chunk_ids,
+                passage_ids=passage_ids,
+            )
+        )
     return out
 
 
@@ -66,10 +80,13 @@ def usable(doc_id: str, plan: ResearchPlan, ctx: EngineContext) -> tuple[bool, b
 def applicability_text(doc: DocumentMeta, preds: Sequence[DocumentMeta]) -> str:
     """'X applies only from D; until then Y applies.' from the corpus metadata."""
     name = short_name(doc)
-    text = (f"{name} applies only from {format_date(doc.effective)}" if doc.effective
-            else f"{name} is not yet applicable")
+    text = (
+        f"{name} applies only from {format_date(doc.effective)}" if doc.effective else f"{name} is not yet applicable"
+    )
     if preds:
-        text += "; until then " + " and ".join(short_name(p) for p in preds) + (" apply" if len(preds) > 1 else " applies")
+        text += (
+            "; until then " + " and ".join(short_name(p) for p in preds) + (" apply" if len(preds) > 1 else " applies")
+        )
     return text + "."
 
 
