@@ -74,6 +74,10 @@ def gap_for(item: PlanItem) -> Gap:
     return Gap(plan_item_id=item.id, text=f"The corpus holds no source on {item.ask}.")
 
 
+Located = tuple[str, Claim]
+"""A claim with the jurisdiction of its section (the verdict's is ANY_JURISDICTION)."""
+
+
 class Answer(BaseModel):
     """The whole answer: an optional verdict, sections per jurisdiction and the gaps."""
 
@@ -83,9 +87,9 @@ class Answer(BaseModel):
     sections: tuple[AnswerSection, ...] = ()
     gaps: tuple[Gap, ...] = ()
 
-    def claims(self) -> list[tuple[str, Claim]]:
+    def claims(self) -> list[Located]:
         """Every claim with its section's jurisdiction (the verdict under "*")."""
-        out: list[tuple[str, Claim]] = [(ANY_JURISDICTION, self.verdict)] if self.verdict else []
+        out: list[Located] = [(ANY_JURISDICTION, self.verdict)] if self.verdict else []
         return out + [(s.jurisdiction, c) for s in self.sections for c in s.claims]
 
     def section(self, code: str) -> AnswerSection | None:

@@ -14,7 +14,8 @@ from typing import Any
 
 from core.cli_errors import CliError
 from core.config import Settings, get_settings
-from core.evaluation import STRATEGY_NAMES, QuestionScore, evaluate, format_table
+from core.eval_scores import QuestionScore, format_table
+from core.evaluation import STRATEGY_NAMES, evaluate
 from core.limits import MAX_CYCLES
 from core.questions import QuestionsFileError, load_questions
 

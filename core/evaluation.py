@@ -19,67 +19,20 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from core.answer import Answer, Claim, render_markdown
+from core.answer import Answer
 from core.engines.base import EngineContext
-from core.engines.text import is_anaphoric, sentences
-from core.nodes import Deps, about_item, names_of, source_names
+from core.eval_scores import EvalReport, QuestionScore, RunOutcome, score
+from core.nodes import Deps, about_item
 from core.plan import ResearchPlan
 from core.questions import EvalQuestion
 from core.retrieval.plan_search import search_plan
-from core.scoring import detection_recall, fact_coverage, fact_label, residual_summary
+from core.scoring import fact_label
 from core.state import Citation, Deficiency, ResolutionStatus
 
 STRATEGY_NAMES: tuple[str, ...] = ("loop", "single", "retry")
-AVERAGED_FIELDS: tuple[str, ...] = (
-    "fact_coverage",
-    "facts_found",
-    "facts_expected",
-    "residual_count",
-    "residual_severity",
-    "resolved",
-    "retrievals",
-    "critic_calls",
-    "cycles",
-    "wall_s",
-    "detection_recall",
-    "plan_items",
-    "plan_items_answered",
-    "answer_words",
-    "words_per_item",
-    "duplicate_sentences",
-    "cut_sentences",
-    "certified_incomplete",
-)
-SUMMED_FIELDS: tuple[str, ...] = tuple(
-    f for f in AVERAGED_FIELDS if f not in ("fact_coverage", "detection_recall", "words_per_item")
-)
-
-
-# --------------------------------------------------------------------------------------------- strategies
-
-
-@dataclass
-class RunOutcome:
-    """What one strategy produced for one question, before scoring."""
-
-    strategy: str
-    answer: Answer
-    plan: ResearchPlan | None
-    residual: list[Deficiency]
-    detected: list[Deficiency]
-    resolved: int
-    retrievals: int
-    critic_calls: int
-    cycles: int
-    wall_s: float
-    stop_reason: str = ""
-    score: float = 0.0
-    answered: int = 0
-    citations: list[Citation] = field(default_factory=list)
 
 
 def _context(store: Any, as_of: date) -> EngineContext:
@@ -210,155 +163,6 @@ def _is_gap(d: Deficiency, plan: ResearchPlan | None) -> bool:
 STRATEGIES: dict[str, Callable[..., RunOutcome]] = {"loop": run_loop, "single": run_single, "retry": run_retry}
 
 
-# ------------------------------------------------------------------------------------------------ scoring
-
-
-@dataclass
-class QuestionScore:
-    """One question's scored outcome (the `questions[]` entry of `eval --json`)."""
-
-    label: str
-    question: str
-    as_of: str | None
-    fact_coverage: float | None
-    facts_found: int
-    facts_expected: int
-    facts_missing: list[str]
-    residual_count: int
-    residual_severity: float
-    residual_types: dict[str, int]
-    resolved: int
-    retrievals: int
-    critic_calls: int
-    cycles: int
-    wall_s: float
-    detected_types: list[str]
-    detection_recall: float | None
-    expected_types_missed: list[str]
-    stop_reason: str
-    plan_items: int = 0
-    plan_items_answered: int = 0
-    answer_words: int = 0
-    words_per_item: float | None = None
-    duplicate_sentences: int = 0
-    cut_sentences: int = 0
-    certified_incomplete: bool = False
-    answer: str = field(repr=False, default="")
-
-    def to_json(self, *, with_answer: bool = False) -> dict[str, Any]:
-        out = {k: v for k, v in self.__dict__.items() if k != "answer"}
-        if with_answer:
-            out["answer"] = self.answer
-        return out
-
-
-def score(q: EvalQuestion, outcome: RunOutcome, threshold: float = 0.85) -> QuestionScore:
-    """Score one strategy's outcome against the question's expectations.
-
-    `certified_incomplete`: the run ended at or above the quality threshold, or with nothing open, while a plan
-    item stayed unanswered: the worst outcome, an incomplete answer presented as complete."""
-    shown = render_markdown(outcome.answer, outcome.plan, names_of(outcome.plan), source_names(outcome.citations))
-    cov = fact_coverage(shown, q.expected_facts)
-    res = residual_summary(outcome.residual)
-    detected = sorted({d.deficiency_type.value for d in outcome.detected})
-    expected = [t.value for t in q.expected_deficiency_types]
-    items = len(outcome.plan.items) if outcome.plan else 0
-    words = outcome.answer.word_count()
-    incomplete = outcome.answered < items
-    certified = incomplete and (
-        outcome.score >= threshold or outcome.stop_reason in ("no_open_deficiencies", "no_deficiencies_found")
-    )
-    return QuestionScore(
-        label=q.label,
-        question=q.question,
-        as_of=q.as_of.isoformat() if q.as_of else None,
-        fact_coverage=cov.ratio,
-        facts_found=len(cov.found),
-        facts_expected=cov.expected,
-        facts_missing=list(cov.missing),
-        residual_count=res.count,
-        residual_severity=res.severity,
-        residual_types=res.by_type,
-        resolved=outcome.resolved,
-        retrievals=outcome.retrievals,
-        critic_calls=outcome.critic_calls,
-        cycles=outcome.cycles,
-        wall_s=round(outcome.wall_s, 4),
-        detected_types=detected,
-        detection_recall=detection_recall(expected, detected),
-        expected_types_missed=[t for t in expected if t not in detected],
-        stop_reason=outcome.stop_reason,
-        plan_items=items,
-        plan_items_answered=outcome.answered,
-        answer_words=words,
-        words_per_item=round(words / items, 1) if items else None,
-        duplicate_sentences=duplicate_sentences(outcome.answer),
-        cut_sentences=cut_sentences(outcome.answer),
-        certified_incomplete=certified,
-        answer=shown,
-    )
-
-
-def duplicate_sentences(answer: Answer) -> int:
-    """Sentences the answer states more than once."""
-    seen: dict[str, int] = {}
-    for _, claim in answer.claims():
-        for s in sentences(claim.text):
-            key = " ".join(s.lower().split())
-            seen[key] = seen.get(key, 0) + 1
-    return sum(n - 1 for n in seen.values() if n > 1)
-
-
-def cut_sentences(answer: Answer) -> int:
-    """Claims that stop mid-sentence (no closing punctuation), open with a lower-case fragment, or open with a
-    pronoun or connective whose antecedent is not before it."""
-
-    def cut(claim: Claim) -> bool:
-        text = claim.said.strip()
-        first = sentences(text)[:1]
-        return bool(text) and (
-            text[-1] not in ".!?)\"'"
-            or text[0].islower()
-            or (claim.kind == "finding" and bool(first) and is_anaphoric(first[0]))
-        )
-
-    return sum(1 for _, c in answer.claims() if cut(c))
-
-
-@dataclass
-class EvalReport:
-    """All questions of one strategy, with means and totals."""
-
-    strategy: str
-    rows: list[QuestionScore]
-
-    def summary(self) -> dict[str, Any]:
-        """`{"count", "fact_coverage_overall", "mean": {...}, "total": {...}}`; ratios are averaged, not summed,
-        and questions without expectations (None) are left out of a mean."""
-        mean: dict[str, float | None] = {}
-        total: dict[str, float | None] = {}
-        for name in AVERAGED_FIELDS:
-            values = [getattr(r, name) for r in self.rows if getattr(r, name) is not None]
-            mean[name] = round(sum(values) / len(values), 4) if values else None
-            if name in SUMMED_FIELDS:
-                total[name] = round(sum(values), 4)
-        facts_expected = total["facts_expected"] or 0
-        return {
-            "count": len(self.rows),
-            "fact_coverage_overall": round((total["facts_found"] or 0) / facts_expected, 4) if facts_expected else None,
-            "mean": mean,
-            "total": total,
-        }
-
-    def to_json(self, *, with_answers: bool = False) -> dict[str, Any]:
-        """The `python -m core eval --json` object."""
-        return {
-            "strategy": self.strategy,
-            "questions": [r.to_json(with_answer=with_answers) for r in self.rows],
-            "summary": self.summary(),
-        }
-
-
 def evaluate(
     wb: Any,
     questions: Sequence[EvalQuestion],
@@ -383,42 +187,13 @@ def evaluate(
     return EvalReport(strategy=strategy, rows=rows)
 
 
-def format_table(report: EvalReport) -> list[str]:
-    """Plain-text table of a report, one line per question plus a total line."""
-    head = f"{'id':<6} {'facts':>7} {'cover':>6} {'resid':>5} {'sev':>6} {'resolv':>6} {'retr':>5} {'crit':>5} {'cyc':>4} {'wall_s':>7}  stop"
-    lines = [head, "-" * len(head)]
-    for r in report.rows:
-        cover = "-" if r.fact_coverage is None else f"{r.fact_coverage:.2f}"
-        lines.append(
-            f"{r.label:<6} {r.facts_found:>3}/{r.facts_expected:<3} {cover:>6} {r.residual_count:>5} "
-            f"{r.residual_severity:>6.2f} {r.resolved:>6} {r.retrievals:>5} {r.critic_calls:>5} {r.cycles:>4} "
-            f"{r.wall_s:>7.2f}  {r.stop_reason}"
-        )
-    s = report.summary()
-    t = s["total"]
-    cover = "-" if s["fact_coverage_overall"] is None else f"{s['fact_coverage_overall']:.2f}"
-    lines.append("-" * len(head))
-    lines.append(
-        f"{'total':<6} {int(t['facts_found'] or 0):>3}/{int(t['facts_expected'] or 0):<3} {cover:>6} "
-        f"{int(t['residual_count'] or 0):>5} {t['residual_severity'] or 0:>6.2f} {int(t['resolved'] or 0):>6} "
-        f"{int(t['retrievals'] or 0):>5} {int(t['critic_calls'] or 0):>5} {int(t['cycles'] or 0):>4} "
-        f"{t['wall_s'] or 0:>7.2f}"
-    )
-    return lines
-
-
 __all__ = [
     "STRATEGIES",
     "STRATEGY_NAMES",
     "EvalQuestion",
-    "EvalReport",
-    "QuestionScore",
-    "RunOutcome",
     "evaluate",
     "fact_label",
-    "format_table",
     "run_loop",
     "run_retry",
     "run_single",
-    "score",
 ]

@@ -31,7 +31,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from core.config import Settings, get_settings  # noqa: E402
-from core.evaluation import EvalReport, evaluate, format_table  # noqa: E402
+from core.eval_scores import EvalReport, format_table  # noqa: E402
+from core.evaluation import evaluate  # noqa: E402
 from core.questions import QuestionsFileError, load_questions  # noqa: E402
 
 ORDER = ("single", "retry", "loop")

@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from core.evaluation import EvalQuestion, evaluate, run_loop, run_retry, run_single, score
+from core.eval_scores import score
+from core.evaluation import EvalQuestion, evaluate, run_loop, run_retry, run_single
 from core.service import InputError
 from core.state import DeficiencyType
 from tests.eval.corpus import AS_OF, QUESTION, clean_corpus

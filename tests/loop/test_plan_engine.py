@@ -12,7 +12,7 @@ from core.answer import Answer, AnswerSection, Claim, Quote
 from core.config import Settings
 from core.engines.offline import OfflineCritic
 from core.engines.text import is_anaphoric, sentences
-from core.evaluation import cut_sentences, duplicate_sentences
+from core.eval_scores import cut_sentences, duplicate_sentences
 from core.figures import figures
 from core.nodes import Deps
 from core.persistence import memory_persistence

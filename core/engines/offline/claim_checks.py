@@ -1,0 +1,225 @@
+"""The claim checks of the offline critic: every figure, comparator and date a claim states must be stated by the
+passage it quotes, and sources (or claims) that give one rule different figures are contradictory."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from core.answer import Claim, Located
+from core.documents import DocStatus, DocumentMeta, Threshold
+from core.engines.base import EngineContext
+from core.engines.offline.sources import short_name
+from core.engines.text import quote_in, term_set, terms
+from core.figures import compatible, dates, figures, format_date
+from core.gazetteer import currency_hint
+from core.plan import ANY_JURISDICTION, ResearchPlan
+from core.state import Deficiency, DeficiencyType, Severity, filter_of
+
+T = DeficiencyType
+_DISCLOSED = "Sources disagree"
+SAME_RULE = 0.8
+"""Two claims whose words (figures aside) overlap this much state the same rule."""
+
+
+def _fmt(t: Threshold) -> str:
+    words = {">": "more than", ">=": "at least", "<=": "up to", "<": "below", "==": "exactly"}[t.comparator]
+    value = f"{t.value:g}" if t.unit in ("percent", "days") else f"{t.value:,.0f}"
+    return (
+        f"{words} {value}%"
+        if t.unit == "percent"
+        else f"{words} {value} days"
+        if t.unit == "days"
+        else f"{words} {t.unit} {value}"
+    )
+
+
+def check_claims(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineContext) -> list[Deficiency]:
+    """Each quote must occur in its cited passage, and each figure, comparator and date of a claim must be stated
+    by the passages it quotes (not merely somewhere in the document)."""
+    out: list[Deficiency] = []
+    for code, c in claims:
+        if c.kind in ("applicability", "disclosure"):
+            continue
+        words = " ".join(c.said.split()[:8])
+        item = c.plan_item_ids[0] if c.plan_item_ids else code
+        if not c.citations:
+            out.append(
+                Deficiency(
+                    deficiency_type=T.insufficient_specificity,
+                    subject=f"claim:{words}",
+                    severity=Severity.high,
+                    affected_section=code,
+                    affected_text=c.text,
+                    description=f"The claim '{c.said[:120]}' cites no source.",
+                    suggested_correction_query=c.said,
+                    correction_filter=filter_of(items=list(c.plan_item_ids)),
+                )
+            )
+            continue
+        faithful = [q for q in c.citations if quote_in(q.quote, ctx.passage(q.chunk_id))]
+        if not faithful:
+            out.append(
+                Deficiency(
+                    deficiency_type=T.insufficient_specificity,
+                    subject=f"claim:{words}",
+                    severity=Severity.high,
+                    affected_section=code,
+                    affected_text=c.text,
+                    description=f"The claim '{c.said[:120]}' quotes nothing that its cited passage says.",
+                    suggested_correction_query=c.said,
+                    correction_filter=filter_of(items=list(c.plan_item_ids)),
+                    evidence_doc_ids=c.doc_ids,
+                )
+            )
+            continue
+        quoted = " ".join(q.quote for q in faithful)
+        source = ctx.catalog.get(faithful[0].doc_id)
+        hint = currency_hint(code if code != ANY_JURISDICTION else (source.jurisdiction if source is not None else ""))
+        supported = figures(quoted, hint)
+        for fig in figures(c.said, hint):
+            if any(compatible(fig, s) for s in supported):
+                continue
+            same = [s for s in supported if s.key == fig.key]
+            what = (
+                f"words {fig.text} as '{fig.comparator}' where the passage says '{same[0].comparator}'"
+                if same
+                else f"states {fig.text}, which the passage it quotes does not"
+            )
+            out.append(
+                Deficiency(
+                    deficiency_type=T.incorrect_threshold,
+                    subject=f"{code}:{item}:{fig.unit}:{fig.value:g}",
+                    severity=Severity.critical,
+                    affected_section=code,
+                    affected_text=c.text,
+                    description=f"The claim '{c.said[:100]}' {what}.",
+                    suggested_correction_query=asked.query if (asked := plan.item(item)) else c.said,
+                    correction_filter=filter_of(
+                        jurisdictions=[code] if code != ANY_JURISDICTION else [],
+                        unit=fig.unit,
+                        items=list(c.plan_item_ids),
+                    ),
+                    evidence_doc_ids=c.doc_ids,
+                )
+            )
+        quoted_dates = set(dates(quoted))
+        for d in dates(c.said):
+            if d not in quoted_dates:
+                out.append(
+                    Deficiency(
+                        deficiency_type=T.incorrect_threshold,
+                        subject=f"{code}:{item}:date:{d.isoformat()}",
+                        severity=Severity.high,
+                        affected_section=code,
+                        affected_text=c.text,
+                        description=f"The claim '{c.said[:100]}' gives {format_date(d)}, which the passage it quotes does not.",
+                        suggested_correction_query=asked.query if (asked := plan.item(item)) else c.said,
+                        correction_filter=filter_of(
+                            jurisdictions=[code] if code != ANY_JURISDICTION else [], items=list(c.plan_item_ids)
+                        ),
+                        evidence_doc_ids=c.doc_ids,
+                    )
+                )
+    return out
+
+
+def _relevant(t: Threshold, wanted: set[str]) -> bool:
+    names = term_set(t.name.replace("_", " "))
+    return bool(names) and len(names & wanted) >= min(2, len(names))
+
+
+def check_contradictions(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineContext) -> list[Deficiency]:
+    """In-force cited sources that set different figures for the same threshold, and claims on the same plan item
+    that state different figures for the same rule."""
+    out: list[Deficiency] = []
+    wanted = set(plan.topic_terms) | {t for _, c in claims for t in terms(c.text)}
+    live = [
+        d
+        for d in (ctx.catalog.get(i) for i in dict.fromkeys(x for _, c in claims for x in c.doc_ids))
+        if d is not None and ctx.catalog.status_at(d.id, ctx.as_of) == DocStatus.in_force
+    ]
+    groups: dict[tuple[str, str, str], list[tuple[DocumentMeta, Threshold]]] = {}
+    for d in live:
+        for t in d.thresholds:
+            if t.applies_at(ctx.as_of) and _relevant(t, wanted):
+                groups.setdefault((d.jurisdiction, t.name, t.unit), []).append((d, t))
+    disclosed = [c.text for _, c in claims if c.kind == "disclosure"]
+    for (code, name, _unit), items in groups.items():
+        if not _disagree(items):
+            continue
+        statement = "; ".join(f"{short_name(d)} gives {_fmt(t)}" for d, t in items)
+        description = f"on the {name.replace('_', ' ')} figure in {code}: {statement}."
+        done = any(description.rstrip(".") in text for text in disclosed)
+        section = next((cd for cd, c in claims if any(d.id in c.doc_ids for d, _ in items)), code)
+        out.append(_contradiction(f"{code}:{name}", section, description, done, [d.id for d, _ in items], code, []))
+    out += _claim_disagreements(claims, disclosed, ctx)
+    return out
+
+
+def _contradiction(
+    subject: str, section: str, description: str, disclosed: bool, docs: Iterable[str], code: str, items: list[str]
+) -> Deficiency:
+    return Deficiency(
+        deficiency_type=T.contradictory_sources,
+        subject=subject,
+        severity=Severity.medium,
+        affected_section=section,
+        correctable=not disclosed,
+        description=description + (" The answer discloses the disagreement." if disclosed else ""),
+        suggested_correction_query=f"{subject.split(':', 1)[-1].replace('_', ' ')} {code} official figure",
+        correction_filter=filter_of(jurisdictions=[code] if code != ANY_JURISDICTION else [], items=items),
+        evidence_doc_ids=tuple(dict.fromkeys(docs)),
+    )
+
+
+def _claim_disagreements(claims: Sequence[Located], disclosed: list[str], ctx: EngineContext) -> list[Deficiency]:
+    """Two claims on one plan item, worded alike, that give different figures of the same unit."""
+    out: list[Deficiency] = []
+
+    def in_force(c: Claim) -> bool:
+        return bool(c.doc_ids) and all(
+            d in ctx.catalog and ctx.catalog.status_at(d, ctx.as_of) == DocStatus.in_force for d in c.doc_ids
+        )
+
+    plain = [(code, c) for code, c in claims if c.kind in ("finding", "verdict") and in_force(c)]
+    for i, (code, a) in enumerate(plain):
+        for code_b, b in plain[i + 1 :]:
+            shared = set(a.plan_item_ids) & set(b.plan_item_ids)
+            if not shared or code != code_b:
+                continue
+            fa, fb = figures(a.said, currency_hint(code)), figures(b.said, currency_hint(code))
+            units = {f.unit for f in fa} & {f.unit for f in fb}
+            for unit in units:
+                va = {f.value for f in fa if f.unit == unit}
+                vb = {f.value for f in fb if f.unit == unit}
+                ta, tb = term_set(re.sub(r"[\d.,%]+", " ", a.said)), term_set(re.sub(r"[\d.,%]+", " ", b.said))
+                alike = len(ta & tb) / max(1, len(ta | tb))
+                if va.isdisjoint(vb) and alike >= SAME_RULE:
+                    item = sorted(shared)[0]
+                    description = (
+                        f"on {item}: one claim gives {', '.join(f'{v:g}' for v in sorted(va))} and another "
+                        f"{', '.join(f'{v:g}' for v in sorted(vb))} {unit} for the same rule."
+                    )
+                    done = any(description.rstrip(".") in text for text in disclosed)
+                    out.append(
+                        _contradiction(
+                            f"{item}:{unit}", code, description, done, [*a.doc_ids, *b.doc_ids], code, [item]
+                        )
+                    )
+    return out
+
+
+def _disagree(items: list[tuple[DocumentMeta, Threshold]]) -> bool:
+    """Figures for one threshold disagree when their scopes meet; within one document, figures for different
+    scopes are variants (e.g. a sector rule)."""
+    for i, (da, ta) in enumerate(items):
+        for db, tb in items[i + 1 :]:
+            if (ta.value, ta.comparator) == (tb.value, tb.comparator):
+                continue
+            if da.id == db.id and set(ta.applies_to) != set(tb.applies_to):
+                continue
+            scopes = [set(ta.applies_to), set(tb.applies_to)]
+            if any(not s for s in scopes) or scopes[0] & scopes[1]:
+                return True
+    return False

@@ -1,0 +1,147 @@
+"""How well a sentence speaks to a plan item: topic words weighted by rarity, 6-letter stems, acronyms either way
+(CDD and customer due diligence), the question's phrases, the figure it asks about, and the usual wording of each
+aspect (a definition, an obligation, an exemption, a scope)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
+
+from core.engines.offline.sources import YEAR
+from core.engines.text import sentences, term_set, terms
+from core.figures import dates, figures
+from core.plan import Aspect, PlanItem, ResearchPlan
+
+SOFT_FEATURE = 0.3
+"""A definition, obligation or scope may be said without the usual words: such a sentence is ranked lower, not
+left out."""
+ASKED_FIGURE = 2.0
+"""A sentence stating the very figure the question asks about outranks one that only shares its words."""
+ASPECT_FEATURES: dict[Aspect, re.Pattern[str]] = {
+    Aspect.exemption: re.compile(
+        r"\b(exempt\w*|exclu\w+|not (?:covered|required|subject|apply|a |an )|do(?:es)? not|"
+        r"need not|may not|no longer|only|relief|except\w*|carve|unless|waive\w*)\b",
+        re.I,
+    ),
+    Aspect.definition: re.compile(
+        r"\b(means?|defin\w+|refers? to|is (?:a|an|the)|are (?:the|any)|includ\w+|"
+        r"counts? as|treated as|consist\w*)\b",
+        re.I,
+    ),
+    Aspect.obligation: re.compile(
+        r"\b(must|shall|required?|requires|obliged|has to|have to|need to|mandatory|"
+        r"apply|applies|report|register|record|verify|identify|file)\b",
+        re.I,
+    ),
+    Aspect.scope: re.compile(
+        r"\b(appl(?:y|ies) to|cover\w*|obliged entit\w+|subject to|includ\w+|excluded|"
+        r"within (?:the )?scope|in scope|are not|is not)\b",
+        re.I,
+    ),
+}
+
+
+@lru_cache(maxsize=256)
+def asked_figures(question: str) -> frozenset[tuple[str, float]]:
+    """The figures a question names (read once per question, not once per sentence scored)."""
+    return frozenset(f.key for f in figures(question))
+
+
+def feature(item: PlanItem, sentence: str, plan: ResearchPlan, hint: tuple[str, ...]) -> float:
+    """How well a sentence has what the item's aspect asks for (0..1)."""
+    aspect = item.aspect
+    if aspect == Aspect.threshold:
+        figs = figures(sentence, hint)
+        asked = asked_figures(plan.question)
+        if any(f.key in asked for f in figs):
+            return ASKED_FIGURE
+        return 1.0 if figs else 0.0
+    if aspect == Aspect.date:
+        return 1.0 if dates(sentence) else 0.5 if YEAR.search(sentence) else 0.0
+    if aspect == Aspect.verdict:
+        asked = asked_figures(plan.question)
+        if not asked:
+            return 0.3
+        return ASKED_FIGURE if any(f.key in asked for f in figures(sentence, hint)) else 0.0
+    rx = ASPECT_FEATURES.get(aspect)
+    if aspect == Aspect.scope and plan.entity_types:
+        return 1.0 if any(term_set(e) <= term_set(sentence) for e in plan.entity_types) else 0.0
+    matched = rx is not None and bool(rx.search(sentence))
+    if aspect == Aspect.exemption:
+        return 1.0 if matched else 0.0
+    return 1.0 if matched else SOFT_FEATURE
+
+
+PREFIX = 6
+"""Two words sharing their first six letters are one word to relevance ("register" and "registration")."""
+
+
+def _acronyms(words: list[str]) -> dict[str, set[str]]:
+    """Initials of runs of 2 to 4 content words ("customer due diligence" -> cdd), with the words they stand for."""
+    out: dict[str, set[str]] = {}
+    for i in range(len(words)):
+        for n in (2, 3, 4):
+            run = words[i : i + n]
+            if len(run) == n and all(w.isalpha() for w in run):
+                out.setdefault("".join(w[0] for w in run), set()).update(run)
+    return out
+
+
+def said_terms(topic: set[str], sentence: str, order: Sequence[str] = ()) -> set[str]:
+    """The topic words a sentence states: as words, as words sharing their first six letters, or through an
+    acronym either side spells out ("CDD" in the sentence for "customer due diligence" in the question, and the
+    other way round); `order` is the topic words in the question's order, for its acronyms."""
+    words = terms(sentence)
+    present = set(words)
+    found = topic & present
+    for t in topic - found:
+        if len(t) >= PREFIX and any(w[:PREFIX] == t[:PREFIX] for w in present if len(w) >= PREFIX):
+            found.add(t)
+    for acronym, expanded in _acronyms([t for t in order if t in topic]).items():
+        if acronym in present and len(acronym) > 1:
+            found |= expanded & topic
+    for acronym in set(_acronyms(words)) & topic:
+        found.add(acronym)
+    return found
+
+
+def relevance(
+    topic: set[str], sentence: str, weights: Mapping[str, float] | None = None, order: Sequence[str] = ()
+) -> float:
+    """Share of the topic words the sentence states (`said_terms`), each weighted by how rare it is among the
+    passages at hand (a word every passage has, like the regime's own name, says little about which sentence
+    answers)."""
+    if not topic:
+        return 0.0
+    w = weights or {}
+    total = sum(w.get(t, 1.0) for t in topic)
+    return sum(w.get(t, 1.0) for t in said_terms(topic, sentence, order)) / total if total else 0.0
+
+
+def rarity(texts: Iterable[str], words: Iterable[str]) -> dict[str, float]:
+    """1 plus half the inverse sentence frequency of each word over the sentences of these passages: rarer words
+    count more, but a rare word that merely names the regime cannot outweigh the rest of the question."""
+    sents = [term_set(s) for t in dict.fromkeys(texts) for s in sentences(t)]
+    n = len(sents)
+    return {w: 1.0 + 0.5 * max(0.0, math.log((n + 1) / (sum(1 for s in sents if w in s) + 0.5))) for w in set(words)}
+
+
+def phrases(plan: ResearchPlan, sentence: str) -> float:
+    """Share of the question's two-word topic phrases ("beneficial ownership") the sentence keeps together."""
+    pairs = [(a, b) for a, b in zip(plan.topic_terms, plan.topic_terms[1:])]
+    if not pairs:
+        return 0.0
+    words = terms(sentence)
+    together = {(a, b) for a, b in itertools.pairwise(words)}
+    return sum(1 for p in pairs if p in together) / len(pairs)
+
+
+def min_relevance(terms: set[str]) -> float:
+    """A sentence that shares less than this with the topic does not answer the question (at least one word of a
+    short topic, two of a longer one)."""
+    if not terms:
+        return 1.0
+    return min(1.0, (1 if len(terms) <= 4 else 2) / len(terms))
