@@ -17,7 +17,7 @@ import pandas as pd
 
 from core.deficiencies import analyst_action, analyst_choices
 from core.safe_markdown import answer_markdown as safe_answer_markdown
-from core.service import RunResult, SessionSummary
+from core.service import REASON_CODES, RunResult, SessionSummary, reason_label
 from core.state import Deficiency, DeficiencyType, EvaluationCycleRecord, ResolutionStatus, Severity
 
 SEVERITIES: tuple[str, ...] = tuple(s.value for s in Severity)
@@ -71,8 +71,9 @@ SEVERITY_COLORS: dict[str, str] = {"low": "gray", "medium": "blue", "high": "ora
 
 
 def label(value: str) -> str:
-    """`missing_jurisdiction` -> `missing jurisdiction`."""
-    return value.replace("_", " ")
+    """The one on-screen wording of a type, status or stop reason: `missing_jurisdiction` -> `missing
+    jurisdiction`, `only_unresolvable_remaining` -> `only dismissed or unresolvable deficiencies remain`."""
+    return reason_label(value) if value in REASON_CODES or value.startswith("degraded_") else value.replace("_", " ")
 
 
 def answer_markdown(answer: str) -> str:
@@ -384,7 +385,7 @@ def session_frame(sessions: Sequence[SessionSummary]) -> pd.DataFrame:
 def status_line(result: RunResult) -> str:
     """Where the session stands, in a few words."""
     if result.status == "completed":
-        return f"finished after cycle {result.evaluation_cycle}: {label(result.termination_reason or '')}"
+        return f"finished after cycle {result.evaluation_cycle}: {reason_label(result.termination_reason)}"
     if result.status == "awaiting_review":
         return f"paused for review at cycle {result.pending_review['cycle'] if result.pending_review else '?'}"
     return label(result.status)

@@ -1,0 +1,43 @@
+"""The status on the pages: the outcome badge, the answer's markers, one error for one problem."""
+
+from __future__ import annotations
+
+from streamlit.testing.v1 import AppTest
+
+from core.service import RunResult, Workbench
+from tests.ui.support import open_session
+from ui.outcome import badge_markdown
+
+RESEARCH = "views/research.py"
+
+
+def markdown(app: AppTest) -> str:
+    return " ".join(str(m.value) for m in app.markdown)
+
+
+def test_a_critical_residual_turns_the_badge_red(app: AppTest, wb: Workbench, q1_done: RunResult) -> None:
+    assert q1_done.residual_deficiencies, "Q1 is expected to end with residual deficiencies"
+    target = q1_done.residual_deficiencies[0]
+    done = wb.annotate(q1_done.thread_id, target.id, editor="t", reason="test", severity="critical")
+    open_session(app, done.thread_id, RESEARCH)
+    badge = badge_markdown(done.status, done.residual_deficiencies)
+    assert badge.startswith(":red-badge[completed with ") and "critical" in badge
+    assert badge in markdown(app)  # the page header
+    assert badge in " ".join(str(m.value) for m in app.sidebar.markdown)
+
+
+def test_the_finished_answer_marks_flagged_sentences(app: AppTest, q1_done: RunResult) -> None:
+    open_session(app, q1_done.thread_id, RESEARCH)
+    flagged = [
+        d for d in q1_done.residual_deficiencies if d.affected_text and d.affected_text in q1_done.current_answer
+    ]
+    assert flagged, [d.affected_text for d in q1_done.residual_deficiencies]
+    for d in flagged:
+        assert f"⚠ \\[{d.id}\\]" in markdown(app)
+
+
+def test_an_empty_question_says_so_once(app: AppTest) -> None:
+    app.run()
+    next(b for b in app.button if b.label == "Run").click().run()
+    assert len(app.error) == 1 and "the question is empty" in app.error[0].value
+    assert app.main.children[2].label == "The run did not start"  # the status box does not repeat the message
