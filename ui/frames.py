@@ -1,4 +1,4 @@
-"""What the pages show and send, as plain data: tables, board edits turned into a review payload, diffs.
+"""What the pages show and send, as plain data: tables, board edits turned into a review payload.
 
 No Streamlit here, so every rule is unit-tested without a browser. Text from the corpus, the critics and the
 analyst is untrusted: `md_escape` (core.safe_markdown, shared with the Markdown export) makes it inert before it
@@ -7,7 +7,6 @@ reaches `st.markdown`.
 
 from __future__ import annotations
 
-import difflib
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -346,19 +345,6 @@ def cycle_frame(
             }
         )
     return pd.DataFrame(rows)
-
-
-def answer_diff(history: Sequence[EvaluationCycleRecord], before: int, after: int) -> str:
-    """Unified diff of the answer as critiqued in two cycles ('' when identical)."""
-    answers = {r.cycle_number: r.answer for r in history}
-    lines = difflib.unified_diff(
-        answers[before].splitlines(),
-        answers[after].splitlines(),
-        fromfile=f"cycle {before}",
-        tofile=f"cycle {after}",
-        lineterm="",
-    )
-    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------------------------------- sessions
