@@ -15,6 +15,7 @@ shared.sync_session(wb, user)
 page = st.navigation(
     [
         st.Page("views/research.py", title="Research", icon=":material/travel_explore:", default=True),
+        st.Page("views/inbox.py", title="Inbox", icon=":material/inbox:"),
         st.Page("views/deficiencies.py", title="Deficiencies", icon=":material/rule:"),
         st.Page("views/cycles.py", title="Cycles", icon=":material/monitoring:"),
         st.Page("views/export.py", title="Export", icon=":material/download:"),
