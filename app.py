@@ -1,10 +1,16 @@
 """Compliance Research Workbench: page setup, sign-in, the shared sidebar and the navigation over the pages."""
 
+from pathlib import Path
+
 import streamlit as st
 
 from ui import shared
 
-st.set_page_config(page_title="Compliance Research Workbench", page_icon=":material/gavel:", layout="wide")
+ICON = Path(__file__).parent / "ui" / "static" / "icon.png"
+"""The tab icon, bundled: a `:material/...:` page icon is fetched from fonts.gstatic.com, which an air-gapped
+browser cannot reach (the in-page Material icons come with Streamlit's own font)."""
+
+st.set_page_config(page_title="Compliance Research Workbench", page_icon=str(ICON), layout="wide")
 
 shared.new_rerun()
 user = shared.require_user()
