@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 
 import plotly.graph_objects as go
@@ -84,7 +85,12 @@ def _stacked(
             fig.add_trace(go.Bar(x=cycles, y=values, name=label(key), marker_color=colors.get(key)))
     if not fig.data:
         return None
+    most = max(sum(counts(r).get(key, 0) for key in keys) for r in history)
     fig.update_layout(
-        title=title, barmode="stack", xaxis=_cycle_axis(history), yaxis={"title": "deficiencies"}, **_LAYOUT
+        title=title,
+        barmode="stack",
+        xaxis=_cycle_axis(history),
+        yaxis={"title": "deficiencies", "dtick": max(1, math.ceil(most / 8))},
+        **_LAYOUT,
     )
     return fig

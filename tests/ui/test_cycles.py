@@ -29,6 +29,19 @@ def test_the_claim_diff_marks_added_removed_and_changed() -> None:
     assert claim_diff("", "One.") == [ClaimChange(ADDED, "", "One.")]
 
 
+def test_a_claim_keeps_its_citations_and_a_moved_claim_is_no_addition() -> None:
+    assert claims("A claim. [eu-amlr-2024-1624] [us-cdd] Next one.") == [
+        "A claim. [eu-amlr-2024-1624] [us-cdd]",
+        "Next one.",
+    ]
+    before = "Sources: AMLR; AMLD4; AMLD5.\nFirst claim stays.\nMoved claim.\nLast claim stays."
+    after = "First claim stays.\nMoved claim.\nLast claim stays.\nSources: AMLR; AMLD5; AMLD4."
+    assert claim_diff(before, after) == [
+        ClaimChange(CHANGED, "Sources: AMLR; AMLD4; AMLD5.", "Sources: AMLR; AMLD5; AMLD4.")
+    ]
+    assert claim_diff("Moved.\nStays.", "Stays.\nMoved.") == []
+
+
 def test_the_cycle_diff_reads_the_answers_the_records_keep() -> None:
     records = [
         EvaluationCycleRecord(
