@@ -23,7 +23,7 @@ DEGRADED_PREFIX = "degraded_"
 
 REASON_TEXT: dict[str, str] = {
     QUALITY_THRESHOLD_MET: "The quality score reached the threshold and no open deficiency is at or above the blocking severity.",
-    NO_OPEN_DEFICIENCIES: "No deficiency is left open: every problem the critics found was resolved.",
+    NO_OPEN_DEFICIENCIES: "No deficiency is left open.",
     SCORE_PLATEAU: "The score stopped improving for several cycles, so further corrections were not worth running.",
     MAX_CYCLES_REACHED: "The maximum number of correction cycles was reached.",
     ONLY_UNRESOLVABLE_REMAINING: "Only dismissed or unresolvable deficiencies remain: the analyst dismissed them, or "
@@ -34,6 +34,7 @@ REASON_TEXT: dict[str, str] = {
     "stopped and the answer is given as it stood.",
 }
 NOTHING_FOUND_TEXT = "No problem was found: the critics raised no deficiency."
+ALL_RESOLVED_TEXT = "No deficiency is left open: every problem the critics found was resolved."
 REASON_LABEL: dict[str, str] = {
     QUALITY_THRESHOLD_MET: "quality threshold met",
     NO_OPEN_DEFICIENCIES: "no open deficiencies",
@@ -50,14 +51,14 @@ REASON_CODES: frozenset[str] = frozenset(REASON_LABEL)
 
 def describe(reason: str | None, found: int | None = None) -> str:
     """A sentence for a reason, for the UI and exports; `found` (deficiencies the critics raised in the session,
-    when known) tells "nothing was found" from "everything found was resolved"."""
+    when known) tells "nothing was found" from "everything found was resolved" (without it, neither is claimed)."""
     if reason is None:
         return "The loop has not finished."
     if reason.startswith(DEGRADED_PREFIX):
         component = reason[len(DEGRADED_PREFIX) :]
         return f"A component failed ({component}); the loop stopped and the answer is given as it stood."
-    if reason == NO_OPEN_DEFICIENCIES and found == 0:
-        return NOTHING_FOUND_TEXT
+    if reason == NO_OPEN_DEFICIENCIES and found is not None:
+        return ALL_RESOLVED_TEXT if found else NOTHING_FOUND_TEXT
     return REASON_TEXT.get(reason, reason)
 
 
