@@ -174,9 +174,9 @@ def progress_event(node: str, update: Any) -> ProgressEvent:
         "draft": "drafted an answer",
         "critique": _critique_detail(data),
         "review": f"review decided {len(data.get('pending_decisions', []) or [])} correction(s)",
-        "correct": f"correction retrieval: {len(data.get('evidence', []) or [])} passages",
+        "correct": f"retrieved {len(data.get('evidence', []) or [])} passages",
         "revise": "revised the answer",
-        "finalize": f"finished: {reason_label(data.get('evaluation_termination_reason'))}",
+        "finalize": f"stopped: {reason_label(data.get('evaluation_termination_reason'))}",
     }.get(node, node)
     if node == "critique" and data.get("evaluation_history"):
         cycle = data["evaluation_history"][-1].cycle_number

@@ -37,6 +37,7 @@ RESEARCH_PAGE = "views/research.py"
 SESSIONS_PAGE = "views/sessions.py"
 READS_KEY = "session-reads"
 NODE_NAMES = {
+    "plan": "Plan",
     "retrieve": "Retrieve",
     "draft": "Draft",
     "critique": "Critique",

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from core.results import progress_event
 from core.state import Deficiency, DeficiencyType, ResolutionStatus, Severity
 from core.termination import NO_OPEN_DEFICIENCIES, ONLY_UNRESOLVABLE_REMAINING, describe
 from tests.inert import live_markup
 from ui.frames import answer_markdown, label
 from ui.outcome import badge_markdown, flag_answer, outcome_badge
+from ui.shared import event_line
 
 S = ResolutionStatus
 
@@ -77,3 +79,12 @@ def test_one_vocabulary_for_stop_reasons() -> None:
     assert describe(NO_OPEN_DEFICIENCIES, 0).startswith("No problem was found")
     assert "every problem the critics found was resolved" in describe(NO_OPEN_DEFICIENCIES, 3)
     assert describe(NO_OPEN_DEFICIENCIES) == "No deficiency is left open."  # the session list does not know
+
+
+def test_progress_lines_use_the_same_words() -> None:
+    done = progress_event("finalize", {"evaluation_termination_reason": ONLY_UNRESOLVABLE_REMAINING})
+    assert event_line(done) == "**Finalize**: stopped\\: only dismissed or unresolvable deficiencies remain"
+    assert (
+        event_line(progress_event("correct", {"evidence": [1, 2]})) == "**Correction retrieval**: retrieved 2 passages"
+    )
+    assert event_line(progress_event("plan", {})).startswith("**Plan**: ")
