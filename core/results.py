@@ -15,7 +15,7 @@ from core.answer import Answer
 from core.deficiencies import residual
 from core.plan import ResearchPlan
 from core.state import Citation, Deficiency, EvaluationCycleRecord
-from core.termination import describe
+from core.termination import describe, reason_label
 
 RUNNING = "running"
 AWAITING_REVIEW = "awaiting_review"
@@ -124,7 +124,7 @@ def snapshot_result(thread_id: str, snap: Any, default_engine: str) -> RunResult
         final_answer=v.get("final_answer", ""),
         quality_score=v.get("quality_score"),
         termination_reason=reason,
-        termination_text=describe(reason) if finished else "",
+        termination_text=describe(reason, len(deficiencies)) if finished else "",
         residual_deficiencies=list(v.get("residual_deficiencies", [])) if finished else residual(deficiencies),
         identified_deficiencies=deficiencies,
         evaluation_history=list(v.get("evaluation_history", [])),
@@ -174,9 +174,9 @@ def progress_event(node: str, update: Any) -> ProgressEvent:
         "draft": "drafted an answer",
         "critique": _critique_detail(data),
         "review": f"review decided {len(data.get('pending_decisions', []) or [])} correction(s)",
-        "correct": f"correction retrieval: {len(data.get('evidence', []) or [])} passages",
+        "correct": f"retrieved {len(data.get('evidence', []) or [])} passages",
         "revise": "revised the answer",
-        "finalize": f"finished: {data.get('evaluation_termination_reason')}",
+        "finalize": f"stopped: {reason_label(data.get('evaluation_termination_reason'))}",
     }.get(node, node)
     if node == "critique" and data.get("evaluation_history"):
         cycle = data["evaluation_history"][-1].cycle_number

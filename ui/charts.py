@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 
 import plotly.graph_objects as go
@@ -21,6 +22,12 @@ _LAYOUT = {
     "margin": {"l": 10, "r": 10, "t": 40, "b": 10},
     "legend": {"orientation": "h", "y": -0.28, "yanchor": "top"},
 }
+
+
+def _cycle_axis(history: Sequence[EvaluationCycleRecord]) -> dict[str, object]:
+    """An x axis with one tick per cycle and half a cycle of room each side (never from -1)."""
+    cycles = [r.cycle_number for r in history]
+    return {"title": "cycle", "tickvals": cycles, "range": [min(cycles) - 0.5, max(cycles) + 0.5]}
 
 
 def score_figure(history: Sequence[EvaluationCycleRecord], threshold: float) -> go.Figure:
@@ -45,7 +52,7 @@ def score_figure(history: Sequence[EvaluationCycleRecord], threshold: float) -> 
     )
     fig.update_layout(
         title="Quality score per cycle",
-        xaxis={"title": "cycle", "dtick": 1},
+        xaxis=_cycle_axis(history),
         yaxis={"title": "score", "range": [0, 1.05]},
         showlegend=False,
         **_LAYOUT,
@@ -53,13 +60,13 @@ def score_figure(history: Sequence[EvaluationCycleRecord], threshold: float) -> 
     return fig
 
 
-def status_figure(history: Sequence[EvaluationCycleRecord]) -> go.Figure:
-    """Deficiencies by lifecycle status after each critique, stacked."""
+def status_figure(history: Sequence[EvaluationCycleRecord]) -> go.Figure | None:
+    """Deficiencies by lifecycle status after each critique, stacked (None when no cycle has any)."""
     return _stacked("Deficiencies by status", history, lambda r: r.status_counts, STATUSES, STATUS_COLORS)
 
 
-def type_figure(history: Sequence[EvaluationCycleRecord]) -> go.Figure:
-    """Deficiencies by type after each critique, stacked."""
+def type_figure(history: Sequence[EvaluationCycleRecord]) -> go.Figure | None:
+    """Deficiencies by type after each critique, stacked (None when no cycle has any)."""
     return _stacked("Deficiencies by type", history, lambda r: r.type_counts, TYPES, {})
 
 
@@ -69,14 +76,21 @@ def _stacked(
     counts: Callable[[EvaluationCycleRecord], Mapping[str, int]],
     keys: Sequence[str],
     colors: Mapping[str, str],
-) -> go.Figure:
+) -> go.Figure | None:
     cycles = [r.cycle_number for r in history]
     fig = go.Figure()
     for key in keys:
         values = [counts(r).get(key, 0) for r in history]
         if any(values):
             fig.add_trace(go.Bar(x=cycles, y=values, name=label(key), marker_color=colors.get(key)))
+    if not fig.data:
+        return None
+    most = max(sum(counts(r).get(key, 0) for key in keys) for r in history)
     fig.update_layout(
-        title=title, barmode="stack", xaxis={"title": "cycle", "dtick": 1}, yaxis={"title": "deficiencies"}, **_LAYOUT
+        title=title,
+        barmode="stack",
+        xaxis=_cycle_axis(history),
+        yaxis={"title": "deficiencies", "dtick": max(1, math.ceil(most / 8))},
+        **_LAYOUT,
     )
     return fig

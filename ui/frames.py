@@ -1,4 +1,4 @@
-"""What the pages show and send, as plain data: tables, board edits turned into a review payload, diffs.
+"""What the pages show and send, as plain data: tables, board edits turned into a review payload.
 
 No Streamlit here, so every rule is unit-tested without a browser. Text from the corpus, the critics and the
 analyst is untrusted: `md_escape` (core.safe_markdown, shared with the Markdown export) makes it inert before it
@@ -7,7 +7,6 @@ reaches `st.markdown`.
 
 from __future__ import annotations
 
-import difflib
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -17,7 +16,7 @@ import pandas as pd
 
 from core.deficiencies import analyst_action, analyst_choices
 from core.safe_markdown import answer_markdown as safe_answer_markdown
-from core.service import RunResult, SessionSummary
+from core.service import REASON_CODES, RunResult, SessionSummary, reason_label
 from core.state import Deficiency, DeficiencyType, EvaluationCycleRecord, ResolutionStatus, Severity
 
 SEVERITIES: tuple[str, ...] = tuple(s.value for s in Severity)
@@ -71,8 +70,9 @@ SEVERITY_COLORS: dict[str, str] = {"low": "gray", "medium": "blue", "high": "ora
 
 
 def label(value: str) -> str:
-    """`missing_jurisdiction` -> `missing jurisdiction`."""
-    return value.replace("_", " ")
+    """The one on-screen wording of a type, status or stop reason: `missing_jurisdiction` -> `missing
+    jurisdiction`, `only_unresolvable_remaining` -> `only dismissed or unresolvable deficiencies remain`."""
+    return reason_label(value) if value in REASON_CODES or value.startswith("degraded_") else value.replace("_", " ")
 
 
 def answer_markdown(answer: str) -> str:
@@ -347,19 +347,6 @@ def cycle_frame(
     return pd.DataFrame(rows)
 
 
-def answer_diff(history: Sequence[EvaluationCycleRecord], before: int, after: int) -> str:
-    """Unified diff of the answer as critiqued in two cycles ('' when identical)."""
-    answers = {r.cycle_number: r.answer for r in history}
-    lines = difflib.unified_diff(
-        answers[before].splitlines(),
-        answers[after].splitlines(),
-        fromfile=f"cycle {before}",
-        tofile=f"cycle {after}",
-        lineterm="",
-    )
-    return "\n".join(lines)
-
-
 # ---------------------------------------------------------------------------------------------- sessions
 def session_frame(sessions: Sequence[SessionSummary]) -> pd.DataFrame:
     """The session list as a table."""
@@ -384,7 +371,7 @@ def session_frame(sessions: Sequence[SessionSummary]) -> pd.DataFrame:
 def status_line(result: RunResult) -> str:
     """Where the session stands, in a few words."""
     if result.status == "completed":
-        return f"finished after cycle {result.evaluation_cycle}: {label(result.termination_reason or '')}"
+        return f"finished after cycle {result.evaluation_cycle}: {reason_label(result.termination_reason)}"
     if result.status == "awaiting_review":
         return f"paused for review at cycle {result.pending_review['cycle'] if result.pending_review else '?'}"
     return label(result.status)

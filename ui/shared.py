@@ -14,7 +14,7 @@ from typing import Any
 import streamlit as st
 
 from core.config import Settings
-from core.results import AWAITING_REVIEW, COMPLETED, INTERRUPTED, RUNNING
+from core.results import AWAITING_REVIEW, COMPLETED
 from core.safe_markdown import md_escape
 from core.service import (
     InputError,
@@ -25,7 +25,8 @@ from core.service import (
     SessionNotFoundError,
     Workbench,
 )
-from ui.frames import label, status_line
+from ui.frames import answer_markdown, label, status_line
+from ui.outcome import badge_markdown, flag_answer
 
 log = logging.getLogger(__name__)
 
@@ -34,9 +35,9 @@ QUERY_KEY = "session"
 LOCAL_USER = "local"
 RESEARCH_PAGE = "views/research.py"
 SESSIONS_PAGE = "views/sessions.py"
-STATUS_COLORS = {COMPLETED: "green", AWAITING_REVIEW: "orange", INTERRUPTED: "red", RUNNING: "blue"}
 READS_KEY = "session-reads"
 NODE_NAMES = {
+    "plan": "Plan",
     "retrieve": "Retrieve",
     "draft": "Draft",
     "critique": "Critique",
@@ -199,8 +200,7 @@ def sidebar(wb: Workbench, result: RunResult | None) -> None:
         if result is None:
             st.caption("No session open.")
         else:
-            color = STATUS_COLORS.get(result.status, "gray")
-            st.markdown(f":material/folder_open: Session `{result.thread_id}` :{color}-badge[{label(result.status)}]")
+            st.markdown(f":material/folder_open: Session `{result.thread_id}` {status_badge(result)}")
             st.caption(md_escape(_clip(result.question, 140)))
             st.button("New question", icon=":material/add:", on_click=set_thread, args=(None,), width="stretch")
         st.divider()
@@ -219,6 +219,16 @@ def sidebar(wb: Workbench, result: RunResult | None) -> None:
                 "Single-user mode: no login is configured, so every session here is visible to anyone "
                 "who can open this address."
             )
+
+
+def status_badge(result: RunResult) -> str:
+    """The session's status badge (Streamlit Markdown): a finished session is coloured by its worst residual."""
+    return badge_markdown(result.status, result.residual_deficiencies)
+
+
+def flagged_answer(result: RunResult) -> str:
+    """The finished answer for display (inert Markdown) with ` ⚠ [D-…]` after each sentence a residual flags."""
+    return flag_answer(answer_markdown(result.current_answer), result.residual_deficiencies)
 
 
 def _clip(text: str, limit: int) -> str:
@@ -297,10 +307,10 @@ class LiveProgress(_Live):
         st.rerun()
 
     def fail(self, message: str) -> None:
-        """Mark the box failed and say why (the message may quote input: escaped)."""
-        message = md_escape(message)
-        self._guard(lambda: self._box.update(label=message, state="error", expanded=True))
-        self._guard(lambda: st.error(message))
+        """Mark the box failed and say why once, below it (the message may quote input: escaped)."""
+        done = "The run stopped" if self.lines else "The run did not start"
+        self._guard(lambda: self._box.update(label=done, state="error", expanded=bool(self.lines)))
+        self._guard(lambda: st.error(md_escape(message)))
         self._release()
 
 

@@ -6,7 +6,10 @@ import streamlit as st
 from core.safe_markdown import md_escape
 from ui import shared
 from ui.charts import score_figure, status_figure, type_figure
-from ui.frames import answer_diff, cycle_frame, status_line
+from ui.diffs import ADDED, CHANGED, REMOVED, cycle_claim_diff
+from ui.frames import cycle_frame, label, status_line
+
+CHANGE_BADGES = {ADDED: ":green-badge[added]", REMOVED: ":red-badge[removed]", CHANGED: ":orange-badge[changed]"}
 
 wb = shared.workbench()
 result = shared.current_result(wb)
@@ -20,15 +23,30 @@ elif not result.evaluation_history:
 else:
     history = result.evaluation_history
     node_seconds = result.metrics.get("node_seconds", {})
+    threshold = wb.settings.quality_threshold
     if result.status == "completed":
         st.info(f"**Why the loop stopped:** {md_escape(result.termination_text)}", icon=":material/flag:")
     else:
         st.info(f"The loop is not finished: {status_line(result)}.", icon=":material/pending:")
 
-    st.plotly_chart(score_figure(history, wb.settings.quality_threshold), key="score-chart")
-    by_status, by_type = st.columns(2)
-    by_status.plotly_chart(status_figure(history), key="status-chart")
-    by_type.plotly_chart(type_figure(history), key="type-chart")
+    if len(history) == 1:
+        only = history[0]
+        counts = ", ".join(f"{n} {label(k)}" for k, n in only.status_counts.items() if n) or "none"
+        st.markdown(
+            f"This session has one critiqued cycle (cycle {only.cycle_number}): its answer scored "
+            f"**{only.overall_score:.2f}** against the threshold of {threshold:.2f}, with "
+            f"{len(only.deficiencies_found)} deficiencies found (by status: {counts}). Charts and the answer's "
+            "changes need a second cycle to compare with."
+        )
+    else:
+        st.plotly_chart(score_figure(history, threshold), key="score-chart")
+        by_status, by_type = status_figure(history), type_figure(history)
+        if by_status is None or by_type is None:
+            st.caption("No cycle of this session found a deficiency, so there is nothing to chart by status or type.")
+        else:
+            status_col, type_col = st.columns(2)
+            status_col.plotly_chart(by_status, key="status-chart")
+            type_col.plotly_chart(by_type, key="type-chart")
 
     st.markdown("#### Cycle records")
     st.dataframe(
@@ -44,13 +62,26 @@ else:
         )
         st.dataframe(pd.DataFrame.from_dict(node_seconds, orient="index").rename_axis("cycle").round(3).fillna(0))
 
-    st.markdown("#### Answer changes between cycles")
-    cycles = [r.cycle_number for r in history]
-    before_col, after_col = st.columns(2)
-    before = before_col.selectbox("From cycle", cycles, index=0)
-    after = after_col.selectbox("To cycle", cycles, index=len(cycles) - 1)
-    diff = answer_diff(history, before, after)
-    if diff:
-        st.code(diff, language="diff", wrap_lines=True)
-    else:
-        st.caption(f"The answer critiqued in cycle {before} and in cycle {after} is the same.")
+    if len(history) > 1:
+        st.markdown("#### Answer changes between cycles")
+        cycles = [r.cycle_number for r in history]
+        before_col, after_col = st.columns(2)
+        before = before_col.selectbox("From cycle", cycles, index=0)
+        after = after_col.selectbox("To cycle", cycles, index=len(cycles) - 1)
+        changes = cycle_claim_diff(history, before, after) if before != after else []
+        if before == after:
+            st.caption("Pick two different cycles to compare.")
+        elif not changes:
+            st.caption(f"The answer did not change between cycle {before} and cycle {after}.")
+        else:
+            summary = {kind: sum(c.change == kind for c in changes) for kind in CHANGE_BADGES}
+            st.caption(", ".join(f"{n} claim(s) {kind}" for kind, n in summary.items() if n) + ".")
+            head = st.columns([1, 5, 5])
+            head[1].markdown(f"**Cycle {before}**")
+            head[2].markdown(f"**Cycle {after}**")
+            for change in changes:
+                with st.container(border=True):
+                    kind, old, new = st.columns([1, 5, 5])
+                    kind.markdown(CHANGE_BADGES[change.change])
+                    old.markdown(f":red[{md_escape(change.before)}]" if change.before else "—")
+                    new.markdown(f":green[{md_escape(change.after)}]" if change.after else "—")

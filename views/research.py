@@ -72,10 +72,7 @@ if result is None:
 else:
     tid = result.thread_id
     st.subheader(md_escape(result.question))
-    st.markdown(
-        f":{shared.STATUS_COLORS.get(result.status, 'gray')}-badge[{label(result.status)}] "
-        f"· session `{tid}` · engine {md_escape(result.engine)}"
-    )
+    st.markdown(f"{shared.status_badge(result)} · session `{tid}` · engine {md_escape(result.engine)}")
     cols = st.columns(4)
     cols[0].metric("Quality score", "—" if result.quality_score is None else f"{result.quality_score:.2f}")
     cols[1].metric("Cycle", f"{result.evaluation_cycle} of {result.max_evaluation_cycles}")
@@ -192,12 +189,12 @@ else:
                         st.caption(f"Note: {md_escape(d.analyst_note)}")
             else:
                 st.success(
-                    "No residual deficiencies: every problem the critics found was resolved.",
+                    "No residual deficiencies: nothing is left to disclose.",
                     icon=":material/verified:",
                 )
         st.markdown("#### Answer")
         with st.container(border=True):
-            st.markdown(answer_markdown(result.current_answer) or "_The loop produced no answer._")
+            st.markdown(shared.flagged_answer(result) or "_The loop produced no answer._")
         st.markdown("#### Citations")
         citations = citation_frame(result)
         st.dataframe(citations, hide_index=True)

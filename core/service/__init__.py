@@ -4,8 +4,8 @@ corpus (size, catalog, search, uploads).
 The Workbench is assembled from parts with one job each: `runs` (start, review, continue, branch), `sessions`
 (read, list, annotate, export, delete, with per-user access) and `corpus` (what the pages read of the corpus, and
 uploads), over `base` (wiring, session entries, the run lock and its heartbeat). What the pages need of the
-retrieval layer (document types, statuses, search modes, its error class) is re-exported here, so they import
-nothing below the service."""
+retrieval layer (document types, statuses, search modes, its error class) and the stop reasons' short labels are
+re-exported here, so they import nothing below the service."""
 
 from core.documents import Catalog, DocStatus, DocumentMeta, Hit
 from core.inputs import InputError, validate_as_of, validate_question
@@ -16,6 +16,7 @@ from core.service.base import SESSIONS_NS, RunLockLostError, SessionBusyError, S
 from core.service.corpus import UPLOAD_TYPES, Corpus, CorpusStats
 from core.service.runs import Runs
 from core.service.sessions import Sessions
+from core.termination import REASON_CODES, reason_label
 
 
 class Workbench(Runs, Sessions, Corpus):
@@ -23,6 +24,7 @@ class Workbench(Runs, Sessions, Corpus):
 
 
 __all__ = [
+    "REASON_CODES",
     "SEARCH_MODES",
     "SESSIONS_NS",
     "UPLOAD_TYPES",
@@ -40,6 +42,7 @@ __all__ = [
     "SessionNotFoundError",
     "SessionSummary",
     "Workbench",
+    "reason_label",
     "thread_lock",
     "validate_as_of",
     "validate_question",

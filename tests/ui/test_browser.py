@@ -19,6 +19,7 @@ import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -36,6 +37,9 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 NOTE = "checked against the FinCEN rule text"
+PAGES = ("Research", "Inbox", "Deficiencies", "Cycles", "Export", "Corpus", "Sessions")
+REQUESTS: list[str] = []
+"""Every URL the browser requested in this module, from the page's first load on."""
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="Debian's chromium is not installed at /usr/bin/chromium (apt-get install chromium)"
@@ -110,7 +114,9 @@ def page(server: str) -> Iterator[object]:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         context = browser.new_context(viewport={"width": 1440, "height": 1000}, accept_downloads=True)
         context.set_default_timeout(60_000)
-        yield context.new_page()
+        page = context.new_page()
+        page.on("request", lambda request: REQUESTS.append(request.url))
+        yield page
         context.close()
         browser.close()
 
@@ -263,3 +269,24 @@ def q1_scenario(server: str, page: object) -> None:
     page.wait_for_selector("text=Why the loop stopped")
     settle(page)
     assert f"session={thread_id}" in page.url
+
+
+def test_nothing_is_fetched_from_another_host(server: str, page: object) -> None:
+    """Air-gapped use: every page (and the tab icon) loads from the app's own address only."""
+    with screenshot_on_failure(page):
+        page.goto(server)
+        page.wait_for_selector("h1:has-text('Research')", timeout=180_000)
+        settle(page)
+        for title in PAGES:
+            go(page, title)
+        page.wait_for_timeout(1000)
+    own = urlsplit(server).netloc
+    outside = sorted(
+        {
+            url
+            for url in REQUESTS
+            if urlsplit(url).scheme in ("http", "https", "ws", "wss") and urlsplit(url).netloc != own
+        }
+    )
+    assert REQUESTS
+    assert outside == []

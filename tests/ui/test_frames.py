@@ -14,7 +14,6 @@ from tests.inert import live_markup, unescape
 from ui.frames import (
     BoardChanges,
     annotation_changes,
-    answer_diff,
     board_frame,
     board_rows,
     card_decision,
@@ -191,7 +190,7 @@ def test_md_escape_makes_markup_inert() -> None:
     assert md_escape("D-2100bc79eb, EUR 10,000 (art. 3)") == "D-2100bc79eb, EUR 10,000 (art. 3)"  # readable
 
 
-def test_cycle_table_and_answer_diff() -> None:
+def test_cycle_table() -> None:
     records = [
         EvaluationCycleRecord(
             cycle_number=i,
@@ -207,9 +206,6 @@ def test_cycle_table_and_answer_diff() -> None:
     table = cycle_frame(records, {0: {"plan": 0.5, "critique": 0.25}, 2: {"critique": 0.125}})
     assert list(table["cycle"]) == [0, 1, 2] and list(table["open"]) == [2, 1, 0]
     assert list(table["seconds"]) == [0.75, 0, 0.125]  # per cycle, not running totals
-    diff = answer_diff(records, 0, 2)
-    assert "-figure 0" in diff and "+figure 2" in diff
-    assert answer_diff(records, 1, 1) == ""
 
 
 @pytest.mark.parametrize(
