@@ -101,6 +101,7 @@ else:
             column_config=COLUMNS,
             column_order=PAUSED_ORDER,
             disabled=["id", "status", "attempts", "origin", "first seen"],
+            placeholder="—",
             height=height,
             row_height=ROW_HEIGHT,
         )

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.service import RunResult, Workbench
@@ -65,3 +66,22 @@ def test_a_stale_tab_is_told_that_its_review_was_answered(app: AppTest, wb: Work
     assert "Your decisions on it were not applied" in text(app.caption)
     done = wb.show(tid)
     assert done.status == "completed" and done.termination_reason == "stopped_by_analyst"
+
+
+def test_a_review_answered_during_the_submit_says_so(
+    app: AppTest, wb: Workbench, q1_paused: RunResult, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another tab answers the review between this tab's read and its resume: the refusal is said plainly."""
+    tid = q1_paused.thread_id
+    original = Workbench.resume
+
+    def answered_elsewhere_first(self: Workbench, thread_id: str, decisions: object, **kw: object) -> RunResult:
+        original(self, thread_id, {"cycle": 0, "decisions": {}, "stop": True})
+        return original(self, thread_id, decisions, **kw)
+
+    open_session(app, tid)
+    decide_all(app)
+    monkeypatch.setattr(Workbench, "resume", answered_elsewhere_first)
+    click(app, "Submit decisions")
+    assert "This review was already answered (in another tab?): reload to see where" in text(app.error)
+    assert wb.show(tid).termination_reason == "stopped_by_analyst"
