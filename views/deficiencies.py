@@ -130,7 +130,9 @@ else:
             st.rerun()
         buttons.caption(undecided_line(len(changes.undecided), len(proposals), "proposals"))
         if staged is not None:
-            st.caption(f"Staged edits from {staged.saved_at.replace('T', ' ')} (not yet submitted).")
+            st.caption(
+                f"Staged edits from {staged.saved_at.replace('T', ' ').replace('+00:00', ' UTC')} (not yet submitted)."
+            )
         if resume:
             payload = review_payload(proposals, {}, changes, shared.reviewer(), cycle=cycle)
             shared.run_live(
