@@ -145,26 +145,29 @@ class BoardChanges:
     decisions: dict[str, dict[str, Any]] = field(default_factory=dict)
     added: list[dict[str, Any]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
-    undecided: list[str] = field(default_factory=list)
-    """This review's proposals that have no explicit decision on the board yet."""
+    undecided: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """This review's proposals without an explicit decision on the board, with the board's edits of each (a
+    decision on the Research page's card takes their severity)."""
 
     def __bool__(self) -> bool:
-        return bool(self.decisions or self.added)
+        return bool(self.decisions or self.added or any(self.undecided.values()))
 
     def summary(self) -> list[str]:
         """One line per staged change, for the screen."""
         lines = []
-        for did, dec in self.decisions.items():
+        edited = [(did, dec, "") for did, dec in self.decisions.items()]
+        edited += [(did, dec, " (no decision yet)") for did, dec in self.undecided.items() if dec]
+        for did, dec, undecided in edited:
             parts = []
-            if dec["action"] == "reject":
+            if dec.get("action") == "reject":
                 parts.append("dismiss")
-            if dec["action"] == "edit":
+            if dec.get("action") == "edit":
                 parts.append(f"query → {dec['query']}")
             if dec.get("severity"):
                 parts.append(f"severity → {dec['severity']}")
             if dec.get("note"):
                 parts.append(f"note: {dec['note']}")
-            lines.append(f"{did}: {'; '.join(parts) or 'approve'}")
+            lines.append(f"{did}: {'; '.join(parts) or 'approve'}{undecided}")
         lines.extend(f"new {a['deficiency_type']}: {a['subject']}" for a in self.added)
         return lines
 
@@ -232,7 +235,7 @@ def _edited_row(d: Deficiency, row: Mapping[str, Any], pending: bool, out: Board
                 f"{d.id}: the query of a {d.resolution_status.value} deficiency is not run; the change is ignored"
             )
     if pending and chosen != APPROVE:
-        out.undecided.append(d.id)
+        out.undecided[d.id] = decision
         return
     if d.resolution_status == ResolutionStatus.resolved and decision:
         out.problems.append(f"{d.id}: resolved deficiencies are not changed while paused; annotate after the run")
@@ -332,8 +335,9 @@ def review_payload(
         card = dict(cards.get(p["id"]) or {"action": "approve"})
         staged = board.decisions.get(p["id"], {})
         chosen = card if card["action"] != "approve" or card.get("note") or not staged else dict(staged)
-        if staged.get("severity"):
-            chosen["severity"] = staged["severity"]
+        severity = staged.get("severity") or board.undecided.get(p["id"], {}).get("severity")
+        if severity:
+            chosen["severity"] = severity
         decisions[p["id"]] = chosen
     for did, staged in board.decisions.items():
         decisions.setdefault(did, dict(staged))

@@ -90,13 +90,19 @@ def test_a_proposal_needs_an_explicit_decision_on_the_board(deficiencies: list[D
     row(rows, "SG")["decision"] = "dismissed"
     row(rows, "UK")["decision"] = "approve"  # not a proposal of this review
     changes = paused_changes(deficiencies, rows, [eu.id, us.id])
-    assert sorted(changes.undecided) == sorted([eu.id, us.id])
+    assert changes.undecided == {eu.id: {"severity": "critical"}, us.id: {}}
+    assert changes.summary() == [
+        f"{sg.id}: dismiss; note: dismissed on the board",
+        f"{eu.id}: severity → critical (no decision yet)",
+    ]
+    payload = review_payload([{"id": eu.id}, {"id": us.id}], {eu.id: {"action": "approve"}}, changes, "ana", cycle=0)
+    assert payload["decisions"][eu.id] == {"action": "approve", "severity": "critical"}  # the card decides
     assert changes.decisions == {sg.id: {"action": "reject", "note": "dismissed on the board"}}
     assert changes.problems == [f"{uk.id}: only this review's proposals can be approved; the decision is ignored"]
     row(rows, "EU")["decision"] = "approve"
     row(rows, "US")["decision"] = "dismissed"
     changes = paused_changes(deficiencies, rows, [eu.id, us.id])
-    assert changes.undecided == []
+    assert changes.undecided == {}
     assert changes.decisions[eu.id] == {"action": "approve", "severity": "critical"}
     assert changes.decisions[us.id]["action"] == "reject"
 
