@@ -182,6 +182,30 @@ def q1_scenario(server: str, page: object) -> None:
     thread_id = page.url.split("session=")[1].split("&")[0]
     assert "2026-11-30" in page.get_by_test_id("stMain").inner_text()
 
+    # the paused board: a decision set in the grid is staged on the server, survives a reload, and is discarded
+    go(page, "Deficiencies")
+    grid = page.get_by_test_id("stDataFrame").first
+    box = grid.bounding_box()
+    page.mouse.click(box["x"] + 30, box["y"] + 35 + 36)
+    page.keyboard.press("ArrowRight")  # the decision column
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(400)
+    page.keyboard.type("dismissed")
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(300)
+    page.keyboard.press("Escape")
+    page.wait_for_selector("text=(not yet submitted)")
+    settle(page)
+    page.reload()
+    page.wait_for_selector("text=(not yet submitted)", timeout=120_000)
+    settle(page)
+    assert "Staged for the next resume" in page.get_by_test_id("stMain").inner_text()
+    shot(page, "08-board-staged")
+    page.get_by_role("button", name="Discard staged edits").click()
+    page.wait_for_function("() => !document.body.innerText.includes('not yet submitted')", timeout=30_000)
+    settle(page)
+    go(page, "Research")
+
     # the review queue: no card is decided in advance, so Submit waits; Enter in a note submits nothing
     submit = page.get_by_role("button", name="Submit decisions")
     main = page.get_by_test_id("stMain")
