@@ -29,6 +29,7 @@ BOARD_COLUMNS: tuple[str, ...] = (
     "description",
     "severity",
     "status",
+    "decision",
     "attempts",
     "correction query",
     "origin",
@@ -38,15 +39,14 @@ BOARD_COLUMNS: tuple[str, ...] = (
 )
 PAUSED_ORDER: tuple[str, ...] = (
     "subject",
-    "type",
+    "decision",
     "severity",
-    "status",
+    "description",
     "correction query",
     "note",
-    "description",
+    "type",
+    "status",
     "attempts",
-    "origin",
-    "first seen",
     "id",
 )
 FINISHED_ORDER: tuple[str, ...] = (
@@ -66,6 +66,13 @@ FINISHED_ORDER: tuple[str, ...] = (
 """Column order on screen: the (pinned) subject, then what the analyst may edit."""
 LOCKED_COLUMNS: tuple[str, ...] = ("type", "subject", "description")
 """The critic's own words: editable only on rows the analyst adds."""
+APPROVE = "approve"
+DECISIONS: tuple[str, ...] = (
+    APPROVE,
+    *dict.fromkeys(c.value for s in ResolutionStatus for c in analyst_choices(s) if c != s),
+)
+"""What the paused board's decision column offers: approve a proposal, or a status an analyst may set (the
+lifecycle table's analyst moves; never a status only the loop sets). Each row is checked against its own moves."""
 SEVERITY_COLORS: dict[str, str] = {"low": "gray", "medium": "blue", "high": "orange", "critical": "red"}
 
 
@@ -99,6 +106,7 @@ def board_rows(deficiencies: Iterable[Deficiency]) -> list[dict[str, Any]]:
             "description": d.description,
             "severity": d.severity.value,
             "status": d.resolution_status.value,
+            "decision": None,
             "attempts": d.resolution_attempt_count,
             "correction query": d.suggested_correction_query,
             "origin": d.origin,
@@ -137,24 +145,29 @@ class BoardChanges:
     decisions: dict[str, dict[str, Any]] = field(default_factory=dict)
     added: list[dict[str, Any]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    undecided: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """This review's proposals without an explicit decision on the board, with the board's edits of each (a
+    decision on the Research page's card takes their severity)."""
 
     def __bool__(self) -> bool:
-        return bool(self.decisions or self.added)
+        return bool(self.decisions or self.added or any(self.undecided.values()))
 
     def summary(self) -> list[str]:
         """One line per staged change, for the screen."""
         lines = []
-        for did, dec in self.decisions.items():
+        edited = [(did, dec, "") for did, dec in self.decisions.items()]
+        edited += [(did, dec, " (no decision yet)") for did, dec in self.undecided.items() if dec]
+        for did, dec, undecided in edited:
             parts = []
-            if dec["action"] == "reject":
+            if dec.get("action") == "reject":
                 parts.append("dismiss")
-            if dec["action"] == "edit":
+            if dec.get("action") == "edit":
                 parts.append(f"query → {dec['query']}")
             if dec.get("severity"):
                 parts.append(f"severity → {dec['severity']}")
             if dec.get("note"):
                 parts.append(f"note: {dec['note']}")
-            lines.append(f"{did}: {'; '.join(parts) or 'approve'}")
+            lines.append(f"{did}: {'; '.join(parts) or 'approve'}{undecided}")
         lines.extend(f"new {a['deficiency_type']}: {a['subject']}" for a in self.added)
         return lines
 
@@ -162,7 +175,8 @@ class BoardChanges:
 def paused_changes(
     deficiencies: Iterable[Deficiency], rows: Sequence[Mapping[str, Any]], pending_ids: Iterable[str]
 ) -> BoardChanges:
-    """Compare the edited board with the stored deficiencies: severity, query, note, dismissals, added rows."""
+    """Compare the edited board with the stored deficiencies: decisions, severity, query, note, dismissals, added
+    rows. A proposal of this review counts as decided only with an explicit decision (approve or a status)."""
     by_id = {d.id: d for d in deficiencies}
     pending = set(pending_ids)
     out = BoardChanges()
@@ -185,7 +199,11 @@ def _edited_row(d: Deficiency, row: Mapping[str, Any], pending: bool, out: Board
         out.problems.append(
             f"{d.id}: {', '.join(locked)} come from the critic and stay as found; the change is ignored"
         )
-    status = row.get("status") or d.resolution_status.value
+    chosen = row.get("decision")
+    if chosen == APPROVE and not pending:
+        out.problems.append(f"{d.id}: only this review's proposals can be approved; the decision is ignored")
+        chosen = None
+    status = chosen if chosen in STATUSES else (row.get("status") or d.resolution_status.value)
     if not pending and d.resolution_status == ResolutionStatus.open:
         if _differs(d, row):
             out.problems.append(f"{d.id}: decided by the approval policy in this review; the change is ignored")
@@ -216,10 +234,13 @@ def _edited_row(d: Deficiency, row: Mapping[str, Any], pending: bool, out: Board
             out.problems.append(
                 f"{d.id}: the query of a {d.resolution_status.value} deficiency is not run; the change is ignored"
             )
+    if pending and chosen != APPROVE:
+        out.undecided[d.id] = decision
+        return
     if d.resolution_status == ResolutionStatus.resolved and decision:
         out.problems.append(f"{d.id}: resolved deficiencies are not changed while paused; annotate after the run")
         return
-    if decision:
+    if decision or pending:
         decision.setdefault("action", "approve")
         out.decisions[d.id] = decision
 
@@ -227,7 +248,8 @@ def _edited_row(d: Deficiency, row: Mapping[str, Any], pending: bool, out: Board
 def _differs(d: Deficiency, row: Mapping[str, Any]) -> bool:
     """Whether the row changes anything the analyst may edit while paused."""
     return (
-        (row.get("status") or d.resolution_status.value) != d.resolution_status.value
+        bool(row.get("decision"))
+        or (row.get("status") or d.resolution_status.value) != d.resolution_status.value
         or (row.get("severity") or d.severity.value) != d.severity.value
         or (row.get("correction query") or d.suggested_correction_query) != d.suggested_correction_query
         or (row.get("note") or "") != d.analyst_note
@@ -259,10 +281,31 @@ def _added_row(n: int, row: Mapping[str, Any], out: BoardChanges) -> None:
     out.added.append({**values, "severity": severity, "note": row.get("note") or ""})
 
 
+def board_counts(rows: Sequence[Mapping[str, Any]], changes: BoardChanges) -> dict[str, int]:
+    """Deficiencies per status as the board's staged edits would leave them: dismissals moved, added rows open."""
+    counts = dict.fromkeys(STATUSES, 0)
+    for r in rows:
+        if r.get("id") and r.get("status") in counts:
+            rejected = changes.decisions.get(r["id"], {}).get("action") == "reject"
+            counts[ResolutionStatus.dismissed.value if rejected else r["status"]] += 1
+    counts[ResolutionStatus.open.value] += len(changes.added)
+    return counts
+
+
+def undecided_line(undecided: int, total: int, what: str) -> str:
+    """`3 of 5 cards undecided`, or that every one is decided."""
+    if not undecided:
+        return f"All {total} {what} decided."
+    return f"{undecided} of {total} {what} undecided"
+
+
 def card_decision(
-    proposal: Mapping[str, Any], action: str, query: str, note: str
+    proposal: Mapping[str, Any], action: str | None, query: str, note: str
 ) -> tuple[dict[str, Any] | None, str | None]:
-    """One review card's values as a decision, or an error saying what the card still needs."""
+    """One review card's values as a decision, or an error saying what the card still needs (a card has no
+    decision until the analyst picks one)."""
+    if action is None:
+        return None, f"{proposal['id']}: choose approve, edit query or reject"
     query, note = query.strip(), note.strip()
     if action == "reject":
         if not note:
@@ -292,8 +335,9 @@ def review_payload(
         card = dict(cards.get(p["id"]) or {"action": "approve"})
         staged = board.decisions.get(p["id"], {})
         chosen = card if card["action"] != "approve" or card.get("note") or not staged else dict(staged)
-        if staged.get("severity"):
-            chosen["severity"] = staged["severity"]
+        severity = staged.get("severity") or board.undecided.get(p["id"], {}).get("severity")
+        if severity:
+            chosen["severity"] = severity
         decisions[p["id"]] = chosen
     for did, staged in board.decisions.items():
         decisions.setdefault(did, dict(staged))

@@ -359,18 +359,3 @@ def show_run_log(thread_id: str) -> None:
         with st.status(f"Last run: {text}", state="complete", expanded=False):
             for line in lines:
                 st.markdown(line)
-
-
-# ----------------------------------------------------------------------------------- staged board edits
-def staged_rows(thread_id: str, cycle: int) -> list[dict[str, Any]] | None:
-    """The paused board as the analyst left it (None when untouched)."""
-    return st.session_state.get("board-staged", {}).get(f"{thread_id}:{cycle}")
-
-
-def stage_rows(thread_id: str, cycle: int, rows: list[dict[str, Any]] | None) -> None:
-    """Keep (or with None, drop) the paused board's edits until the next resume."""
-    staged = st.session_state.setdefault("board-staged", {})
-    if rows is None:
-        staged.pop(f"{thread_id}:{cycle}", None)
-    else:
-        staged[f"{thread_id}:{cycle}"] = rows

@@ -7,36 +7,51 @@ from core.safe_markdown import md_escape
 from core.service import InputError
 from ui import shared
 from ui.frames import (
+    DECISIONS,
     FINISHED_ORDER,
     PAUSED_ORDER,
     SEVERITIES,
     STATUSES,
     TYPES,
+    BoardChanges,
     annotation_changes,
+    board_counts,
     board_frame,
     board_rows,
     frame_records,
     label,
     paused_changes,
     review_payload,
+    undecided_line,
 )
 
 COLUMNS = {
-    "id": st.column_config.TextColumn("ID", width="small"),
-    "type": st.column_config.SelectboxColumn("Type", options=TYPES, width="medium"),
-    "subject": st.column_config.TextColumn("Subject", width="medium", pinned=True),
-    "description": st.column_config.TextColumn("Description", width="large"),
-    "severity": st.column_config.SelectboxColumn("Severity", options=SEVERITIES, default="medium", width="small"),
-    "status": st.column_config.SelectboxColumn("Status", options=STATUSES, default="open", width="small"),
-    "attempts": st.column_config.NumberColumn("Attempts", format="%d", width="small"),
-    "correction query": st.column_config.TextColumn("Correction query", width="large"),
-    "origin": st.column_config.TextColumn("Origin", default="analyst", width="small"),
-    "first seen": st.column_config.NumberColumn("First seen (cycle)", format="%d", width="small"),
-    "note": st.column_config.TextColumn("Note", width="medium"),
-    "accepted risk": st.column_config.CheckboxColumn("Accepted risk", width="small"),
+    "id": st.column_config.TextColumn("ID", width=110),
+    "type": st.column_config.SelectboxColumn("Type", options=TYPES, width=170, required=True),
+    "subject": st.column_config.TextColumn("Subject", width=120, pinned=True),
+    "description": st.column_config.TextColumn("Description", width=380),
+    "severity": st.column_config.SelectboxColumn(
+        "Severity", options=SEVERITIES, default="medium", width=90, required=True
+    ),
+    "status": st.column_config.TextColumn("Status", width=100),
+    "decision": st.column_config.SelectboxColumn(
+        "Decision",
+        options=DECISIONS,
+        width=105,
+        help="Approve a proposed correction, or dismiss a deficiency (a proposal needs one or the other).",
+    ),
+    "attempts": st.column_config.NumberColumn("Attempts", format="%d", width=70),
+    "correction query": st.column_config.TextColumn("Correction query", width=260),
+    "origin": st.column_config.TextColumn("Origin", default="analyst", width=80),
+    "first seen": st.column_config.NumberColumn("First seen (cycle)", format="%d", width=80),
+    "note": st.column_config.TextColumn("Note", width=180),
+    "accepted risk": st.column_config.CheckboxColumn("Accepted risk", width=90),
 }
+ROW_HEIGHT = 72
+"""Tall enough for the grid to wrap text (it wraps above 4 rem), so a description reads in three lines."""
 wb = shared.workbench()
 result = shared.current_result(wb)
+user = shared.user_id()
 
 st.title("Deficiency board")
 
@@ -45,10 +60,9 @@ if result is None:
 else:
     tid = result.thread_id
     rows = board_rows(result.identified_deficiencies)
-    height = min(35 * (len(rows) + 1) + 3, 560)
-    counts = st.columns(len(STATUSES))
-    for col, status in zip(counts, STATUSES):
-        col.metric(label(status), sum(1 for r in rows if r["status"] == status))
+    height = min(ROW_HEIGHT * len(rows) + 38, 640)
+    counters = st.container()
+    counted: tuple[list, BoardChanges] = (rows, BoardChanges())
 
     if wb.is_running(tid) or result.status == RUNNING:
         st.info(
@@ -56,22 +70,29 @@ else:
             icon=":material/lock:",
         )
         st.dataframe(
-            board_frame(rows), column_config=COLUMNS, column_order=FINISHED_ORDER, hide_index=True, height=height
+            board_frame(rows),
+            column_config=COLUMNS,
+            column_order=FINISHED_ORDER,
+            hide_index=True,
+            height=height,
+            row_height=ROW_HEIGHT,
         )
 
     elif result.status == "awaiting_review" and result.pending_review:
         cycle = result.pending_review["cycle"]
         proposals = result.pending_review["proposals"]
         st.info(
-            f"The loop is paused for review at cycle {cycle}. Change a severity, a correction query or a note, "
-            "set a status to **dismissed**, or add a row for a deficiency the critics missed. The edits travel "
-            "with the next resume (here or from the Research page); proposals you leave unchanged are approved.",
+            f"The loop is paused for review at cycle {cycle}. Give each proposed correction a **decision** "
+            "(approve, or dismiss); change a severity, a correction query or a note, dismiss another deficiency, "
+            "or add a row for one the critics missed. The edits are kept on the server until the review is "
+            "answered (here or from the Research page).",
             icon=":material/edit:",
         )
+        staged = wb.staged_edits(tid, user, cycle=cycle)
         generation = st.session_state.setdefault("board-generation", {}).get(f"{tid}:{cycle}", 0)
         key = f"board-{tid}-{cycle}-{generation}"
-        if key not in st.session_state:  # a new visit: start from the edits staged on the last one
-            st.session_state[f"{key}-base"] = shared.staged_rows(tid, cycle) or rows
+        if key not in st.session_state:  # a new visit (or a reload): start from the edits staged on the server
+            st.session_state[f"{key}-base"] = staged.rows if staged else rows
         edited = st.data_editor(
             board_frame(st.session_state[f"{key}-base"]),
             key=key,
@@ -79,30 +100,44 @@ else:
             hide_index=True,
             column_config=COLUMNS,
             column_order=PAUSED_ORDER,
-            disabled=["id", "attempts", "origin", "first seen"],
+            disabled=["id", "status", "attempts", "origin", "first seen"],
+            placeholder="—",
             height=height,
+            row_height=ROW_HEIGHT,
         )
         edited_rows = frame_records(edited)
         changes = paused_changes(result.identified_deficiencies, edited_rows, [p["id"] for p in proposals])
+        counted = (edited_rows, changes)
         touched = edited_rows != frame_records(board_frame(rows))
-        shared.stage_rows(tid, cycle, edited_rows if touched else None)
+        if touched and (staged is None or staged.rows != edited_rows):
+            staged = wb.stage_edits(tid, edited_rows, user, cycle=cycle)
+        elif not touched and staged is not None:
+            wb.discard_staged(tid, user)
+            staged = None
         for problem in changes.problems:
             st.warning(md_escape(problem))
         if changes:
             st.markdown(
                 "**Staged for the next resume**  \n" + "  \n".join(f"- {md_escape(line)}" for line in changes.summary())
             )
-        buttons = st.container(horizontal=True)
-        resume = buttons.button("Resume with these edits", type="primary", icon=":material/play_arrow:")
-        if buttons.button("Discard edits", icon=":material/undo:", disabled=not touched):
-            shared.stage_rows(tid, cycle, None)
+        buttons = st.container(horizontal=True, vertical_alignment="center")
+        resume = buttons.button(
+            "Resume with these edits", type="primary", icon=":material/play_arrow:", disabled=bool(changes.undecided)
+        )
+        if buttons.button("Discard staged edits", icon=":material/undo:", disabled=staged is None):
+            wb.discard_staged(tid, user)
             st.session_state["board-generation"][f"{tid}:{cycle}"] = generation + 1
             st.rerun()
+        buttons.caption(undecided_line(len(changes.undecided), len(proposals), "proposals"))
+        if staged is not None:
+            st.caption(
+                f"Staged edits from {staged.saved_at.replace('T', ' ').replace('+00:00', ' UTC')} (not yet submitted)."
+            )
         if resume:
             payload = review_payload(proposals, {}, changes, shared.reviewer(), cycle=cycle)
             shared.run_live(
                 "Resuming the loop with the board's edits…",
-                lambda live: wb.resume(tid, payload, on_event=live, user_id=shared.user_id()),
+                lambda live: wb.resume(tid, payload, on_event=live, user_id=user),
             )
 
     elif result.status == "completed":
@@ -119,6 +154,7 @@ else:
                 column_config=COLUMNS,
                 column_order=FINISHED_ORDER,
                 height=height,
+                row_height=ROW_HEIGHT,
                 disabled=[c for c in COLUMNS if c not in ("severity", "note", "accepted risk")],
             )
             editor_col, reason_col = st.columns(2)
@@ -132,9 +168,7 @@ else:
             else:
                 try:
                     for change in changes:
-                        wb.annotate(
-                            tid, change.pop("id"), editor=editor, reason=reason, user_id=shared.user_id(), **change
-                        )
+                        wb.annotate(tid, change.pop("id"), editor=editor, reason=reason, user_id=user, **change)
                 except InputError as exc:
                     st.error(md_escape(str(exc)))
                 else:
@@ -145,6 +179,15 @@ else:
 
     else:
         st.dataframe(
-            board_frame(rows), column_config=COLUMNS, column_order=FINISHED_ORDER, hide_index=True, height=height
+            board_frame(rows),
+            column_config=COLUMNS,
+            column_order=FINISHED_ORDER,
+            hide_index=True,
+            height=height,
+            row_height=ROW_HEIGHT,
         )
         st.caption("The board is editable while the loop waits for review, and can be annotated once it finishes.")
+
+    status_counts = board_counts(*counted)
+    for col, status in zip(counters.columns(len(STATUSES)), STATUSES):
+        col.metric(label(status), status_counts[status])

@@ -7,6 +7,7 @@ import streamlit as st
 from core.limits import MAX_CYCLES, MIN_AS_OF, latest_as_of
 from core.results import RUNNING
 from core.safe_markdown import md_escape
+from core.service import InputError, RunResult
 from ui import shared
 from ui.frames import (
     BoardChanges,
@@ -17,7 +18,9 @@ from ui.frames import (
     paused_changes,
     review_payload,
     severity_badge,
+    undecided_line,
 )
+from ui.shared import LiveProgress
 
 POLICIES = {
     "manual": "Manual: I review every proposed correction",
@@ -31,11 +34,91 @@ EXAMPLE = (
     "e.g. Compare CDD requirements for money service businesses under EU AMLR 2024 and FinCEN's CDD Rule, "
     "focusing on beneficial ownership thresholds."
 )
+INTENT_KEY = "review-intent"
+STALE = "This review was already answered (in another tab?): reload to see where the session stands."
 
 wb = shared.workbench()
 result = shared.current_result(wb)
 user = shared.user_id()
 today = date.today()
+
+
+def card_key(part: str, thread_id: str, cycle: int, proposal: dict) -> str:
+    """The widget key of one part (action, query, note) of a review card."""
+    return f"{part}-{thread_id}-{cycle}-{proposal['id']}"
+
+
+def review_card(thread_id: str, cycle: int, p: dict) -> tuple[str | None, str, str]:
+    """One proposed correction with its decision (none until chosen), query and note; plain widgets, no form, so
+    Enter in a field never submits the review."""
+    st.markdown(f"{severity_badge(p['severity'])} **{label(p['deficiency_type'])}** · {md_escape(p['subject'])}")
+    st.markdown(md_escape(p["description"]))
+    st.caption(f"{p['id']} · section {md_escape(p['section'] or '-')} · {p['attempts']} earlier attempt(s)")
+    action = st.radio(
+        "Decision",
+        list(ACTIONS),
+        index=None,
+        format_func=ACTIONS.get,
+        horizontal=True,
+        key=card_key("action", thread_id, cycle, p),
+    )
+    query = st.text_area("Correction query", value=p["query"], height=68, key=card_key("query", thread_id, cycle, p))
+    if not p["query"]:
+        st.caption(
+            "No retrieval needed: the revision uses the corpus metadata. Write a query to retrieve evidence instead."
+        )
+    note = st.text_input("Note", placeholder="Why (required when rejecting)", key=card_key("note", thread_id, cycle, p))
+    return action, query, note
+
+
+def confirm_key(thread_id: str, cycle: int) -> str:
+    return f"confirm-all-{thread_id}-{cycle}"
+
+
+def confirm_all(thread_id: str, cycle: int, asking: bool) -> None:
+    """Open (or cancel) the confirmation that "Approve all" needs."""
+    st.session_state[confirm_key(thread_id, cycle)] = asking
+
+
+def ask(thread_id: str, cycle: int, kind: str, proposals: list[dict]) -> None:
+    """Button callback: remember what was asked of which review, with the cards as they were, before the rerun
+    reads the session again (so an answer meant for a review that is gone is told apart, not lost silently)."""
+    st.session_state[INTENT_KEY] = {
+        "thread": thread_id,
+        "cycle": cycle,
+        "kind": kind,
+        "cards": {
+            p["id"]: (
+                st.session_state.get(card_key("action", thread_id, cycle, p)),
+                st.session_state.get(card_key("query", thread_id, cycle, p), p["query"]),
+                st.session_state.get(card_key("note", thread_id, cycle, p), ""),
+            )
+            for p in proposals
+        },
+    }
+    st.session_state.pop(confirm_key(thread_id, cycle), None)
+
+
+def stale_review(intent: dict) -> None:
+    """Say that the review this tab answered is gone, and show what was decided on it (nothing was applied)."""
+    st.warning(STALE, icon=":material/sync_problem:")
+    decided = [
+        f"{did}: {ACTIONS[a]}" + (f" ({note})" if note else "") for did, (a, _, note) in intent["cards"].items() if a
+    ]
+    if decided:
+        st.caption("Your decisions on it were not applied:  \n" + "  \n".join(md_escape(line) for line in decided))
+
+
+def resume(thread_id: str, cycle: int, payload: dict, live: LiveProgress) -> RunResult:
+    """Answer the review of `cycle`; a refusal because another tab answered it first says so in plain words."""
+    try:
+        return wb.resume(thread_id, payload, on_event=live, user_id=user)
+    except InputError:
+        now = wb.show(thread_id, user_id=user)
+        if now.status != "awaiting_review" or (now.pending_review or {}).get("cycle") != cycle:
+            raise InputError(STALE) from None
+        raise
+
 
 st.title("Research")
 
@@ -79,6 +162,13 @@ else:
     cols[2].metric("As of", result.as_of.isoformat() if result.as_of else "—")
     cols[3].metric("Approval", result.approval_policy)
     shared.show_run_log(tid)
+    intent = st.session_state.pop(INTENT_KEY, None)
+    if intent is not None and intent["thread"] != tid:
+        intent = None
+    answerable = result.status == "awaiting_review" and result.pending_review and not wb.is_running(tid)
+    if intent is not None and not (answerable and result.pending_review["cycle"] == intent["cycle"]):
+        stale_review(intent)
+        intent = None
 
     # ------------------------------------------------------------------------------------- review queue
     if wb.is_running(tid) or result.status == RUNNING:
@@ -90,9 +180,9 @@ else:
     elif result.status == "awaiting_review" and result.pending_review:
         pending = result.pending_review
         cycle, proposals = pending["cycle"], pending["proposals"]
-        staged = shared.staged_rows(tid, cycle)
+        staged = wb.staged_edits(tid, user, cycle=cycle)
         board = (
-            paused_changes(result.identified_deficiencies, staged, [p["id"] for p in proposals])
+            paused_changes(result.identified_deficiencies, staged.rows, [p["id"] for p in proposals])
             if staged
             else BoardChanges()
         )
@@ -117,55 +207,54 @@ else:
                     "Edits staged on the Deficiencies board travel with this review:  \n"
                     + "  \n".join(f"- {md_escape(line)}" for line in board.summary())
                 )
-            with st.form(f"review-{tid}-{cycle}"):
-                cards = {}
+            cards = {}
+            for p in proposals:
+                with st.container(border=True):
+                    cards[p["id"]] = review_card(tid, cycle, p)
+            undecided = sum(1 for action, _, _ in cards.values() if action is None)
+            buttons = st.container(horizontal=True, vertical_alignment="center")
+            buttons.button(
+                "Submit decisions",
+                type="primary",
+                icon=":material/send:",
+                disabled=undecided > 0,
+                on_click=ask,
+                args=(tid, cycle, "submit", proposals),
+            )
+            buttons.button("Approve all", icon=":material/done_all:", on_click=confirm_all, args=(tid, cycle, True))
+            buttons.button(
+                "Stop and finalize", icon=":material/stop_circle:", on_click=ask, args=(tid, cycle, "stop", proposals)
+            )
+            buttons.caption(undecided_line(undecided, len(proposals), "cards"))
+            if st.session_state.get(confirm_key(tid, cycle)):
+                with st.container(border=True):
+                    st.warning(
+                        f"Approve all {len(proposals)} proposed correction(s) as proposed? Decisions, edited "
+                        "queries and notes on the cards are not used.",
+                        icon=":material/help:",
+                    )
+                    confirm = st.container(horizontal=True)
+                    confirm.button(
+                        f"Yes, approve all {len(proposals)}",
+                        type="primary",
+                        on_click=ask,
+                        args=(tid, cycle, "approve_all", proposals),
+                    )
+                    confirm.button("Cancel", on_click=confirm_all, args=(tid, cycle, False))
+        if intent is not None:
+            kind, decisions, errors = intent["kind"], {}, []
+            if kind == "submit":
                 for p in proposals:
-                    with st.container(border=True):
-                        st.markdown(
-                            f"{severity_badge(p['severity'])} **{label(p['deficiency_type'])}** · "
-                            f"{md_escape(p['subject'])}"
-                        )
-                        st.markdown(md_escape(p["description"]))
-                        st.caption(
-                            f"{p['id']} · section {md_escape(p['section'] or '-')} · {p['attempts']} earlier attempt(s)"
-                        )
-                        action = st.radio(
-                            "Decision",
-                            list(ACTIONS),
-                            format_func=ACTIONS.get,
-                            horizontal=True,
-                            key=f"action-{tid}-{cycle}-{p['id']}",
-                        )
-                        query = st.text_area(
-                            "Correction query", value=p["query"], height=68, key=f"query-{tid}-{cycle}-{p['id']}"
-                        )
-                        if not p["query"]:
-                            st.caption(
-                                "No retrieval needed: the revision uses the corpus metadata. "
-                                "Write a query to retrieve evidence instead."
-                            )
-                        note = st.text_input(
-                            "Note", placeholder="Why (required when rejecting)", key=f"note-{tid}-{cycle}-{p['id']}"
-                        )
-                        cards[p["id"]] = (action, query, note)
-                buttons = st.container(horizontal=True)
-                submitted = buttons.form_submit_button("Submit decisions", type="primary", icon=":material/send:")
-                approve_all = buttons.form_submit_button("Approve all", icon=":material/done_all:")
-                stop = buttons.form_submit_button("Stop and finalize", icon=":material/stop_circle:")
-        if submitted or approve_all or stop:
-            decisions, errors = {}, []
-            if submitted:
-                for p in proposals:
-                    decision, error = card_decision(p, *cards[p["id"]])
+                    decision, error = card_decision(p, *intent["cards"][p["id"]])
                     if error:
                         errors.append(error)
                     else:
                         decisions[p["id"]] = decision
-            payload = review_payload(proposals, decisions, board, shared.reviewer(), cycle=cycle, stop=stop)
+            payload = review_payload(proposals, decisions, board, shared.reviewer(), cycle=cycle, stop=kind == "stop")
             for error in errors:
                 st.error(md_escape(error))
             if not errors:
-                shared.run_live("Resuming the loop…", lambda live: wb.resume(tid, payload, on_event=live, user_id=user))
+                shared.run_live("Resuming the loop…", lambda live: resume(tid, cycle, payload, live))
 
     # ------------------------------------------------------------------------------------------- answer
     elif result.status == "completed":

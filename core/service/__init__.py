@@ -2,8 +2,8 @@
 corpus (size, catalog, search, uploads).
 
 The Workbench is assembled from parts with one job each: `runs` (start, review, continue, branch), `sessions`
-(read, list, annotate, export, delete, with per-user access) and `corpus` (what the pages read of the corpus, and
-uploads), over `base` (wiring, session entries, the run lock and its heartbeat). What the pages need of the
+(read, list, annotate, export, delete, with per-user access), `corpus` (what the pages read of the corpus, and
+uploads) and `staging` (board edits kept until the review is answered), over `base` (wiring, session entries, the run lock and its heartbeat). What the pages need of the
 retrieval layer (document types, statuses, search modes, its error class) and the stop reasons' short labels are
 re-exported here, so they import nothing below the service."""
 
@@ -16,10 +16,11 @@ from core.service.base import SESSIONS_NS, RunLockLostError, SessionBusyError, S
 from core.service.corpus import UPLOAD_TYPES, Corpus, CorpusStats
 from core.service.runs import Runs
 from core.service.sessions import Sessions
+from core.service.staging import StagedEdits, Staging
 from core.termination import REASON_CODES, reason_label
 
 
-class Workbench(Runs, Sessions, Corpus):
+class Workbench(Runs, Sessions, Corpus, Staging):
     """Facade over graph, store and persistence. Create once per process (the app caches it)."""
 
 
@@ -41,6 +42,7 @@ __all__ = [
     "SessionBusyError",
     "SessionNotFoundError",
     "SessionSummary",
+    "StagedEdits",
     "Workbench",
     "reason_label",
     "thread_lock",

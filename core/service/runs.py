@@ -39,6 +39,7 @@ from core.results import (
     with_entry_figures,
 )
 from core.service.base import RunLockLostError, WorkbenchBase
+from core.service.staging import STAGED_NS
 from core.termination import STEP_LIMIT
 
 log = logging.getLogger(__name__)
@@ -108,7 +109,9 @@ class Runs(WorkbenchBase):
                 hint = "; continue the cut-off run instead (continue_run)" if current.status == INTERRUPTED else ""
                 raise InputError(f"session {thread_id} is not waiting for a review (status: {current.status}){hint}")
             response = parse_review(decisions, self.settings, current)
-            return self._run_locked(thread_id, Command(resume=response.model_dump(mode="json")), on_event, lease)
+            result = self._run_locked(thread_id, Command(resume=response.model_dump(mode="json")), on_event, lease)
+            (lease.store or self.persistence.store).delete(STAGED_NS, thread_id)  # the board's edits went with it
+            return result
 
     def continue_run(self, thread_id: str, *, on_event: OnEvent = None, user_id: str | None = None) -> RunResult:
         """Carry on a run that was cut off (process stopped mid-run) from its last checkpoint.

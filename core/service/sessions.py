@@ -12,6 +12,7 @@ from core.nodes import final_text
 from core.results import COMPLETED, EMPTY, FAILED, INTERRUPTED, RUNNING, RunResult, SessionSummary, entry_status
 from core.service.base import SESSIONS_NS, WorkbenchBase
 from core.service.heartbeat import alive_sessions, beats_alive
+from core.service.staging import STAGED_NS
 from core.state import Severity, verify_chain
 from core.termination import describe
 
@@ -123,11 +124,12 @@ class Sessions(WorkbenchBase):
         return self.show(thread_id)
 
     def delete(self, thread_id: str, *, user_id: str | None = None) -> None:
-        """Remove a session's checkpoints and its list entry."""
+        """Remove a session's checkpoints, its list entry and its staged board edits."""
         self._owned(thread_id, user_id)
         with self._exclusive(thread_id):
             self.persistence.checkpointer.delete_thread(thread_id)
             self.persistence.store.delete(SESSIONS_NS, thread_id)
+            self.persistence.store.delete(STAGED_NS, thread_id)
 
     def export(self, thread_id: str, fmt: str, *, user_id: str | None = None) -> bytes:
         """The session rendered as md, json or docx."""

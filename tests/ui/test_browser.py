@@ -187,24 +187,64 @@ def q1_scenario(server: str, page: object) -> None:
     assert "?session=" in page.url
     thread_id = page.url.split("session=")[1].split("&")[0]
     assert "2026-11-30" in page.get_by_test_id("stMain").inner_text()
-    shot(page, "01-research-review-queue")
 
-    # the review queue: reject the last proposal with a note, approve the rest until the run finishes
-    queue = page.get_by_test_id("stForm").last
-    queue.get_by_test_id("stRadio").last.get_by_text("Reject").click()
-    queue.get_by_label("Note").last.fill("out of scope for this memo")
+    # the paused board: a decision set in the grid is staged on the server, survives a reload, and is discarded
+    go(page, "Deficiencies")
+    grid = page.get_by_test_id("stDataFrame").first
+    box = grid.bounding_box()
+    page.mouse.click(box["x"] + 30, box["y"] + 35 + 36)
+    page.keyboard.press("ArrowRight")  # the decision column
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(400)
+    page.keyboard.type("dismissed")
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(300)
+    page.keyboard.press("Escape")
+    page.wait_for_selector("text=(not yet submitted)")
+    settle(page)
+    page.reload()
+    page.wait_for_selector("text=(not yet submitted)", timeout=120_000)
+    settle(page)
+    assert "Staged for the next resume" in page.get_by_test_id("stMain").inner_text()
+    shot(page, "08-board-staged")
+    page.get_by_role("button", name="Discard staged edits").click()
+    page.wait_for_function("() => !document.body.innerText.includes('not yet submitted')", timeout=30_000)
+    settle(page)
+    go(page, "Research")
+
+    # the review queue: no card is decided in advance, so Submit waits; Enter in a note submits nothing
+    submit = page.get_by_role("button", name="Submit decisions")
+    main = page.get_by_test_id("stMain")
+    cards = main.get_by_test_id("stRadio").count()
+    assert submit.is_disabled() and f"{cards} of {cards} cards undecided" in main.inner_text()
+    main.get_by_test_id("stRadio").last.get_by_text("Reject").click()
+    settle(page)
+    note = main.get_by_label("Note").last
+    note.fill("out of scope for this memo")
+    note.press("Enter")
+    settle(page)
+    assert "Paused after cycle 0" in main.inner_text() and note.input_value() == "out of scope for this memo"
+    assert submit.is_disabled() == (cards > 1)
+    shot(page, "01-research-review-queue")
+    # approve every undecided card and submit, until the run finishes
     cycle = 0
     for _ in range(10):
-        for query in page.get_by_test_id("stForm").last.get_by_label("Correction query").all():
+        for query in main.get_by_label("Correction query").all():
             if not query.input_value().strip():
                 query.fill("beneficial ownership threshold")
-        page.get_by_test_id("stFormSubmitButton").filter(has_text="Submit decisions").click()
+                query.press("Tab")
+                settle(page)
+        for radio in main.get_by_test_id("stRadio").all():
+            if not radio.locator("input:checked").count():
+                radio.get_by_text("Approve").click()
+                settle(page)
+        submit.click()
         # the next pause, not the answered one: its text stays on the page while the resumed run starts
         page.wait_for_selector(f"text=/Paused after cycle (?!{cycle}:)[0-9]+:|Why the loop stopped/", timeout=120_000)
         settle(page)
         if page.get_by_text("Why the loop stopped").count():
             break
-        cycle = int(re.search(r"Paused after cycle ([0-9]+):", page.get_by_test_id("stMain").inner_text())[1])
+        cycle = int(re.search(r"Paused after cycle ([0-9]+):", main.inner_text())[1])
     main = page.get_by_test_id("stMain").inner_text()
     assert "Why the loop stopped" in main
     assert "Residual deficiencies:" in main or "No residual deficiencies" in main

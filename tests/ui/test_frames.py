@@ -12,8 +12,10 @@ from core.service import SessionSummary
 from core.state import Deficiency, DeficiencyType, EvaluationCycleRecord, ResolutionStatus, Severity
 from tests.inert import live_markup, unescape
 from ui.frames import (
+    DECISIONS,
     BoardChanges,
     annotation_changes,
+    board_counts,
     board_frame,
     board_rows,
     card_decision,
@@ -23,6 +25,7 @@ from ui.frames import (
     paused_changes,
     review_payload,
     session_frame,
+    undecided_line,
     upload_defaults,
 )
 
@@ -64,7 +67,9 @@ def test_board_edits_become_decisions(deficiencies: list[Deficiency]) -> None:
     eu, us, _, sg = deficiencies
     rows = rows_of(deficiencies)
     row(rows, "EU")["status"] = "dismissed"
-    row(rows, "US").update({"severity": "critical", "correction query": "FinCEN CDD rule 31 CFR 1010.230"})
+    row(rows, "US").update(
+        {"decision": "approve", "severity": "critical", "correction query": "FinCEN CDD rule 31 CFR 1010.230"}
+    )
     row(rows, "SG")["severity"] = "low"
     changes = paused_changes(deficiencies, rows, [eu.id, us.id])
     assert changes.decisions[eu.id] == {"action": "reject", "note": "dismissed on the board"}
@@ -75,6 +80,51 @@ def test_board_edits_become_decisions(deficiencies: list[Deficiency]) -> None:
     }
     assert changes.decisions[sg.id] == {"action": "approve", "severity": "low"}
     assert changes.problems == []
+
+
+def test_a_proposal_needs_an_explicit_decision_on_the_board(deficiencies: list[Deficiency]) -> None:
+    eu, us, uk, sg = deficiencies
+    rows = rows_of(deficiencies)
+    row(rows, "EU")["severity"] = "critical"  # an edit is not a decision
+    row(rows, "SG")["decision"] = "dismissed"
+    row(rows, "UK")["decision"] = "approve"  # not a proposal of this review
+    changes = paused_changes(deficiencies, rows, [eu.id, us.id])
+    assert changes.undecided == {eu.id: {"severity": "critical"}, us.id: {}}
+    assert changes.summary() == [
+        f"{sg.id}: dismiss; note: dismissed on the board",
+        f"{eu.id}: severity → critical (no decision yet)",
+    ]
+    payload = review_payload([{"id": eu.id}, {"id": us.id}], {eu.id: {"action": "approve"}}, changes, "ana", cycle=0)
+    assert payload["decisions"][eu.id] == {"action": "approve", "severity": "critical"}  # the card decides
+    assert changes.decisions == {sg.id: {"action": "reject", "note": "dismissed on the board"}}
+    assert changes.problems == [f"{uk.id}: only this review's proposals can be approved; the decision is ignored"]
+    row(rows, "EU")["decision"] = "approve"
+    row(rows, "US")["decision"] = "dismissed"
+    changes = paused_changes(deficiencies, rows, [eu.id, us.id])
+    assert changes.undecided == {}
+    assert changes.decisions[eu.id] == {"action": "approve", "severity": "critical"}
+    assert changes.decisions[us.id]["action"] == "reject"
+
+
+def test_the_decision_column_offers_only_analyst_moves() -> None:
+    assert DECISIONS == ("approve", "dismissed")
+    loop_only = {S.resolved.value, S.addressed.value, S.unresolvable.value, S.open.value}
+    assert not loop_only & set(DECISIONS)
+
+
+def test_board_counts_include_the_staged_edits(deficiencies: list[Deficiency]) -> None:
+    eu, us, _, _ = deficiencies
+    rows = rows_of(deficiencies)
+    row(rows, "EU")["decision"] = "dismissed"
+    changes = paused_changes(deficiencies, rows, [eu.id, us.id])
+    changes.added.append({"deficiency_type": "missing_jurisdiction", "subject": "JP"})
+    counts = board_counts(rows, changes)
+    assert counts == {"open": 2, "addressed": 0, "resolved": 1, "unresolvable": 1, "dismissed": 1}
+
+
+def test_undecided_line() -> None:
+    assert undecided_line(3, 5, "cards") == "3 of 5 cards undecided"
+    assert undecided_line(0, 5, "cards") == "All 5 cards decided."
 
 
 def test_board_refuses_what_the_loop_owns(deficiencies: list[Deficiency]) -> None:
@@ -154,6 +204,7 @@ def test_review_payload_merges_cards_and_board(deficiencies: list[Deficiency]) -
 @pytest.mark.parametrize(
     ("action", "query", "note", "expected", "error"),
     [
+        (None, "EU rules", "", None, "choose approve, edit query or reject"),
         ("approve", "EU rules", "", {"action": "approve", "note": ""}, None),
         ("approve", "EU AMLR rules", "", {"action": "edit", "query": "EU AMLR rules", "note": ""}, None),
         ("edit", " ", "", None, "empty"),
@@ -161,7 +212,7 @@ def test_review_payload_merges_cards_and_board(deficiencies: list[Deficiency]) -
         ("reject", "EU rules", "covered elsewhere", {"action": "reject", "note": "covered elsewhere"}, None),
     ],
 )
-def test_card_decision(action: str, query: str, note: str, expected: dict | None, error: str | None) -> None:
+def test_card_decision(action: str | None, query: str, note: str, expected: dict | None, error: str | None) -> None:
     decision, problem = card_decision({"id": "D-1", "query": "EU rules"}, action, query, note)
     assert decision == expected
     assert (problem is None) if error is None else (error in problem)

@@ -45,11 +45,21 @@ def test_no_pages_directory_next_to_app() -> None:
     assert not (APP.parent / "pages").exists()
 
 
+def decide_all(app: AppTest, action: str = "approve") -> AppTest:
+    """Give every review card still undecided the decision `action`."""
+    for radio in app.radio:
+        if radio.label == "Decision" and radio.value is None:
+            radio.set_value(action)
+    app.run()
+    return app
+
+
 def approve_until_done(app: AppTest, wb: Workbench, thread_id: str) -> None:
-    """Submit the review queue as it stands until the run ends."""
+    """Approve every undecided card and submit, until the run ends."""
     for _ in range(10):
         if wb.show(thread_id).status != "awaiting_review":
             return
+        decide_all(app)
         click(app, "Submit decisions")
 
 
@@ -89,6 +99,7 @@ def test_research_runs_q1_through_the_review_queue(app: AppTest, wb: Workbench) 
 
     rejected, edited = proposals[0]["id"], proposals[1]["id"]
     app.radio(key=f"action-{tid}-0-{rejected}").set_value("reject")
+    decide_all(app)
     click(app, "Submit decisions")
     assert "say why you reject" in text(app.error)
     assert wb.show(tid).status == "awaiting_review"
@@ -150,7 +161,9 @@ def test_board_edits_travel_with_the_resume(app: AppTest, wb: Workbench, q1_paus
     pending = [p["id"] for p in q1_paused.pending_review["proposals"]]
     rows = board_rows(q1_paused.identified_deficiencies)
     by_id = {r["id"]: r for r in rows}
-    by_id[pending[0]]["status"] = "dismissed"
+    for did in pending:
+        by_id[did]["decision"] = "approve"
+    by_id[pending[0]]["decision"] = "dismissed"
     by_id[pending[1]]["severity"] = "critical"
     for row in rows:
         if row["id"] in pending and not row["correction query"]:
@@ -165,7 +178,7 @@ def test_board_edits_travel_with_the_resume(app: AppTest, wb: Workbench, q1_paus
             "severity": "high",
         }
     )
-    app.session_state["board-staged"] = {f"{tid}:0": rows}
+    wb.stage_edits(tid, rows, "local", cycle=0)
 
     open_session(app, tid)
     assert "Edits staged on the Deficiencies board" in text(app.warning)
