@@ -7,13 +7,13 @@ uploads), over `base` (wiring, session entries, the run lock and its heartbeat).
 retrieval layer (document types, statuses, search modes, its error class) is re-exported here, so they import
 nothing below the service."""
 
-from core.documents import Catalog, DocStatus, DocumentMeta, Hit
+from core.documents import Catalog, Chunk, DocStatus, DocumentMeta, Hit, Provenance
 from core.inputs import InputError, validate_as_of, validate_question
 from core.results import ProgressEvent, RunResult, SessionSummary
 from core.retrieval.errors import RetrievalError
 from core.retrieval.query import SEARCH_MODES
 from core.service.base import SESSIONS_NS, RunLockLostError, SessionBusyError, SessionNotFoundError, thread_lock
-from core.service.corpus import UPLOAD_TYPES, Corpus, CorpusStats
+from core.service.corpus import SINGLE_USER, UPLOAD_TYPES, Corpus, CorpusStats, DocumentAccessError, Passage
 from core.service.runs import Runs
 from core.service.sessions import Sessions
 
@@ -25,14 +25,19 @@ class Workbench(Runs, Sessions, Corpus):
 __all__ = [
     "SEARCH_MODES",
     "SESSIONS_NS",
+    "SINGLE_USER",
     "UPLOAD_TYPES",
     "Catalog",
+    "Chunk",
     "CorpusStats",
     "DocStatus",
+    "DocumentAccessError",
     "DocumentMeta",
     "Hit",
     "InputError",
+    "Passage",
     "ProgressEvent",
+    "Provenance",
     "RetrievalError",
     "RunLockLostError",
     "RunResult",
