@@ -123,10 +123,13 @@ def test_an_injected_upload_is_never_a_silently_trusted_source(store: Store, tmp
     result = wb.start(question, as_of=date(2026, 1, 1), approve="all")
     nz = [line for line in result.current_answer.splitlines() if "[nz-bo-guidance]" in line]
     assert nz and all(line.endswith(UNVERIFIED_MARK) for line in nz), result.current_answer
+    assert result.quality_score is not None and result.quality_score < 1.0  # an unverified upload supports nothing
+    assert any("no analyst has verified" in d.description for d in result.residual_deficiencies)
 
     wb.verify_document("nz-bo-guidance", "bob")
     again = wb.start(question, as_of=date(2026, 1, 1), approve="all")
     assert "[nz-bo-guidance]" in again.current_answer and UNVERIFIED_MARK not in again.current_answer
+    assert again.quality_score is not None and again.quality_score > result.quality_score
 
 
 def test_passage_delete_and_verify_with_access_rules(store: Store, tmp_path: Path) -> None:
