@@ -91,11 +91,11 @@ def test_bundled_documents_offer_no_deletion(app: AppTest) -> None:
 
 def _card(thread_id: str, affected_text: str, evidence_doc_ids: tuple[str, ...]) -> None:
     """A review card's evidence, as the Research page's cards call it."""
-    from core.service import Workbench
     from core.state import Deficiency, DeficiencyType
     from ui.evidence import deficiency_evidence
+    from ui.shared import workbench
 
-    wb = Workbench()
+    wb = workbench()
     flagged = Deficiency(
         deficiency_type=DeficiencyType.contradictory_sources,
         subject="EU",
