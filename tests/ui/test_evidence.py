@@ -106,17 +106,16 @@ def _card(thread_id: str, affected_text: str, evidence_doc_ids: tuple[str, ...])
     deficiency_evidence(wb, wb.show(thread_id), flagged)
 
 
-def test_a_card_shows_the_flagged_claim_and_the_critics_evidence(app_env: object, q1_done: RunResult) -> None:
+def test_a_card_shows_the_flagged_claim_and_the_critics_evidence(wb: Workbench, q1_done: RunResult) -> None:
     claim = next(c for _, c in q1_done.answer.claims() if c.citations and c.citations[0].chunk_id)
     quote = claim.citations[0]
-    uncited = "fatf-recs-10-14-16-24-25"
-    assert uncited not in q1_done.answer.cited_doc_ids()
+    catalog = wb.catalog()
+    uncited = next(d.id for d in catalog.all() if d.id not in q1_done.answer.cited_doc_ids())
     args = (q1_done.thread_id, f"{claim.text} {HOSTILE}", (quote.doc_id, uncited))
     card = AppTest.from_function(_card, args=args, default_timeout=60).run()
     assert not card.exception, card.exception
     shown = [str(m.value) for m in card.markdown]
     assert shown[0].startswith("**Flagged claim:** ") and "evil.example" in unescape(shown[0])
     assert any("**" + md_escape(quote.quote) in v for v in shown)  # the quoted passage, its sentence in bold
-    catalog = Workbench().catalog()
     assert any(md_escape(catalog.get(uncited).title) in v for v in shown)  # the uncited document's closest passage
     assert all(live_markup(v) == [] for v in shown)
