@@ -7,15 +7,18 @@ state keeps the rendered text for pages, exports and the audit record).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from core.documents import Catalog
 from core.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
 
 ClaimKind = Literal["finding", "verdict", "applicability", "disclosure"]
 VERDICT_WORD = re.compile(r"^(?:yes|no)\.\s*", re.I)
+UNVERIFIED_MARK = "(unverified upload)"
+"""Written after the citations of a claim whose every source is an upload no analyst has verified."""
 
 
 class Quote(BaseModel):
@@ -49,6 +52,10 @@ class Claim(BaseModel):
     def doc_ids(self) -> tuple[str, ...]:
         """Cited documents, in order, without repeats."""
         return tuple(dict.fromkeys(q.doc_id for q in self.citations))
+
+    def rests_on(self, unverified: Collection[str]) -> bool:
+        """Whether the claim cites sources and every one of them is in `unverified`."""
+        return bool(self.citations) and all(d in unverified for d in self.doc_ids)
 
 
 class AnswerSection(BaseModel):
@@ -86,6 +93,8 @@ class Answer(BaseModel):
     verdict: Claim | None = None
     sections: tuple[AnswerSection, ...] = ()
     gaps: tuple[Gap, ...] = ()
+    unverified_doc_ids: tuple[str, ...] = ()
+    """Cited documents that were unverified uploads when the answer was drafted (see `with_unverified`)."""
 
     def claims(self) -> list[Located]:
         """Every claim with its section's jurisdiction (the verdict under "*")."""
@@ -109,6 +118,14 @@ class Answer(BaseModel):
             sections.insert(position, AnswerSection(jurisdiction=code, claims=claims))
         return self.model_copy(update={"sections": tuple(sections)})
 
+    def with_unverified(self, catalog: Catalog) -> Answer:
+        """A copy noting which cited documents the catalog holds as unverified uploads, so the rendering marks
+        the claims that rest only on them."""
+        ids = tuple(
+            d for d in self.cited_doc_ids() if (doc := catalog.get(d)) is not None and doc.provenance.unverified_upload
+        )
+        return self.model_copy(update={"unverified_doc_ids": ids})
+
     def body_text(self) -> str:
         """The answer's own statements as plain text (no gaps, no disclosure), for fact coverage and word counts."""
         return "\n".join(c.text for _, c in self.claims())
@@ -128,15 +145,20 @@ def render_markdown(
     plan: ResearchPlan | None = None,
     names: dict[str, str] | None = None,
     sources: dict[str, str] | None = None,
+    unverified: Collection[str] | None = None,
 ) -> str:
     """The answer as Markdown: verdict first, a comparison table when the question compares, one `## CODE` section
     per jurisdiction with `[doc-id]` citations after each claim and a line naming its sources (`sources`: doc id ->
-    how to name it, e.g. its citation and status at the as-of date), then the items the corpus could not answer."""
+    how to name it, e.g. its citation and status at the as-of date), then the items the corpus could not answer.
+
+    A claim whose every source is in `unverified` (default: the answer's `unverified_doc_ids`) is followed by
+    UNVERIFIED_MARK, so neither the page nor an export presents it as resting on vetted sources."""
     names = names or {}
     sources = sources or {}
+    flagged = set(answer.unverified_doc_ids if unverified is None else unverified)
     parts: list[str] = []
     if answer.verdict is not None:
-        parts.append(f"Short answer: {_line(answer.verdict)}")
+        parts.append(f"Short answer: {_line(answer.verdict, flagged)}")
     if plan is not None and plan.comparison:
         table = comparison_table(answer, plan)
         if table:
@@ -146,7 +168,7 @@ def render_markdown(
             continue
         name = names.get(section.jurisdiction)
         heading = f"## {section.jurisdiction}" + (f" ({name})" if name and name != section.jurisdiction else "")
-        body = heading + "\n" + "\n".join(_line(c) for c in section.claims)
+        body = heading + "\n" + "\n".join(_line(c, flagged) for c in section.claims)
         named = [sources[d] for d in dict.fromkeys(d for c in section.claims for d in c.doc_ids) if d in sources]
         if named:
             body += "\n\nSources: " + "; ".join(named) + "."
@@ -156,10 +178,11 @@ def render_markdown(
     return "\n\n".join(parts).strip()
 
 
-def _line(claim: Claim) -> str:
+def _line(claim: Claim, unverified: Collection[str]) -> str:
     marks = " ".join(f"[{d}]" for d in claim.doc_ids)
     lead = "History: " if claim.history else ""
-    return f"{lead}{claim.text} {marks}".strip()
+    mark = f" {UNVERIFIED_MARK}" if claim.rests_on(unverified) else ""
+    return f"{lead}{claim.text} {marks}".strip() + mark
 
 
 def comparison_table(answer: Answer, plan: ResearchPlan) -> str:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import date
+from datetime import date, datetime
 from enum import Enum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 
 class DocStatus(str, Enum):
@@ -59,6 +59,37 @@ class Exemption(BaseModel):
     rule: str
 
 
+ArrivalKind = Literal["bundled", "path", "upload"]
+UPLOAD_PREFIX = "upload:"
+"""`source_path` of an uploaded file: `upload:<file name>`."""
+
+
+class Provenance(BaseModel):
+    """How a document arrived and whether an analyst vouches for it.
+
+    `bundled`: the sample corpus shipped with the app (verified). `path`: ingested from a file by whoever runs
+    `python -m core ingest` on the server (verified, since that takes the deployment's shell, unless its front
+    matter says `verified: false`). `upload`: uploaded on the Corpus page (unverified until an analyst marks it
+    verified; an upload's own front matter cannot verify it)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: ArrivalKind = "path"
+    actor: str | None = None
+    """Who ingested or uploaded it (None for the bundled corpus and documents stored before provenance)."""
+    at: datetime | None = None
+    source: str | None = None
+    """The file it was read from (`upload:<name>` for an upload)."""
+    verified: bool = False
+    verified_by: str | None = None
+    verified_at: datetime | None = None
+
+    @property
+    def unverified_upload(self) -> bool:
+        """An upload no analyst has verified: claims resting only on such documents are marked in the answer."""
+        return self.kind == "upload" and not self.verified
+
+
 class DocumentMeta(BaseModel):
     """Front matter of one corpus document. Unknown keys are kept in `extra`."""
 
@@ -83,12 +114,27 @@ class DocumentMeta(BaseModel):
     thresholds: tuple[Threshold, ...] = ()
     exemptions: tuple[Exemption, ...] = ()
     source_path: str | None = None
+    provenance: Provenance = Provenance()
     extra: dict[str, Any] = Field(default_factory=dict)
 
     @field_validator("superseded_by", "applies_to", "topics", "aliases", mode="before")
     @classmethod
     def _listify(cls, v: Any) -> Any:
         return (v,) if isinstance(v, str) else tuple(v or ())
+
+    @model_validator(mode="before")
+    @classmethod
+    def _legacy_provenance(cls, data: Any) -> Any:
+        """Documents stored before provenance was recorded: an upload (by its `source_path`) is an unverified
+        upload, anything else counts as a verified path ingest (what ingest would record for it today)."""
+        if isinstance(data, dict) and data.get("provenance") is None:
+            source = data.get("source_path")
+            upload = isinstance(source, str) and source.startswith(UPLOAD_PREFIX)
+            data = {
+                **data,
+                "provenance": Provenance(kind="upload" if upload else "path", source=source, verified=not upload),
+            }
+        return data
 
 
 class Chunk(BaseModel):

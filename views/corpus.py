@@ -1,13 +1,15 @@
-"""Corpus: the indexed documents, a search box, and uploads with metadata for files without front matter."""
+"""Corpus: the indexed documents (each one's full text, provenance, verification and, for uploads, deletion), a
+search box, and uploads with metadata for files without front matter."""
 
+from collections.abc import Callable
 from datetime import date
 
 import pandas as pd
 import streamlit as st
 
 from core.safe_markdown import md_escape
-from core.service import SEARCH_MODES, UPLOAD_TYPES, Catalog, DocStatus
-from ui import shared
+from core.service import SEARCH_MODES, SINGLE_USER, UPLOAD_TYPES, Catalog, DocStatus, DocumentAccessError
+from ui import evidence, shared
 from ui.frames import document_frame, frame_records, label, needs_metadata, upload_defaults
 
 DOC_STATUSES = [s.value for s in DocStatus]
@@ -39,6 +41,52 @@ def documents_tab(catalog: Catalog, jurisdictions: list[str]) -> None:
         f"{len(table)} of {len(documents)} documents. 'Status today' applies the documents' dates and "
         "successors to today's date; a session judges them at its own as-of date."
     )
+    document_view(catalog, list(table["id"]))
+
+
+def document_view(catalog: Catalog, ids: list[str]) -> None:
+    """One document: its facts and provenance, verification, deletion of an upload, and its full text."""
+    for kind, message in st.session_state.pop("document-messages", []):
+        getattr(st, kind)(message)
+    doc_id = st.selectbox(
+        "Read a document",
+        ids,
+        index=None,
+        placeholder="Choose a document to read its full text",
+        format_func=lambda i: f"{i} — {catalog.get(i).title}" if catalog.get(i) else i,  # type: ignore[union-attr]
+        key="corpus-document",
+    )
+    doc = catalog.get(doc_id) if doc_id else None
+    if doc is None:
+        return
+    user = shared.user_id()
+    st.markdown(evidence.document_line(doc, catalog, date.today()))
+    actions = st.container(horizontal=True)
+    if not doc.provenance.verified and actions.button("Mark verified", icon=":material/verified:"):
+        act(lambda: wb.verify_document(doc.id, user), f"{doc.id} is marked verified by {user}.")
+    if doc.provenance.kind == "upload" and (user == SINGLE_USER or doc.provenance.actor == user):
+        sure = actions.checkbox("Confirm deletion", key=f"confirm-delete-{doc.id}")
+        if actions.button("Delete this upload", icon=":material/delete:", disabled=not sure):
+            act(lambda: wb.delete_document(doc.id, user), f"{doc.id} is deleted from the corpus.")
+    chunks = wb.document_chunks(doc.id)
+    st.caption(f"Full text: {len(chunks)} passage(s)")
+    with st.container(height=480, border=True):
+        for chunk in chunks:
+            st.caption(
+                f"Passage {md_escape(chunk.chunk_id)}" + (f" · {md_escape(chunk.heading)}" if chunk.heading else "")
+            )
+            st.markdown(md_escape(chunk.text))
+
+
+def act(change: Callable[[], object], done: str) -> None:
+    """Run a document change, keep its outcome for the next run (escaped), and rerun."""
+    try:
+        change()
+        message = ("success", md_escape(done))
+    except DocumentAccessError as exc:
+        message = ("error", md_escape(str(exc)))
+    st.session_state["document-messages"] = [message]
+    st.rerun()
 
 
 def search_tab(jurisdictions: list[str]) -> None:
@@ -76,7 +124,8 @@ def upload_tab() -> None:
         "Markdown with YAML front matter carries its own metadata (id, title, jurisdiction, status, dates, "
         "thresholds; see the README). Files without it (.txt, .pdf, plain .md) need at least a jurisdiction "
         "below. A document id that is already indexed with other content is refused unless 'Replace "
-        "existing documents' is ticked; a replacement is recorded with your name and the time."
+        "existing documents' is ticked. Every upload is recorded with your user id and the time, and stays "
+        "unverified (claims resting only on it are marked in answers) until an analyst marks it verified."
     )
     generation = st.session_state.get("upload-generation", 0)
     files = st.file_uploader(
@@ -131,7 +180,7 @@ def upload_tab() -> None:
             [(f.name, f.getvalue(), defaults.get(f.name, {})) for f in files],
             progress=bar,
             replace=replace,
-            user_id=shared.reviewer(),
+            user_id=shared.user_id(),
         )
         messages = [("success", report.summary())] if report.succeeded else []
         messages += [("error", md_escape(r.error or "")) for r in report.failed]

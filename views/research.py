@@ -8,7 +8,7 @@ from core.limits import MAX_CYCLES, MIN_AS_OF, latest_as_of
 from core.results import RUNNING
 from core.safe_markdown import md_escape
 from core.service import InputError, RunResult
-from ui import shared
+from ui import evidence, shared
 from ui.frames import (
     BoardChanges,
     answer_markdown,
@@ -294,6 +294,12 @@ else:
                 + ", ".join(md_escape(d) for d in stale["document"])
                 + " (cited for context; see the answer's wording)."
             )
+        st.markdown("#### Evidence per claim")
+        st.caption(
+            "Expand a claim to read the passages it quotes, the quoted sentence in bold, with each document's "
+            "status at the as-of date, its dates and how it arrived."
+        )
+        evidence.claim_evidence(wb, result)
 
     elif result.status == "interrupted":
         st.warning(

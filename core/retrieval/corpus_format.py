@@ -21,7 +21,9 @@ from core.retrieval.errors import CorpusFormatError, IngestError
 from core.safe_yaml import YamlInputError, load_yaml
 
 REQUIRED_KEYS = ("id", "title", "jurisdiction")
-KNOWN_KEYS = frozenset(DocumentMeta.model_fields) - {"extra"}
+KNOWN_KEYS = frozenset(DocumentMeta.model_fields) - {"extra", "provenance"}
+"""Front-matter keys validated into `DocumentMeta`. A file's own `provenance` (and `verified`) lands in `extra`:
+ingest records how a document arrived, the file cannot say so itself."""
 
 _DOC_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]*$")
 _JURISDICTION = re.compile(r"^[A-Za-z0-9]{2,5}(-[A-Za-z0-9]{1,6})?$")

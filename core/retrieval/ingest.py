@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from core.config import Settings, get_settings
-from core.documents import DocumentMeta
+from core.documents import ArrivalKind, DocumentMeta, Provenance
 from core.retrieval.errors import IngestError
 from core.retrieval.readers import SUPPORTED_SUFFIXES, ParsedDocument, read_file
 from core.retrieval.store import Store
@@ -118,6 +118,7 @@ def ingest_paths(
     defaults_for: Callable[[Path], Mapping[str, Any] | None] | None = None,
     replace: bool = False,
     actor: str = "local",
+    kind: ArrivalKind = "path",
 ) -> IngestReport:
     """Ingest files and directories into `store`.
 
@@ -127,6 +128,9 @@ def ingest_paths(
     a file over `settings.max_upload_mb` is refused unread. A document id already in the store is refused for
     its file unless the content is the same (idempotent re-ingest) or `replace` is set; a replacement records
     `actor` and the time in the document's `extra` (PROVENANCE_KEYS), so a curated document never changes silently.
+
+    Each new or replacing document records its `Provenance`: `kind` (`path` or `upload`; files of the bundled
+    sample corpus are always `bundled`), `actor`, the time and its source (see `arrival`).
     """
     settings = settings or get_settings()
     files, results = expand_paths(paths)
@@ -154,6 +158,7 @@ def ingest_paths(
             check_file_size(str(path), path.stat().st_size, settings)
             given = defaults_for(path) if defaults_for is not None else defaults
             docs = read_file(path, given, settings.chunk_words, settings.chunk_overlap_words)
+            docs = [ParsedDocument(arrival(d.meta, path, kind, actor), d.chunks) for d in docs]
             _claim_ids(path, docs, seen)
             docs = _check_existing(store, path, docs, replace, actor)
         except (IngestError, RecursionError) as exc:
@@ -189,6 +194,28 @@ def ensure_sample_corpus(
     return ingest_paths(store, sorted(SAMPLE_CORPUS_DIR.glob("*.md")), settings=settings, progress=progress)
 
 
+def arrival(meta: DocumentMeta, path: Path, kind: ArrivalKind, actor: str) -> DocumentMeta:
+    """`meta` with the provenance of this ingest. The bundled corpus is verified; a path ingest is verified unless
+    its front matter says `verified: false`; an upload is never verified by its own content."""
+    now = datetime.now(UTC).replace(microsecond=0)
+    if path.resolve().is_relative_to(SAMPLE_CORPUS_DIR):
+        found = Provenance(kind="bundled", at=now, source=meta.source_path, verified=True)
+    elif kind == "upload":
+        found = Provenance(kind="upload", actor=actor, at=now, source=meta.source_path)
+    else:
+        verified = meta.extra.get("verified") is not False
+        found = Provenance(
+            kind="path",
+            actor=actor,
+            at=now,
+            source=meta.source_path,
+            verified=verified,
+            verified_by=actor if verified else None,
+            verified_at=now if verified else None,
+        )
+    return meta.model_copy(update={"provenance": found})
+
+
 def check_file_size(source: str, size: int, settings: Settings) -> None:
     """Refuse a file larger than the upload limit (`WORKBENCH_MAX_UPLOAD_MB`) before reading it."""
     limit = settings.max_upload_mb * 1024 * 1024
@@ -211,9 +238,10 @@ def _check_existing(
         if existing is None:
             out.append(d)
             continue
-        if _same_content(existing, store, d):  # idempotent; an earlier replacement's provenance stays
+        if _same_content(existing, store, d):  # idempotent; how it first arrived and earlier replacements stay
             kept = {k: existing.extra[k] for k in PROVENANCE_KEYS if k in existing.extra}
-            out.append(ParsedDocument(d.meta.model_copy(update={"extra": {**d.meta.extra, **kept}}), d.chunks))
+            update = {"extra": {**d.meta.extra, **kept}, "provenance": existing.provenance}
+            out.append(ParsedDocument(d.meta.model_copy(update=update), d.chunks))
             continue
         if not replace:
             raise IngestError(
@@ -233,7 +261,7 @@ def _same_content(existing: DocumentMeta, store: Store, new: ParsedDocument) -> 
     """Whether `new` is what is indexed already, apart from where it was read from and its provenance."""
 
     def comparable(meta: DocumentMeta) -> dict[str, Any]:
-        data = meta.model_dump(mode="json", exclude={"source_path"})
+        data = meta.model_dump(mode="json", exclude={"source_path", "provenance"})
         data["extra"] = {k: v for k, v in data["extra"].items() if k not in PROVENANCE_KEYS}
         return data
 

@@ -7,13 +7,13 @@ uploads) and `staging` (board edits kept until the review is answered), over `ba
 retrieval layer (document types, statuses, search modes, its error class) and the stop reasons' short labels are
 re-exported here, so they import nothing below the service."""
 
-from core.documents import Catalog, DocStatus, DocumentMeta, Hit
+from core.documents import Catalog, Chunk, DocStatus, DocumentMeta, Hit, Provenance
 from core.inputs import InputError, validate_as_of, validate_question
 from core.results import ProgressEvent, RunResult, SessionSummary
 from core.retrieval.errors import RetrievalError
 from core.retrieval.query import SEARCH_MODES
 from core.service.base import SESSIONS_NS, RunLockLostError, SessionBusyError, SessionNotFoundError, thread_lock
-from core.service.corpus import UPLOAD_TYPES, Corpus, CorpusStats
+from core.service.corpus import SINGLE_USER, UPLOAD_TYPES, Corpus, CorpusStats, DocumentAccessError, Passage
 from core.service.runs import Runs
 from core.service.sessions import Sessions
 from core.service.staging import StagedEdits, Staging
@@ -28,14 +28,19 @@ __all__ = [
     "REASON_CODES",
     "SEARCH_MODES",
     "SESSIONS_NS",
+    "SINGLE_USER",
     "UPLOAD_TYPES",
     "Catalog",
+    "Chunk",
     "CorpusStats",
     "DocStatus",
+    "DocumentAccessError",
     "DocumentMeta",
     "Hit",
     "InputError",
+    "Passage",
     "ProgressEvent",
+    "Provenance",
     "RetrievalError",
     "RunLockLostError",
     "RunResult",

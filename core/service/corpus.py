@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
 
-from core.documents import Catalog, Hit, SearchFilter
+from core.documents import Catalog, Chunk, DocumentMeta, Hit, SearchFilter
 from core.retrieval.query import SearchMode
 from core.retrieval.readers import SUPPORTED_SUFFIXES
 from core.service.base import WorkbenchBase
@@ -27,6 +28,21 @@ class CorpusStats(BaseModel):
     documents: int
     passages: int
     jurisdictions: list[str]
+
+
+SINGLE_USER = "local"
+"""The user id of single-user mode (no login): that user may delete any upload."""
+
+
+class DocumentAccessError(PermissionError):
+    """A change to a document that this user may not make (or a document the corpus does not hold)."""
+
+
+class Passage(BaseModel):
+    """One indexed passage with its document's metadata, for showing the evidence of a claim."""
+
+    chunk: Chunk
+    document: DocumentMeta | None
 
 
 class Corpus(WorkbenchBase):
@@ -59,6 +75,50 @@ class Corpus(WorkbenchBase):
         jurisdictions only."""
         flt = SearchFilter(jurisdictions=tuple(jurisdictions)) if jurisdictions else None
         return self.store(collection).search(query, k=k, flt=flt, mode=mode)
+
+    def passage(self, chunk_id: str, collection: str | None = None) -> Passage | None:
+        """The passage with this chunk id (`doc-id#index`) and its document, or None when the corpus does not hold
+        it (e.g. the document was deleted or replaced by a shorter one since the answer cited it)."""
+        doc_id, _, index = chunk_id.rpartition("#")
+        if not doc_id or not index.isdigit():
+            return None
+        store = self.store(collection)
+        chunk = next((c for c in store.chunks(doc_id) if c.chunk_index == int(index)), None)
+        return None if chunk is None else Passage(chunk=chunk, document=store.catalog().get(doc_id))
+
+    def document_chunks(self, doc_id: str, collection: str | None = None) -> list[Chunk]:
+        """A document's passages in order (its full indexed text); empty when it is not indexed."""
+        return self.store(collection).chunks(doc_id)
+
+    def delete_document(self, doc_id: str, user_id: str, collection: str | None = None) -> None:
+        """Remove an uploaded document. Only uploads can be deleted, by their uploader or in single-user mode;
+        the bundled corpus and path ingests (`python -m core ingest`) are refused (DocumentAccessError)."""
+        store = self.store(collection)
+        doc = store.get_document(doc_id)
+        if doc is None:
+            raise DocumentAccessError(f"no document {doc_id!r} in the corpus")
+        if doc.provenance.kind != "upload":
+            raise DocumentAccessError(
+                f"{doc_id!r} is not an upload ({doc.provenance.kind}); only uploads can be deleted"
+            )
+        if user_id != SINGLE_USER and doc.provenance.actor != user_id:
+            raise DocumentAccessError(f"{doc_id!r} was uploaded by another user; only its uploader can delete it")
+        store.delete_document(doc_id)
+
+    def verify_document(self, doc_id: str, user_id: str, collection: str | None = None) -> DocumentMeta:
+        """Record that `user_id` has checked the document against its source (who and when, in its provenance).
+        With logins, an uploader cannot verify their own upload: a second analyst must."""
+        store = self.store(collection)
+        doc = store.get_document(doc_id)
+        if doc is None:
+            raise DocumentAccessError(f"no document {doc_id!r} in the corpus")
+        if user_id != SINGLE_USER and doc.provenance.kind == "upload" and doc.provenance.actor == user_id:
+            raise DocumentAccessError(f"{doc_id!r} is your own upload; another analyst must verify it")
+        now = datetime.now(UTC).replace(microsecond=0)
+        provenance = doc.provenance.model_copy(update={"verified": True, "verified_by": user_id, "verified_at": now})
+        verified = doc.model_copy(update={"provenance": provenance})
+        store.upsert_documents([(verified, store.chunks(doc_id))])
+        return verified
 
     def ensure_sample_corpus(self, progress: Progress = None) -> Any:
         """Ingest the bundled sample corpus into an empty default collection; None when it holds documents."""
@@ -117,6 +177,7 @@ class Corpus(WorkbenchBase):
                 progress=None if progress is None else lambda done, _t, label: progress(refused + done, total, label),
                 replace=replace,
                 actor=user_id,
+                kind="upload",
             )
             for r in report.results:
                 i, display, _ = written[r.path]

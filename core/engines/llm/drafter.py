@@ -11,7 +11,7 @@ from core.engines.base import Drafter, DraftResult, EngineContext
 from core.engines.llm.client import LlmClient, LlmUnavailableError, add_usage
 from core.engines.llm.prompts import DRAFT_SYSTEM, REVISE_SYSTEM, draft_prompt, revise_prompt
 from core.engines.llm.schemas import AnswerOut, ClaimOut
-from core.engines.offline import citations_for
+from core.engines.offline.sources import cited
 from core.engines.text import quote_in
 from core.plan import Aspect, ResearchPlan
 from core.state import Deficiency, Evidence
@@ -177,7 +177,7 @@ class LlmDrafter:
         except LlmUnavailableError as exc:
             return self._fall_back(exc, "draft", lambda f: f.draft(plan, hits, ctx))
         answer, dropped = AnswerBuilder(plan, given, ctx, self.max_claims).build(out, gaps)
-        return DraftResult(answer=answer, citations=citations_for(answer, ctx), usage=usage, notes=notes + dropped)
+        return cited(answer, ctx, usage, notes + dropped)
 
     def revise(
         self,
@@ -189,7 +189,7 @@ class LlmDrafter:
     ) -> DraftResult:
         """The answer revised with the correction evidence; unchanged (and no call) when nothing was addressed."""
         if not addressed:
-            return DraftResult(answer=answer, citations=citations_for(answer, ctx))
+            return cited(answer, ctx)
         try:
             out, usage, notes = self.client.call(
                 "llm drafter", AnswerOut, REVISE_SYSTEM, revise_prompt(plan, answer, addressed, evidence, ctx)
@@ -198,7 +198,7 @@ class LlmDrafter:
             return self._fall_back(exc, "revision", lambda f: f.revise(plan, answer, addressed, evidence, ctx))
         builder = AnswerBuilder(plan, _given_revision(answer, evidence), ctx, self.max_claims)
         revised, dropped = builder.build(out, answer.gaps)
-        return DraftResult(answer=revised, citations=citations_for(revised, ctx), usage=usage, notes=notes + dropped)
+        return cited(revised, ctx, usage, notes + dropped)
 
     def _fall_back(self, exc: LlmUnavailableError, what: str, run: Callable[[Drafter], DraftResult]) -> DraftResult:
         if self.fallback is None:

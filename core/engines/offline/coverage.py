@@ -1,7 +1,8 @@
 """The coverage verifier: every plan item needs a claim that supports it, or it is a deficiency.
 
 A claim supports an item when it is tagged with the item, cites a passage of a source usable at the as-of date
-(of the item's jurisdiction) and quotes it faithfully. An item the corpus cannot answer (a jurisdiction it holds
+(of the item's jurisdiction) and quotes it faithfully. An upload no analyst has verified supports nothing: a claim
+resting only on such uploads stays in the answer, marked, but the item counts as unanswered. An item the corpus cannot answer (a jurisdiction it holds
 no source for) is a deficiency no retrieval can fix: it is disclosed at once.
 """
 
@@ -18,12 +19,14 @@ T = DeficiencyType
 
 
 def supported(claim: Claim, plan: ResearchPlan, ctx: EngineContext, jurisdiction: str) -> bool:
-    """Whether the claim rests on at least one faithful quote of a usable source of that jurisdiction (metadata
-    claims, such as an application date, rest on the cited document itself)."""
+    """Whether the claim rests on at least one faithful quote of a usable, vetted source of that jurisdiction
+    (metadata claims, such as an application date, rest on the cited document itself)."""
     for q in claim.citations:
         ok, _ = usable(q.doc_id, plan, ctx)
         doc = ctx.catalog.get(q.doc_id)
         if not ok or doc is None or jurisdiction not in (ANY_JURISDICTION, doc.jurisdiction):
+            continue
+        if doc.provenance.unverified_upload:
             continue
         if claim.kind in ("applicability", "disclosure") or quote_in(q.quote, ctx.passage(q.chunk_id)):
             return True
@@ -79,13 +82,17 @@ def coverage_deficiencies(plan: ResearchPlan, answered: list[str], ctx: EngineCo
         items = [i for i in plan.items if i.jurisdiction == code and i.answerable]
         if items and not any(i.id in done for i in items):
             missing_codes.add(code)
+            uploads = any(d.jurisdiction == code and d.provenance.unverified_upload for d in ctx.catalog.all())
+            vetting = f" (the corpus' {code} uploads that no analyst has verified do not count)" if uploads else ""
             out.append(
                 Deficiency(
                     deficiency_type=T.missing_jurisdiction,
                     subject=code,
                     severity=Severity.high,
                     affected_section=code,
-                    description=f"The question asks about {code}, but no claim of the answer rests on a {code} source.",
+                    description=(
+                        f"The question asks about {code}, but no claim of the answer rests on a {code} source{vetting}."
+                    ),
                     suggested_correction_query=items[0].query,
                     correction_filter=filter_of(jurisdictions=[code], items=[i.id for i in items]),
                 )

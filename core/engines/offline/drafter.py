@@ -11,7 +11,7 @@ from core.documents import Hit
 from core.engines.base import DraftResult, EngineContext
 from core.engines.offline.ranking import Candidate, also_answers, candidates, extended, pick, section_code
 from core.engines.offline.revisers import REVISERS
-from core.engines.offline.sources import NEGATION, citations_for, negates
+from core.engines.offline.sources import NEGATION, cited, negates
 from core.engines.text import is_anaphoric, sentences, term_set
 from core.plan import Aspect, PlanItem, ResearchPlan
 from core.state import Deficiency, Evidence
@@ -70,7 +70,7 @@ class OfflineDrafter:
                 answer = also_answers(answer, held, item_id)
         for item_id, additions in extensions.items():
             answer = extended(answer, additions, item_id)
-        return DraftResult(answer=answer, citations=citations_for(answer, ctx))
+        return cited(answer, ctx)
 
     def revise(
         self,
@@ -84,7 +84,7 @@ class OfflineDrafter:
         for d in addressed:
             ev = [e for e in evidence if e.deficiency_id == d.id]
             answer = REVISERS[d.deficiency_type](plan, answer, d, ev, ctx)
-        return DraftResult(answer=answer, citations=citations_for(answer, ctx))
+        return cited(answer, ctx)
 
 
 def _verdict(

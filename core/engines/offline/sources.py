@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from core.answer import Answer
 from core.documents import DocStatus, DocumentMeta
-from core.engines.base import EngineContext
+from core.engines.base import DraftResult, EngineContext, Usage
 from core.figures import format_date
 from core.plan import ResearchPlan
 from core.state import Citation
@@ -26,6 +26,13 @@ def short_name(doc: DocumentMeta) -> str:
     if doc.status in (DocStatus.erroneous, DocStatus.superseded) or not doc.aliases:
         return doc.title
     return doc.aliases[0]
+
+
+def cited(answer: Answer, ctx: EngineContext, usage: Usage | None = None, notes: tuple[str, ...] = ()) -> DraftResult:
+    """A drafter's result for `answer`: its sources that are unverified uploads noted (the rendering marks the
+    claims resting only on them) and the citation records of what it cites."""
+    answer = answer.with_unverified(ctx.catalog)
+    return DraftResult(answer=answer, citations=citations_for(answer, ctx), usage=usage or Usage(), notes=notes)
 
 
 def citations_for(answer: Answer, ctx: EngineContext) -> list[Citation]:
