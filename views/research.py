@@ -48,11 +48,15 @@ def card_key(part: str, thread_id: str, cycle: int, proposal: dict) -> str:
     return f"{part}-{thread_id}-{cycle}-{proposal['id']}"
 
 
-def review_card(thread_id: str, cycle: int, p: dict) -> tuple[str | None, str, str]:
-    """One proposed correction with its decision (none until chosen), query and note; plain widgets, no form, so
-    Enter in a field never submits the review."""
+def review_card(thread_id: str, cycle: int, p: dict, shown: RunResult) -> tuple[str | None, str, str]:
+    """One proposed correction with the flagged claim and the critic's evidence, its decision (none until chosen),
+    query and note; plain widgets, no form, so Enter in a field never submits the review."""
     st.markdown(f"{severity_badge(p['severity'])} **{label(p['deficiency_type'])}** · {md_escape(p['subject'])}")
     st.markdown(md_escape(p["description"]))
+    flagged = next((d for d in shown.identified_deficiencies if d.id == p["id"]), None)
+    if flagged is not None:
+        with st.expander("Flagged claim and the evidence the critic used", icon=":material/find_in_page:"):
+            evidence.deficiency_evidence(wb, shown, flagged)
     st.caption(f"{p['id']} · section {md_escape(p['section'] or '-')} · {p['attempts']} earlier attempt(s)")
     action = st.radio(
         "Decision",
@@ -210,7 +214,7 @@ else:
             cards = {}
             for p in proposals:
                 with st.container(border=True):
-                    cards[p["id"]] = review_card(tid, cycle, p)
+                    cards[p["id"]] = review_card(tid, cycle, p, result)
             undecided = sum(1 for action, _, _ in cards.values() if action is None)
             buttons = st.container(horizontal=True, vertical_alignment="center")
             buttons.button(
