@@ -12,6 +12,7 @@ from typing import Any
 from langgraph.errors import GraphRecursionError
 from langgraph.types import Command
 
+from core.audit import SettingsSnapshot
 from core.clock import utc_now
 from core.deficiencies import open_ones
 from core.graph import step_budget
@@ -62,7 +63,8 @@ class Runs(WorkbenchBase):
         user_id: str = "local",
         on_event: OnEvent = None,
     ) -> RunResult:
-        """Start a new session and run it until it pauses for review or finishes."""
+        """Start a new session and run it until it pauses for review or finishes. Its list entry keeps the inputs
+        and a snapshot of the termination and engine settings it starts with."""
         q = validate_question(question, self.settings)
         day = validate_as_of(as_of)
         cycles = validate_max_cycles(self.settings.max_cycles if max_cycles is None else max_cycles)
@@ -86,6 +88,7 @@ class Runs(WorkbenchBase):
             "elapsed_s": 0.0,
             "approval_policy": str(policy),
             "max_evaluation_cycles": cycles,
+            "settings": SettingsSnapshot.of(self.settings, self.engine_name, cycles).model_dump(mode="json"),
         }
         # the run lock first: a backend that refuses it (busy, out of connections) leaves no session behind
         with self._exclusive(thread_id) as lease:
@@ -162,6 +165,7 @@ class Runs(WorkbenchBase):
                 "branched_from_cycle": cycle,
                 "approval_policy": MANUAL,
                 "max_evaluation_cycles": cycles,
+                **({"settings": {**meta["settings"], "max_cycles": cycles}} if meta.get("settings") else {}),
                 "node_seconds": timings,
                 "elapsed_s": 0.0,
                 "user_id": user_id or meta.get("user_id", "local"),
