@@ -1,4 +1,5 @@
-"""Cycles: how the answer moved from cycle to cycle, from the session's audit records and its per-cycle timings."""
+"""Cycles: how the answer moved from cycle to cycle, from the session's audit records and its per-cycle timings,
+against the threshold the session started with (its settings snapshot)."""
 
 import pandas as pd
 import streamlit as st
@@ -25,7 +26,17 @@ else:
     else:
         st.info(f"The loop is not finished: {status_line(result)}.", icon=":material/pending:")
 
-    st.plotly_chart(score_figure(history, wb.settings.quality_threshold), key="score-chart")
+    if result.settings is not None:
+        threshold = result.settings.quality_threshold
+        with st.expander("Settings this session started with"):
+            st.table(pd.DataFrame(result.settings.rows(), columns=["setting", "value"]).set_index("setting"))
+    else:
+        threshold = wb.settings.quality_threshold
+        st.caption(
+            f"This session started before its settings were kept with it: the threshold line shows today's "
+            f"setting ({threshold:.2f}), which may differ from the one the session ran under."
+        )
+    st.plotly_chart(score_figure(history, threshold), key="score-chart")
     by_status, by_type = st.columns(2)
     by_status.plotly_chart(status_figure(history), key="status-chart")
     by_type.plotly_chart(type_figure(history), key="type-chart")
