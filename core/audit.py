@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict
 
 from core.clock import utc_now
 from core.config import Settings
-from core.state import Deficiency, EvaluationCycleRecord, HumanActRecord, ReviewDecision
+from core.state import Deficiency, EvaluationCycleRecord, HumanActRecord, ReviewDecision, Severity
 
 AuditRecord = EvaluationCycleRecord | HumanActRecord
 
@@ -188,6 +188,19 @@ class SettingsSnapshot(BaseModel):
             unresolvable_after=settings.unresolvable_after,
             engine=engine,
             model="" if engine == "offline" else settings.llm_model,
+        )
+
+    def applied_to(self, settings: Settings) -> Settings:
+        """`settings` with this snapshot's termination rules, so a session resumed later runs by the rules it
+        started with (the engines stay those of the process)."""
+        return settings.model_copy(
+            update={
+                "quality_threshold": self.quality_threshold,
+                "blocking_severity": Severity(self.blocking_severity),
+                "plateau_epsilon": self.plateau_epsilon,
+                "plateau_cycles": self.plateau_cycles,
+                "unresolvable_after": self.unresolvable_after,
+            }
         )
 
     def rows(self) -> list[list[str]]:

@@ -6,6 +6,7 @@ import logging
 import time
 import uuid
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import date
 from typing import Any
 
@@ -40,7 +41,7 @@ from core.results import (
     with_entry_figures,
 )
 from core.service.base import RunLockLostError, WorkbenchBase
-from core.termination import STEP_LIMIT
+from core.termination import STEP_LIMIT, TerminationPolicy
 
 log = logging.getLogger(__name__)
 MANUAL = "manual"
@@ -197,7 +198,7 @@ class Runs(WorkbenchBase):
         RunLockLostError without touching the session entry, which the new lock holder owns."""
         store = lease.store  # with Postgres, the run's whole database traffic uses its lock connection
         meta = self._session(thread_id, store)
-        deps = self.deps(meta.get("collection"))  # a store held by another process fails here, before any change
+        deps = session_deps(self.deps(meta.get("collection")), meta)  # a store held elsewhere fails here, unchanged
         graph = self.graph()
         config = {
             "configurable": {"thread_id": thread_id},
@@ -296,6 +297,15 @@ class NodeClock:
             for node, seconds in nodes.items():
                 into[node] = round(into.get(node, 0.0) + seconds, 4)
         return out
+
+
+def session_deps(deps: Deps, meta: dict[str, Any]) -> Deps:
+    """The run's context under the termination rules the session started with (its settings snapshot), so a
+    session resumed after a settings change keeps its own; a session older than the snapshot runs under today's."""
+    if not meta.get("settings"):
+        return deps
+    settings = SettingsSnapshot.model_validate(meta["settings"]).applied_to(deps.settings)
+    return replace(deps, settings=settings, policy=TerminationPolicy.from_settings(settings))
 
 
 def session_input(thread_id: str, meta: dict[str, Any]) -> SessionInput:

@@ -12,6 +12,7 @@ from docx import Document
 
 from core.audit import verify_chain
 from core.service import Workbench
+from core.service.runs import session_deps
 from tests.inert import unescape
 from tests.loop.corpora import RU_QUESTION
 
@@ -129,3 +130,19 @@ def test_the_settings_snapshot_outlives_a_settings_change(workbench_factory: Fac
     assert "| Quality threshold | 0.60 |" in md and "0.95" not in md.split("## Settings at start")[1]
     branch = later.show(later.branch(r.thread_id, 0))
     assert branch.settings is not None and branch.settings.quality_threshold == 0.6
+
+
+def test_a_resumed_session_keeps_the_termination_rules_it_started_with(workbench_factory: Factory) -> None:
+    paused = workbench_factory(quality_threshold=0.6, unresolvable_after=3, blocking_severity="high").start(
+        RU_QUESTION, as_of="2026-11-30"
+    )
+    later = workbench_factory(quality_threshold=0.99)
+    deps = session_deps(later.deps(), later._session(paused.thread_id))
+    assert (deps.policy.quality_threshold, deps.policy.blocking_severity.value) == (0.6, "high")
+    assert deps.settings.unresolvable_after == 3 and later.settings.quality_threshold == 0.99
+    decisions = {p["id"]: {"action": "approve"} for p in paused.pending_review["proposals"]}
+    assert later.resume(paused.thread_id, {"cycle": 0, "decisions": decisions}).status in (
+        "completed",
+        "awaiting_review",
+    )
+    assert session_deps(later.deps(), {}).policy.quality_threshold == 0.99  # older sessions: today's rules
