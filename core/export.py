@@ -3,7 +3,9 @@
 Everything embedded is untrusted text (document passages, critic output, analyst notes): the Markdown export
 escapes it with `core.safe_markdown` (the pages' function), so it can neither load nor link anything (no image,
 link, autolink, raw URL, HTML or directive); DOCX drops characters XML cannot hold.
-Nothing from the settings is exported.
+Of the settings only the session's snapshot of its termination and engine settings is exported (no secrets, no
+addresses). Every human act (review decisions, board edits, added rows, annotations) is listed with who, when, what
+changed and why, and the audit line names the chain's head hash.
 """
 
 from __future__ import annotations
@@ -17,10 +19,11 @@ from docx import Document
 from docx.document import Document as DocxDocument
 
 from core.answer import RESIDUAL_HEADING
+from core.audit import NO_SNAPSHOT, chain_head
 from core.clock import utc_now
 from core.results import RunResult
 from core.safe_markdown import answer_markdown, md_escape
-from core.state import Deficiency, ResolutionStatus
+from core.state import Deficiency, HumanActRecord, ResolutionStatus
 from core.termination import describe
 
 FORMATS = ("md", "json", "docx")
@@ -64,6 +67,21 @@ def _audit_line(ok: bool, message: str) -> str:
     return f"Audit chain check: {verdict}. {message}"
 
 
+def _audit_lines(result: RunResult, ok: bool, message: str) -> list[str]:
+    """The verdict, what it covers and the chain's head hash."""
+    head = chain_head(result.audit_records) or "none"
+    return [
+        _audit_line(ok, message),
+        f"Verification covers all records: {len(result.evaluation_history)} cycle records and "
+        f"{len(result.human_acts)} human acts in one chain.",
+        f"Chain head: {head}",
+    ]
+
+
+def _settings_rows(result: RunResult) -> list[Row]:
+    return result.settings.rows() if result.settings else []
+
+
 def _metadata_rows(result: RunResult, exported_at: str) -> list[Row]:
     return [
         ["Question", result.question],
@@ -71,9 +89,10 @@ def _metadata_rows(result: RunResult, exported_at: str) -> list[Row]:
         ["Status", result.status],
         ["Engine", result.engine],
         ["Quality score", _score(result.quality_score)],
-        ["Cycles run", f"{len(result.evaluation_history)} (maximum {result.max_evaluation_cycles})"],
+        ["Cycle", f"{result.evaluation_cycle} of {result.max_evaluation_cycles}"],
         ["Termination reason", _termination(result)],
         ["Session", result.thread_id],
+        ["User", result.user_id],
         ["Exported at", exported_at],
     ]
 
@@ -113,6 +132,25 @@ CITATION_HEADER: Row = [
     "Passages quoted",
 ]
 CYCLE_HEADER: Row = ["Cycle", "Score", "Found", "Resolved", "Queries issued", "Decisions"]
+ACT_HEADER: Row = ["When", "Who", "Act", "Deficiency", "Cycle", "What changed", "Why"]
+SETTINGS_HEADER: Row = ["Setting", "Value"]
+NO_ACTS = "No human act recorded."
+
+
+def _change(a: HumanActRecord) -> str:
+    """What an act changed: the decision taken, the row added, or a field's old -> new value."""
+    if a.kind == "decision":
+        return a.new
+    if a.kind == "added":
+        return f"added {a.new}"
+    return f"{a.field}: {a.old or '(empty)'} -> {a.new or '(empty)'}"
+
+
+def _act_rows(result: RunResult) -> list[Row]:
+    return [
+        [a.at, a.actor, a.kind.replace("_", " "), a.deficiency_id, str(a.cycle), _change(a), a.reason]
+        for a in result.human_acts
+    ]
 
 
 def _residual_rows(result: RunResult) -> list[Row]:
@@ -200,8 +238,16 @@ def _markdown(result: RunResult, audit_ok: bool, audit_message: str) -> bytes:
     out += ["## Evaluation cycles", ""]
     cycles = _cycle_rows(result)
     out += _md_table(CYCLE_HEADER, cycles) if cycles else ["No evaluation cycle has run.", ""]
+    out += ["## Human acts", ""]
+    acts = _act_rows(result)
+    out += _md_table(ACT_HEADER, acts) if acts else [NO_ACTS, ""]
+    out += ["## Settings at start", ""]
+    settings = _settings_rows(result)
+    out += _md_table(SETTINGS_HEADER, settings) if settings else [md_escape(f"Settings: {NO_SNAPSHOT}."), ""]
     out += ["## Termination", "", md_escape(_termination(result)), ""]
-    out += ["## Audit", "", md_escape(_audit_line(audit_ok, audit_message)), ""]
+    out += ["## Audit", ""]
+    for line in _audit_lines(result, audit_ok, audit_message):
+        out += [md_escape(line), ""]
     return "\n".join(out).encode("utf-8")
 
 
@@ -209,7 +255,14 @@ def _markdown(result: RunResult, audit_ok: bool, audit_message: str) -> bytes:
 def _json(result: RunResult, audit_ok: bool, audit_message: str) -> bytes:
     payload = result.model_dump(mode="json")
     payload["provisional"] = not _finished(result)
-    payload["audit"] = {"verified": audit_ok, "message": audit_message}
+    payload["audit"] = {
+        "verified": audit_ok,
+        "message": audit_message,
+        "covers": {"cycle_records": len(result.evaluation_history), "human_acts": len(result.human_acts)},
+        "chain_head": chain_head(result.audit_records),
+    }
+    if result.settings is None:
+        payload["settings_note"] = f"Settings: {NO_SNAPSHOT}."
     payload["exported_at"] = utc_now()
     return json.dumps(payload, indent=2, ensure_ascii=False).encode("utf-8")
 
@@ -241,6 +294,8 @@ def _docx_section(doc: DocxDocument, heading: str, header: Row, rows: list[Row],
 
 def _docx(result: RunResult, audit_ok: bool, audit_message: str) -> bytes:
     doc = Document()
+    doc.core_properties.title = _plain(result.question.strip()) or "Compliance research export"
+    doc.core_properties.author = _plain(result.user_id)
     doc.add_heading("Compliance research export", level=0)
     if not _finished(result):
         notice = doc.add_paragraph()
@@ -257,10 +312,13 @@ def _docx(result: RunResult, audit_ok: bool, audit_message: str) -> bytes:
     _docx_section(doc, RESIDUAL_HEADING, RESIDUAL_HEADER, _residual_rows(result), NO_RESIDUALS)
     _docx_section(doc, "Citations", CITATION_HEADER, _citation_rows(result), "No sources cited.")
     _docx_section(doc, "Evaluation cycles", CYCLE_HEADER, _cycle_rows(result), "No evaluation cycle has run.")
+    _docx_section(doc, "Human acts", ACT_HEADER, _act_rows(result), NO_ACTS)
+    _docx_section(doc, "Settings at start", SETTINGS_HEADER, _settings_rows(result), f"Settings: {NO_SNAPSHOT}.")
     doc.add_heading("Termination", level=1)
     doc.add_paragraph(_plain(_termination(result)))
     doc.add_heading("Audit", level=1)
-    doc.add_paragraph(_plain(_audit_line(audit_ok, audit_message)))
+    for line in _audit_lines(result, audit_ok, audit_message):
+        doc.add_paragraph(_plain(line))
     buffer = io.BytesIO()
     doc.save(buffer)
     return buffer.getvalue()

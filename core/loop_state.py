@@ -21,6 +21,7 @@ from core.state import (
     DeficiencyType,
     EvaluationCycleRecord,
     Evidence,
+    HumanActRecord,
     ResolutionStatus,
     ReviewDecision,
     ReviewResponse,
@@ -47,6 +48,16 @@ def append_records(
     out = list(left or [])
     for item in right or []:
         out.append(item if isinstance(item, EvaluationCycleRecord) else EvaluationCycleRecord.model_validate(item))
+    return out
+
+
+def append_acts(
+    left: list[HumanActRecord] | None, right: Iterable[HumanActRecord | Mapping[str, Any]] | None
+) -> list[HumanActRecord]:
+    """Reducer: append-only, like the cycle records it is chained with."""
+    out = list(left or [])
+    for item in right or []:
+        out.append(item if isinstance(item, HumanActRecord) else HumanActRecord.model_validate(item))
     return out
 
 
@@ -80,8 +91,9 @@ class SessionInput(TypedDict):
 
 class WorkbenchState(TypedDict, total=False):
     """The graph state. Holds document IDs and short snippets, never whole documents. `messages` is the analysts'
-    annotation log; what the engines note about a cycle collects in `cycle_notes` until that cycle's record is
-    sealed."""
+    annotation log; `human_acts` holds the review decisions, board edits, added rows and annotations, hash-chained
+    with `evaluation_history` (core.audit); what the engines note about a cycle collects in `cycle_notes` until that
+    cycle's record is sealed."""
 
     original_query: str
     as_of: date
@@ -100,6 +112,7 @@ class WorkbenchState(TypedDict, total=False):
     max_evaluation_cycles: int
     identified_deficiencies: Annotated[list[Deficiency], merge_deficiencies]
     evaluation_history: Annotated[list[EvaluationCycleRecord], append_records]
+    human_acts: Annotated[list[HumanActRecord], append_acts]
     plateau_streak: int
     last_evaluation_score: float | None
     evaluation_termination_reason: str | None
@@ -135,6 +148,7 @@ CHECKPOINT_TYPES: tuple[type, ...] = (
     ReviewResponse,
     DecisionRecord,
     EvaluationCycleRecord,
+    HumanActRecord,
     ApprovalPolicy,
 )
 """Types the checkpoint serializer may revive; everything else stays out of state."""

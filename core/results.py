@@ -12,9 +12,10 @@ from langgraph.types import Command
 from pydantic import BaseModel, ConfigDict, Field
 
 from core.answer import Answer
+from core.audit import AuditRecord, SettingsSnapshot
 from core.deficiencies import residual
 from core.plan import ResearchPlan
-from core.state import Citation, Deficiency, EvaluationCycleRecord
+from core.state import Citation, Deficiency, EvaluationCycleRecord, HumanActRecord
 from core.termination import describe, reason_label
 
 RUNNING = "running"
@@ -47,11 +48,21 @@ class RunResult(BaseModel):
     residual_deficiencies: list[Deficiency] = Field(default_factory=list)
     identified_deficiencies: list[Deficiency] = Field(default_factory=list)
     evaluation_history: list[EvaluationCycleRecord] = Field(default_factory=list)
+    human_acts: list[HumanActRecord] = Field(default_factory=list)
+    """Review decisions, board edits, added rows and annotations, chained with the cycle records."""
     citations: list[Citation] = Field(default_factory=list)
     pending_review: dict[str, Any] | None = None
     metrics: dict[str, Any] = Field(default_factory=dict)
     max_evaluation_cycles: int = 0
     evaluation_cycle: int = 0
+    user_id: str = "local"
+    settings: SettingsSnapshot | None = None
+    """The termination and engine settings the session started with (None for sessions older than the snapshot)."""
+
+    @property
+    def audit_records(self) -> list[AuditRecord]:
+        """Every record of the session's audit chain: cycle records and human acts."""
+        return [*self.evaluation_history, *self.human_acts]
 
     def to_json(self) -> dict[str, Any]:
         """The `run --json` object."""
@@ -128,18 +139,22 @@ def snapshot_result(thread_id: str, snap: Any, default_engine: str) -> RunResult
         residual_deficiencies=list(v.get("residual_deficiencies", [])) if finished else residual(deficiencies),
         identified_deficiencies=deficiencies,
         evaluation_history=list(v.get("evaluation_history", [])),
+        human_acts=list(v.get("human_acts", [])),
         citations=list(v.get("citations", [])),
         pending_review=pending,
         metrics=metrics,
         max_evaluation_cycles=v.get("max_evaluation_cycles", 0),
         evaluation_cycle=v.get("evaluation_cycle", 0),
+        user_id=v.get("user_id", "local"),
     )
 
 
 def with_entry_figures(result: RunResult, meta: Mapping[str, Any]) -> RunResult:
-    """The result with the figures the session's list entry keeps outside the checkpoints: `elapsed_s` and
-    `node_seconds` (seconds per node, per cycle)."""
+    """The result with what the session's list entry keeps outside the checkpoints: `elapsed_s`, `node_seconds`
+    (seconds per node, per cycle) and the settings snapshot taken at start."""
     result.metrics["elapsed_s"] = meta.get("elapsed_s", 0.0)
+    if meta.get("settings"):
+        result.settings = SettingsSnapshot.model_validate(meta["settings"])
     result.metrics["node_seconds"] = cycle_seconds(meta, result.evaluation_history)
     return result
 
@@ -174,7 +189,7 @@ def progress_event(node: str, update: Any) -> ProgressEvent:
         "draft": "drafted an answer",
         "critique": _critique_detail(data),
         "review": f"review decided {len(data.get('pending_decisions', []) or [])} correction(s)",
-        "correct": f"retrieved {len(data.get('evidence', []) or [])} passages",
+        "correct": f"found {len(data.get('evidence', []) or [])} passages",
         "revise": "revised the answer",
         "finalize": f"stopped: {reason_label(data.get('evaluation_termination_reason'))}",
     }.get(node, node)

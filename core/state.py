@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from datetime import date
 from enum import Enum
 from typing import Any, Literal
@@ -255,27 +255,54 @@ class EvaluationCycleRecord(BaseModel):
         body = self.model_dump(
             mode="json", exclude={"record_hash"} | ({"node_seconds"} if self.node_seconds is None else set())
         )
-        return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+        return _digest(body)
 
     def sealed(self, prev_hash: str) -> EvaluationCycleRecord:
         """This record chained to `prev_hash`, with its own hash filled in."""
         linked = self.model_copy(update={"prev_hash": prev_hash, "record_hash": ""})
         return linked.model_copy(update={"record_hash": linked.compute_hash()})
 
+    def label(self) -> str:
+        """How verification names this record."""
+        return f"cycle record {self.cycle_number}"
 
-def verify_chain(records: Iterable[EvaluationCycleRecord | Mapping[str, Any]]) -> tuple[bool, str]:
-    """Check every record's hash and link; returns (ok, message naming the first broken record)."""
-    prev = ""
-    count = 0
-    for raw in records:
-        rec = raw if isinstance(raw, EvaluationCycleRecord) else EvaluationCycleRecord.model_validate(raw)
-        if rec.prev_hash != prev:
-            return False, f"cycle record {rec.cycle_number}: link to the previous record is broken"
-        if rec.compute_hash() != rec.record_hash:
-            return False, f"cycle record {rec.cycle_number}: content does not match its hash (tampered)"
-        prev = rec.record_hash
-        count += 1
-    return True, f"{count} cycle records verified"
+
+class HumanActRecord(BaseModel):
+    """One act of a person on a deficiency, hash-chained with the cycle records: a review decision, a field the
+    review or the board changed while paused (severity, status, query, note), a deficiency the analyst added, or a
+    post-run annotation (note, accepted risk, severity). `prev_hash` is the hash of the record before it in the one audit chain."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["decision", "review_edit", "added", "annotation"]
+    deficiency_id: str
+    field: str
+    old: str = ""
+    new: str = ""
+    reason: str = ""
+    actor: str
+    at: str
+    cycle: int = 0
+    """The review's cycle, or the last cycle of a finished session."""
+    prev_hash: str = ""
+    record_hash: str = ""
+
+    def compute_hash(self) -> str:
+        """SHA-256 over every field but `record_hash`, in canonical JSON."""
+        return _digest(self.model_dump(mode="json", exclude={"record_hash"}))
+
+    def sealed(self, prev_hash: str) -> HumanActRecord:
+        """This act chained to `prev_hash`, with its own hash filled in."""
+        linked = self.model_copy(update={"prev_hash": prev_hash, "record_hash": ""})
+        return linked.model_copy(update={"record_hash": linked.compute_hash()})
+
+    def label(self) -> str:
+        """How verification names this act."""
+        return f"human act ({self.kind} of {self.deficiency_id}: {self.field} by {self.actor} at {self.at})"
+
+
+def _digest(body: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
 class ApprovalPolicy(BaseModel):

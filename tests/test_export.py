@@ -9,6 +9,8 @@ from datetime import date
 import pytest
 from docx import Document
 
+from core.audit import SettingsSnapshot, annotation_acts, sealed_acts, verify_chain
+from core.config import Settings
 from core.export import NO_RESIDUALS, RESIDUAL_HEADING, render
 from core.service import RunResult
 from core.state import (
@@ -19,7 +21,6 @@ from core.state import (
     EvaluationCycleRecord,
     ResolutionStatus,
     Severity,
-    verify_chain,
 )
 from tests.inert import HOSTILE, live_markup, unescape
 
@@ -116,7 +117,7 @@ def _result(**kw: object) -> RunResult:
 
 
 def _export(result: RunResult, fmt: str) -> bytes:
-    ok, message = verify_chain(result.evaluation_history)
+    ok, message = verify_chain(result.audit_records)
     return render(result, fmt, audit_ok=ok, audit_message=message)
 
 
@@ -156,7 +157,8 @@ def test_markdown_without_residuals_says_so() -> None:
 def test_json_round_trips_and_carries_audit() -> None:
     result = _result()
     data = json.loads(_export(result, "json"))
-    assert data["audit"] == {"verified": True, "message": "2 cycle records verified"}
+    assert data["audit"]["verified"] is True and data["audit"]["message"] == "2 cycle records verified"
+    assert data["audit"]["chain_head"] == result.evaluation_history[-1].record_hash
     assert data["exported_at"] and data["provisional"] is False
     assert RunResult.model_validate(data) == result
     assert verify_chain(data["evaluation_history"]) == (True, "2 cycle records verified")
@@ -256,3 +258,99 @@ def test_nothing_from_settings_is_exported(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setenv("WORKBENCH_API_KEY", "sk-secret-value")
     outputs = [_export(_result(), fmt) for fmt in ("md", "json", "docx")]
     assert not any(b"sk-secret-value" in out for out in outputs)
+
+
+def _annotated() -> RunResult:
+    """A result with a post-run annotation (note and accepted risk by bob) chained after the cycle records."""
+    history = _history()
+    after = OPEN.model_copy(update={"analyst_note": "client-specific", "accepted_risk": True})
+    acts = sealed_acts(annotation_acts(OPEN, after, "bob", "immaterial for this client", 1), history[-1].record_hash)
+    return _result(evaluation_history=history, human_acts=acts, user_id="bob@example.org")
+
+
+def test_every_export_lists_the_human_acts_and_the_chain_head() -> None:
+    result = _annotated()
+    head = result.human_acts[-1].record_hash
+    md = unescape(_export(result, "md").decode())
+    acts = md.split("## Human acts")[1].split("## Settings at start")[0]
+    assert (
+        f"| bob | annotation | {OPEN.id} | 1 | note: (empty) -> client-specific | immaterial for this client |" in acts
+    )
+    assert "accepted_risk: false -> true" in acts
+    assert "2 cycle records and 2 human acts verified" in md and f"Chain head: {head}" in md
+    assert "Verification covers all records: 2 cycle records and 2 human acts in one chain." in md
+    data = json.loads(_export(result, "json"))
+    assert [a["actor"] for a in data["human_acts"]] == ["bob", "bob"]
+    assert data["human_acts"][0]["reason"] == "immaterial for this client"
+    assert data["audit"]["chain_head"] == head and data["audit"]["covers"] == {"cycle_records": 2, "human_acts": 2}
+    assert verify_chain([*data["evaluation_history"], *data["human_acts"]])[0]
+    text, tables = _docx_text(_export(result, "docx"))
+    act_table = next(t for t in tables if t[0][0] == "When")
+    assert act_table[1][1:] == [
+        "bob",
+        "annotation",
+        OPEN.id,
+        "1",
+        "note: (empty) -> client-specific",
+        "immaterial for this client",
+    ]
+    assert f"Chain head: {head}" in text
+
+
+def test_a_tampered_human_act_fails_the_audit_naming_it() -> None:
+    result = _annotated()
+    forged = result.human_acts[0].model_copy(update={"new": "nothing to see"})
+    tampered = result.model_copy(update={"human_acts": [forged, result.human_acts[1]]})
+    ok, message = verify_chain(tampered.audit_records)
+    assert not ok and f"human act (annotation of {OPEN.id}: note by bob" in message and "tampered" in message
+    md = unescape(_export(tampered, "md").decode())
+    assert "Audit chain check: FAILED" in md and "human act (annotation" in md
+    dropped = result.model_copy(update={"human_acts": [result.human_acts[1]]})
+    assert "link to the previous record is broken" in verify_chain(dropped.audit_records)[1]
+
+
+def test_docx_has_title_and_author() -> None:
+    props = Document(io.BytesIO(_export(_annotated(), "docx"))).core_properties
+    assert props.title == "What is the AML reporting threshold?" and props.author == "bob@example.org"
+    untitled = Document(io.BytesIO(_export(_result(question=""), "docx"))).core_properties
+    assert untitled.title == "Compliance research export" and untitled.author == "local"
+
+
+def test_exports_show_the_settings_snapshot_or_say_it_is_missing() -> None:
+    snapshot = SettingsSnapshot.of(Settings(quality_threshold=0.7, plateau_cycles=3), "offline", 2)
+    md = unescape(_export(_result(settings=snapshot), "md").decode())
+    assert "| Quality threshold | 0.70 |" in md and "for 3 cycles" in md and "| Maximum cycles | 2 |" in md
+    assert json.loads(_export(_result(settings=snapshot), "json"))["settings"]["quality_threshold"] == 0.7
+    old = unescape(_export(_result(), "md").decode())
+    assert "Settings: not recorded: this session started before settings were kept with it." in old
+    assert "settings_note" in json.loads(_export(_result(), "json"))
+
+
+def test_the_cycle_is_told_as_on_the_research_page() -> None:
+    md = unescape(_export(_result(evaluation_cycle=1, max_evaluation_cycles=4), "md").decode())
+    assert "| Cycle | 1 of 4 |" in md and "Cycles run" not in md
+
+
+def test_records_sealed_before_human_acts_existed_still_verify() -> None:
+    """A cycle record as the previous version stored it (hash computed by that version)."""
+    stored = {
+        "cycle_number": 0,
+        "timestamp": "2026-01-01T00:00:00+00:00",
+        "deficiencies_found": ["D-1"],
+        "deficiencies_resolved": [],
+        "overall_score": 0.5,
+        "retrieval_queries_issued": [],
+        "decisions": [{"deficiency_id": "D-1", "action": "approve", "query": None, "note": "", "decided_by": "alice"}],
+        "engine": "offline",
+        "critics": [],
+        "status_counts": {},
+        "type_counts": {},
+        "answer": "",
+        "notes": [],
+        "llm_calls": 0,
+        "prompt_tokens": 0,
+        "completion_tokens": 0,
+        "prev_hash": "",
+        "record_hash": "1da63322fb8789a43645d92dbe6096fa6895059c99789203db9f64961be52454",
+    }
+    assert verify_chain([stored]) == (True, "1 cycle records verified")

@@ -1,6 +1,7 @@
 """Plumbing every page shares: the one Workbench, the signed-in user, the open session, the sidebar, live progress.
 
-The open session's thread id lives in `st.session_state` and in the URL (`?session=...`), so a reload reopens it.
+The open session's thread id lives in `st.session_state` and in the URL (`?session=...`), so a reload reopens it;
+so does the reviewer's name in single-user mode (`?reviewer=...`).
 A session is read from the checkpointer at most once per rerun (`read_session`): app.py starts each rerun with
 `new_rerun`, and every part of the page (sidebar, page body) shares that read.
 """
@@ -32,6 +33,10 @@ log = logging.getLogger(__name__)
 
 THREAD_KEY = "thread_id"
 QUERY_KEY = "session"
+REVIEWER_KEY = "reviewer"
+"""The "Your name" field's key, and its URL query parameter (`?reviewer=`)."""
+DEFAULT_REVIEWER = "analyst"
+MAX_REVIEWER_CHARS = 100
 LOCAL_USER = "local"
 RESEARCH_PAGE = "views/research.py"
 SESSIONS_PAGE = "views/sessions.py"
@@ -103,8 +108,11 @@ def user_id() -> str:
 
 
 def reviewer() -> str:
-    """The name recorded with review decisions and annotations."""
-    return (st.session_state.get("reviewer") or "").strip() or user_id()
+    """The name recorded with review decisions and annotations: the signed-in user when a login is configured,
+    else the sidebar's "Your name", which the URL keeps (`?reviewer=`) so it survives a reload."""
+    if auth_configured():
+        return user_id()
+    return (st.session_state.get(REVIEWER_KEY) or "").strip() or DEFAULT_REVIEWER
 
 
 # ---------------------------------------------------------------------------------------- the open session
@@ -204,17 +212,19 @@ def sidebar(wb: Workbench, result: RunResult | None) -> None:
             st.caption(md_escape(_clip(result.question, 140)))
             st.button("New question", icon=":material/add:", on_click=set_thread, args=(None,), width="stretch")
         st.divider()
-        st.text_input(
-            "Your name",
-            value="analyst",
-            key="reviewer",
-            persist_state="session",
-            help="Recorded in the audit trail with your review decisions and annotations.",
-        )
         if auth_configured():
-            st.caption(f"Signed in as {md_escape(user_id())}")
+            st.caption(f"Signed in as {md_escape(user_id())}: your review decisions and annotations carry this name.")
             st.button("Log out", on_click=st.logout)
         else:
+            st.text_input(
+                "Your name",
+                value=DEFAULT_REVIEWER,
+                max_chars=MAX_REVIEWER_CHARS,
+                key=REVIEWER_KEY,
+                bind="query-params",
+                help="Recorded in the audit trail with your review decisions and annotations; the address keeps "
+                "it, so a reload or a bookmark remembers it.",
+            )
             st.caption(
                 "Single-user mode: no login is configured, so every session here is visible to anyone "
                 "who can open this address."

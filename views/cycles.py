@@ -1,4 +1,5 @@
-"""Cycles: how the answer moved from cycle to cycle, from the session's audit records and its per-cycle timings."""
+"""Cycles: how the answer moved from cycle to cycle, from the session's audit records and its per-cycle timings,
+against the threshold the session started with (its settings snapshot)."""
 
 import pandas as pd
 import streamlit as st
@@ -23,12 +24,21 @@ elif not result.evaluation_history:
 else:
     history = result.evaluation_history
     node_seconds = result.metrics.get("node_seconds", {})
-    threshold = wb.settings.quality_threshold
     if result.status == "completed":
         st.info(f"**Why the loop stopped:** {md_escape(result.termination_text)}", icon=":material/flag:")
     else:
         st.info(f"The loop is not finished: {status_line(result)}.", icon=":material/pending:")
 
+    if result.settings is not None:
+        threshold = result.settings.quality_threshold
+        with st.expander("Settings this session started with"):
+            st.table(pd.DataFrame(result.settings.rows(), columns=["setting", "value"]).set_index("setting"))
+    else:
+        threshold = wb.settings.quality_threshold
+        st.caption(
+            f"This session started before its settings were kept with it: the threshold line shows today's "
+            f"setting ({threshold:.2f}), which may differ from the one the session ran under."
+        )
     if len(history) == 1:
         only = history[0]
         counts = ", ".join(f"{n} {label(k)}" for k, n in only.status_counts.items() if n) or "none"

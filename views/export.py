@@ -1,9 +1,10 @@
-"""Export: the answer with its residual deficiencies, citations and audit check, as Markdown, JSON or Word."""
+"""Export: the answer with its residual deficiencies, citations, human acts and audit check (cycle records and human
+acts in one chain), as Markdown, JSON or Word."""
 
 import streamlit as st
 
+from core.audit import chain_head, verify_chain
 from core.safe_markdown import md_escape
-from core.state import verify_chain
 from ui import shared
 
 MIME = {
@@ -21,9 +22,10 @@ if result is None:
     shared.no_session_hint()
 else:
     tid = result.thread_id
-    ok, message = verify_chain(result.evaluation_history)
+    ok, message = verify_chain(result.audit_records)
     if ok:
         st.success(f"Audit chain intact: {md_escape(message)}.", icon=":material/verified_user:")
+        st.caption(f"Chain head: `{chain_head(result.audit_records) or 'none'}`")
     else:
         st.error(f"Audit chain broken: {md_escape(message)}. The export says so too.", icon=":material/gpp_bad:")
     if result.status != "completed":
@@ -31,7 +33,8 @@ else:
 
     residual = len(result.residual_deficiencies)
     st.caption(
-        f"Every format carries the answer, its citations, the cycle records, the termination reason and "
+        f"Every format carries the answer, its citations, the cycle records, every human act (who, when, what "
+        f"changed, why), the settings the session started with, the termination reason and "
         f"{residual} residual deficienc{'y' if residual == 1 else 'ies'}."
     )
     markdown = wb.export_result(result, "md")

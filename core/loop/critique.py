@@ -11,6 +11,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from core.answer import Answer
+from core.audit import chain_head
 from core.clock import utc_now
 from core.config import Settings
 from core.deficiencies import reconcile
@@ -144,14 +145,14 @@ def seal(
     state: WorkbenchState, findings: Findings, deficiencies: list[Deficiency], notes: list[str], engine: str
 ) -> EvaluationCycleRecord:
     """This cycle's audit record, chained to the previous one: what was found and resolved, the score, the
-    review's decisions and queries that led here, counts, the answer critiqued, the notes and model usage."""
+    review's decisions and queries that led here, counts, the answer critiqued, the notes and model usage; linked to
+    the head of the audit chain (the last cycle record or human act)."""
     before = {d.id: d.resolution_status for d in state.get("identified_deficiencies", [])}
     resolved_now = [
         d.id
         for d in deficiencies
         if d.resolution_status == ResolutionStatus.resolved and before.get(d.id) != ResolutionStatus.resolved
     ]
-    history = state.get("evaluation_history", [])
     spent = cycle_usage(state, findings.usage)
     return EvaluationCycleRecord(
         cycle_number=state.get("evaluation_cycle", 0),
@@ -170,7 +171,7 @@ def seal(
         llm_calls=spent.llm_calls,
         prompt_tokens=spent.prompt_tokens,
         completion_tokens=spent.completion_tokens,
-    ).sealed(history[-1].record_hash if history else "")
+    ).sealed(chain_head([*state.get("evaluation_history", []), *state.get("human_acts", [])]))
 
 
 def cycle_usage(state: WorkbenchState, critic: Usage) -> Usage:

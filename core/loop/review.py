@@ -9,6 +9,8 @@ from typing import Any
 from langgraph.runtime import Runtime
 from langgraph.types import Command, Send, interrupt
 
+from core.audit import added_act, chain_head, decision_act, review_acts, sealed_acts
+from core.clock import utc_now
 from core.deficiencies import Event, allowed, apply, open_ones
 from core.loop_state import WorkbenchState
 from core.nodes import Deps
@@ -17,6 +19,7 @@ from core.state import (
     ApprovalPolicy,
     DecisionRecord,
     Deficiency,
+    HumanActRecord,
     ResolutionStatus,
     ReviewDecision,
     ReviewResponse,
@@ -83,18 +86,29 @@ def apply_review(
     response: ReviewResponse,
     unresolvable_after: int,
 ) -> Command:
-    """Turn decisions into deficiency updates, audit records and one `Send` per approved correction.
+    """Turn decisions into deficiency updates, audit records and one `Send` per approved correction. A person's
+    decisions, the fields they change (old -> new) and the rows they add are human acts, chained at once (a review
+    that ends the loop is followed by no cycle record).
 
     A rejection moves a deficiency through the lifecycle table (`Event.rejected`) wherever the table allows it:
     the board offers exactly those moves (core.deficiencies.analyst_choices)."""
     by_id = {d.id: d for d in state.get("identified_deficiencies", [])}
+    head = chain_head([*state.get("evaluation_history", []), *state.get("human_acts", [])])
+    at = utc_now()
     if response.stop:
         stops = [DecisionRecord(deficiency_id=d.id, action="stop", decided_by=response.reviewer) for d in pending]
+        stop_acts = [decision_act(d.id, "stop", "", response.reviewer, cycle, at) for d in pending]
         return Command(
-            goto="finalize", update={"evaluation_termination_reason": STOPPED_BY_ANALYST, "pending_decisions": stops}
+            goto="finalize",
+            update={
+                "evaluation_termination_reason": STOPPED_BY_ANALYST,
+                "pending_decisions": stops,
+                "human_acts": sealed_acts(stop_acts, head),
+            },
         )
     decisions = _decisions(by_id, pending, auto, response)
     records: list[DecisionRecord] = []
+    acts: list[HumanActRecord] = []
     updates: list[Deficiency] = []
     sends: list[Send] = []
     for did, (dec, automatic) in decisions.items():
@@ -110,16 +124,14 @@ def apply_review(
             )
         )
         if dec.action == "reject":
-            updates.append(
-                apply(d, Event.rejected, unresolvable_after) if allowed(d.resolution_status, Event.rejected) else d
-            )
-        elif d.resolution_status != ResolutionStatus.open:
-            updates.append(d)
-        else:
+            d = apply(d, Event.rejected, unresolvable_after) if allowed(d.resolution_status, Event.rejected) else d
+        elif d.resolution_status == ResolutionStatus.open:
             query = dec.query or d.suggested_correction_query
             d = d.model_copy(update={"suggested_correction_query": query})
-            updates.append(d)
             sends.append(Send("correct", {"deficiency": d, "query": query, "cycle": cycle, "plan": state.get("plan")}))
+        updates.append(d)
+        if not automatic:
+            acts += review_acts(by_id[did], d, dec, response.reviewer, cycle, at)
     for added in response.added:
         d = analyst_deficiency(added, cycle)
         records.append(
@@ -131,9 +143,14 @@ def apply_review(
                 decided_by=response.reviewer,
             )
         )
+        acts.append(added_act(d, added.note, response.reviewer, cycle, at))
         updates.append(d)
         sends.append(Send("correct", {"deficiency": d, "query": d.suggested_correction_query, "cycle": cycle}))
-    update: dict[str, Any] = {"identified_deficiencies": updates, "pending_decisions": records}
+    update: dict[str, Any] = {
+        "identified_deficiencies": updates,
+        "pending_decisions": records,
+        "human_acts": sealed_acts(acts, head),
+    }
     return Command(goto=sends or "finalize", update=update)
 
 

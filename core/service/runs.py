@@ -6,12 +6,14 @@ import logging
 import time
 import uuid
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import date
 from typing import Any
 
 from langgraph.errors import GraphRecursionError
 from langgraph.types import Command
 
+from core.audit import SettingsSnapshot
 from core.clock import utc_now
 from core.deficiencies import open_ones
 from core.graph import step_budget
@@ -40,7 +42,7 @@ from core.results import (
 )
 from core.service.base import RunLockLostError, WorkbenchBase
 from core.service.staging import STAGED_NS
-from core.termination import STEP_LIMIT
+from core.termination import STEP_LIMIT, TerminationPolicy
 
 log = logging.getLogger(__name__)
 MANUAL = "manual"
@@ -63,7 +65,8 @@ class Runs(WorkbenchBase):
         user_id: str = "local",
         on_event: OnEvent = None,
     ) -> RunResult:
-        """Start a new session and run it until it pauses for review or finishes."""
+        """Start a new session and run it until it pauses for review or finishes. Its list entry keeps the inputs
+        and a snapshot of the termination and engine settings it starts with."""
         q = validate_question(question, self.settings)
         day = validate_as_of(as_of)
         cycles = validate_max_cycles(self.settings.max_cycles if max_cycles is None else max_cycles)
@@ -87,6 +90,7 @@ class Runs(WorkbenchBase):
             "elapsed_s": 0.0,
             "approval_policy": str(policy),
             "max_evaluation_cycles": cycles,
+            "settings": SettingsSnapshot.of(self.settings, self.engine_name, cycles).model_dump(mode="json"),
         }
         # the run lock first: a backend that refuses it (busy, out of connections) leaves no session behind
         with self._exclusive(thread_id) as lease:
@@ -165,6 +169,7 @@ class Runs(WorkbenchBase):
                 "branched_from_cycle": cycle,
                 "approval_policy": MANUAL,
                 "max_evaluation_cycles": cycles,
+                **({"settings": {**meta["settings"], "max_cycles": cycles}} if meta.get("settings") else {}),
                 "node_seconds": timings,
                 "elapsed_s": 0.0,
                 "user_id": user_id or meta.get("user_id", "local"),
@@ -196,7 +201,7 @@ class Runs(WorkbenchBase):
         RunLockLostError without touching the session entry, which the new lock holder owns."""
         store = lease.store  # with Postgres, the run's whole database traffic uses its lock connection
         meta = self._session(thread_id, store)
-        deps = self.deps(meta.get("collection"))  # a store held by another process fails here, before any change
+        deps = session_deps(self.deps(meta.get("collection")), meta)  # a store held elsewhere fails here, unchanged
         graph = self.graph()
         config = {
             "configurable": {"thread_id": thread_id},
@@ -295,6 +300,15 @@ class NodeClock:
             for node, seconds in nodes.items():
                 into[node] = round(into.get(node, 0.0) + seconds, 4)
         return out
+
+
+def session_deps(deps: Deps, meta: dict[str, Any]) -> Deps:
+    """The run's context under the termination rules the session started with (its settings snapshot), so a
+    session resumed after a settings change keeps its own; a session older than the snapshot runs under today's."""
+    if not meta.get("settings"):
+        return deps
+    settings = SettingsSnapshot.model_validate(meta["settings"]).applied_to(deps.settings)
+    return replace(deps, settings=settings, policy=TerminationPolicy.from_settings(settings))
 
 
 def session_input(thread_id: str, meta: dict[str, Any]) -> SessionInput:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from core.audit import annotation_acts, chain_head, sealed_acts, verify_chain
 from core.clock import utc_now
 from core.deficiencies import residual
 from core.inputs import InputError, cap, clean_text
@@ -13,7 +14,7 @@ from core.results import COMPLETED, EMPTY, FAILED, INTERRUPTED, RUNNING, RunResu
 from core.service.base import SESSIONS_NS, WorkbenchBase
 from core.service.heartbeat import alive_sessions, beats_alive
 from core.service.staging import STAGED_NS
-from core.state import Severity, verify_chain
+from core.state import Severity
 from core.termination import describe
 
 
@@ -61,8 +62,8 @@ class Sessions(WorkbenchBase):
         return sorted(out, key=lambda s: s.created_at, reverse=True)
 
     def verify_audit(self, thread_id: str, *, user_id: str | None = None) -> tuple[bool, str]:
-        """Check the hash chain of the session's cycle records."""
-        return verify_chain(self.show(thread_id, user_id=user_id).evaluation_history)
+        """Check the session's audit chain: cycle records and human acts."""
+        return verify_chain(self.show(thread_id, user_id=user_id).audit_records)
 
     def annotate(
         self,
@@ -76,7 +77,8 @@ class Sessions(WorkbenchBase):
         severity: str | None = None,
         user_id: str | None = None,
     ) -> RunResult:
-        """After a run: record a note / accepted risk on a deficiency, with editor and reason in the checkpoint."""
+        """After a run: record a note / accepted risk / severity on a deficiency; each changed field is a human act
+        (old -> new, editor, reason, time) chained into the session's audit trail. A change of nothing is refused."""
         editor, reason = clean_text(editor).strip(), clean_text(reason).strip()
         note = clean_text(note) if note is not None else None
         cap(note, MAX_NOTE_CHARS, "the note")
@@ -103,6 +105,10 @@ class Sessions(WorkbenchBase):
             if severity is not None:
                 update["severity"] = Severity(severity)
             changed = found[0].model_copy(update=update)
+            cycle = current.evaluation_history[-1].cycle_number if current.evaluation_history else 0
+            acts = annotation_acts(found[0], changed, editor, reason, cycle)
+            if not acts:
+                raise InputError(f"the annotation changes nothing on {deficiency_id}")
             deficiencies = [changed if d.id == deficiency_id else d for d in current.identified_deficiencies]
             left = residual(deficiencies)
             self.graph().update_state(
@@ -112,6 +118,7 @@ class Sessions(WorkbenchBase):
                     "residual_deficiencies": left,
                     "final_answer": final_text(current.current_answer, left),
                     "messages": [{"role": "analyst", "content": f"{editor} annotated {deficiency_id}: {reason}"}],
+                    "human_acts": sealed_acts(acts, chain_head(current.audit_records)),
                 },
                 as_node="finalize",
             )
@@ -136,8 +143,8 @@ class Sessions(WorkbenchBase):
         return self.export_result(self.show(thread_id, user_id=user_id), fmt)
 
     def export_result(self, result: RunResult, fmt: str) -> bytes:
-        """A session already read (`show`) rendered as md, json or docx, its audit chain checked."""
+        """A session already read (`show`) rendered as md, json or docx, its whole audit chain checked."""
         from core.export import render
 
-        ok, message = verify_chain(result.evaluation_history)
+        ok, message = verify_chain(result.audit_records)
         return render(result, fmt, audit_ok=ok, audit_message=message)

@@ -10,12 +10,13 @@ from typing import Any
 import pytest
 
 import core.service.runs as runs
+from core.audit import verify_chain
 from core.deficiencies import analyst_choices
 from core.graph import step_budget
 from core.loop.review import apply_review, proposal
 from core.results import cycle_seconds
 from core.service import Workbench
-from core.state import Deficiency, DeficiencyType, EvaluationCycleRecord, ResolutionStatus, ReviewResponse, verify_chain
+from core.state import Deficiency, DeficiencyType, EvaluationCycleRecord, ResolutionStatus, ReviewResponse
 from core.termination import MAX_CYCLES_REACHED, STEP_LIMIT, describe
 from tests.loop.corpora import RU_QUESTION
 from ui.frames import board_rows, paused_changes, review_payload
@@ -53,7 +54,7 @@ def test_a_run_that_exhausts_its_steps_finishes_with_step_limit_and_discloses_wh
     assert r.status == "completed" and r.termination_reason == STEP_LIMIT
     assert r.termination_text == describe(STEP_LIMIT) != STEP_LIMIT
     assert r.residual_deficiencies and "Residual deficiencies" in r.final_answer
-    assert verify_chain(r.evaluation_history)[0]
+    assert verify_chain(r.audit_records)[0]
     [listed] = [s for s in wb.sessions() if s.thread_id == r.thread_id]
     assert (listed.status, listed.termination_reason) == ("completed", STEP_LIMIT)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from core.audit import verify_chain
 from core.deficiencies import (
     TRANSITIONS,
     Event,
@@ -15,7 +16,7 @@ from core.deficiencies import (
     residual,
 )
 from core.loop_state import merge_deficiencies
-from core.state import Deficiency, DeficiencyType, EvaluationCycleRecord, ResolutionStatus, verify_chain
+from core.state import Deficiency, DeficiencyType, EvaluationCycleRecord, ResolutionStatus
 
 S = ResolutionStatus
 

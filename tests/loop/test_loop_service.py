@@ -9,8 +9,9 @@ from collections.abc import Callable
 
 import pytest
 
+from core.audit import verify_chain
 from core.service import SESSIONS_NS, InputError, SessionBusyError, Workbench, thread_lock
-from core.state import ResolutionStatus, verify_chain
+from core.state import ResolutionStatus
 from core.termination import (
     MAX_CYCLES_REACHED,
     NO_OPEN_DEFICIENCIES,
@@ -46,7 +47,7 @@ def test_approve_all_resolves_and_the_score_rises(workbench_factory: Factory, ca
     state = wb.graph().get_state({"configurable": {"thread_id": r.thread_id}}).values
     assert not [k for k in state["metrics"] if k.startswith("seconds.")]  # timings stay out of checkpoints
     assert all(h.node_seconds is None for h in r.evaluation_history)  # and out of the hashed records
-    assert verify_chain(r.evaluation_history)[0]
+    assert verify_chain(r.audit_records)[0]
     assert not [rec for rec in caplog.records if "unregistered" in rec.getMessage().lower()]
 
 
@@ -292,4 +293,4 @@ def test_annotations_after_completion_record_editor_and_reason(workbench_factory
     changed = next(d for d in after.identified_deficiencies if d.id == target)
     assert changed.accepted_risk and changed.analyst_note == "accepted"
     assert after.status == "completed" and after.termination_reason == r.termination_reason
-    assert verify_chain(after.evaluation_history)[0]
+    assert verify_chain(after.audit_records)[0]

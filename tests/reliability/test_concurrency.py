@@ -20,10 +20,10 @@ from typing import Any
 
 import pytest
 
+from core.audit import verify_chain
 from core.config import Settings
 from core.persistence import Persistence, _sqlite, memory_persistence
 from core.service import RunResult, SessionBusyError, Workbench
-from core.state import verify_chain
 from tests.fakes import KeywordStore
 from tests.loop.corpora import RU_QUESTION, ruritania_corpus
 from tests.reliability.conftest import PG_ENV
@@ -137,16 +137,15 @@ def test_sixteen_concurrent_sessions_complete_without_lost_or_crossed_state(
         assert [d.id for d in final.identified_deficiencies] == [d.id for d in ref.identified_deficiencies]
         assert [h.overall_score for h in final.evaluation_history] == [h.overall_score for h in ref.evaluation_history]
         assert final.metrics["retrievals"] == ref.metrics["retrievals"]
-        assert verify_chain(final.evaluation_history) == (
-            True,
-            f"{len(final.evaluation_history)} cycle records verified",
-        )
+        ok, message = verify_chain(final.audit_records)
+        assert ok and message.startswith(f"{len(final.evaluation_history)} cycle records"), message
         decided = [d for h in final.evaluation_history for d in h.decisions]
         assert [(d.deficiency_id, d.action) for d in decided] == [
             (d.deficiency_id, d.action) for h in ref.evaluation_history for d in h.decisions
         ]
         expected_by = {f"{user}-r{i}"} if i % 2 else {"policy"}
         assert {d.decided_by for d in decided} <= expected_by  # no other session's reviewer leaked in
+        assert {a.actor for a in final.human_acts} <= expected_by - {"policy"}
         for h in final.evaluation_history:
             ids = [d.deficiency_id for d in h.decisions]
             assert len(ids) == len(set(ids)), f"session {i} cycle {h.cycle_number}: a decision recorded twice"
@@ -207,7 +206,7 @@ def test_concurrent_sessions_on_the_real_edge_store_match_sequential_runs(tmp_pa
             assert r.status == "completed" and r.question == q
             assert r.final_answer == ref.final_answer
             assert [c.doc_id for c in r.citations] == [c.doc_id for c in ref.citations]
-            assert verify_chain(r.evaluation_history)[0]
+            assert verify_chain(r.audit_records)[0]
     finally:
         persistence.close()
 
@@ -250,7 +249,7 @@ def test_a_second_run_on_an_executing_session_is_refused(tmp_path: Any, persiste
     record = done.evaluation_history[1]
     assert sorted(d.deficiency_id for d in record.decisions) == sorted(decisions)
     assert {d.decided_by for d in record.decisions} == {"first"}
-    assert verify_chain(done.evaluation_history)[0]
+    assert verify_chain(done.audit_records)[0]
 
 
 HOLD_RUN_LOCK = """

@@ -21,10 +21,10 @@ from typing import Any
 
 import pytest
 
+from core.audit import verify_chain
 from core.config import Settings
 from core.persistence import _postgres, _sqlite
 from core.service import InputError, Workbench
-from core.state import verify_chain
 from tests.cli import CliResult
 from tests.forkserver import ForkServer
 
@@ -185,7 +185,12 @@ def test_a_session_survives_sigkill_mid_cycle_and_at_the_review_pause(
 
         history = result.evaluation_history
         assert [h.cycle_number for h in history] == list(range(len(history)))
-        assert verify_chain(history) == (True, f"{len(history)} cycle records verified")
+        assert verify_chain(result.audit_records) == (
+            True,
+            f"{len(history)} cycle records and {len(result.human_acts)} human acts verified",
+        )
+        decided = [d for h in history for d in h.decisions if not d.automatic]
+        assert len([a for a in result.human_acts if a.kind == "decision"]) == len(decided)  # each act once
         first_review = history[1]
         assert sorted((d.deficiency_id, d.action, d.query) for d in first_review.decisions) == expected_decisions
         assert {d.decided_by for d in first_review.decisions} == {"carol"}
@@ -200,7 +205,7 @@ def test_a_session_survives_sigkill_mid_cycle_and_at_the_review_pause(
             assert rejected.analyst_note == "out of scope for this client"
             assert rejected.resolution_status.value in ("dismissed", "resolved")  # resolved if another fix cured it
             assert rejected.resolution_attempt_count == 0  # never retried
-        assert "cycle records verified" in wb.export(tid, "md", user_id=user).decode()
+        assert "human acts verified" in wb.export(tid, "md", user_id=user).decode()
         [listed] = wb.sessions(user_id=user)
         assert listed.status == "completed" and listed.thread_id == tid
 
@@ -246,7 +251,12 @@ def test_a_kill_after_the_parallel_corrections_are_saved_but_before_their_checkp
             )
         assert result.status == "completed"
         history = result.evaluation_history
-        assert verify_chain(history) == (True, f"{len(history)} cycle records verified")
+        assert verify_chain(result.audit_records) == (
+            True,
+            f"{len(history)} cycle records and {len(result.human_acts)} human acts verified",
+        )
+        decided = [d for h in history for d in h.decisions if not d.automatic]
+        assert len([a for a in result.human_acts if a.kind == "decision"]) == len(decided)  # each act once
         assert sorted((d.deficiency_id, d.action, d.query) for d in history[1].decisions) == expected_decisions
         assert len(history[1].retrieval_queries_issued) == approved  # each approval retrieved exactly once
 

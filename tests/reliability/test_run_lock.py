@@ -13,10 +13,10 @@ from typing import Any
 import psycopg
 import pytest
 
+from core.audit import verify_chain
 from core.config import Settings
 from core.persistence import Persistence, _postgres, run_slots
 from core.service import RunLockLostError, RunResult, SessionBusyError, Workbench
-from core.state import verify_chain
 from tests.fakes import KeywordStore
 from tests.loop.corpora import RU_QUESTION, ruritania_corpus
 
@@ -84,7 +84,7 @@ def test_a_run_that_loses_its_lock_stops_before_its_next_write(tmp_path: Path, p
     done = wb.continue_run(tid)  # what the process that takes the lock over does
     while done.status == "awaiting_review":
         done = wb.resume(tid, approve_all(done))
-    assert done.status == "completed" and verify_chain(done.evaluation_history)[0]
+    assert done.status == "completed" and verify_chain(done.audit_records)[0]
     assert [d.deficiency_id for d in done.evaluation_history[1].decisions] == [
         p["id"] for p in paused.pending_review["proposals"]
     ]

@@ -1,0 +1,148 @@
+"""One audit trail for every human act: review decisions, board edits, added rows and annotations are hash-chained
+with the cycle records, through the service; the settings a session started with are kept with it."""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+from collections.abc import Callable
+
+from docx import Document
+
+from core.audit import verify_chain
+from core.service import Workbench
+from core.service.runs import session_deps
+from tests.inert import unescape
+from tests.loop.corpora import RU_QUESTION
+
+Factory = Callable[..., Workbench]
+
+
+def test_an_annotation_is_a_chained_act_in_every_export(workbench_factory: Factory) -> None:
+    wb = workbench_factory()
+    r = wb.start(RU_QUESTION, as_of="2026-11-30", approve="none")
+    target = r.residual_deficiencies[0]
+    after = wb.annotate(
+        r.thread_id, target.id, editor="bob", reason="immaterial for this client", accepted_risk=True, severity="low"
+    )
+    acts = [a for a in after.human_acts if a.kind == "annotation"]
+    assert [(a.field, a.old, a.new) for a in acts] == [
+        ("accepted_risk", "false", "true"),
+        ("severity", target.severity.value, "low"),
+    ]
+    assert all(a.actor == "bob" and a.reason == "immaterial for this client" and a.at for a in acts)
+    ok, message = wb.verify_audit(r.thread_id)
+    assert ok and f"{len(after.evaluation_history)} cycle records and 2 human acts verified" == message
+    assert acts[0].prev_hash == after.evaluation_history[-1].record_hash
+
+    md = unescape(wb.export(r.thread_id, "md").decode())
+    assert f"| bob | annotation | {target.id} |" in md and "immaterial for this client" in md
+    assert f"Chain head: {acts[-1].record_hash}" in md
+    data = json.loads(wb.export(r.thread_id, "json"))
+    assert [a["field"] for a in data["human_acts"]] == ["accepted_risk", "severity"]
+    assert data["audit"]["verified"] and data["audit"]["chain_head"] == acts[-1].record_hash
+    docx = Document(io.BytesIO(wb.export(r.thread_id, "docx")))
+    cells = [c.text for t in docx.tables for row in t.rows for c in row.cells]
+    assert "immaterial for this client" in cells and "severity: " + target.severity.value + " -> low" in cells
+
+    again = wb.annotate(r.thread_id, target.id, editor="carol", reason="second look", note="checked")
+    assert again.human_acts[-1].prev_hash == acts[-1].record_hash and wb.verify_audit(r.thread_id)[0]
+
+
+def test_a_tampered_stored_annotation_fails_verification(workbench_factory: Factory) -> None:
+    wb = workbench_factory()
+    r = wb.start(RU_QUESTION, as_of="2026-11-30", approve="none")
+    wb.annotate(r.thread_id, r.residual_deficiencies[0].id, editor="bob", reason="ok", note="fine")
+    saver = wb.persistence.checkpointer
+    stored = saver.get_tuple({"configurable": {"thread_id": r.thread_id}})
+    checkpoint = copy.deepcopy(stored.checkpoint)
+    acts = checkpoint["channel_values"]["human_acts"]
+    checkpoint["channel_values"]["human_acts"] = [acts[0].model_copy(update={"actor": "mallory"}), *acts[1:]]
+    version = {"human_acts": checkpoint["channel_versions"]["human_acts"]}
+    saver.put(stored.config, checkpoint, stored.metadata, version)  # rewrite the stored checkpoint in place
+
+    assert wb.show(r.thread_id).human_acts[0].actor == "mallory"
+    ok, message = wb.verify_audit(r.thread_id)
+    assert not ok and "human act (annotation of" in message and "by mallory" in message and "tampered" in message
+    assert "Audit chain check: FAILED" in unescape(wb.export(r.thread_id, "md").decode())
+
+
+def test_board_edits_while_paused_are_recorded_old_to_new(workbench_factory: Factory) -> None:
+    wb = workbench_factory()
+    paused = wb.start(RU_QUESTION, as_of="2026-11-30")
+    proposals = paused.pending_review["proposals"]
+    first, second = proposals[0], proposals[1]
+    decisions = {p["id"]: {"action": "approve"} for p in proposals}
+    decisions[first["id"]] = {"action": "approve", "severity": "low", "note": "minor for this client"}
+    decisions[second["id"]] = {"action": "edit", "query": "Ruritania owner register threshold"}
+    added = {
+        "deficiency_type": "missing_jurisdiction",
+        "subject": "ZZ",
+        "description": "Zedland not covered",
+        "suggested_correction_query": "Xylandia owner disclosure",
+        "note": "client operates there",
+    }
+    r = wb.resume(paused.thread_id, {"cycle": 0, "decisions": decisions, "added": [added], "reviewer": "ana"})
+    acts = [a for a in r.human_acts if a.cycle == 0]
+    assert all(a.actor == "ana" and a.at for a in acts)
+    severity = next(a for a in acts if a.deficiency_id == first["id"] and a.field == "severity")
+    assert (severity.kind, severity.old, severity.new) == ("review_edit", first["severity"], "low")
+    assert severity.reason == "minor for this client"
+    query = next(a for a in acts if a.deficiency_id == second["id"] and a.field == "query")
+    assert (query.old, query.new) == (second["query"], "Ruritania owner register threshold")
+    decided = {a.deficiency_id: a.new for a in acts if a.kind == "decision"}
+    assert decided[first["id"]] == "approve" and decided[second["id"]] == "edit"
+    assert any(a.kind == "added" and "ZZ" in a.new and a.reason == "client operates there" for a in acts)
+    assert verify_chain(r.audit_records)[0]
+    if len(r.evaluation_history) > 1:  # the next cycle record links to the review's last act
+        assert r.evaluation_history[1].prev_hash == acts[-1].record_hash
+
+
+def test_a_rejection_and_a_stop_are_chained_even_without_a_later_cycle(workbench_factory: Factory) -> None:
+    wb = workbench_factory()
+    paused = wb.start(RU_QUESTION, as_of="2026-11-30")
+    decisions = {p["id"]: {"action": "reject", "note": "out of scope"} for p in paused.pending_review["proposals"]}
+    r = wb.resume(paused.thread_id, {"cycle": 0, "decisions": decisions, "reviewer": "ana"})
+    status = [a for a in r.human_acts if a.field == "status"]
+    assert status and all((a.old, a.new, a.reason) == ("open", "dismissed", "out of scope") for a in status)
+    assert verify_chain(r.audit_records)[0]
+
+    paused = wb.start(RU_QUESTION, as_of="2026-11-30")
+    stopped = wb.resume(paused.thread_id, {"cycle": 0, "stop": True, "reviewer": "ana"})
+    assert {a.new for a in stopped.human_acts} == {"stop"} and verify_chain(stopped.audit_records)[0]
+
+
+def test_the_settings_snapshot_outlives_a_settings_change(workbench_factory: Factory) -> None:
+    r = workbench_factory(quality_threshold=0.6, plateau_epsilon=0.02).start(
+        RU_QUESTION, as_of="2026-11-30", approve="all", max_cycles=2
+    )
+    later = workbench_factory(quality_threshold=0.95)
+    shown = later.show(r.thread_id)
+    assert shown.settings is not None
+    assert (shown.settings.quality_threshold, shown.settings.plateau_epsilon, shown.settings.max_cycles) == (
+        0.6,
+        0.02,
+        2,
+    )
+    assert shown.settings.engine == "offline" and shown.settings.model == ""
+    md = unescape(later.export(r.thread_id, "md").decode())
+    assert "| Quality threshold | 0.60 |" in md and "0.95" not in md.split("## Settings at start")[1]
+    branch = later.show(later.branch(r.thread_id, 0))
+    assert branch.settings is not None and branch.settings.quality_threshold == 0.6
+
+
+def test_a_resumed_session_keeps_the_termination_rules_it_started_with(workbench_factory: Factory) -> None:
+    paused = workbench_factory(quality_threshold=0.6, unresolvable_after=3, blocking_severity="high").start(
+        RU_QUESTION, as_of="2026-11-30"
+    )
+    later = workbench_factory(quality_threshold=0.99)
+    deps = session_deps(later.deps(), later._session(paused.thread_id))
+    assert (deps.policy.quality_threshold, deps.policy.blocking_severity.value) == (0.6, "high")
+    assert deps.settings.unresolvable_after == 3 and later.settings.quality_threshold == 0.99
+    decisions = {p["id"]: {"action": "approve"} for p in paused.pending_review["proposals"]}
+    assert later.resume(paused.thread_id, {"cycle": 0, "decisions": decisions}).status in (
+        "completed",
+        "awaiting_review",
+    )
+    assert session_deps(later.deps(), {}).policy.quality_threshold == 0.99  # older sessions: today's rules
