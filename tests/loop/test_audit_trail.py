@@ -59,8 +59,10 @@ def test_a_tampered_stored_annotation_fails_verification(workbench_factory: Fact
     checkpoint = copy.deepcopy(stored.checkpoint)
     acts = checkpoint["channel_values"]["human_acts"]
     checkpoint["channel_values"]["human_acts"] = [acts[0].model_copy(update={"actor": "mallory"}), *acts[1:]]
-    version = {"human_acts": checkpoint["channel_versions"]["human_acts"]}
-    saver.put(stored.config, checkpoint, stored.metadata, version)  # rewrite the stored checkpoint in place
+    # a new channel version, so savers that keep each version's value once (Postgres blobs) store the forgery too
+    version = saver.get_next_version(checkpoint["channel_versions"]["human_acts"], None)
+    checkpoint["channel_versions"]["human_acts"] = version
+    saver.put(stored.config, checkpoint, stored.metadata, {"human_acts": version})  # rewrite it in place
 
     assert wb.show(r.thread_id).human_acts[0].actor == "mallory"
     ok, message = wb.verify_audit(r.thread_id)

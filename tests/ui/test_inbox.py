@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from streamlit.testing.v1 import AppTest
 
 from core.service import RunResult, Workbench
@@ -14,6 +16,7 @@ def test_the_inbox_lists_paused_sessions_newest_first_and_opens_their_review(
     app: AppTest, wb: Workbench, q1_done: RunResult
 ) -> None:
     older = wb.start(Q1, as_of=Q1_AS_OF, approve="manual")
+    time.sleep(1.1)  # creation times are kept to the second
     newer = wb.start(Q1, as_of=Q1_AS_OF, approve="manual")
     waiting = [s.thread_id for s in wb.sessions() if s.status == "awaiting_review"]
     app.run()

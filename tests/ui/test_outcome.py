@@ -84,7 +84,5 @@ def test_one_vocabulary_for_stop_reasons() -> None:
 def test_progress_lines_use_the_same_words() -> None:
     done = progress_event("finalize", {"evaluation_termination_reason": ONLY_UNRESOLVABLE_REMAINING})
     assert event_line(done) == "**Finalize**: stopped\\: only dismissed or unresolvable deficiencies remain"
-    assert (
-        event_line(progress_event("correct", {"evidence": [1, 2]})) == "**Correction retrieval**: retrieved 2 passages"
-    )
+    assert event_line(progress_event("correct", {"evidence": [1, 2]})) == "**Correction retrieval**: found 2 passages"
     assert event_line(progress_event("plan", {})).startswith("**Plan**: ")
