@@ -179,6 +179,8 @@ class AnalystDeficiency(BaseModel):
     suggested_correction_query: str = Field(min_length=1)
     severity: Severity = Severity.medium
     note: str = ""
+    affected_section: str = ""
+    """The answer section (jurisdiction code) its correction belongs to, chosen on the board."""
 
 
 class ReviewResponse(BaseModel):

@@ -26,6 +26,7 @@ BOARD_COLUMNS: tuple[str, ...] = (
     "id",
     "type",
     "subject",
+    "section",
     "description",
     "severity",
     "status",
@@ -43,6 +44,7 @@ PAUSED_ORDER: tuple[str, ...] = (
     "severity",
     "description",
     "correction query",
+    "section",
     "note",
     "type",
     "status",
@@ -64,7 +66,7 @@ FINISHED_ORDER: tuple[str, ...] = (
     "id",
 )
 """Column order on screen: the (pinned) subject, then what the analyst may edit."""
-LOCKED_COLUMNS: tuple[str, ...] = ("type", "subject", "description")
+LOCKED_COLUMNS: tuple[str, ...] = ("type", "subject", "section", "description")
 """The critic's own words: editable only on rows the analyst adds."""
 APPROVE = "approve"
 DECISIONS: tuple[str, ...] = (
@@ -94,6 +96,15 @@ def severity_badge(severity: str) -> str:
 
 
 # ------------------------------------------------------------------------------------------------ board
+def section_options(result: RunResult) -> list[str]:
+    """The answer sections an analyst-added deficiency can belong to: the jurisdictions the plan asks about and
+    the answer's own sections, in the plan's order."""
+    codes = [j.code for j in result.plan.jurisdictions] if result.plan is not None else []
+    if result.answer is not None:
+        codes += [s.jurisdiction for s in result.answer.sections]
+    return list(dict.fromkeys(codes))
+
+
 def board_rows(deficiencies: Iterable[Deficiency]) -> list[dict[str, Any]]:
     """One row per deficiency, in the board's column order (most severe and still open first)."""
     order = {s: i for i, s in enumerate(("open", "addressed", "unresolvable", "dismissed", "resolved"))}
@@ -103,6 +114,7 @@ def board_rows(deficiencies: Iterable[Deficiency]) -> list[dict[str, Any]]:
             "id": d.id,
             "type": d.deficiency_type.value,
             "subject": d.subject,
+            "section": d.affected_section or None,
             "description": d.description,
             "severity": d.severity.value,
             "status": d.resolution_status.value,
@@ -257,13 +269,19 @@ def _differs(d: Deficiency, row: Mapping[str, Any]) -> bool:
 
 
 def _original(d: Deficiency, column: str) -> str:
-    return {"type": d.deficiency_type.value, "subject": d.subject, "description": d.description}[column]
+    return {
+        "type": d.deficiency_type.value,
+        "subject": d.subject,
+        "section": d.affected_section,
+        "description": d.description,
+    }[column]
 
 
 def _added_row(n: int, row: Mapping[str, Any], out: BoardChanges) -> None:
     columns = {
         "deficiency_type": "type",
         "subject": "subject",
+        "affected_section": "section",
         "description": "description",
         "suggested_correction_query": "correction query",
     }

@@ -22,12 +22,13 @@ from ui.frames import (
     label,
     paused_changes,
     review_payload,
+    section_options,
     undecided_line,
 )
 
 COLUMNS = {
     "id": st.column_config.TextColumn("ID", width=110),
-    "type": st.column_config.SelectboxColumn("Type", options=TYPES, width=170, required=True),
+    "type": st.column_config.SelectboxColumn("Type", options=TYPES, format_func=label, width=170, required=True),
     "subject": st.column_config.TextColumn("Subject", width=120, pinned=True),
     "description": st.column_config.TextColumn("Description", width=380),
     "severity": st.column_config.SelectboxColumn(
@@ -60,6 +61,15 @@ if result is None:
 else:
     tid = result.thread_id
     rows = board_rows(result.identified_deficiencies)
+    columns = {
+        **COLUMNS,
+        "section": st.column_config.SelectboxColumn(
+            "Section",
+            options=section_options(result),
+            width=80,
+            help="The answer section a row you add belongs to: its correction is revised into that section.",
+        ),
+    }
     height = min(ROW_HEIGHT * len(rows) + 38, 640)
     counters = st.container()
     counted: tuple[list, BoardChanges] = (rows, BoardChanges())
@@ -71,7 +81,7 @@ else:
         )
         st.dataframe(
             board_frame(rows),
-            column_config=COLUMNS,
+            column_config=columns,
             column_order=FINISHED_ORDER,
             hide_index=True,
             height=height,
@@ -98,7 +108,7 @@ else:
             key=key,
             num_rows="add",
             hide_index=True,
-            column_config=COLUMNS,
+            column_config=columns,
             column_order=PAUSED_ORDER,
             disabled=["id", "status", "attempts", "origin", "first seen"],
             placeholder="—",
@@ -151,7 +161,7 @@ else:
                 board_frame(rows),
                 key=f"annotations-{tid}-{generation}",
                 hide_index=True,
-                column_config=COLUMNS,
+                column_config=columns,
                 column_order=FINISHED_ORDER,
                 height=height,
                 row_height=ROW_HEIGHT,
@@ -180,7 +190,7 @@ else:
     else:
         st.dataframe(
             board_frame(rows),
-            column_config=COLUMNS,
+            column_config=columns,
             column_order=FINISHED_ORDER,
             hide_index=True,
             height=height,

@@ -191,4 +191,5 @@ def analyst_deficiency(added: AnalystDeficiency, cycle: int) -> Deficiency:
         identified_at_cycle=cycle,
         origin="analyst",
         analyst_note=added.note,
+        affected_section=added.affected_section,
     )

@@ -149,7 +149,7 @@ def test_board_leaves_policy_decided_deficiencies_alone(deficiencies: list[Defic
     ]
 
 
-def test_added_rows_need_type_subject_description_and_query(deficiencies: list[Deficiency]) -> None:
+def test_added_rows_need_type_subject_section_description_and_query(deficiencies: list[Deficiency]) -> None:
     rows = rows_of(deficiencies)
     blank = dict.fromkeys(rows[0])
     rows.append(
@@ -157,6 +157,7 @@ def test_added_rows_need_type_subject_description_and_query(deficiencies: list[D
             **blank,
             "type": "missing_jurisdiction",
             "subject": "SG",
+            "section": "SG",
             "description": "Singapore not covered",
             "correction query": "MAS PSN01 customer due diligence",
             "severity": "high",
@@ -170,13 +171,14 @@ def test_added_rows_need_type_subject_description_and_query(deficiencies: list[D
         {
             "deficiency_type": "missing_jurisdiction",
             "subject": "SG",
+            "affected_section": "SG",
             "description": "Singapore not covered",
             "suggested_correction_query": "MAS PSN01 customer due diligence",
             "severity": "high",
             "note": "client asks",
         }
     ]
-    assert len(changes.problems) == 1 and "description, correction query" in changes.problems[0]
+    assert len(changes.problems) == 1 and "section, description, correction query" in changes.problems[0]
 
 
 def test_review_payload_merges_cards_and_board(deficiencies: list[Deficiency]) -> None:

@@ -173,6 +173,7 @@ def test_board_edits_travel_with_the_resume(app: AppTest, wb: Workbench, q1_paus
             **dict.fromkeys(rows[0]),
             "type": "missing_jurisdiction",
             "subject": "SG",
+            "section": "EU",
             "description": "Singapore is not covered",
             "correction query": "MAS PSN01 customer due diligence",
             "severity": "high",
@@ -190,7 +191,7 @@ def test_board_edits_travel_with_the_resume(app: AppTest, wb: Workbench, q1_paus
     assert after[pending[0]].resolution_status.value == "dismissed"
     assert after[pending[1]].severity.value == "critical"
     added = [d for d in after.values() if d.origin == "analyst"]
-    assert [(d.subject, d.severity.value) for d in added] == [("SG", "high")]
+    assert [(d.subject, d.severity.value, d.affected_section) for d in added] == [("SG", "high", "EU")]
 
 
 def test_board_is_read_only_while_a_run_executes(app: AppTest, q1_paused: RunResult) -> None:
