@@ -250,6 +250,13 @@ def q1_scenario(server: str, page: object) -> None:
     assert "Residual deficiencies:" in main or "No residual deficiencies" in main
     shot(page, "02-research-answer")
 
+    # a claim expands to the passage it quotes, the supporting sentence in bold
+    evidence = page.locator(f".st-key-evidence-{thread_id}-0")
+    evidence.locator("summary").click()
+    evidence.locator("strong").first.wait_for()
+    assert evidence.locator("strong").count() >= 2  # the document's title and the quoted sentence
+    assert "effective" in evidence.inner_text() and "2026-11-30" in evidence.inner_text()  # dates, status at as-of
+
     # the board: annotate a deficiency (note) with editor and reason
     go(page, "Deficiencies")
     grid = page.get_by_test_id("stDataFrame").first
@@ -286,11 +293,16 @@ def q1_scenario(server: str, page: object) -> None:
     exported = json.loads(download(page, "JSON"))
     assert exported["thread_id"] == thread_id and exported["audit"]["verified"] is True
     assert any(d["analyst_note"] == NOTE for d in exported["identified_deficiencies"])
+    annotation = next(a for a in exported["human_acts"] if a["kind"] == "annotation")
+    assert (annotation["actor"], annotation["reason"], annotation["new"]) == ("analyst", "source check", NOTE)
+    assert exported["audit"]["covers"]["human_acts"] >= 1 and exported["audit"]["chain_head"]
+    assert "source check" in markdown and exported["audit"]["chain_head"] in markdown
     assert all(d["id"] in markdown for d in exported["residual_deficiencies"])
     docx = download(page, "Word (DOCX)")
     with zipfile.ZipFile(io.BytesIO(docx)) as z:
         document = z.read("word/document.xml").decode("utf-8")
     assert "Residual deficiencies" in document and "out of scope for this memo" in document
+    assert "Human acts" in document and "source check" in document
 
     # a reload keeps the session; a fresh visit finds it on the Sessions page
     page.reload()
