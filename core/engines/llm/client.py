@@ -181,13 +181,14 @@ class LlmClient:
             sleep=self._sleep,
             reraise=True,
         )
-        usage, notes, attempt = Usage(), [], 0
+        usage, notes, attempt, cut = Usage(), [], 0, False
         try:
             for trial in retrying:
                 with trial:
                     state = trial.retry_state
                     attempt = state.attempt_number
                     left = state.start_time + self.deadline_s - time.monotonic()
+                    cut = left < self.attempt_s  # this attempt ends at the call's deadline, not its own timeout
                     try:
                         value, spent = run_within(
                             lambda: self._once(schema, messages), max(0.01, min(self.attempt_s, left))
@@ -199,7 +200,9 @@ class LlmClient:
                         raise
         except Exception as exc:
             self.breaker.record(isinstance(exc, OUTAGE))
-            raise LlmUnavailableError(role, reason(exc), attempt, usage, notes) from exc
+            # a timeout with retries left, or on an attempt cut short, is the call's deadline running out
+            stopped = reason(exc) == "timeout" and (cut or attempt < self.attempts)
+            raise LlmUnavailableError(role, "deadline" if stopped else reason(exc), attempt, usage, notes) from exc
         self.breaker.record(False)
         if attempt > 1:
             notes.append(f"{role}: recovered on attempt {attempt}")
