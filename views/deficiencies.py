@@ -6,25 +6,21 @@ from core.results import RUNNING
 from core.safe_markdown import md_escape
 from core.service import InputError
 from ui import shared
-from ui.frames import (
+from ui.board import (
     DECISIONS,
     FINISHED_ORDER,
     PAUSED_ORDER,
-    SEVERITIES,
-    STATUSES,
-    TYPES,
     BoardChanges,
     annotation_changes,
     board_counts,
     board_frame,
     board_rows,
-    frame_records,
-    label,
     paused_changes,
     review_payload,
     section_options,
     undecided_line,
 )
+from ui.frames import SEVERITIES, STATUSES, TYPES, frame_records, label
 
 COLUMNS = {
     "id": st.column_config.TextColumn("ID", width=110),

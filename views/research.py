@@ -9,17 +9,8 @@ from core.results import RUNNING
 from core.safe_markdown import md_escape
 from core.service import InputError, RunResult
 from ui import evidence, shared
-from ui.frames import (
-    BoardChanges,
-    answer_markdown,
-    card_decision,
-    citation_frame,
-    label,
-    paused_changes,
-    review_payload,
-    severity_badge,
-    undecided_line,
-)
+from ui.board import BoardChanges, card_decision, paused_changes, review_payload, undecided_line
+from ui.frames import answer_markdown, citation_frame, label, severity_badge
 from ui.shared import LiveProgress
 
 POLICIES = {

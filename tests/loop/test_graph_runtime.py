@@ -19,7 +19,7 @@ from core.service import Workbench
 from core.state import Deficiency, DeficiencyType, EvaluationCycleRecord, ResolutionStatus, ReviewResponse
 from core.termination import MAX_CYCLES_REACHED, STEP_LIMIT, describe
 from tests.loop.corpora import RU_QUESTION
-from ui.frames import board_rows, paused_changes, review_payload
+from ui.board import board_rows, paused_changes, review_payload
 
 S = ResolutionStatus
 Factory = Callable[..., Workbench]

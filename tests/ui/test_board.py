@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 from core.service import RunResult, Workbench
 from tests.ui.support import APP, open_session
 from tests.ui.test_pages import BOARD, click, text
-from ui.frames import board_rows
+from ui.board import board_rows
 
 
 def columns(app: AppTest) -> dict:

@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests.ui.support import CLEARED_ENV, Q1, REPO_ROOT
-from ui.frames import FINISHED_ORDER
+from ui.board import FINISHED_ORDER
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = REPO_ROOT / "test-artifacts"

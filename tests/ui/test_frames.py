@@ -11,7 +11,7 @@ from core.safe_markdown import md_escape
 from core.service import SessionSummary
 from core.state import Deficiency, DeficiencyType, EvaluationCycleRecord, ResolutionStatus, Severity
 from tests.inert import live_markup, unescape
-from ui.frames import (
+from ui.board import (
     DECISIONS,
     BoardChanges,
     annotation_changes,
@@ -19,15 +19,11 @@ from ui.frames import (
     board_frame,
     board_rows,
     card_decision,
-    cycle_frame,
-    frame_records,
-    needs_metadata,
     paused_changes,
     review_payload,
-    session_frame,
     undecided_line,
-    upload_defaults,
 )
+from ui.frames import cycle_frame, frame_records, needs_metadata, session_frame, upload_defaults
 
 S = ResolutionStatus
 

@@ -18,7 +18,7 @@ from core.retrieval.registry import open_store
 from core.service import RunResult, Workbench, thread_lock
 from tests.inert import HOSTILE, live_markup, unescape
 from tests.ui.support import APP, Q1, offline_env, open_session
-from ui.frames import board_rows
+from ui.board import board_rows
 from ui.shared import workbench
 
 RESEARCH, BOARD, CYCLES, EXPORT, CORPUS, SESSIONS = (
