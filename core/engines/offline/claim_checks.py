@@ -43,22 +43,9 @@ def check_claims(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineConte
             continue
         words = " ".join(c.said.split()[:8])
         item = c.plan_item_ids[0] if c.plan_item_ids else code
-        if not c.citations:
-            out.append(
-                Deficiency(
-                    deficiency_type=T.insufficient_specificity,
-                    subject=f"claim:{words}",
-                    severity=Severity.high,
-                    affected_section=code,
-                    affected_text=c.text,
-                    description=f"The claim '{c.said[:120]}' cites no source.",
-                    suggested_correction_query=c.said,
-                    correction_filter=filter_of(items=list(c.plan_item_ids)),
-                )
-            )
-            continue
         faithful = [q for q in c.citations if quote_in(q.quote, ctx.passage(q.chunk_id))]
         if not faithful:
+            why = "quotes nothing that its cited passage says" if c.citations else "cites no source"
             out.append(
                 Deficiency(
                     deficiency_type=T.insufficient_specificity,
@@ -66,7 +53,7 @@ def check_claims(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineConte
                     severity=Severity.high,
                     affected_section=code,
                     affected_text=c.text,
-                    description=f"The claim '{c.said[:120]}' quotes nothing that its cited passage says.",
+                    description=f"The claim '{c.said[:120]}' {why}.",
                     suggested_correction_query=c.said,
                     correction_filter=filter_of(items=list(c.plan_item_ids)),
                     evidence_doc_ids=c.doc_ids,
