@@ -9,7 +9,7 @@ every record of both lists and names the first one that does not fit.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -93,6 +93,33 @@ def decision_act(deficiency_id: str, action: str, reason: str, actor: str, cycle
     )
 
 
+def field_acts(
+    kind: Literal["review_edit", "annotation"],
+    deficiency_id: str,
+    changes: list[tuple[str, str, str]],
+    reason: str,
+    actor: str,
+    cycle: int,
+    at: str,
+) -> list[HumanActRecord]:
+    """One act per field whose value changed (old -> new), all for the same reason, by the same person."""
+    return [
+        HumanActRecord(
+            kind=kind,
+            deficiency_id=deficiency_id,
+            field=field,
+            old=old,
+            new=new,
+            reason=reason,
+            actor=actor,
+            at=at,
+            cycle=cycle,
+        )
+        for field, old, new in changes
+        if old != new
+    ]
+
+
 def review_acts(
     before: Deficiency, after: Deficiency, decision: ReviewDecision, actor: str, cycle: int, at: str
 ) -> list[HumanActRecord]:
@@ -103,21 +130,7 @@ def review_acts(
         ("query", before.suggested_correction_query, after.suggested_correction_query),
         ("note", before.analyst_note, after.analyst_note),
     ]
-    edits = [
-        HumanActRecord(
-            kind="review_edit",
-            deficiency_id=before.id,
-            field=field,
-            old=old,
-            new=new,
-            reason=decision.note,
-            actor=actor,
-            at=at,
-            cycle=cycle,
-        )
-        for field, old, new in changes
-        if old != new
-    ]
+    edits = field_acts("review_edit", before.id, changes, decision.note, actor, cycle, at)
     return [decision_act(before.id, decision.action, decision.note, actor, cycle, at), *edits]
 
 
@@ -143,21 +156,7 @@ def annotation_acts(before: Deficiency, after: Deficiency, actor: str, reason: s
         ("accepted_risk", str(before.accepted_risk).lower(), str(after.accepted_risk).lower()),
         ("severity", before.severity.value, after.severity.value),
     ]
-    return [
-        HumanActRecord(
-            kind="annotation",
-            deficiency_id=before.id,
-            field=field,
-            old=old,
-            new=new,
-            reason=reason,
-            actor=actor,
-            at=at,
-            cycle=cycle,
-        )
-        for field, old, new in changes
-        if old != new
-    ]
+    return field_acts("annotation", before.id, changes, reason, actor, cycle, at)
 
 
 class SettingsSnapshot(BaseModel):

@@ -68,13 +68,9 @@ else:
     }
     height = min(ROW_HEIGHT * len(rows) + 38, 640)
     counters = st.container()
-    counted: tuple[list, BoardChanges] = (rows, BoardChanges())
 
-    if wb.is_running(tid) or result.status == RUNNING:
-        st.info(
-            "A run is executing on this session: the board is read-only until it pauses or finishes.",
-            icon=":material/lock:",
-        )
+    def read_only_board() -> None:
+        """The board as a table nobody edits (a run executes, or the session has neither review nor answer)."""
         st.dataframe(
             board_frame(rows),
             column_config=columns,
@@ -83,6 +79,15 @@ else:
             height=height,
             row_height=ROW_HEIGHT,
         )
+
+    counted: tuple[list, BoardChanges] = (rows, BoardChanges())
+
+    if wb.is_running(tid) or result.status == RUNNING:
+        st.info(
+            "A run is executing on this session: the board is read-only until it pauses or finishes.",
+            icon=":material/lock:",
+        )
+        read_only_board()
 
     elif result.status == "awaiting_review" and result.pending_review:
         cycle = result.pending_review["cycle"]
@@ -184,14 +189,7 @@ else:
                     st.rerun()
 
     else:
-        st.dataframe(
-            board_frame(rows),
-            column_config=columns,
-            column_order=FINISHED_ORDER,
-            hide_index=True,
-            height=height,
-            row_height=ROW_HEIGHT,
-        )
+        read_only_board()
         st.caption("The board is editable while the loop waits for review, and can be annotated once it finishes.")
 
     status_counts = board_counts(*counted)

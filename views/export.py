@@ -38,34 +38,21 @@ else:
         f"{residual} residual deficienc{'y' if residual == 1 else 'ies'}."
     )
     markdown = wb.export_result(result, "md")
-    md_col, json_col, docx_col = st.columns(3)
-    md_col.download_button(
-        "Markdown",
-        markdown,
-        file_name=f"workbench-{tid}.md",
-        mime=MIME["md"],
-        icon=":material/description:",
-        on_click="ignore",
-        width="stretch",
+    downloads = (
+        ("Markdown", "md", markdown, ":material/description:"),
+        ("JSON", "json", lambda: wb.export_result(result, "json"), ":material/data_object:"),
+        ("Word (DOCX)", "docx", lambda: wb.export_result(result, "docx"), ":material/article:"),
     )
-    json_col.download_button(
-        "JSON",
-        lambda: wb.export_result(result, "json"),
-        file_name=f"workbench-{tid}.json",
-        mime=MIME["json"],
-        icon=":material/data_object:",
-        on_click="ignore",
-        width="stretch",
-    )
-    docx_col.download_button(
-        "Word (DOCX)",
-        lambda: wb.export_result(result, "docx"),
-        file_name=f"workbench-{tid}.docx",
-        mime=MIME["docx"],
-        icon=":material/article:",
-        on_click="ignore",
-        width="stretch",
-    )
+    for col, (title, fmt, data, icon) in zip(st.columns(3), downloads):
+        col.download_button(
+            title,
+            data,
+            file_name=f"workbench-{tid}.{fmt}",
+            mime=MIME[fmt],
+            icon=icon,
+            on_click="ignore",
+            width="stretch",
+        )
 
     st.markdown("#### Preview")
     with st.container(border=True, height=720):  # the export escapes every untrusted text it embeds

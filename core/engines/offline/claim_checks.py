@@ -61,6 +61,8 @@ def check_claims(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineConte
             )
             continue
         quoted = " ".join(q.quote for q in faithful)
+        query = asked.query if (asked := plan.item(item)) else c.said
+        where = [code] if code != ANY_JURISDICTION else []
         source = ctx.catalog.get(faithful[0].doc_id)
         hint = currency_hint(code if code != ANY_JURISDICTION else (source.jurisdiction if source is not None else ""))
         supported = figures(quoted, hint)
@@ -81,9 +83,9 @@ def check_claims(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineConte
                     affected_section=code,
                     affected_text=c.text,
                     description=f"The claim '{c.said[:100]}' {what}.",
-                    suggested_correction_query=asked.query if (asked := plan.item(item)) else c.said,
+                    suggested_correction_query=query,
                     correction_filter=filter_of(
-                        jurisdictions=[code] if code != ANY_JURISDICTION else [],
+                        jurisdictions=where,
                         unit=fig.unit,
                         items=list(c.plan_item_ids),
                     ),
@@ -101,10 +103,8 @@ def check_claims(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineConte
                         affected_section=code,
                         affected_text=c.text,
                         description=f"The claim '{c.said[:100]}' gives {format_date(d)}, which the passage it quotes does not.",
-                        suggested_correction_query=asked.query if (asked := plan.item(item)) else c.said,
-                        correction_filter=filter_of(
-                            jurisdictions=[code] if code != ANY_JURISDICTION else [], items=list(c.plan_item_ids)
-                        ),
+                        suggested_correction_query=query,
+                        correction_filter=filter_of(jurisdictions=where, items=list(c.plan_item_ids)),
                         evidence_doc_ids=c.doc_ids,
                     )
                 )
