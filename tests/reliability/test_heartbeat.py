@@ -21,6 +21,7 @@ from core.persistence import Persistence, _postgres, _sqlite
 from core.service import SESSIONS_NS, Workbench, base, heartbeat
 from core.service.heartbeat import HEARTBEAT_TIMEOUT_S, HEARTBEATS_NS, Heartbeat
 from tests.fakes import KeywordStore
+from tests.forkserver import ForkServer
 from tests.loop.corpora import RU_QUESTION, ruritania_corpus
 from tests.reliability.conftest import postgres_url
 from tests.reliability.test_crash_recovery import (
@@ -146,18 +147,17 @@ def test_the_in_process_lock_registry_keeps_only_what_is_held(tmp_path: Path, pe
 
 
 def test_a_run_in_another_process_shows_running_until_that_process_dies(
-    data_dir: Path, database_url: str | None, tmp_path: Path
+    data_dir: Path, database_url: str | None, tmp_path: Path, fork_server: ForkServer
 ) -> None:
-    """A real second process parks in its critique while holding the run lock: this process (another replica
-    of the app) lists and shows the session as running from its heartbeat, and as cut off once it is killed."""
+    """A real second process (from the fork server) parks in its critique while holding the run lock: this
+    process (another replica of the app) lists and shows the session as running from its heartbeat, and as cut
+    off once it is killed."""
     user = f"beat-{uuid.uuid4().hex[:8]}"
-    child = subprocess.Popen(
-        [sys.executable, "-m", "tests.reliability.crash_child", "--block", "critique", "start", Q1, AS_OF, user],
-        cwd=ROOT,
+    child = fork_server.spawn(
+        ["-m", "tests.reliability.crash_child", "--block", "critique", "start", Q1, AS_OF, user],
         env=child_env(data_dir, database_url),
-        stdout=subprocess.PIPE,
-        stderr=(tmp_path / "child.log").open("w"),
-        text=True,
+        cwd=ROOT,
+        stderr=tmp_path / "child.log",
     )
     watchdog = threading.Timer(CHILD_TIMEOUT_S, child.kill)
     watchdog.start()
@@ -173,7 +173,7 @@ def test_a_run_in_another_process_shows_running_until_that_process_dies(
     finally:
         watchdog.cancel()
         child.send_signal(signal.SIGKILL)
-        child.wait(30)
+        child.wait()
     try:
         [listed] = wb.sessions(user_id=user)
         assert listed.status == "interrupted"
