@@ -9,7 +9,7 @@ import streamlit as st
 
 from core.safe_markdown import md_escape
 from core.service import SEARCH_MODES, SINGLE_USER, UPLOAD_TYPES, Catalog, DocStatus, DocumentAccessError
-from ui import evidence, shared
+from ui import evidence, live, shared
 from ui.frames import document_frame, frame_records, label, needs_metadata, upload_defaults
 
 DOC_STATUSES = [s.value for s in DocStatus]
@@ -175,7 +175,7 @@ def upload_tab() -> None:
         help="Overwrite documents whose id is already indexed with other content",
     )
     if st.button(f"Ingest {len(files)} file(s)", type="primary", icon=":material/upload:", disabled=bool(missing)):
-        bar = shared.LiveBar("Indexing…")
+        bar = live.LiveBar("Indexing…")
         report = wb.ingest_uploads(
             [(f.name, f.getvalue(), defaults.get(f.name, {})) for f in files],
             progress=bar,

@@ -148,7 +148,7 @@ else:
             payload = review_payload(proposals, {}, changes, shared.reviewer(), cycle=cycle)
             shared.run_live(
                 "Resuming the loop with the board's edits…",
-                lambda live: wb.resume(tid, payload, on_event=live, user_id=user),
+                lambda progress: wb.resume(tid, payload, on_event=progress, user_id=user),
             )
 
     elif result.status == "completed":

@@ -8,10 +8,9 @@ from core.limits import MAX_CYCLES, MIN_AS_OF, latest_as_of
 from core.results import RUNNING
 from core.safe_markdown import md_escape
 from core.service import InputError, RunResult
-from ui import evidence, shared
+from ui import evidence, live, shared
 from ui.board import BoardChanges, card_decision, paused_changes, review_payload, undecided_line
 from ui.frames import answer_markdown, citation_frame, label, severity_badge
-from ui.shared import LiveProgress
 
 POLICIES = {
     "manual": "Manual: I review every proposed correction",
@@ -104,10 +103,10 @@ def stale_review(intent: dict) -> None:
         st.caption("Your decisions on it were not applied:  \n" + "  \n".join(md_escape(line) for line in decided))
 
 
-def resume(thread_id: str, cycle: int, payload: dict, live: LiveProgress) -> RunResult:
+def resume(thread_id: str, cycle: int, payload: dict, progress: live.LiveProgress) -> RunResult:
     """Answer the review of `cycle`; a refusal because another tab answered it first says so in plain words."""
     try:
-        return wb.resume(thread_id, payload, on_event=live, user_id=user)
+        return wb.resume(thread_id, payload, on_event=progress, user_id=user)
     except InputError:
         now = wb.show(thread_id, user_id=user)
         if now.status != "awaiting_review" or (now.pending_review or {}).get("cycle") != cycle:
@@ -137,8 +136,8 @@ with st.expander("New research question", expanded=result is None, icon=":materi
 if asked:
     shared.run_live(
         "Starting the loop…",
-        lambda live: wb.start(
-            question, as_of=as_of, max_cycles=int(max_cycles), approve=policy, user_id=user, on_event=live
+        lambda progress: wb.start(
+            question, as_of=as_of, max_cycles=int(max_cycles), approve=policy, user_id=user, on_event=progress
         ),
     )
 
@@ -156,7 +155,7 @@ else:
     cols[1].metric("Cycle", f"{result.evaluation_cycle} of {result.max_evaluation_cycles}")
     cols[2].metric("As of", result.as_of.isoformat() if result.as_of else "—")
     cols[3].metric("Approval", result.approval_policy)
-    shared.show_run_log(tid)
+    live.show_run_log(tid)
     intent = st.session_state.pop(INTENT_KEY, None)
     if intent is not None and intent["thread"] != tid:
         intent = None
@@ -249,7 +248,7 @@ else:
             for error in errors:
                 st.error(md_escape(error))
             if not errors:
-                shared.run_live("Resuming the loop…", lambda live: resume(tid, cycle, payload, live))
+                shared.run_live("Resuming the loop…", lambda progress: resume(tid, cycle, payload, progress))
 
     # ------------------------------------------------------------------------------------------- answer
     elif result.status == "completed":
@@ -303,7 +302,9 @@ else:
             icon=":material/warning:",
         )
         if st.button("Continue the run", type="primary", icon=":material/play_arrow:"):
-            shared.run_live("Continuing the loop…", lambda live: wb.continue_run(tid, on_event=live, user_id=user))
+            shared.run_live(
+                "Continuing the loop…", lambda progress: wb.continue_run(tid, on_event=progress, user_id=user)
+            )
 
     else:
         st.warning("This session holds no loop state (it failed before its first step). Ask the question again.")

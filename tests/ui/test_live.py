@@ -6,7 +6,7 @@ import pytest
 from streamlit.runtime.scriptrunner_utils.exceptions import RerunException, StopException
 from streamlit.runtime.scriptrunner_utils.script_requests import RerunData
 
-from ui.shared import _Live
+from ui.live import _Live
 
 
 @pytest.mark.parametrize("request_exc", [RerunException(RerunData()), StopException()])

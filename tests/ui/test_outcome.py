@@ -9,8 +9,8 @@ from core.state import Deficiency, DeficiencyType, ResolutionStatus, Severity
 from core.termination import NO_OPEN_DEFICIENCIES, ONLY_UNRESOLVABLE_REMAINING, describe
 from tests.inert import live_markup
 from ui.frames import answer_markdown, label
+from ui.live import event_line
 from ui.outcome import badge_markdown, flag_answer, outcome_badge
-from ui.shared import event_line
 
 S = ResolutionStatus
 
