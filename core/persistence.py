@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import atexit
-import re
 import sqlite3
 import threading
 import time
@@ -14,11 +13,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from filelock import FileLock, Timeout
+from filelock import FileLock
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
 from core.config import Settings
 from core.loop_state import CHECKPOINT_TYPES
+from core.run_locks import RunLock, advisory_lock, file_lock, in_process_only, unlock_all
 
 _lock = threading.Lock()
 _open: dict[str, Persistence] = {}
@@ -62,49 +62,6 @@ HEARTBEAT_WAIT_S = 2.0
 """How long a heartbeat write waits for a pooled Postgres connection before it is skipped (retried next beat)."""
 
 
-class RunLockUnavailable(RuntimeError):
-    """The backend cannot give a run its lock now (every run connection busy, or no database connection): the
-    message says which; nothing about the session was written."""
-
-
-@dataclass
-class RunLease:
-    """A run lock as held (truthy) or refused (falsy) by `run_lock`; `lost()` tells whether a held lock went
-    away while held (its Postgres connection dropped), after which the run must not write."""
-
-    acquired: bool
-    connection: Any = None
-    store: Any = None
-    """With Postgres, the session store on the lock's connection (the run then needs no other connection)."""
-
-    def __bool__(self) -> bool:
-        return self.acquired
-
-    def lost(self) -> bool:
-        """True when the lock's connection is closed, broken or no longer answers."""
-        conn = self.connection
-        if conn is None:
-            return False
-        if conn.closed or conn.broken:
-            return True
-        try:
-            conn.execute("SELECT 1")
-        except Exception:
-            return True
-        return False
-
-
-RunLock = Callable[[str], AbstractContextManager[RunLease]]
-"""run_lock(thread_id) -> context yielding a truthy RunLease when this process may run the session, a falsy one
-when another process or replica holds it; released on exit, and by the operating system / server when the holder
-dies. Raises RunLockUnavailable when the backend has no capacity for another run."""
-
-
-@contextmanager
-def _in_process_only(thread_id: str) -> Iterator[RunLease]:
-    yield RunLease(True)
-
-
 @dataclass
 class Persistence:
     """A checkpointer and a store that share one backend, and the backend's cross-process run lock."""
@@ -113,7 +70,7 @@ class Persistence:
     store: Any
     backend: str
     _closers: tuple[Any, ...] = ()
-    run_lock: RunLock = _in_process_only
+    run_lock: RunLock = in_process_only
     pooled_store: Callable[[], AbstractContextManager[Any]] | None = None
     """A store on a connection of its own, waiting only briefly for one (Postgres)."""
 
@@ -179,7 +136,7 @@ def _sqlite(settings: Settings) -> Persistence:
         store=store,
         backend="sqlite",
         _closers=(conn.close, store_conn.close),
-        run_lock=_file_lock(settings.data_dir / "locks"),
+        run_lock=file_lock(settings.data_dir / "locks"),
     )
 
 
@@ -227,7 +184,7 @@ def _postgres(url: str, pool_size: int = 20, wait_s: float = 10.0) -> Persistenc
         max_size=pool_size,
         kwargs={"autocommit": True, "row_factory": dict_row, "prepare_threshold": 0},
         configure=_keepalives,
-        reset=_unlock_all,
+        reset=unlock_all,
         open=True,
     )
     saver = LeasedPostgresSaver(pool, serde=serializer())
@@ -244,7 +201,7 @@ def _postgres(url: str, pool_size: int = 20, wait_s: float = 10.0) -> Persistenc
         store=store,
         backend="postgres",
         _closers=(pool.close,),
-        run_lock=_advisory_lock(pool, saver, run_slots(pool_size), wait_s),
+        run_lock=advisory_lock(pool, saver, run_slots(pool_size), wait_s),
         pooled_store=_pooled_store(pool, HEARTBEAT_WAIT_S),
     )
 
@@ -268,12 +225,6 @@ def _keepalives(conn: Any) -> None:
         conn.execute(f"SET {setting}")
 
 
-def _unlock_all(conn: Any) -> None:
-    """A connection going back to the pool holds no advisory lock (belt and braces: run_lock unlocks first, since
-    the pool resets a returned connection later, in a worker)."""
-    conn.execute("SELECT pg_advisory_unlock_all()")
-
-
 def _wait_for_advisory_lock(conn: Any, name: str, timeout_s: float = 300.0) -> None:
     """Take a session-level advisory lock by polling: a blocking pg_advisory_lock would keep a statement (and its
     snapshot) open, which the migrations' CREATE INDEX CONCURRENTLY in the lock holder waits for: a deadlock
@@ -283,75 +234,6 @@ def _wait_for_advisory_lock(conn: Any, name: str, timeout_s: float = 300.0) -> N
         if time.monotonic() > deadline:
             raise TimeoutError(f"another process has been setting up the database schema for {timeout_s:.0f} s")
         time.sleep(0.1)
-
-
-def _file_lock(directory: Path) -> RunLock:
-    """One run per session among processes sharing a SQLite file (the CLI and the app): a non-blocking file lock
-    per session (filelock: an flock the OS drops when the holder dies; another thread or process is refused)."""
-
-    @contextmanager
-    def lock(thread_id: str) -> Iterator[RunLease]:
-        directory.mkdir(parents=True, exist_ok=True)
-        held = FileLock(directory / f"{re.sub(r'[^A-Za-z0-9_-]', '_', thread_id)}.lock")
-        try:
-            held.acquire(timeout=0)
-        except Timeout:
-            yield RunLease(False)
-            return
-        try:
-            yield RunLease(True)
-        finally:
-            held.release()
-
-    return lock
-
-
-def _advisory_lock(pool: Any, saver: Any, slots: int, wait_s: float) -> RunLock:
-    """One run per session among replicas sharing Postgres: a session-level advisory lock on a connection taken
-    from the pool for the whole run, which also carries the run's checkpoint writes (so losing the connection
-    stops the run before its next write, and the server drops the lock when the holder dies). At most `slots`
-    runs at once per process; beyond that, or without a connection within `wait_s`, RunLockUnavailable. A run
-    needs no other connection: its checkpoints and its session entry use this one too."""
-    from langgraph.store.postgres import PostgresStore
-    from psycopg_pool import PoolTimeout
-
-    free = threading.BoundedSemaphore(slots)
-
-    @contextmanager
-    def lock(thread_id: str) -> Iterator[RunLease]:
-        if not free.acquire(timeout=wait_s):
-            raise RunLockUnavailable(
-                f"this process already runs {slots} sessions, as many as its database pool "
-                "allows (WORKBENCH_DB_POOL_SIZE); try again when one pauses or finishes"
-            )
-        try:
-            try:
-                conn = pool.getconn(timeout=wait_s)
-            except PoolTimeout as exc:
-                raise RunLockUnavailable(
-                    f"no database connection for the run within {wait_s:g} s (the database "
-                    "refuses more connections or does not answer); try again later"
-                ) from exc
-            try:
-                key = f"workbench-run:{thread_id}"
-                if not conn.execute("SELECT pg_try_advisory_lock(hashtextextended(%s, 0)) AS got", (key,)).fetchone()[
-                    "got"
-                ]:
-                    yield RunLease(False)
-                    return
-                lease = RunLease(True, conn, PostgresStore(conn))
-                try:
-                    with saver.leased(thread_id, conn):
-                        yield lease
-                finally:  # here, not in the pool's reset, which runs later in a pool worker
-                    if not lease.lost():
-                        conn.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 0))", (key,))
-            finally:
-                pool.putconn(conn)  # a broken connection is discarded by the pool
-        finally:
-            free.release()
-
-    return lock
 
 
 def close_all() -> None:

@@ -28,7 +28,6 @@ from core.inputs import (
 from core.limits import MAX_CYCLES
 from core.loop_state import SessionInput, WorkbenchState
 from core.nodes import Deps
-from core.persistence import RunLease
 from core.results import (
     AWAITING_REVIEW,
     EMPTY,
@@ -40,6 +39,7 @@ from core.results import (
     progress_event,
     with_entry_figures,
 )
+from core.run_locks import RunLease
 from core.service.base import RunLockLostError, WorkbenchBase
 from core.service.staging import STAGED_NS
 from core.termination import STEP_LIMIT, TerminationPolicy

@@ -21,6 +21,7 @@ BELOW_THE_SERVICE = (
     "core.graph",
     "core.nodes",
     "core.persistence",
+    "core.run_locks",
     "core.termination",
 )
 
