@@ -7,7 +7,6 @@ from datetime import date
 from core.documents import DocumentMeta, SearchFilter, Threshold
 from tests.fakes import KeywordStore
 
-AS_OF = date(2026, 11, 30)
 QUESTION = "What owner identification threshold applies to a remitter in Freedonia and in Sylvania?"
 
 

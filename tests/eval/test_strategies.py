@@ -10,7 +10,8 @@ from core.eval_scores import score
 from core.evaluation import EvalQuestion, evaluate, run_loop, run_retry, run_single
 from core.service import InputError
 from core.state import DeficiencyType
-from tests.eval.corpus import AS_OF, QUESTION, clean_corpus
+from tests.eval.corpus import QUESTION, clean_corpus
+from tests.loop.corpora import AS_OF
 
 Q = EvalQuestion(
     label="F1",

@@ -16,8 +16,9 @@ from core.engines.llm.prompts import DATA_RULE
 from core.service import Workbench
 from core.state import DeficiencyType
 from core.termination import LLM_BUDGET_EXHAUSTED, NO_OPEN_DEFICIENCIES, describe
-from tests.llm.conftest import AS_OF, INJECTION, QUESTION, RU_TEXT, engine_ctx, two_country_plan
+from tests.llm.conftest import INJECTION, QUESTION, engine_ctx, two_country_plan
 from tests.llm.loopback import EMPTY_PLAN, FakeModel, LoopbackLLM, claim, structured, system_text, user_text
+from tests.loop.corpora import AS_OF, RU_TEXT
 
 MISSING_XY = {
     "deficiency_type": "missing_jurisdiction",
