@@ -56,6 +56,15 @@ class StreamlitSecretsSource(PydanticBaseSettingsSource):
         return out
 
 
+def _one_of(v: object, names: tuple[str, ...], what: str) -> object:
+    """A name given as text, stripped and lower-cased, refused with the names allowed when it is none of them."""
+    if isinstance(v, str):
+        v = v.strip().lower()
+        if v not in names:
+            raise ValueError(f"unknown {what}: use one of {', '.join(names)}")
+    return v
+
+
 class Settings(BaseSettings):
     """Every tunable of the workbench. Environment variables use the `WORKBENCH_` prefix unless aliased."""
 
@@ -110,20 +119,14 @@ class Settings(BaseSettings):
     @field_validator("engine", mode="before")
     @classmethod
     def _known_engine(cls, v: object) -> object:
-        if isinstance(v, str):
-            v = v.strip().lower() or None
-            if v is not None and v not in ENGINE_NAMES:
-                raise ValueError(f"unknown engine: use one of {', '.join(ENGINE_NAMES)}")
-        return v
+        if isinstance(v, str) and not v.strip():
+            return None
+        return _one_of(v, ENGINE_NAMES, "engine")
 
     @field_validator("blocking_severity", mode="before")
     @classmethod
     def _known_severity(cls, v: object) -> object:
-        if isinstance(v, str):
-            v = v.strip().lower()
-            if v not in SEVERITY_NAMES:
-                raise ValueError(f"unknown severity: use one of {', '.join(SEVERITY_NAMES)}")
-        return v
+        return _one_of(v, SEVERITY_NAMES, "severity")
 
     @classmethod
     def settings_customise_sources(

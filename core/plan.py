@@ -7,6 +7,7 @@ answer against these items, so an answer that leaves part of the question open c
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import date
 from enum import Enum
 
@@ -109,3 +110,27 @@ class ResearchPlan(BaseModel):
 def item_id(jurisdiction: str, aspect: Aspect | str) -> str:
     """Readable, stable id of a plan item: the coverage deficiency about it keeps its ID across cycles."""
     return f"{jurisdiction}:{Aspect(aspect).value}"
+
+
+def verdict_item(question: str, answerable: bool) -> PlanItem:
+    """The cross-jurisdiction item of a yes/no question: the direct answer, retrieved with the question itself."""
+    return PlanItem(
+        id=item_id(ANY_JURISDICTION, Aspect.verdict),
+        jurisdiction=ANY_JURISDICTION,
+        aspect=Aspect.verdict,
+        ask=f"a direct yes or no to: {question}",
+        query=question,
+        answerable=answerable,
+    )
+
+
+def comparison_item(codes: Iterable[str], answerable: bool) -> PlanItem:
+    """The cross-jurisdiction item of a comparing question: drawn from the other items, never retrieved."""
+    return PlanItem(
+        id=item_id(ANY_JURISDICTION, Aspect.comparison),
+        jurisdiction=ANY_JURISDICTION,
+        aspect=Aspect.comparison,
+        ask="a comparison across " + ", ".join(codes),
+        query="",
+        answerable=answerable,
+    )

@@ -1,14 +1,17 @@
-"""A tiny corpus the eval tests build themselves: two fictional jurisdictions the sample corpus lacks (FD, SV)."""
+"""A tiny corpus the eval tests build themselves: two fictional jurisdictions the sample corpus lacks (FD, SV); and
+the keys every scored row of an eval report carries."""
 
 from __future__ import annotations
 
 from datetime import date
 
 from core.documents import DocumentMeta, SearchFilter, Threshold
+from core.eval_scores import AVERAGED_FIELDS
 from tests.fakes import KeywordStore
 
-AS_OF = date(2026, 11, 30)
 QUESTION = "What owner identification threshold applies to a remitter in Freedonia and in Sylvania?"
+ROW_KEYS = frozenset({"question", "facts_missing", "detected_types", *AVERAGED_FIELDS})
+"""Keys of a question's row in `eval --json`: every figure the summary averages, and what the question missed."""
 
 
 def freedonia_corpus() -> list[tuple[DocumentMeta, list[str]]]:

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from core.evaluation import EvalQuestion, evaluate
-from tests.eval.corpus import AS_OF, QUESTION
+from tests.eval.corpus import QUESTION
+from tests.loop.corpora import AS_OF
 
 ROOT = Path(__file__).resolve().parents[2]
 

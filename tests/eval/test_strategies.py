@@ -10,7 +10,8 @@ from core.eval_scores import score
 from core.evaluation import EvalQuestion, evaluate, run_loop, run_retry, run_single
 from core.service import InputError
 from core.state import DeficiencyType
-from tests.eval.corpus import AS_OF, QUESTION, clean_corpus
+from tests.eval.corpus import QUESTION, ROW_KEYS, clean_corpus
+from tests.loop.corpora import AS_OF
 
 Q = EvalQuestion(
     label="F1",
@@ -102,19 +103,7 @@ def test_score_fields(make_workbench) -> None:
     assert (row.plan_items, row.plan_items_answered, row.duplicate_sentences, row.cut_sentences) == (7, 7, 0, 0)
     assert row.words_per_item and row.words_per_item <= 120 and not row.certified_incomplete
     assert row.residual_severity > 0 and row.residual_count == sum(row.residual_types.values())
-    assert set(row.to_json()) >= {
-        "question",
-        "fact_coverage",
-        "facts_missing",
-        "residual_count",
-        "residual_severity",
-        "resolved",
-        "retrievals",
-        "critic_calls",
-        "cycles",
-        "wall_s",
-        "detected_types",
-    }
+    assert set(row.to_json()) >= ROW_KEYS
     assert "answer" not in row.to_json() and row.to_json(with_answer=True)["answer"] == row.answer
 
 

@@ -16,8 +16,9 @@ from core.engines.llm.prompts import DATA_RULE
 from core.service import Workbench
 from core.state import DeficiencyType
 from core.termination import LLM_BUDGET_EXHAUSTED, NO_OPEN_DEFICIENCIES, describe
-from tests.llm.conftest import AS_OF, INJECTION, QUESTION, RU_TEXT, engine_ctx, two_country_plan
+from tests.llm.conftest import INJECTION, QUESTION, engine_ctx, two_country_plan
 from tests.llm.loopback import EMPTY_PLAN, FakeModel, LoopbackLLM, claim, structured, system_text, user_text
+from tests.loop.corpora import AS_OF, RU_TEXT
 
 MISSING_XY = {
     "deficiency_type": "missing_jurisdiction",
@@ -36,6 +37,13 @@ VAGUE_RU = {
     "affected_section": "RU",
 }
 FABRICATED = "Under the Payments Act, owner disclosure applies to each person holding more than 10% of a payment firm."
+FABRICATED_CLAIM = Claim(
+    text=FABRICATED,
+    plan_item_ids=("RU:threshold",),
+    citations=(Quote(doc_id="ru-act", chunk_id="ru-act#0", quote=RU_TEXT),),
+)
+FABRICATED_ANSWER = Answer(sections=(AnswerSection(jurisdiction="RU", claims=(FABRICATED_CLAIM,)),))
+"""An answer whose one claim states a figure (10%) that the Payments Act passage it quotes (30%) does not."""
 
 
 def test_hybrid_loop_plans_drafts_and_converges_with_merged_origins_and_accounting(
@@ -78,13 +86,7 @@ def test_the_rule_floor_catches_a_fabricated_figure_under_engine_llm(
     does not state; the rule floor reports it (critical, origin rules) and the score stays below the threshold."""
     _, _, critic, name = make_engines(llm_settings(engine="llm"))
     llm_server.push(structured({"deficiencies": []}))
-    fabricated = Claim(
-        text=FABRICATED,
-        plan_item_ids=("RU:threshold",),
-        citations=(Quote(doc_id="ru-act", chunk_id="ru-act#0", quote=RU_TEXT),),
-    )
-    answer = Answer(sections=(AnswerSection(jurisdiction="RU", claims=(fabricated,)),))
-    result = critic.critique(two_country_plan(), answer, [], engine_ctx())
+    result = critic.critique(two_country_plan(), FABRICATED_ANSWER, [], engine_ctx())
     assert name == "llm" and result.critics == ("llm", "rule floor")
     wrong = [d for d in result.deficiencies if d.deficiency_type == DeficiencyType.incorrect_threshold]
     assert [(d.subject, d.origin, d.severity.value) for d in wrong] == [
@@ -117,13 +119,7 @@ def test_the_model_and_the_rules_name_a_wrong_figure_alike_so_their_findings_mer
             }
         )
     )
-    fabricated = Claim(
-        text=FABRICATED,
-        plan_item_ids=("RU:threshold",),
-        citations=(Quote(doc_id="ru-act", chunk_id="ru-act#0", quote=RU_TEXT),),
-    )
-    answer = Answer(sections=(AnswerSection(jurisdiction="RU", claims=(fabricated,)),))
-    result = critic.critique(two_country_plan(), answer, [], engine_ctx())
+    result = critic.critique(two_country_plan(), FABRICATED_ANSWER, [], engine_ctx())
     (wrong,) = [d for d in result.deficiencies if d.deficiency_type == DeficiencyType.incorrect_threshold]
     assert (wrong.subject, wrong.origin) == ("RU:RU:threshold:percent:10", "llm+rules")
     assert wrong.description.startswith("The claim")  # the rule version's content wins

@@ -7,6 +7,18 @@ from datetime import date
 from core.documents import DocumentMeta, Exemption, Threshold
 
 AS_OF = date(2026, 11, 30)
+"""The as-of date of every corpus the tests build themselves."""
+RU_TEXT = "Under the Payments Act, owner disclosure applies to each person holding more than 30% of a payment firm."
+XY_TEXT = "In Xylandia, owner disclosure applies to each person holding 25% or more of a payment firm."
+XY_GUIDANCE = DocumentMeta(
+    id="xy-guidance",
+    title="Xylandia owner disclosure guidance",
+    jurisdiction="XY",
+    aliases=("Xylandia",),
+    effective=date(2015, 5, 1),
+    thresholds=(Threshold(name="owner_disclosure", value=25, unit="percent", comparator=">="),),
+)
+"""Xylandia's one rule, in force: the second jurisdiction of the Ruritania corpora (loop and LLM tests)."""
 
 
 def ruritania_corpus() -> list[tuple[DocumentMeta, list[str]]]:
@@ -44,19 +56,11 @@ def ruritania_corpus() -> list[tuple[DocumentMeta, list[str]]]:
         superseded_by=("ru-act-2010",),
         thresholds=(Threshold(name="owner_disclosure", value=10, unit="percent", comparator=">="),),
     )
-    xy = DocumentMeta(
-        id="xy-guidance",
-        title="Xylandia owner disclosure guidance",
-        jurisdiction="XY",
-        aliases=("Xylandia",),
-        effective=date(2015, 5, 1),
-        thresholds=(Threshold(name="owner_disclosure", value=25, unit="percent", comparator=">="),),
-    )
     return [
         (
             old,
             [
-                "Under the Payments Act, owner disclosure applies to each person holding more than 30% of a payment firm.",
+                RU_TEXT,
                 "Under the Payments Act, savings clubs with fewer than fifty members are exempt from owner disclosure.",
             ],
         ),
@@ -71,7 +75,7 @@ def ruritania_corpus() -> list[tuple[DocumentMeta, list[str]]]:
             wrong,
             ["Ruritania owner disclosure applies to each person holding 10% or more of a payment firm, says a blog."],
         ),
-        (xy, ["In Xylandia, owner disclosure applies to each person holding 25% or more of a payment firm."]),
+        (XY_GUIDANCE, [XY_TEXT]),
     ]
 
 

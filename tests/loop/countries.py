@@ -8,8 +8,6 @@ from datetime import date
 
 from core.documents import DocumentMeta, Exemption
 
-AS_OF = date(2026, 11, 30)
-
 
 def country_corpus() -> list[tuple[DocumentMeta, list[str]]]:
     """CA (a current regulation and the 2007 rules it replaced), AU, CH (two passages), HK."""

@@ -44,16 +44,16 @@ def run_core(cli: Callable[..., CliResult], data_dir: Path) -> Callable[..., Cli
     return lambda *args: cli(*args, WORKBENCH_DATA_DIR=str(data_dir))
 
 
+def fresh_core(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    """`python -m core ARGS` in a fresh process, as a user starts it."""
+    return subprocess.run(
+        [sys.executable, "-m", "core", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=240
+    )
+
+
 def test_run_approve_all_json(env: dict[str, str]) -> None:
     """The one `run` in a fresh process: `python -m core` as a user starts it, exit code and JSON on stdout."""
-    out = subprocess.run(
-        [sys.executable, "-m", "core", "run", Q1, "--approve", "all", "--as-of", "2026-11-30", "--json"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
+    out = fresh_core(env, "run", Q1, "--approve", "all", "--as-of", "2026-11-30", "--json")
     assert out.returncode == 0, out.stderr
     r = json.loads(out.stdout)
     assert r["status"] == "completed" and r["termination_reason"]
@@ -116,14 +116,8 @@ def test_resume_after_the_process_is_killed_at_the_review_pause(
     )
     for store in opened_stores:  # the in-process commands have ended: free the shard for the next process
         store.close()
-    resumed = subprocess.run(  # the suite's one `resume` in a fresh process
-        [sys.executable, "-m", "core", "resume", thread_id, "--decisions", str(decisions), "--json"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
+    # the suite's one `resume` in a fresh process
+    resumed = fresh_core(env, "resume", thread_id, "--decisions", str(decisions), "--json")
     assert resumed.returncode == 0, resumed.stderr
     r = json.loads(resumed.stdout)
     assert r["status"] in ("completed", "awaiting_review")

@@ -21,7 +21,8 @@ from core.scoring import fact_found
 from core.service import Workbench
 from core.state import DeficiencyType, ResolutionStatus
 from tests.fakes import KeywordStore
-from tests.loop.countries import AS_OF, country_corpus
+from tests.loop.corpora import AS_OF
+from tests.loop.countries import country_corpus
 
 T = DeficiencyType
 

@@ -24,7 +24,7 @@ import pytest
 from core.audit import verify_chain
 from core.config import Settings
 from core.persistence import _postgres, _sqlite
-from core.service import InputError, Workbench
+from core.service import InputError, RunResult, Workbench
 from tests.cli import CliResult
 from tests.forkserver import ForkServer
 
@@ -120,6 +120,25 @@ def review_payload(proposals: list[dict[str, Any]]) -> tuple[dict[str, Any], lis
     return {"cycle": 0, "decisions": decisions, "reviewer": "carol"}, expected
 
 
+def approved_to_the_end(wb: Workbench, tid: str, result: RunResult, user: str) -> RunResult:
+    """Every later review approved (as carol) until the run completes; its audit chain must then verify, with
+    each human decision recorded as one act."""
+    while result.status == "awaiting_review":
+        later = {p["id"]: {"action": "approve"} for p in result.pending_review["proposals"]}
+        result = wb.resume(
+            tid, {"cycle": result.pending_review["cycle"], "decisions": later, "reviewer": "carol"}, user_id=user
+        )
+    assert result.status == "completed"
+    history = result.evaluation_history
+    assert verify_chain(result.audit_records) == (
+        True,
+        f"{len(history)} cycle records and {len(result.human_acts)} human acts verified",
+    )
+    decided = [d for h in history for d in h.decisions if not d.automatic]
+    assert len([a for a in result.human_acts if a.kind == "decision"]) == len(decided)  # each act once
+    return result
+
+
 def test_a_session_survives_sigkill_mid_cycle_and_at_the_review_pause(
     data_dir: Path, database_url: str | None, tmp_path: Path, fork_server: ForkServer
 ) -> None:
@@ -176,21 +195,9 @@ def test_a_session_survives_sigkill_mid_cycle_and_at_the_review_pause(
         searched = count_searches(wb)
         result = wb.continue_run(tid, user_id=user)
         assert len(searched) == 1  # only the unfinished correction ran again
-        while result.status == "awaiting_review":
-            later = {p["id"]: {"action": "approve"} for p in result.pending_review["proposals"]}
-            result = wb.resume(
-                tid, {"cycle": result.pending_review["cycle"], "decisions": later, "reviewer": "carol"}, user_id=user
-            )
-        assert result.status == "completed"
-
+        result = approved_to_the_end(wb, tid, result, user)
         history = result.evaluation_history
         assert [h.cycle_number for h in history] == list(range(len(history)))
-        assert verify_chain(result.audit_records) == (
-            True,
-            f"{len(history)} cycle records and {len(result.human_acts)} human acts verified",
-        )
-        decided = [d for h in history for d in h.decisions if not d.automatic]
-        assert len([a for a in result.human_acts if a.kind == "decision"]) == len(decided)  # each act once
         first_review = history[1]
         assert sorted((d.deficiency_id, d.action, d.query) for d in first_review.decisions) == expected_decisions
         assert {d.decided_by for d in first_review.decisions} == {"carol"}
@@ -244,19 +251,8 @@ def test_a_kill_after_the_parallel_corrections_are_saved_but_before_their_checkp
         executed: list[str] = []
         result = wb.continue_run(tid, user_id=user, on_event=lambda e: executed.append(e.node))
         assert not searched and "revise" in executed  # no correction ran twice; the revision did
-        while result.status == "awaiting_review":
-            later = {p["id"]: {"action": "approve"} for p in result.pending_review["proposals"]}
-            result = wb.resume(
-                tid, {"cycle": result.pending_review["cycle"], "decisions": later, "reviewer": "carol"}, user_id=user
-            )
-        assert result.status == "completed"
+        result = approved_to_the_end(wb, tid, result, user)
         history = result.evaluation_history
-        assert verify_chain(result.audit_records) == (
-            True,
-            f"{len(history)} cycle records and {len(result.human_acts)} human acts verified",
-        )
-        decided = [d for h in history for d in h.decisions if not d.automatic]
-        assert len([a for a in result.human_acts if a.kind == "decision"]) == len(decided)  # each act once
         assert sorted((d.deficiency_id, d.action, d.query) for d in history[1].decisions) == expected_decisions
         assert len(history[1].retrieval_queries_issued) == approved  # each approval retrieved exactly once
 

@@ -10,7 +10,16 @@ from core.engines.llm.client import LlmClient, LlmUnavailableError, add_usage
 from core.engines.llm.prompts import PLAN_SYSTEM, plan_prompt
 from core.engines.llm.schemas import PlanOut
 from core.gazetteer import country_name, covered_by, iso_country
-from core.plan import ANY_JURISDICTION, Aspect, PlanItem, PlannedJurisdiction, ResearchPlan, item_id
+from core.plan import (
+    ANY_JURISDICTION,
+    Aspect,
+    PlanItem,
+    PlannedJurisdiction,
+    ResearchPlan,
+    comparison_item,
+    item_id,
+    verdict_item,
+)
 
 MAX_ENTITY_TYPES = 8
 OPEN_ASPECTS = (Aspect.verdict, Aspect.comparison)
@@ -171,27 +180,9 @@ class _Items:
         """The verdict item of a yes/no question and the comparison item of a comparing one."""
         answerable = any(i.answerable and i.jurisdiction != ANY_JURISDICTION for i in self.items.values())
         if yes_no:
-            self._put(
-                PlanItem(
-                    id=item_id(ANY_JURISDICTION, Aspect.verdict),
-                    jurisdiction=ANY_JURISDICTION,
-                    aspect=Aspect.verdict,
-                    ask=f"a direct yes or no to: {self.floor.question}",
-                    query=self.floor.question,
-                    answerable=answerable,
-                )
-            )
+            self._put(verdict_item(self.floor.question, answerable))
         if comparison:
-            self._put(
-                PlanItem(
-                    id=item_id(ANY_JURISDICTION, Aspect.comparison),
-                    jurisdiction=ANY_JURISDICTION,
-                    aspect=Aspect.comparison,
-                    ask="a comparison across " + ", ".join(self.places),
-                    query="",
-                    answerable=answerable,
-                )
-            )
+            self._put(comparison_item(self.places, answerable))
 
     def ranked(self) -> tuple[PlanItem, ...]:
         """Items by the plan's jurisdiction order (cross-jurisdiction items last), then by aspect."""

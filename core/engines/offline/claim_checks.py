@@ -62,7 +62,6 @@ def check_claims(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineConte
             continue
         quoted = " ".join(q.quote for q in faithful)
         query = asked.query if (asked := plan.item(item)) else c.said
-        where = [code] if code != ANY_JURISDICTION else []
         source = ctx.catalog.get(faithful[0].doc_id)
         hint = currency_hint(code if code != ANY_JURISDICTION else (source.jurisdiction if source is not None else ""))
         supported = figures(quoted, hint)
@@ -76,39 +75,34 @@ def check_claims(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineConte
                 else f"states {fig.text}, which the passage it quotes does not"
             )
             out.append(
-                Deficiency(
-                    deficiency_type=T.incorrect_threshold,
-                    subject=f"{code}:{item}:{fig.unit}:{fig.value:g}",
-                    severity=Severity.critical,
-                    affected_section=code,
-                    affected_text=c.text,
-                    description=f"The claim '{c.said[:100]}' {what}.",
-                    suggested_correction_query=query,
-                    correction_filter=filter_of(
-                        jurisdictions=where,
-                        unit=fig.unit,
-                        items=list(c.plan_item_ids),
-                    ),
-                    evidence_doc_ids=c.doc_ids,
-                )
+                _misstated(code, c, query, f"{code}:{item}:{fig.unit}:{fig.value:g}", Severity.critical, what, fig.unit)
             )
         quoted_dates = set(dates(quoted))
         for d in dates(c.said):
             if d not in quoted_dates:
-                out.append(
-                    Deficiency(
-                        deficiency_type=T.incorrect_threshold,
-                        subject=f"{code}:{item}:date:{d.isoformat()}",
-                        severity=Severity.high,
-                        affected_section=code,
-                        affected_text=c.text,
-                        description=f"The claim '{c.said[:100]}' gives {format_date(d)}, which the passage it quotes does not.",
-                        suggested_correction_query=query,
-                        correction_filter=filter_of(jurisdictions=where, items=list(c.plan_item_ids)),
-                        evidence_doc_ids=c.doc_ids,
-                    )
-                )
+                what = f"gives {format_date(d)}, which the passage it quotes does not"
+                out.append(_misstated(code, c, query, f"{code}:{item}:date:{d.isoformat()}", Severity.high, what))
     return out
+
+
+def _misstated(
+    code: str, c: Claim, query: str, subject: str, severity: Severity, what: str, unit: str = ""
+) -> Deficiency:
+    """A figure or date the claim states and its quoted passage does not: corrected by retrieving for the claim's
+    item in its own jurisdiction (and, for a figure, its unit)."""
+    return Deficiency(
+        deficiency_type=T.incorrect_threshold,
+        subject=subject,
+        severity=severity,
+        affected_section=code,
+        affected_text=c.text,
+        description=f"The claim '{c.said[:100]}' {what}.",
+        suggested_correction_query=query,
+        correction_filter=filter_of(
+            jurisdictions=[code] if code != ANY_JURISDICTION else [], unit=unit, items=list(c.plan_item_ids)
+        ),
+        evidence_doc_ids=c.doc_ids,
+    )
 
 
 def _relevant(t: Threshold, wanted: set[str]) -> bool:

@@ -14,7 +14,16 @@ from core.documents import Catalog, DocStatus
 from core.engines.base import EngineContext, PlanResult
 from core.engines.text import STOPWORDS, stem, terms
 from core.gazetteer import Place, corpus_names, find_places, is_place_name, name_re
-from core.plan import ANY_JURISDICTION, Aspect, PlanItem, PlannedJurisdiction, ResearchPlan, item_id
+from core.plan import (
+    ANY_JURISDICTION,
+    Aspect,
+    PlanItem,
+    PlannedJurisdiction,
+    ResearchPlan,
+    comparison_item,
+    item_id,
+    verdict_item,
+)
 
 ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
     Aspect.threshold: re.compile(
@@ -242,29 +251,10 @@ class OfflinePlanner:
                     )
                 )
         if yes_no:
-            items.insert(
-                0,
-                PlanItem(
-                    id=item_id(ANY_JURISDICTION, Aspect.verdict),
-                    jurisdiction=ANY_JURISDICTION,
-                    aspect=Aspect.verdict,
-                    ask=f"a direct yes or no to: {question}",
-                    query=question,
-                    answerable=bool(codes),
-                ),
-            )
+            items.insert(0, verdict_item(question, bool(codes)))
         comparison = bool(COMPARISON.search(question)) or (len(codes) > 1 and " and " in question.lower())
         if comparison and len(jurisdictions) > 1:
-            items.append(
-                PlanItem(
-                    id=item_id(ANY_JURISDICTION, Aspect.comparison),
-                    jurisdiction=ANY_JURISDICTION,
-                    aspect=Aspect.comparison,
-                    ask="a comparison across " + ", ".join(j.code for j in jurisdictions),
-                    query="",
-                    answerable=len(codes) > 1,
-                )
-            )
+            items.append(comparison_item((j.code for j in jurisdictions), len(codes) > 1))
         plan = ResearchPlan(
             question=question,
             as_of=ctx.as_of,
