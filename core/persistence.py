@@ -75,9 +75,9 @@ class Persistence:
     """A store on a connection of its own, waiting only briefly for one (Postgres)."""
 
     def heartbeat_store(self) -> AbstractContextManager[Any]:
-        """The store that running sessions' heartbeats go through, entered per write: on Postgres a pooled
-        connection waited for at most HEARTBEAT_WAIT_S (a run's lock connection carries its checkpoint writes
-        and is left alone), so a busy pool delays a heartbeat, never a run; else the store itself."""
+        """The store that the heartbeat refreshes of running sessions go through, entered per write: on Postgres a
+        pooled connection waited for at most HEARTBEAT_WAIT_S (a run's lock connection carries its checkpoint
+        writes and is left alone), so a busy pool delays a refresh, never a run; else the store itself."""
         return self.pooled_store() if self.pooled_store is not None else nullcontext(self.store)
 
     def close(self) -> None:

@@ -168,5 +168,5 @@ class WorkbenchBase:
                     f"session {thread_id} is already running in another process or replica; "
                     "wait for it to pause or finish"
                 )
-            held.enter_context(beating(self.persistence, thread_id))
+            held.enter_context(beating(self.persistence, thread_id, own_store=lease.store))
             yield lease

@@ -10,8 +10,9 @@ import os
 import socket
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -60,10 +61,19 @@ def _pid_alive(pid: int) -> bool:
 
 
 @contextmanager
-def beating(persistence: Persistence, thread_id: str) -> Iterator[None]:
-    """Keep the session's heartbeat fresh while the block runs (the caller holds the run lock); removed after."""
+def beating(persistence: Persistence, thread_id: str, own_store: Any = None) -> Iterator[None]:
+    """Keep the session's heartbeat fresh while the block runs (the caller holds the run lock); removed after.
+
+    `own_store` is the store on the run's own lock connection (Postgres). The calling thread writes the first beat
+    and removes the last through it, so a busy pool delays neither the run's start nor its end (a run whose lock
+    connection dropped removes it through the pool); the refreshes in between come from a worker thread on pooled
+    connections (the lock connection carries the run's writes)."""
+
+    def this_thread() -> AbstractContextManager[Any]:
+        return nullcontext(own_store) if own_store is not None else persistence.heartbeat_store()
+
     stop = threading.Event()
-    _write(persistence, thread_id)
+    _write(this_thread, thread_id)
     worker = threading.Thread(
         target=_refresh, args=(persistence, thread_id, stop), daemon=True, name=f"heartbeat-{thread_id}"
     )
@@ -73,24 +83,33 @@ def beating(persistence: Persistence, thread_id: str) -> Iterator[None]:
     finally:
         stop.set()
         worker.join(HEARTBEAT_TIMEOUT_S)
-        try:
-            with persistence.heartbeat_store() as store:
-                store.delete(HEARTBEATS_NS, thread_id)
-        except Exception:
-            log.warning("heartbeat of session %s not removed", thread_id, exc_info=True)
+        _remove(thread_id, this_thread, persistence.heartbeat_store)
 
 
 def _refresh(persistence: Persistence, thread_id: str, stop: threading.Event) -> None:
     while not stop.wait(HEARTBEAT_INTERVAL_S):
-        _write(persistence, thread_id)
+        _write(persistence.heartbeat_store, thread_id)
 
 
-def _write(persistence: Persistence, thread_id: str) -> None:
+def _remove(thread_id: str, *stores: Callable[[], AbstractContextManager[Any]]) -> None:
+    """Delete the session's heartbeat through the first of `stores` that works; a failure of all is logged (the
+    beat then goes stale within HEARTBEAT_TIMEOUT_S)."""
+    for n, store_of in enumerate(stores, 1):
+        try:
+            with store_of() as store:
+                store.delete(HEARTBEATS_NS, thread_id)
+            return
+        except Exception:
+            if n == len(stores):
+                log.warning("heartbeat of session %s not removed", thread_id, exc_info=True)
+
+
+def _write(store_of: Callable[[], AbstractContextManager[Any]], thread_id: str) -> None:
     """One heartbeat; a failure is logged and the next interval tries again (the run lock, not the heartbeat,
     keeps a second process from running the session)."""
     beat = Heartbeat(at=time.time(), host=_HOST, pid=os.getpid())
     try:
-        with persistence.heartbeat_store() as store:
+        with store_of() as store:
             store.put(HEARTBEATS_NS, thread_id, beat.model_dump(), index=False)
     except Exception:
         log.warning("heartbeat of session %s not written", thread_id, exc_info=True)

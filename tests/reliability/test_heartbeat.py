@@ -180,3 +180,29 @@ def test_a_run_in_another_process_shows_running_until_that_process_dies(
         assert wb.show(listed.thread_id, user_id=user).status == "interrupted"
     finally:
         persistence.close()
+
+
+def test_a_run_writes_its_first_and_last_heartbeat_on_its_own_connection(tmp_path: Path, pg_url: str) -> None:
+    """With every pooled connection taken, the run's start and end do not wait for one: the first beat and its
+    removal go through the run's lock connection; only the refreshes in between use the pool."""
+    persistence = _postgres(pg_url)
+    pooled: list[str] = []
+
+    def pool_exhausted() -> Any:
+        pooled.append("asked")
+        raise TimeoutError("no pooled connection")
+
+    persistence.pooled_store = pool_exhausted
+    wb = Workbench(Settings(data_dir=tmp_path), store=KeywordStore(ruritania_corpus()), persistence=persistence)
+    seen: list[set[str]] = []
+    try:
+        done = wb.start(
+            RU_QUESTION,
+            as_of=AS_OF,
+            approve="all",
+            on_event=lambda _event: seen.append(heartbeat.alive_sessions(persistence)),
+        )
+        assert done.status == "completed" and seen and all(done.thread_id in alive for alive in seen)
+        assert not heartbeat.beats_alive(persistence, done.thread_id) and pooled == []
+    finally:
+        persistence.close()
