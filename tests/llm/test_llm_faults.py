@@ -7,6 +7,8 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 
+import httpx
+import openai
 import pytest
 
 from core.config import Settings
@@ -255,3 +257,20 @@ def test_a_bare_llm_critic_failure_ends_the_loop_degraded_llm(
     assert r.termination_reason == "degraded_llm"
     assert r.evaluation_history[0].notes[-1].startswith("critic failed: llm critic: connection failed")
     assert "[ru-act]" in r.final_answer
+
+
+def test_an_attempt_cut_to_the_deadline_is_noted_as_the_deadline_whichever_timer_fires_first(
+    llm_settings: Callable[..., Settings], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On an attempt whose budget is what is left of the call's deadline, the HTTP read timeout and the deadline
+    timer end it at the same moment; under load either fires first, and the note names the deadline both ways."""
+    client = LlmClient(llm_settings(llm_timeout_s=0.4, llm_deadline_s=0.4, llm_max_retries=0))
+
+    def read_timeout(*_args: object) -> None:
+        raise openai.APITimeoutError(request=httpx.Request("POST", "http://127.0.0.1/v1/chat/completions"))
+
+    monkeypatch.setattr(client, "_once", read_timeout)
+    with pytest.raises(LlmUnavailableError) as caught:
+        client.call("llm critic", FindingsOut, "s", "u")
+    assert caught.value.reason == "deadline"
+    assert caught.value.notes == ("llm critic: attempt 1 failed: deadline",)

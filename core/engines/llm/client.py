@@ -196,7 +196,9 @@ class LlmClient:
                     except Exception as exc:
                         usage = add_usage(usage, getattr(exc, "usage", Usage()))
                         detail = "" if isinstance(exc, RETRY_ON) else f": {str(exc)[:200]}"
-                        notes.append(f"{role}: attempt {attempt} failed: {reason(exc)}{detail}")
+                        # an attempt cut to the call's deadline ends by the deadline, whichever timer fires first
+                        why = "deadline" if cut and reason(exc) == "timeout" else reason(exc)
+                        notes.append(f"{role}: attempt {attempt} failed: {why}{detail}")
                         raise
         except Exception as exc:
             self.breaker.record(isinstance(exc, OUTAGE))
