@@ -16,10 +16,13 @@ Retrieval (Qdrant stores, ingest, the corpus CLI)
     sample_store    session: an Edge store on a copy of sample_data_dir. Read-only.
     report_line     call it with a line of text to have it printed in pytest's terminal summary (with or without -s).
 
-Real processes (tests/forkserver.py)
+Real processes (tests/forkserver.py, tests/early.py)
     fork_server     session: a ForkServer whose children are real processes that start with the app's modules
                     (torch, sentence-transformers, LangGraph) already imported; for tests that kill processes.
                     Started right after collection when a collected test uses it.
+    early jobs      not fixtures: scenarios in other processes (the browser, fresh `python -m core` commands)
+                    declared with `early.job`, started right after collection for the tests marked
+                    `@pytest.mark.early(name)`, read with `early.outcome(name)`.
 
 The CLI in-process (tests/cli.py)
     opened_stores   the stores the code under test opened through open_store; closed after the test.
@@ -46,6 +49,7 @@ from core.retrieval.embeddings import Embedder, get_embedder
 from core.retrieval.ingest import SAMPLE_CORPUS_DIR, ingest_paths
 from core.retrieval.registry import open_store
 from core.retrieval.store import Store
+from tests import early
 from tests.cli import CliResult, run_main
 from tests.forkserver import ForkServer
 
@@ -215,13 +219,24 @@ def cli(
     get_settings.cache_clear()
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "early(name): the test reads the outcome of the early job `name` (tests/early.py)"
+    )
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """Start the fork server as soon as the collected tests are known to need it, so that its imports run on the
-    otherwise idle core while the tests before them run."""
-    if not session.config.option.collectonly and any(
-        "fork_server" in getattr(item, "fixturenames", ()) for item in session.items
-    ):
+    """Start the fork server and the early jobs (tests/early.py) as soon as the collected tests are known to need
+    them, so that they run on the otherwise idle core while the tests before them run."""
+    if session.config.option.collectonly:
+        return
+    if any("fork_server" in getattr(item, "fixturenames", ()) for item in session.items):
         session.config.stash[_FORK_SERVER_KEY] = ForkServer(REPO_ROOT, env=dict(os.environ))
+    early.start({m.args[0] for item in session.items for m in item.iter_markers("early")})
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    early.clean_up()
 
 
 @pytest.fixture(scope="session")

@@ -7,7 +7,7 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -16,6 +16,7 @@ from core.cli import main
 from core.config import get_settings
 from core.retrieval.registry import open_store
 from core.retrieval.store import Store
+from tests import early
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -51,21 +52,31 @@ def run_cli(*args: str, data_dir: Path) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, opened_stores: list[Store]) -> Iterator[Path]:
-    """A data dir the in-process CLI uses through WORKBENCH_DATA_DIR; the stores it opened are closed afterwards."""
-    path = tmp_path / "data"
-    for key in [k for k in os.environ if k.startswith(("WORKBENCH_", "QDRANT_"))]:
-        monkeypatch.delenv(key)
-    monkeypatch.setenv("WORKBENCH_DATA_DIR", str(path))
-    get_settings.cache_clear()
-    yield path
+def use_data_dir(monkeypatch: pytest.MonkeyPatch, opened_stores: list[Store]) -> Iterator[Callable[[Path], Path]]:
+    """path -> path: make the in-process CLI use `path` through WORKBENCH_DATA_DIR (every other WORKBENCH_* and
+    QDRANT_* variable cleared); the stores it opened are closed afterwards."""
+
+    def use(path: Path) -> Path:
+        for key in [k for k in os.environ if k.startswith(("WORKBENCH_", "QDRANT_"))]:
+            monkeypatch.delenv(key)
+        monkeypatch.setenv("WORKBENCH_DATA_DIR", str(path))
+        get_settings.cache_clear()
+        return path
+
+    yield use
     get_settings.cache_clear()
 
 
-def test_ingest_and_search_through_the_real_command(
-    tmp_path: Path, data_dir: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    corpus = tmp_path / "corpus"
+@pytest.fixture
+def data_dir(tmp_path: Path, use_data_dir: Callable[[Path], Path]) -> Path:
+    """A fresh data dir the in-process CLI uses."""
+    return use_data_dir(tmp_path / "data")
+
+
+def ingest_in_a_fresh_process(tmp: Path) -> tuple[subprocess.CompletedProcess[str], Path, Path]:
+    """`python -m core ingest` on a folder of two good documents, a plain-text memo and a broken file: the
+    process's result, the folder and the data dir."""
+    corpus, data = tmp / "corpus", tmp / "data"
     corpus.mkdir()
     (corpus / "xy.md").write_text(XY, encoding="utf-8")
     (corpus / "zz.md").write_text(ZZ, encoding="utf-8")
@@ -73,8 +84,19 @@ def test_ingest_and_search_through_the_real_command(
     (corpus / "broken.md").write_text(
         "---\nid: b\ntitle: B\njurisdiction: XY\nstatus: maybe\n---\nText.\n", encoding="utf-8"
     )
+    return run_cli("ingest", str(corpus), "--jurisdiction", "QQ", data_dir=data), corpus, data
 
-    ingest = run_cli("ingest", str(corpus), "--jurisdiction", "QQ", data_dir=data_dir)
+
+early.job("cli-ingest", ingest_in_a_fresh_process)
+
+
+@pytest.mark.early("cli-ingest")
+def test_ingest_and_search_through_the_real_command(
+    tmp_path: Path, use_data_dir: Callable[[Path], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The one `ingest` in a fresh process (an early job: it runs beside the tests before it), then searches
+    in-process on the data dir it wrote."""
+    ingest, corpus, data = early.outcome("cli-ingest")
     assert ingest.returncode == 1, ingest.stderr  # one file failed; the others are ingested
     assert f"ok     {corpus / 'xy.md'} -> xy-bo (1 chunks)" in ingest.stdout
     assert f"error  {corpus / 'broken.md'}: key 'status': 'maybe' is not one of" in ingest.stdout
@@ -83,6 +105,7 @@ def test_ingest_and_search_through_the_real_command(
     )
 
     # the same data dir in-process (the subprocess has exited, so the shard is free)
+    use_data_dir(data)
     assert (
         main(
             ["search", "owners holding 30 percent", "--json", "-k", "2", "--jurisdiction", "XY", "--jurisdiction", "QQ"]

@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 
+from core.retrieval.ingest import SAMPLE_CORPUS_DIR
+from tests import early
 from tests.cli import CliResult
 from tests.forkserver import ForkServer
 
@@ -31,11 +33,16 @@ def data_dir(tmp_path_factory: pytest.TempPathFactory, copy_sample_data: Callabl
     return copy_sample_data(tmp_path_factory.mktemp("cli-loop") / "data")
 
 
+def fresh_env(data_dir: Path) -> dict[str, str]:
+    """The environment of a `python -m core` process on `data_dir`."""
+    e = {k: v for k, v in os.environ.items() if not k.startswith(("WORKBENCH_", "QDRANT_", "OPENAI_"))}
+    return {**e, "WORKBENCH_DATA_DIR": str(data_dir), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+
+
 @pytest.fixture
 def env(data_dir: Path) -> dict[str, str]:
     """The environment of a `python -m core` process on that data dir."""
-    e = {k: v for k, v in os.environ.items() if not k.startswith(("WORKBENCH_", "QDRANT_", "OPENAI_"))}
-    return {**e, "WORKBENCH_DATA_DIR": str(data_dir), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+    return fresh_env(data_dir)
 
 
 @pytest.fixture
@@ -51,9 +58,22 @@ def fresh_core(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[s
     )
 
 
-def test_run_approve_all_json(env: dict[str, str]) -> None:
-    """The one `run` in a fresh process: `python -m core` as a user starts it, exit code and JSON on stdout."""
-    out = fresh_core(env, "run", Q1, "--approve", "all", "--as-of", "2026-11-30", "--json")
+def run_on_a_fresh_data_dir(tmp: Path) -> subprocess.CompletedProcess[str]:
+    """A user's first steps, each in a fresh process: ingest the sample corpus, then run Q1 approving everything."""
+    env = fresh_env(tmp / "data")
+    ingested = fresh_core(env, "ingest", str(SAMPLE_CORPUS_DIR))
+    assert ingested.returncode == 0, ingested.stderr
+    return fresh_core(env, "run", Q1, "--approve", "all", "--as-of", "2026-11-30", "--json")
+
+
+early.job("cli-run", run_on_a_fresh_data_dir)
+
+
+@pytest.mark.early("cli-run")
+def test_run_approve_all_json() -> None:
+    """The one `run` in a fresh process: `python -m core` as a user starts it, exit code and JSON on stdout (an
+    early job: it runs beside the tests before it)."""
+    out = early.outcome("cli-run")
     assert out.returncode == 0, out.stderr
     r = json.loads(out.stdout)
     assert r["status"] == "completed" and r["termination_reason"]

@@ -1,7 +1,8 @@
 """The workbench in a real browser: a `streamlit run` server driven by Playwright in Debian's Chromium.
 
 Covers what AppTest cannot: the live status box, the data editor, rendered plotly charts, file downloads and a
-page reload. Screenshots of every page go to test-artifacts/ (git-ignored).
+page reload. Screenshots of every page go to test-artifacts/ (git-ignored). The scenarios run as one early job
+(tests/early.py): they start when collection ends, beside the in-process tests, and the two tests read the outcome.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import urllib.request
 import zipfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -25,6 +27,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import sync_playwright
 
+from tests import early
 from tests.ui.support import CLEARED_ENV, Q1, REPO_ROOT
 from ui.board import FINISHED_ORDER
 
@@ -40,10 +43,8 @@ CHROMIUM_ARGS = [
 ]
 NOTE = "checked against the FinCEN rule text"
 PAGES = ("Research", "Inbox", "Deficiencies", "Cycles", "Export", "Corpus", "Sessions")
-REQUESTS: list[str] = []
-"""Every URL the browser requested in this module, from the page's first load on."""
 VISITED: set[str] = set()
-"""The pages opened from the sidebar in this module."""
+"""The pages opened from the sidebar so far."""
 APP = "[data-testid='stApp']"
 RUN_STARTS_MS = 300
 
@@ -58,14 +59,13 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory, copy_sample_data: Callable[[Path], Path]) -> Iterator[str]:
-    """`streamlit run app.py` on a copy of the session's ingested sample corpus (first-start indexing itself is
-    covered by the AppTest `test_first_start_indexes_the_sample_corpus`)."""
-    tmp = tmp_path_factory.mktemp("browser")
+@contextmanager
+def serve(tmp: Path) -> Iterator[str]:
+    """`streamlit run app.py` on a fresh data dir (the app indexes the sample corpus on first start); its URL. The
+    server's log is `tmp/server.log`."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in CLEARED_ENV}
-    env.update(WORKBENCH_DATA_DIR=str(copy_sample_data(tmp / "data")), HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
+    env.update(WORKBENCH_DATA_DIR=str(tmp / "data"), HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
     log = (tmp / "server.log").open("wb")
     proc = subprocess.Popen(
         [
@@ -108,19 +108,18 @@ def server(tmp_path_factory: pytest.TempPathFactory, copy_sample_data: Callable[
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
-        server_log = (tmp / "server.log").read_text()
-        assert "Traceback" not in server_log, server_log
 
 
-@pytest.fixture(scope="module")
-def page(server: str) -> Iterator[object]:
+@contextmanager
+def browse(requests: list[str]) -> Iterator[object]:
+    """A Chromium page; every URL it requests is appended to `requests`."""
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         context = browser.new_context(viewport={"width": 1440, "height": 1000}, accept_downloads=True)
         context.set_default_timeout(60_000)
         page = context.new_page()
-        page.on("request", lambda request: REQUESTS.append(request.url))
+        page.on("request", lambda request: requests.append(request.url))
         yield page
         context.close()
         browser.close()
@@ -168,14 +167,73 @@ def screenshot_on_failure(page: object) -> Iterator[None]:
         raise
 
 
-def test_q1_from_question_to_downloads(server: str, page: object) -> None:
-    with screenshot_on_failure(page):
-        q1_scenario(server, page)
+@dataclass
+class BrowserRun:
+    """What the browser job saw: each scenario's error (None when it passed), every URL requested, the app's
+    address and the server's log."""
+
+    q1_error: BaseException | None
+    rest_error: BaseException | None
+    requests: list[str]
+    url: str
+    server_log: str
+
+
+def attempt(page: object, scenario: Callable[[], None]) -> BaseException | None:
+    """Run one scenario; its error (test-artifacts/failure.png shows the page then), or None."""
+    try:
+        with screenshot_on_failure(page):
+            scenario()
+    except Exception as exc:
+        return exc
+    return None
+
+
+def run_in_the_browser(tmp: Path) -> BrowserRun:
+    """The Q1 scenario, then every page it did not open, in one browser against one fresh server."""
+    requests: list[str] = []
+    with serve(tmp) as url, browse(requests) as page:
+        q1_error = attempt(page, lambda: q1_scenario(url, page))
+        rest_error = attempt(page, lambda: open_the_other_pages(url, page))
+    return BrowserRun(q1_error, rest_error, requests, url, (tmp / "server.log").read_text())
+
+
+if CHROMIUM.exists():
+    early.job("browser", run_in_the_browser)
+
+
+@pytest.mark.early("browser")
+def test_q1_from_question_to_downloads() -> None:
+    """Q1 from the question to the downloads in a real browser (an early job: it runs beside the tests before
+    it); the server logs no traceback."""
+    run = early.outcome("browser")
+    if run.q1_error is not None:
+        raise run.q1_error
+    assert "Traceback" not in run.server_log, run.server_log
+
+
+@pytest.mark.early("browser")
+def test_nothing_is_fetched_from_another_host() -> None:
+    """Air-gapped use: every page (and the tab icon) loads from the app's own address only. The requests of the
+    Q1 scenario count too, so only the pages it did not open are opened after it."""
+    run = early.outcome("browser")
+    if run.rest_error is not None:
+        raise run.rest_error
+    own = urlsplit(run.url).netloc
+    outside = sorted(
+        {
+            url
+            for url in run.requests
+            if urlsplit(url).scheme in ("http", "https", "ws", "wss") and urlsplit(url).netloc != own
+        }
+    )
+    assert run.requests
+    assert outside == []
 
 
 def q1_scenario(server: str, page: object) -> None:
     """Q1 from the question to the downloads, then a reload and a fresh visit."""
-    # a deep link as the server's very first request still runs app.py (the sidebar)
+    # a deep link as the server's very first request still runs app.py (first-start indexing, sidebar)
     page.goto(f"{server}/corpus")
     page.wait_for_selector("h1:has-text('Corpus')", timeout=180_000)
     settle(page)
@@ -331,25 +389,13 @@ def q1_scenario(server: str, page: object) -> None:
     assert f"session={thread_id}" in page.url
 
 
-def test_nothing_is_fetched_from_another_host(server: str, page: object) -> None:
-    """Air-gapped use: every page (and the tab icon) loads from the app's own address only. The requests of the
-    Q1 scenario count too, so only the pages it did not open are opened here."""
-    with screenshot_on_failure(page):
-        if not VISITED:
-            page.goto(server)
-            page.wait_for_selector("h1:has-text('Research')", timeout=180_000)
-            settle(page)
-        for title in PAGES:
-            if title not in VISITED:
-                go(page, title)
-        page.wait_for_timeout(500)
-    own = urlsplit(server).netloc
-    outside = sorted(
-        {
-            url
-            for url in REQUESTS
-            if urlsplit(url).scheme in ("http", "https", "ws", "wss") and urlsplit(url).netloc != own
-        }
-    )
-    assert REQUESTS
-    assert outside == []
+def open_the_other_pages(url: str, page: object) -> None:
+    """Open every page the Q1 scenario did not (all of them when it stopped before opening one)."""
+    if not VISITED:
+        page.goto(url)
+        page.wait_for_selector("h1:has-text('Research')", timeout=180_000)
+        settle(page)
+    for title in PAGES:
+        if title not in VISITED:
+            go(page, title)
+    page.wait_for_timeout(500)
