@@ -232,7 +232,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         return
     if any("fork_server" in getattr(item, "fixturenames", ()) for item in session.items):
         session.config.stash[_FORK_SERVER_KEY] = ForkServer(REPO_ROOT, env=dict(os.environ))
-    early.start({m.args[0] for item in session.items for m in item.iter_markers("early")})
+    early.start(list(dict.fromkeys(m.args[0] for item in session.items for m in item.iter_markers("early"))))
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

@@ -8,8 +8,9 @@ nearly all their time in those other processes. So a test module declares such a
 
 marks the tests that read it with `@pytest.mark.early("cli-run")`, and takes the outcome with
 `early.outcome("cli-run")`, which waits for the job and raises the job's own error. `pytest_collection_finish`
-(tests/conftest.py) starts the jobs of the collected tests only, each with a temporary directory of its own that
-is removed at the end of the session.
+(tests/conftest.py) queues the jobs of the collected tests only, in the order their tests run, on one thread (so
+one extra process at a time competes with the suite); each job gets a temporary directory of its own, removed at
+the end of the session.
 """
 
 from __future__ import annotations
@@ -17,33 +18,33 @@ from __future__ import annotations
 import shutil
 import tempfile
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 JOB_TIMEOUT_S = 600.0
-"""How long a test waits for its job before failing (the slowest, the browser scenario, takes about 30 s)."""
+"""How long a test waits for its job (and the jobs queued before it) before failing; together they take about a
+minute."""
 
 
 class _Job:
     def __init__(self, name: str, fn: Callable[[Path], Any]):
         self.name = name
         self.fn = fn
+        self.queued = False
         self.tmp: Path | None = None
-        self.thread: threading.Thread | None = None
+        self.done = threading.Event()
         self.value: Any = None
         self.error: BaseException | None = None
 
-    def start(self) -> None:
+    def run(self) -> None:
         self.tmp = Path(tempfile.mkdtemp(prefix=f"early-{self.name}-"))
-        self.thread = threading.Thread(target=self._run, name=f"early-{self.name}", daemon=True)
-        self.thread.start()
-
-    def _run(self) -> None:
         try:
             self.value = self.fn(self.tmp)
         except BaseException as exc:
             self.error = exc
+        finally:
+            self.done.set()
 
 
 _jobs: dict[str, _Job] = {}
@@ -54,22 +55,21 @@ def job(name: str, fn: Callable[[Path], Any]) -> None:
     _jobs[name] = _Job(name, fn)
 
 
-def start(names: set[str]) -> None:
-    """Start the declared jobs among `names` that have not started yet."""
-    for name in sorted(names):
-        j = _jobs.get(name)
-        if j is not None and j.thread is None:
-            j.start()
+def start(names: Sequence[str]) -> None:
+    """Run the declared jobs among `names` that are not queued yet one after another, in that order, on one
+    daemon thread: one extra process at a time beside the suite, the job the earliest test needs first."""
+    queue = [_jobs[n] for n in names if n in _jobs and not _jobs[n].queued]
+    for j in queue:
+        j.queued = True
+    threading.Thread(target=lambda: [j.run() for j in queue], name="early-jobs", daemon=True).start()
 
 
 def outcome(name: str) -> Any:
-    """What the job returned, once it has finished (started now if it was not); its error is raised here."""
+    """What the job returned, once it has finished (queued now if it was not); its error is raised here."""
     j = _jobs[name]
-    if j.thread is None:
-        j.start()
-    assert j.thread is not None
-    j.thread.join(JOB_TIMEOUT_S)
-    assert not j.thread.is_alive(), f"the early job {name!r} did not finish within {JOB_TIMEOUT_S:.0f} s"
+    if not j.queued:
+        start([name])
+    assert j.done.wait(JOB_TIMEOUT_S), f"the early job {name!r} did not finish within {JOB_TIMEOUT_S:.0f} s"
     if j.error is not None:
         raise j.error
     return j.value
@@ -78,5 +78,5 @@ def outcome(name: str) -> Any:
 def clean_up() -> None:
     """Remove the jobs' temporary directories (a job still running keeps its own)."""
     for j in _jobs.values():
-        if j.tmp is not None and (j.thread is None or not j.thread.is_alive()):
+        if j.tmp is not None and j.done.is_set():
             shutil.rmtree(j.tmp, ignore_errors=True)

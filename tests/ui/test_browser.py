@@ -9,162 +9,25 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import re
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 import zipfile
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from playwright.sync_api import sync_playwright
 
 from tests import early
-from tests.ui.support import CLEARED_ENV, Q1, REPO_ROOT
+from tests.ui.browser import CHROMIUM, VISITED, attempt, browse, download, go, serve, settle, shot
+from tests.ui.support import Q1
 from ui.board import FINISHED_ORDER
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARTIFACTS = REPO_ROOT / "test-artifacts"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 NOTE = "checked against the FinCEN rule text"
 PAGES = ("Research", "Inbox", "Deficiencies", "Cycles", "Export", "Corpus", "Sessions")
-VISITED: set[str] = set()
-"""The pages opened from the sidebar so far."""
-APP = "[data-testid='stApp']"
-RUN_STARTS_MS = 300
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="Debian's chromium is not installed at /usr/bin/chromium (apt-get install chromium)"
 )
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@contextmanager
-def serve(tmp: Path) -> Iterator[str]:
-    """`streamlit run app.py` on a fresh data dir (the app indexes the sample corpus on first start); its URL. The
-    server's log is `tmp/server.log`."""
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if k not in CLEARED_ENV}
-    env.update(WORKBENCH_DATA_DIR=str(tmp / "data"), HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
-    log = (tmp / "server.log").open("wb")
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            "app.py",
-            "--server.headless",
-            "true",
-            "--server.port",
-            str(port),
-            "--browser.gatherUsageStats",
-            "false",
-            "--server.fileWatcherType",
-            "none",
-        ],
-        cwd=REPO_ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert proc.poll() is None, (tmp / "server.log").read_text()
-            try:
-                if urllib.request.urlopen(f"{url}/_stcore/health", timeout=2).read() == b"ok":
-                    break
-            except OSError:
-                pass
-            assert time.monotonic() < deadline, "streamlit did not answer /_stcore/health within 60 s"
-            time.sleep(0.3)
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
-
-
-@contextmanager
-def browse(requests: list[str]) -> Iterator[object]:
-    """A Chromium page; every URL it requests is appended to `requests`."""
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        context = browser.new_context(viewport={"width": 1440, "height": 1000}, accept_downloads=True)
-        context.set_default_timeout(60_000)
-        page = context.new_page()
-        page.on("request", lambda request: requests.append(request.url))
-        yield page
-        context.close()
-        browser.close()
-
-
-def settle(page: object) -> None:
-    """Wait until the app has finished the script run the last action started, if it started one: the app's root
-    names its run state (`data-test-script-state`), and a run starts within RUN_STARTS_MS of the action or not
-    at all."""
-    with suppress(PlaywrightTimeout):
-        page.wait_for_selector(f"{APP}:not([data-test-script-state='notRunning'])", timeout=RUN_STARTS_MS)
-    page.wait_for_selector(f"{APP}[data-test-script-state='notRunning']", timeout=120_000)
-
-
-def shot(page: object, name: str) -> None:
-    """A screenshot of the whole page (the app scrolls inside its own container, so grow the viewport first)."""
-    height = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
-    page.set_viewport_size({"width": 1440, "height": max(1000, min(height + 80, 6000))})
-    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
-    page.set_viewport_size({"width": 1440, "height": 1000})
-
-
-def go(page: object, title: str) -> None:
-    """Open a page from the sidebar navigation."""
-    VISITED.add(title)
-    page.get_by_test_id("stSidebarNav").get_by_role("link", name=title).click()
-    page.wait_for_selector(f"h1:has-text('{title if title != 'Deficiencies' else 'Deficiency board'}')")
-    settle(page)
-
-
-def download(page: object, label: str) -> bytes:
-    with page.expect_download() as info:
-        page.get_by_test_id("stDownloadButton").filter(has_text=label).get_by_role("button").click()
-    return Path(info.value.path()).read_bytes()
-
-
-@contextmanager
-def screenshot_on_failure(page: object) -> Iterator[None]:
-    """Leave test-artifacts/failure.png behind when a browser step fails."""
-    try:
-        yield
-    except BaseException:
-        shot(page, "failure")
-        raise
 
 
 @dataclass
@@ -177,16 +40,6 @@ class BrowserRun:
     requests: list[str]
     url: str
     server_log: str
-
-
-def attempt(page: object, scenario: Callable[[], None]) -> BaseException | None:
-    """Run one scenario; its error (test-artifacts/failure.png shows the page then), or None."""
-    try:
-        with screenshot_on_failure(page):
-            scenario()
-    except Exception as exc:
-        return exc
-    return None
 
 
 def run_in_the_browser(tmp: Path) -> BrowserRun:
