@@ -17,151 +17,20 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
-
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from core.config import Settings
-from core.documents import Chunk, DocumentMeta, SearchFilter
+from core.documents import SearchFilter
 from core.retrieval.embeddings import get_embedder
 from core.retrieval.ingest import ingest_paths
-from core.retrieval.query import DENSE, RRF_K, SPARSE, prefetch_limit
 from core.retrieval.readers import read_file
 from core.retrieval.registry import open_store
-from core.retrieval.store import HIT_FIELDS, BaseStore, embedding_text
-
-WORDS = [
-    "customer",
-    "due",
-    "diligence",
-    "beneficial",
-    "owner",
-    "ownership",
-    "control",
-    "prong",
-    "threshold",
-    "percent",
-    "shares",
-    "voting",
-    "rights",
-    "legal",
-    "entity",
-    "trust",
-    "partnership",
-    "payment",
-    "institution",
-    "money",
-    "transmitter",
-    "remittance",
-    "bureau",
-    "de",
-    "change",
-    "crypto",
-    "asset",
-    "service",
-    "provider",
-    "wallet",
-    "transfer",
-    "funds",
-    "originator",
-    "beneficiary",
-    "travel",
-    "rule",
-    "occasional",
-    "transaction",
-    "cash",
-    "limit",
-    "register",
-    "registry",
-    "access",
-    "legitimate",
-    "interest",
-    "journalist",
-    "supervisor",
-    "authority",
-    "directive",
-    "regulation",
-    "notice",
-    "rule",
-    "order",
-    "exemption",
-    "listed",
-    "company",
-    "subsidiary",
-    "account",
-    "opening",
-    "verification",
-    "identification",
-    "record",
-    "keeping",
-    "report",
-    "suspicious",
-    "activity",
-    "currency",
-    "exchange",
-    "agent",
-    "licence",
-    "registration",
-    "enhanced",
-    "simplified",
-    "risk",
-    "assessment",
-    "politically",
-    "exposed",
-    "person",
-    "sanctions",
-    "screening",
-    "monitoring",
-    "senior",
-    "managing",
-    "official",
-    "nominee",
-    "director",
-    "shareholder",
-    "indirect",
-    "chain",
-    "multiplication",
-    "delegated",
-    "act",
-    "transposition",
-    "deadline",
-    "application",
-    "date",
-    "repealed",
-    "superseded",
-    "amended",
-    "erroneous",
-    "proposed",
-    "guidance",
-    "interpretive",
-    "note",
-]
-JURISDICTIONS = ["EU", "US", "UK", "SG", "XY", "ZZ"]
-STATUSES = ["in_force", "in_force", "in_force", "superseded", "proposed", "erroneous"]
-
-
-def sentence(rng: random.Random, n: int) -> str:
-    words = rng.choices(WORDS, weights=[1 / (i + 1) ** 0.6 for i in range(len(WORDS))], k=n)
-    if rng.random() < 0.5:
-        words.insert(
-            rng.randrange(n), f"{rng.choice(['EUR', 'USD', 'GBP', 'SGD'])} {rng.choice([1000, 3000, 10000, 15000])}"
-        )
-    if rng.random() < 0.5:
-        words.insert(rng.randrange(n), f"{rng.choice([10, 15, 25, 50])} percent")
-    return " ".join(words).capitalize() + "."
-
-
-def paragraph(rng: random.Random, words: int) -> str:
-    out, n = [], 0
-    while n < words:
-        k = rng.randint(10, 24)
-        out.append(sentence(rng, k))
-        n += k
-    return " ".join(out)
+from core.retrieval.store import BaseStore, embedding_text
+from tests.bench.retrieval_bare import client_bare, edge_bare
+from tests.bench.retrieval_synthetic import JURISDICTIONS, build_index, paragraph, sentence
 
 
 def percentiles(samples_s: list[float]) -> tuple[float, float]:
@@ -209,32 +78,6 @@ def bench_ingest(work: Path, n_files: int, rounds: int) -> dict[str, float]:
 # -- (b) query latency ------------------------------------------------------------------------------------------
 
 
-def build_index(store: BaseStore, n_points: int, chunks_per_doc: int, base: int) -> None:
-    """n_points synthetic chunks; dense vectors mix precomputed embeddings of `base` varied texts (fast to build)."""
-    rng = random.Random(11)
-    nprng = np.random.default_rng(11)
-    embedder = get_embedder()
-    base_texts = [paragraph(rng, rng.randint(25, 60)) for _ in range(base)]
-    base_vecs = np.asarray(embedder.dense(base_texts), dtype=np.float32)
-    for d in range(n_points // chunks_per_doc):
-        meta = DocumentMeta(
-            id=f"syn-{d:05d}",
-            title=f"Synthetic document {d}",
-            jurisdiction=rng.choice(JURISDICTIONS),
-            status=rng.choice(STATUSES),
-            effective=date(2010, 1, 1) + timedelta(days=rng.randrange(6000)),
-        )
-        chunks, dense, texts = [], [], []
-        for c in range(chunks_per_doc):
-            a, b = rng.randrange(base), rng.randrange(base)
-            text = f"{base_texts[a]} {base_texts[b][:160]}"
-            v = 0.8 * base_vecs[a] + 0.2 * base_vecs[b] + nprng.normal(0, 0.02, base_vecs.shape[1])
-            chunks.append(Chunk(doc_id=meta.id, chunk_index=c, text=text))
-            dense.append((v / np.linalg.norm(v)).tolist())
-            texts.append(f"{meta.title}\n{text}")
-        store.upsert_vectors(meta, chunks, dense, embedder.sparse_documents(texts))
-
-
 def bench_queries(store: BaseStore, bare: Callable[[Any, Any, str], Any], queries: list[str]) -> dict[str, float]:
     embedder = get_embedder()
     dense = embedder.dense(queries)
@@ -259,54 +102,6 @@ def bench_queries(store: BaseStore, bare: Callable[[Any, Any, str], Any], querie
         t_search.append(time.perf_counter() - t)
     (b50, b95), (s50, s95), (q50, q95) = percentiles(t_bare), percentiles(t_store), percentiles(t_search)
     return {"bare_p50": b50, "bare_p95": b95, "store_p50": s50, "store_p95": s95, "search_p50": q50, "search_p95": q95}
-
-
-def edge_bare(store: Any) -> Callable[[Any, Any, str], Any]:
-    """A prepared bare EdgeShard.query with the store's request shape (the shard is locked: use the store's handle)."""
-    import qdrant_edge as qe
-
-    shard = store._shard
-    payload = qe.PayloadSelector.Include(HIT_FIELDS)
-
-    def prepare(dense: Any, sparse: Any, jurisdiction: str) -> Callable[[], Any]:
-        f = qe.Filter(must=[qe.FieldCondition(key="jurisdiction", match=qe.MatchAny([jurisdiction]))])
-        request = qe.QueryRequest(
-            limit=10,
-            prefetches=[
-                qe.Prefetch(limit=prefetch_limit(10), query=qe.Query.Nearest(dense, using=DENSE), filter=f),
-                qe.Prefetch(limit=prefetch_limit(10), query=qe.Query.Nearest(sparse, using=SPARSE), filter=f),
-            ],
-            query=qe.Fusion.Rrf(k=RRF_K),
-            with_payload=payload,
-        )
-        return lambda: [(p.score, p.payload) for p in shard.query(request)]
-
-    return prepare
-
-
-def client_bare(store: Any) -> Callable[[Any, Any, str], Any]:
-    """A prepared bare qdrant-client query_points with the store's request shape."""
-    from qdrant_client import models
-
-    client, collection = store.client, store.collection
-
-    def prepare(dense: Any, sparse: Any, jurisdiction: str) -> Callable[[], Any]:
-        f = models.Filter(must=[models.FieldCondition(key="jurisdiction", match=models.MatchAny(any=[jurisdiction]))])
-        sv = models.SparseVector(indices=sparse.indices, values=sparse.values)
-        prefetch = [
-            models.Prefetch(query=dense, using=DENSE, limit=prefetch_limit(10), filter=f),
-            models.Prefetch(query=sv, using=SPARSE, limit=prefetch_limit(10), filter=f),
-        ]
-        query = models.RrfQuery(rrf=models.Rrf(k=RRF_K))
-        payload = models.PayloadSelectorInclude(include=HIT_FIELDS)
-        return lambda: [
-            (p.score, p.payload)
-            for p in client.query_points(
-                collection, prefetch=prefetch, query=query, limit=10, with_payload=payload
-            ).points
-        ]
-
-    return prepare
 
 
 def main() -> int:

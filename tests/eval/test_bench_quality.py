@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("bench_quality", ROOT / "tests" / "bench" / "quality.py")
+    spec = importlib.util.spec_from_file_location("bench_quality", ROOT / "tests" / "bench" / "quality_report.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

@@ -5,8 +5,9 @@
     llm_workbench   factory: a Workbench over the test corpus (KeywordStore, in-memory persistence) and llm_settings.
 
 Plain helpers: `corpus()` (two made-up countries, one passage each), `engine_ctx()` (its EngineContext with
-passage lookup), `two_country_plan()` (a hand-built plan over it), `hits_for(plan)` (each item's passage), and
-two fallbacks that make their work visible: `FloorPlanner` (Ruritania's threshold only) and `BlankDrafter`.
+passage lookup), `two_country_plan()` (a hand-built plan over it), `hits_for(plan)` (each item's passage),
+`ru_answer()` (a one-claim answer on Ruritania citing its passage), and two fallbacks that make their work
+visible: `FloorPlanner` (Ruritania's threshold only) and `BlankDrafter`.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from core.answer import Answer
+from core.answer import Answer, AnswerSection, Claim, Quote
 from core.config import Settings
 from core.documents import Catalog, DocumentMeta, Hit, Threshold
 from core.engines.base import DraftResult, EngineContext, PlanResult
@@ -101,6 +102,16 @@ def hits_for(plan: ResearchPlan, *, injected: bool = False) -> dict[str, list[Hi
                     )
                 )
     return out
+
+
+def ru_answer() -> Answer:
+    """One claim on Ruritania's threshold, citing its passage."""
+    ru = Claim(
+        text="Owner disclosure applies above 30%.",
+        plan_item_ids=("RU:threshold",),
+        citations=(Quote(doc_id="ru-act", chunk_id="ru-act#0", quote=RU_TEXT),),
+    )
+    return Answer(sections=(AnswerSection(jurisdiction="RU", claims=(ru,)),))
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 """Bad input through the service, each refused (or cleaned) with a message that says what is wrong.
 
 Covered elsewhere and not repeated here: malformed front matter key by key, and non-UTF-8 / corrupt files at the
-reader (tests/test_ingest.py); an empty question, a bad approval policy and a bad as-of date at the CLI, exit code
+reader (tests/test_ingest_readers.py); an empty question, a bad approval policy and a bad as-of date at the CLI, exit code
 2 with one line (tests/loop/test_cli_loop.py); an empty corpus for every evaluation strategy
 (tests/eval/test_strategies.py).
 """
