@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -17,8 +16,7 @@ from core.config import get_settings
 from core.retrieval.registry import open_store
 from core.retrieval.store import Store
 from tests import early
-
-REPO_ROOT = Path(__file__).resolve().parent.parent
+from tests.cli import fresh_core, fresh_env
 
 XY = """---
 id: xy-bo
@@ -40,15 +38,6 @@ effective: 2030-01-01
 
 ZZ traders may not accept cash above ZZD 9,000.
 """
-
-
-def run_cli(*args: str, data_dir: Path) -> subprocess.CompletedProcess[str]:
-    """`python -m core ARGS` in a fresh process on `data_dir`."""
-    full_env = {k: v for k, v in os.environ.items() if not k.startswith(("WORKBENCH_", "QDRANT_"))}
-    full_env.update(WORKBENCH_DATA_DIR=str(data_dir), HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
-    return subprocess.run(
-        [sys.executable, "-m", "core", *args], cwd=REPO_ROOT, env=full_env, capture_output=True, text=True, timeout=180
-    )
 
 
 @pytest.fixture
@@ -84,7 +73,7 @@ def ingest_in_a_fresh_process(tmp: Path) -> tuple[subprocess.CompletedProcess[st
     (corpus / "broken.md").write_text(
         "---\nid: b\ntitle: B\njurisdiction: XY\nstatus: maybe\n---\nText.\n", encoding="utf-8"
     )
-    return run_cli("ingest", str(corpus), "--jurisdiction", "QQ", data_dir=data), corpus, data
+    return fresh_core(fresh_env(data), "ingest", str(corpus), "--jurisdiction", "QQ"), corpus, data
 
 
 early.job("cli-ingest", ingest_in_a_fresh_process)

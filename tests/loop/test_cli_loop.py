@@ -4,10 +4,8 @@ each in a fresh process, the other commands in-process through core.cli.main (`c
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
-import sys
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
@@ -17,7 +15,7 @@ import pytest
 
 from core.retrieval.ingest import SAMPLE_CORPUS_DIR
 from tests import early
-from tests.cli import CliResult
+from tests.cli import CliResult, fresh_core, fresh_env
 from tests.forkserver import ForkServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,12 +31,6 @@ def data_dir(tmp_path_factory: pytest.TempPathFactory, copy_sample_data: Callabl
     return copy_sample_data(tmp_path_factory.mktemp("cli-loop") / "data")
 
 
-def fresh_env(data_dir: Path) -> dict[str, str]:
-    """The environment of a `python -m core` process on `data_dir`."""
-    e = {k: v for k, v in os.environ.items() if not k.startswith(("WORKBENCH_", "QDRANT_", "OPENAI_"))}
-    return {**e, "WORKBENCH_DATA_DIR": str(data_dir), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
-
-
 @pytest.fixture
 def env(data_dir: Path) -> dict[str, str]:
     """The environment of a `python -m core` process on that data dir."""
@@ -49,13 +41,6 @@ def env(data_dir: Path) -> dict[str, str]:
 def run_core(cli: Callable[..., CliResult], data_dir: Path) -> Callable[..., CliResult]:
     """`python -m core ARGS` in-process on that data dir."""
     return lambda *args: cli(*args, WORKBENCH_DATA_DIR=str(data_dir))
-
-
-def fresh_core(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    """`python -m core ARGS` in a fresh process, as a user starts it."""
-    return subprocess.run(
-        [sys.executable, "-m", "core", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=240
-    )
 
 
 def run_on_a_fresh_data_dir(tmp: Path) -> subprocess.CompletedProcess[str]:
