@@ -59,6 +59,8 @@ def start(names: Sequence[str]) -> None:
     """Run the declared jobs among `names` that are not queued yet one after another, in that order, on one
     daemon thread: one extra process at a time beside the suite, the job the earliest test needs first."""
     queue = [_jobs[n] for n in names if n in _jobs and not _jobs[n].queued]
+    if not queue:
+        return
     for j in queue:
         j.queued = True
     threading.Thread(target=lambda: [j.run() for j in queue], name="early-jobs", daemon=True).start()

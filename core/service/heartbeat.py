@@ -83,7 +83,7 @@ def beating(persistence: Persistence, thread_id: str, own_store: Any = None) -> 
     finally:
         stop.set()
         worker.join(HEARTBEAT_TIMEOUT_S)
-        _remove(thread_id, this_thread, persistence.heartbeat_store)
+        _remove(thread_id, *((this_thread, persistence.heartbeat_store) if own_store is not None else (this_thread,)))
 
 
 def _refresh(persistence: Persistence, thread_id: str, stop: threading.Event) -> None:
