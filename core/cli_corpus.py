@@ -13,10 +13,10 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from core import safe_json
+from core.domain import safe_json
 from core.cli_errors import CliError
 from core.config import Settings, get_settings
-from core.documents import Hit, SearchFilter
+from core.domain.documents import Hit, SearchFilter
 
 if TYPE_CHECKING:
     from core.retrieval.ingest import IngestReport

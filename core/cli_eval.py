@@ -16,7 +16,7 @@ from core.cli_errors import CliError
 from core.config import Settings, get_settings
 from core.eval_scores import QuestionScore, format_table
 from core.evaluation import STRATEGY_NAMES, evaluate
-from core.limits import MAX_CYCLES
+from core.domain.limits import MAX_CYCLES
 from core.questions import QuestionsFileError, load_questions
 
 
@@ -55,7 +55,7 @@ def make_workbench(settings: Settings) -> Any:
 
 def run_eval(args: argparse.Namespace) -> int:
     """Validate the input, run the strategy over every question, print a table or the JSON object."""
-    from core.inputs import InputError
+    from core.domain.inputs import InputError
     from core.retrieval.errors import RetrievalError
 
     if args.strategy not in STRATEGY_NAMES:

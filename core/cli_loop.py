@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from core import safe_json
+from core.domain import safe_json
 from core.cli_errors import CliError
 from core.service import InputError, ProgressEvent, RunResult, SessionBusyError, SessionNotFoundError, Workbench
 

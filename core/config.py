@@ -12,8 +12,8 @@ from pydantic import Field, ValidationError, field_validator
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
-from core.limits import MAX_CYCLES
-from core.state import Severity
+from core.domain.limits import MAX_CYCLES
+from core.domain.records import Severity
 
 EngineName = Literal["offline", "llm", "hybrid"]
 """The engines WORKBENCH_ENGINE names (core.engines.factory builds them)."""

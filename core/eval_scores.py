@@ -6,13 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.answer import Answer, Claim, render_markdown
+from core.domain.answer import Answer, Claim, render_markdown
 from core.engines.text import is_anaphoric, sentences
 from core.nodes import names_of, source_names
-from core.plan import ResearchPlan
+from core.domain.plan import ResearchPlan
 from core.questions import EvalQuestion
 from core.scoring import detection_recall, fact_coverage, residual_summary
-from core.state import Citation, Deficiency
+from core.domain.records import Citation, Deficiency
 
 AVERAGED_FIELDS: tuple[str, ...] = (
     "fact_coverage",

@@ -22,15 +22,15 @@ from collections.abc import Callable, Sequence
 from datetime import date
 from typing import Any
 
-from core.answer import Answer
+from core.domain.answer import Answer
 from core.engines.base import EngineContext
 from core.eval_scores import EvalReport, QuestionScore, RunOutcome, score
 from core.nodes import Deps, about_item
-from core.plan import ResearchPlan
+from core.domain.plan import ResearchPlan
 from core.questions import EvalQuestion
 from core.retrieval.plan_search import search_plan
 from core.scoring import fact_label
-from core.state import Citation, Deficiency, ResolutionStatus
+from core.domain.records import Citation, Deficiency, ResolutionStatus
 
 STRATEGY_NAMES: tuple[str, ...] = ("loop", "single", "retry")
 
@@ -41,7 +41,7 @@ def _context(store: Any, as_of: date) -> EngineContext:
 
 
 def _prepare(wb: Any, q: EvalQuestion, collection: str | None) -> tuple[str, date, Any]:
-    from core.inputs import InputError, validate_as_of, validate_question
+    from core.domain.inputs import InputError, validate_as_of, validate_question
 
     text = validate_question(q.question, wb.settings)
     day = validate_as_of(q.as_of)

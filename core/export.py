@@ -1,7 +1,7 @@
 """Session exports (Markdown, JSON, DOCX) with residual deficiencies disclosed and the audit chain's verdict.
 
 Everything embedded is untrusted text (document passages, critic output, analyst notes): the Markdown export
-escapes it with `core.safe_markdown` (the pages' function), so it can neither load nor link anything (no image,
+escapes it with `core.domain.safe_markdown` (the pages' function), so it can neither load nor link anything (no image,
 link, autolink, raw URL, HTML or directive); DOCX drops characters XML cannot hold.
 Of the settings only the session's snapshot of its termination and engine settings is exported (no secrets, no
 addresses). Every human act (review decisions, board edits, added rows, annotations) is listed with who, when, what
@@ -18,12 +18,12 @@ from collections.abc import Callable
 from docx import Document
 from docx.document import Document as DocxDocument
 
-from core.answer import RESIDUAL_HEADING
-from core.audit import NO_SNAPSHOT, chain_head
-from core.clock import utc_now
-from core.results import RunResult
-from core.safe_markdown import answer_markdown, md_escape
-from core.state import Deficiency, HumanActRecord, ResolutionStatus
+from core.domain.answer import RESIDUAL_HEADING
+from core.domain.audit import NO_SNAPSHOT, chain_head
+from core.domain.clock import utc_now
+from core.domain.results import RunResult
+from core.domain.safe_markdown import answer_markdown, md_escape
+from core.domain.records import Deficiency, HumanActRecord, ResolutionStatus
 from core.termination import describe
 
 FORMATS = ("md", "json", "docx")

@@ -10,9 +10,9 @@ from typing import Annotated, Any
 
 from typing_extensions import TypedDict
 
-from core.answer import Answer, AnswerSection, Claim, Gap, Quote
-from core.plan import Aspect, PlanItem, PlannedJurisdiction, ResearchPlan
-from core.state import (
+from core.domain.answer import Answer, AnswerSection, Claim, Gap, Quote
+from core.domain.plan import Aspect, PlanItem, PlannedJurisdiction, ResearchPlan
+from core.domain.records import (
     AnalystDeficiency,
     ApprovalPolicy,
     Citation,
@@ -92,7 +92,7 @@ class SessionInput(TypedDict):
 class WorkbenchState(TypedDict, total=False):
     """The graph state. Holds document IDs and short snippets, never whole documents. `messages` is the analysts'
     annotation log; `human_acts` holds the review decisions, board edits, added rows and annotations, hash-chained
-    with `evaluation_history` (core.audit); what the engines note about a cycle collects in `cycle_notes` until that
+    with `evaluation_history` (core.domain.audit); what the engines note about a cycle collects in `cycle_notes` until that
     cycle's record is sealed."""
 
     original_query: str

@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from core.answer import RESIDUAL_HEADING, Answer, gap_for, render_markdown
+from core.domain.answer import RESIDUAL_HEADING, Answer, gap_for, render_markdown
 from core.config import Settings
-from core.documents import Hit
+from core.domain.documents import Hit
 from core.engines.base import Critic, Drafter, EngineContext, Planner, Usage
-from core.plan import PlanItem, ResearchPlan
-from core.state import Citation, Deficiency, DeficiencyType
+from core.domain.plan import PlanItem, ResearchPlan
+from core.domain.records import Citation, Deficiency, DeficiencyType
 from core.termination import TerminationPolicy
 
 

@@ -13,9 +13,9 @@ from typing import Annotated, Any
 from pydantic import BaseModel, BeforeValidator, ValidationError
 from pydantic_core import PydanticCustomError
 
-from core.safe_yaml import YamlInputError, load_yaml
+from core.domain.safe_yaml import YamlInputError, load_yaml
 from core.scoring import Fact
-from core.state import DeficiencyType
+from core.domain.records import DeficiencyType
 
 
 class QuestionsFileError(ValueError):

@@ -6,7 +6,7 @@ Fact matching normalises both the answer and the expected fact to a token sequen
 tokens as a contiguous run in the answer's tokens:
 
 - amounts: `€10,000`, `EUR 10 000`, `10,000 euros` and `EUR 10k` are all `eur 10000`; every ISO 4217 code is a
-  currency, and symbols become codes through core.figures (`$` and `US$` are `usd`, `A$` `aud`, `HK$` `hkd`,
+  currency, and symbols become codes through core.domain.figures (`$` and `US$` are `usd`, `A$` `aud`, `HK$` `hkd`,
   `£` `gbp`, `S$` `sgd`);
 - percentages: `25%`, `25 %`, `25 percent`, `25 per cent` are all `25%`;
 - comparators next to a figure become one token before it: `25% or more` = `at least 25 percent` (`ge 25%`),
@@ -28,9 +28,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache, partial
 
-from core.answer import GAP_HEADING, RESIDUAL_HEADING
+from core.domain.answer import GAP_HEADING, RESIDUAL_HEADING
 from core.engines.text import stem
-from core.figures import (
+from core.domain.figures import (
     COMPARATOR_AFTER,
     COMPARATOR_BEFORE,
     COMPARATOR_TOKEN,
@@ -42,7 +42,7 @@ from core.figures import (
     currency_codes,
     currency_symbols,
 )
-from core.state import Deficiency, DeficiencyType
+from core.domain.records import Deficiency, DeficiencyType
 
 Fact = str | Sequence[str]
 """An expected fact: one wording, or several alternative wordings of the same fact."""

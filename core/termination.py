@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from core.state import Deficiency, ResolutionStatus, Severity
+from core.domain.records import Deficiency, ResolutionStatus, Severity
 
 if TYPE_CHECKING:
     from core.config import Settings

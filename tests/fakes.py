@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.documents import Catalog, Chunk, DocumentMeta, Hit, SearchFilter
+from core.domain.documents import Catalog, Chunk, DocumentMeta, Hit, SearchFilter
 from core.engines.text import term_set
 
 

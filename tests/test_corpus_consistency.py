@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from core.documents import DocumentMeta
+from core.domain.documents import DocumentMeta
 from core.engines.text import sentences, term_set
-from core.figures import figures
+from core.domain.figures import figures
 from core.retrieval.corpus_format import parse_document_meta, split_front_matter
 
 CORPUS = sorted((Path(__file__).resolve().parents[1] / "core" / "corpus").glob("*.md"))

@@ -9,11 +9,11 @@ from datetime import date
 import pytest
 from docx import Document
 
-from core.audit import SettingsSnapshot, annotation_acts, sealed_acts, verify_chain
+from core.domain.audit import SettingsSnapshot, annotation_acts, sealed_acts, verify_chain
 from core.config import Settings
 from core.export import NO_RESIDUALS, RESIDUAL_HEADING, render
 from core.service import RunResult
-from core.state import (
+from core.domain.records import (
     Citation,
     DecisionRecord,
     Deficiency,

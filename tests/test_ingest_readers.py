@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from core.documents import DocStatus
+from core.domain.documents import DocStatus
 from core.retrieval import readers
 from core.retrieval.errors import CorpusFormatError, IngestError
 from core.retrieval.readers import read_file

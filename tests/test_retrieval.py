@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from core.config import Settings
-from core.documents import Chunk, DocStatus, DocumentMeta, SearchFilter, Threshold
+from core.domain.documents import Chunk, DocStatus, DocumentMeta, SearchFilter, Threshold
 from core.retrieval import edge_store as edge_module
 from core.retrieval import registry as store_module
 from core.retrieval.errors import InvalidCollectionError, StoreClosedError, StoreLockedError

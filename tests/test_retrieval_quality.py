@@ -7,7 +7,7 @@ from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
-from core.documents import Hit, SearchFilter
+from core.domain.documents import Hit, SearchFilter
 from core.retrieval.ingest import SAMPLE_CORPUS_DIR
 from core.retrieval.store import Store
 

@@ -8,7 +8,7 @@ import pytest
 from pydantic import ValidationError
 
 from core.config import Settings
-from core.state import Severity
+from core.domain.records import Severity
 
 
 def secrets(tmp_path: Path, text: str) -> None:

@@ -10,9 +10,9 @@ from typing import Any
 
 import pandas as pd
 
-from core.deficiencies import analyst_action, analyst_choices
+from core.domain.deficiencies import analyst_action, analyst_choices
 from core.service import RunResult
-from core.state import Deficiency, ResolutionStatus
+from core.domain.records import Deficiency, ResolutionStatus
 from ui.frames import SEVERITIES, STATUSES, TYPES
 
 BOARD_COLUMNS: tuple[str, ...] = (

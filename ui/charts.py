@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import plotly.graph_objects as go
 
-from core.state import EvaluationCycleRecord
+from core.domain.records import EvaluationCycleRecord
 from ui.frames import STATUSES, TYPES, label
 
 STATUS_COLORS: dict[str, str] = {

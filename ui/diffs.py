@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from core.state import EvaluationCycleRecord
+from core.domain.records import EvaluationCycleRecord
 
 ADDED, REMOVED, CHANGED = "added", "removed", "changed"
 SIMILAR = 0.5

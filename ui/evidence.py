@@ -12,10 +12,10 @@ from datetime import date
 
 import streamlit as st
 
-from core.answer import UNVERIFIED_MARK, Claim
-from core.safe_markdown import md_escape
+from core.domain.answer import UNVERIFIED_MARK, Claim
+from core.domain.safe_markdown import md_escape
 from core.service import Catalog, DocumentMeta, Passage, Provenance, RunResult, Workbench
-from core.state import Deficiency
+from core.domain.records import Deficiency
 
 ARRIVALS = {"bundled": "Bundled sample corpus", "path": "Ingested from a file", "upload": "Uploaded"}
 LABEL_WORDS = 16

@@ -1,7 +1,7 @@
 """What the pages show and send, as plain data: tables, board edits turned into a review payload.
 
 No Streamlit here, so every rule is unit-tested without a browser. Text from the corpus, the critics and the
-analyst is untrusted: `md_escape` (core.safe_markdown, shared with the Markdown export) makes it inert before it
+analyst is untrusted: `md_escape` (core.domain.safe_markdown, shared with the Markdown export) makes it inert before it
 reaches `st.markdown`.
 """
 
@@ -13,9 +13,9 @@ from typing import Any
 
 import pandas as pd
 
-from core.safe_markdown import answer_markdown as safe_answer_markdown
+from core.domain.safe_markdown import answer_markdown as safe_answer_markdown
 from core.service import REASON_CODES, RunResult, SessionSummary, reason_label
-from core.state import DeficiencyType, EvaluationCycleRecord, ResolutionStatus, Severity
+from core.domain.records import DeficiencyType, EvaluationCycleRecord, ResolutionStatus, Severity
 
 SEVERITIES: tuple[str, ...] = tuple(s.value for s in Severity)
 STATUSES: tuple[str, ...] = tuple(s.value for s in ResolutionStatus)

@@ -8,8 +8,8 @@ from typing import Any
 
 import streamlit as st
 
-from core.results import AWAITING_REVIEW, COMPLETED
-from core.safe_markdown import md_escape
+from core.domain.results import AWAITING_REVIEW, COMPLETED
+from core.domain.safe_markdown import md_escape
 from core.service import ProgressEvent, RunResult
 from ui.frames import label, status_line
 

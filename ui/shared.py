@@ -16,7 +16,7 @@ from typing import Any
 import streamlit as st
 
 from core.config import Settings
-from core.safe_markdown import md_escape
+from core.domain.safe_markdown import md_escape
 from core.service import (
     InputError,
     RetrievalError,

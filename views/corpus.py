@@ -7,7 +7,7 @@ from datetime import date
 import pandas as pd
 import streamlit as st
 
-from core.safe_markdown import md_escape
+from core.domain.safe_markdown import md_escape
 from core.service import SEARCH_MODES, SINGLE_USER, UPLOAD_TYPES, Catalog, DocStatus, DocumentAccessError
 from ui import evidence, live, shared
 from ui.frames import document_frame, frame_records, label, needs_metadata, upload_defaults

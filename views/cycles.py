@@ -4,7 +4,7 @@ against the threshold the session started with (its settings snapshot)."""
 import pandas as pd
 import streamlit as st
 
-from core.safe_markdown import md_escape
+from core.domain.safe_markdown import md_escape
 from ui import shared
 from ui.charts import score_figure, status_figure, type_figure
 from ui.diffs import ADDED, CHANGED, REMOVED, cycle_claim_diff

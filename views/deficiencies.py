@@ -2,8 +2,8 @@
 
 import streamlit as st
 
-from core.results import RUNNING
-from core.safe_markdown import md_escape
+from core.domain.results import RUNNING
+from core.domain.safe_markdown import md_escape
 from core.service import InputError
 from ui import shared
 from ui.board import (

@@ -3,8 +3,8 @@ acts in one chain), as Markdown, JSON or Word."""
 
 import streamlit as st
 
-from core.audit import chain_head, verify_chain
-from core.safe_markdown import md_escape
+from core.domain.audit import chain_head, verify_chain
+from core.domain.safe_markdown import md_escape
 from ui import shared
 
 MIME = {

@@ -2,8 +2,8 @@
 
 import streamlit as st
 
-from core.results import AWAITING_REVIEW
-from core.safe_markdown import md_escape
+from core.domain.results import AWAITING_REVIEW
+from core.domain.safe_markdown import md_escape
 from ui import shared
 
 wb = shared.workbench()

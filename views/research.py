@@ -4,9 +4,9 @@ from datetime import date
 
 import streamlit as st
 
-from core.limits import MAX_CYCLES, MIN_AS_OF, latest_as_of
-from core.results import RUNNING
-from core.safe_markdown import md_escape
+from core.domain.limits import MAX_CYCLES, MIN_AS_OF, latest_as_of
+from core.domain.results import RUNNING
+from core.domain.safe_markdown import md_escape
 from core.service import InputError, RunResult
 from ui import evidence, live, shared
 from ui.board import BoardChanges, card_decision, paused_changes, review_payload, undecided_line

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from core.safe_markdown import md_escape
+from core.domain.safe_markdown import md_escape
 from core.service import InputError, SessionBusyError, SessionNotFoundError
 from ui import shared
 from ui.frames import label, session_frame

@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Protocol
 
-from core.answer import Answer
-from core.documents import Catalog, Chunk, Hit
-from core.plan import ResearchPlan
-from core.state import Citation, Deficiency, Evidence
+from core.domain.answer import Answer
+from core.domain.documents import Catalog, Chunk, Hit
+from core.domain.plan import ResearchPlan
+from core.domain.records import Citation, Deficiency, Evidence
 
 
 @dataclass(frozen=True)

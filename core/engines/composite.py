@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from core.answer import Answer
+from core.domain.answer import Answer
 from core.engines.base import Critic, CritiqueResult, EngineContext
 from core.engines.llm import LlmCritic, LlmUnavailableError
 from core.engines.offline.coverage import answered_items, coverage_deficiencies
 from core.engines.offline.verifiers import check_claims, widen_if_tried
-from core.plan import ResearchPlan
-from core.quality import quality_score
-from core.state import Deficiency
+from core.domain.plan import ResearchPlan
+from core.domain.quality import quality_score
+from core.domain.records import Deficiency
 
 
 def merge(llm: Sequence[Deficiency], rules: Sequence[Deficiency]) -> list[Deficiency]:

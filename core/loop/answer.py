@@ -8,11 +8,11 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from core.answer import Answer
+from core.domain.answer import Answer
 from core.loop_state import WorkbenchState
 from core.nodes import Deps, rehydrate, rendered, usage_metrics
 from core.retrieval.plan_search import search_plan
-from core.state import ResolutionStatus
+from core.domain.records import ResolutionStatus
 
 log = logging.getLogger(__name__)
 

@@ -7,12 +7,12 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from core.deficiencies import Event, apply
-from core.documents import Hit, SearchFilter
+from core.domain.deficiencies import Event, apply
+from core.domain.documents import Hit, SearchFilter
 from core.engines.text import overlap, sentences, term_set
-from core.figures import figures
+from core.domain.figures import figures
 from core.nodes import Deps
-from core.state import Deficiency, Evidence
+from core.domain.records import Deficiency, Evidence
 
 log = logging.getLogger(__name__)
 EVIDENCE_SENTENCES = 5

@@ -10,15 +10,15 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from core.answer import Answer
-from core.audit import chain_head
-from core.clock import utc_now
+from core.domain.answer import Answer
+from core.domain.audit import chain_head
+from core.domain.clock import utc_now
 from core.config import Settings
-from core.deficiencies import reconcile
+from core.domain.deficiencies import reconcile
 from core.engines.base import Usage
 from core.loop_state import WorkbenchState
 from core.nodes import Deps, usage_metrics
-from core.state import Deficiency, EvaluationCycleRecord, ResolutionStatus
+from core.domain.records import Deficiency, EvaluationCycleRecord, ResolutionStatus
 from core.termination import LLM_BUDGET_EXHAUSTED, decide, next_plateau_streak
 
 log = logging.getLogger(__name__)
@@ -99,7 +99,7 @@ def run_critic(state: WorkbenchState, deps: Deps) -> Findings:
 
 
 def reconciled(state: WorkbenchState, findings: Findings, unresolvable_after: int) -> list[Deficiency]:
-    """The deficiencies after this critique (core.deficiencies.reconcile); unchanged when a failure left nothing
+    """The deficiencies after this critique (core.domain.deficiencies.reconcile); unchanged when a failure left nothing
     to judge them by."""
     previous = state.get("identified_deficiencies", [])
     if findings.degraded and not findings.deficiencies:

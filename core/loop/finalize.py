@@ -6,8 +6,8 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from core.answer import Answer
-from core.deficiencies import residual
+from core.domain.answer import Answer
+from core.domain.deficiencies import residual
 from core.loop_state import WorkbenchState
 from core.nodes import Deps, final_text, rendered, with_gaps
 from core.termination import MAX_CYCLES_REACHED, decide

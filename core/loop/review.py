@@ -9,12 +9,12 @@ from typing import Any
 from langgraph.runtime import Runtime
 from langgraph.types import Command, Send, interrupt
 
-from core.audit import added_act, chain_head, decision_act, review_acts, sealed_acts
-from core.clock import utc_now
-from core.deficiencies import Event, allowed, apply, open_ones
+from core.domain.audit import added_act, chain_head, decision_act, review_acts, sealed_acts
+from core.domain.clock import utc_now
+from core.domain.deficiencies import Event, allowed, apply, open_ones
 from core.loop_state import WorkbenchState
 from core.nodes import Deps
-from core.state import (
+from core.domain.records import (
     AnalystDeficiency,
     ApprovalPolicy,
     DecisionRecord,
@@ -91,7 +91,7 @@ def apply_review(
     that ends the loop is followed by no cycle record).
 
     A rejection moves a deficiency through the lifecycle table (`Event.rejected`) wherever the table allows it:
-    the board offers exactly those moves (core.deficiencies.analyst_choices)."""
+    the board offers exactly those moves (core.domain.deficiencies.analyst_choices)."""
     by_id = {d.id: d for d in state.get("identified_deficiencies", [])}
     head = chain_head([*state.get("evaluation_history", []), *state.get("human_acts", [])])
     at = utc_now()

@@ -1,6 +1,6 @@
 """Corpus document metadata: YAML front matter split-off and validation into `DocumentMeta`.
 
-python-frontmatter finds the `---` fences; the YAML between them is loaded by `core.safe_yaml` (no aliases, no
+python-frontmatter finds the `---` fences; the YAML between them is loaded by `core.domain.safe_yaml` (no aliases, no
 deep nesting, dates as text) and validated by the pydantic model `FrontMatter`. Every error names the file and
 the offending key (`CorpusFormatError`), so an analyst can fix the source.
 """
@@ -16,9 +16,9 @@ from frontmatter.default_handlers import YAMLHandler
 from pydantic import BaseModel, BeforeValidator, ValidationError
 from pydantic_core import ErrorDetails, PydanticCustomError
 
-from core.documents import DocStatus, DocumentMeta, Exemption, Threshold
+from core.domain.documents import DocStatus, DocumentMeta, Exemption, Threshold
 from core.retrieval.errors import CorpusFormatError, IngestError
-from core.safe_yaml import YamlInputError, load_yaml
+from core.domain.safe_yaml import YamlInputError, load_yaml
 
 REQUIRED_KEYS = ("id", "title", "jurisdiction")
 KNOWN_KEYS = frozenset(DocumentMeta.model_fields) - {"extra", "provenance"}

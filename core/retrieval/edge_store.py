@@ -13,7 +13,7 @@ from typing import Any
 import qdrant_edge as qe
 from filelock import FileLock
 
-from core.documents import SearchFilter
+from core.domain.documents import SearchFilter
 from core.retrieval.embeddings import embedding_dim
 from core.retrieval.errors import StoreDamagedError, StoreLockedError
 from core.retrieval.names import validate_collection

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from core.config import Settings, get_settings
-from core.documents import ArrivalKind, DocumentMeta, Provenance
+from core.domain.documents import ArrivalKind, DocumentMeta, Provenance
 from core.retrieval.errors import IngestError
 from core.retrieval.readers import SUPPORTED_SUFFIXES, ParsedDocument, read_file
 from core.retrieval.store import Store

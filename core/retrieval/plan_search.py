@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.documents import DocStatus, Hit, SearchFilter
-from core.plan import ANY_JURISDICTION, Aspect, ResearchPlan
+from core.domain.documents import DocStatus, Hit, SearchFilter
+from core.domain.plan import ANY_JURISDICTION, Aspect, ResearchPlan
 
 CITABLE = tuple(s.value for s in DocStatus if s not in (DocStatus.erroneous, DocStatus.proposed))
 """Declared statuses a plan item may cite: a document its own metadata calls erroneous or a mere proposal never

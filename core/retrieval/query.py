@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-from core.documents import Hit
+from core.domain.documents import Hit
 
 if TYPE_CHECKING:
     import qdrant_edge as qe

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from core import safe_json
-from core.documents import Chunk, DocumentMeta
+from core.domain import safe_json
+from core.domain.documents import Chunk, DocumentMeta
 from core.retrieval.chunking import chunk_text, first_heading
 from core.retrieval.corpus_format import KNOWN_KEYS, parse_document_meta, split_front_matter
 from core.retrieval.errors import CorpusFormatError, IngestError

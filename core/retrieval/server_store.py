@@ -13,7 +13,7 @@ import qdrant_edge as qe
 from qdrant_client import QdrantClient, models
 from qdrant_client.http.exceptions import ApiException
 
-from core.documents import SearchFilter
+from core.domain.documents import SearchFilter
 from core.retrieval.embeddings import embedding_dim
 from core.retrieval.errors import StoreUnavailableError
 from core.retrieval.names import validate_collection

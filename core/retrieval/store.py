@@ -23,7 +23,7 @@ from typing import (
     runtime_checkable,
 )
 
-from core.documents import Catalog, Chunk, DocumentMeta, Hit, SearchFilter
+from core.domain.documents import Catalog, Chunk, DocumentMeta, Hit, SearchFilter
 from core.retrieval.embeddings import Embedder, get_embedder
 from core.retrieval.errors import StoreClosedError
 from core.retrieval.query import TIE_MARGIN, QueryPlan, SearchMode, check_mode, query_plan, ranked

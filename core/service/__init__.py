@@ -7,9 +7,9 @@ uploads) and `staging` (board edits kept until the review is answered), over `ba
 retrieval layer (document types, statuses, search modes, its error class) and the stop reasons' short labels are
 re-exported here, so they import nothing below the service."""
 
-from core.documents import Catalog, Chunk, DocStatus, DocumentMeta, Hit, Provenance
-from core.inputs import InputError, validate_as_of, validate_question
-from core.results import ProgressEvent, RunResult, SessionSummary
+from core.domain.documents import Catalog, Chunk, DocStatus, DocumentMeta, Hit, Provenance
+from core.domain.inputs import InputError, validate_as_of, validate_question
+from core.domain.results import ProgressEvent, RunResult, SessionSummary
 from core.retrieval.errors import RetrievalError
 from core.retrieval.query import SEARCH_MODES
 from core.service.base import SESSIONS_NS, RunLockLostError, SessionBusyError, SessionNotFoundError, thread_lock

@@ -11,10 +11,10 @@ from typing import Any
 from core.config import Settings, get_settings
 from core.engines.factory import make_engines
 from core.graph import build_graph
-from core.inputs import InputError
+from core.domain.inputs import InputError
 from core.nodes import Deps
 from core.persistence import Persistence, open_persistence
-from core.results import EMPTY, RunResult, entry_status, snapshot_result, with_entry_figures
+from core.domain.results import EMPTY, RunResult, entry_status, snapshot_result, with_entry_figures
 from core.run_locks import RunLease, RunLockUnavailable
 from core.service.heartbeat import beating
 from core.termination import TerminationPolicy

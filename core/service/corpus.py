@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from core.documents import Catalog, Chunk, DocumentMeta, Hit, SearchFilter
+from core.domain.documents import Catalog, Chunk, DocumentMeta, Hit, SearchFilter
 from core.retrieval.query import SearchMode
 from core.retrieval.readers import SUPPORTED_SUFFIXES
 from core.service.base import WorkbenchBase

@@ -13,11 +13,11 @@ from typing import Any
 from langgraph.errors import GraphRecursionError
 from langgraph.types import Command
 
-from core.audit import SettingsSnapshot
-from core.clock import utc_now
-from core.deficiencies import open_ones
+from core.domain.audit import SettingsSnapshot
+from core.domain.clock import utc_now
+from core.domain.deficiencies import open_ones
 from core.graph import step_budget
-from core.inputs import (
+from core.domain.inputs import (
     InputError,
     parse_review,
     validate_as_of,
@@ -25,10 +25,10 @@ from core.inputs import (
     validate_policy,
     validate_question,
 )
-from core.limits import MAX_CYCLES
+from core.domain.limits import MAX_CYCLES
 from core.loop_state import SessionInput, WorkbenchState
 from core.nodes import Deps
-from core.results import (
+from core.domain.results import (
     AWAITING_REVIEW,
     EMPTY,
     INTERRUPTED,

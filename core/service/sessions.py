@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.audit import annotation_acts, chain_head, sealed_acts, verify_chain
-from core.clock import utc_now
-from core.deficiencies import residual
-from core.inputs import InputError, cap, clean_text
-from core.limits import MAX_NOTE_CHARS
+from core.domain.audit import annotation_acts, chain_head, sealed_acts, verify_chain
+from core.domain.clock import utc_now
+from core.domain.deficiencies import residual
+from core.domain.inputs import InputError, cap, clean_text
+from core.domain.limits import MAX_NOTE_CHARS
 from core.nodes import final_text
-from core.results import COMPLETED, EMPTY, FAILED, INTERRUPTED, RUNNING, RunResult, SessionSummary, entry_status
+from core.domain.results import COMPLETED, EMPTY, FAILED, INTERRUPTED, RUNNING, RunResult, SessionSummary, entry_status
 from core.service.base import SESSIONS_NS, WorkbenchBase
 from core.service.heartbeat import alive_sessions, beats_alive
 from core.service.staging import STAGED_NS
-from core.state import Severity
+from core.domain.records import Severity
 from core.termination import describe
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from core.clock import utc_now
+from core.domain.clock import utc_now
 from core.service.base import WorkbenchBase
 
 STAGED_NS = ("staged",)

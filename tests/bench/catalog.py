@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 import qdrant_edge as qe  # noqa: E402
 
-from core.documents import Catalog, Chunk, DocumentMeta  # noqa: E402
+from core.domain.documents import Catalog, Chunk, DocumentMeta  # noqa: E402
 from core.retrieval.edge_store import EdgeStore  # noqa: E402
 from core.retrieval.server_store import ServerStore, connect  # noqa: E402
 from core.retrieval.store import BaseStore  # noqa: E402

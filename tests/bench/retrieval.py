@@ -23,7 +23,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from core.config import Settings
-from core.documents import SearchFilter
+from core.domain.documents import SearchFilter
 from core.retrieval.embeddings import get_embedder
 from core.retrieval.ingest import ingest_paths
 from core.retrieval.readers import read_file

@@ -7,7 +7,7 @@ from datetime import date, timedelta
 
 import numpy as np
 
-from core.documents import Chunk, DocumentMeta
+from core.domain.documents import Chunk, DocumentMeta
 from core.retrieval.embeddings import get_embedder
 from core.retrieval.store import BaseStore
 

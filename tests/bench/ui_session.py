@@ -7,7 +7,7 @@ from datetime import date
 from typing import Any
 
 from core.service import SESSIONS_NS, Workbench
-from core.state import (
+from core.domain.records import (
     Citation,
     DecisionRecord,
     Deficiency,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from core.documents import DocumentMeta, SearchFilter, Threshold
+from core.domain.documents import DocumentMeta, SearchFilter, Threshold
 from core.eval_scores import AVERAGED_FIELDS
 from tests.fakes import KeywordStore
 

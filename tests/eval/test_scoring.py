@@ -12,7 +12,7 @@ from core.scoring import (
     normalise,
     residual_summary,
 )
-from core.state import Deficiency, DeficiencyType, ResolutionStatus, Severity
+from core.domain.records import Deficiency, DeficiencyType, ResolutionStatus, Severity
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ import pytest
 from core.eval_scores import score
 from core.evaluation import EvalQuestion, evaluate, run_loop, run_retry, run_single
 from core.service import InputError
-from core.state import DeficiencyType
+from core.domain.records import DeficiencyType
 from tests.eval.corpus import QUESTION, ROW_KEYS, clean_corpus
 from tests.loop.corpora import AS_OF
 

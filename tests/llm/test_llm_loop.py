@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from core.answer import Answer, AnswerSection, Claim, Quote
+from core.domain.answer import Answer, AnswerSection, Claim, Quote
 from core.config import Settings
 from core.engines.factory import EngineConfigError, make_engines
 from core.engines.llm.prompts import DATA_RULE
 from core.service import Workbench
-from core.state import DeficiencyType
+from core.domain.records import DeficiencyType
 from core.termination import LLM_BUDGET_EXHAUSTED, NO_OPEN_DEFICIENCIES, describe
 from tests.llm.conftest import INJECTION, QUESTION, engine_ctx, two_country_plan
 from tests.llm.loopback import EMPTY_PLAN, FakeModel, LoopbackLLM, claim, structured, system_text, user_text

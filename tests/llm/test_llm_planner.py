@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from core.config import Settings
-from core.documents import DocumentMeta
+from core.domain.documents import DocumentMeta
 from core.engines.llm import LlmClient, LlmPlanner
 from core.engines.llm.schemas import FindingsOut
 from tests.llm.conftest import FloorPlanner, engine_ctx

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from core.documents import DocumentMeta, Exemption, Threshold
+from core.domain.documents import DocumentMeta, Exemption, Threshold
 
 AS_OF = date(2026, 11, 30)
 """The as-of date of every corpus the tests build themselves."""

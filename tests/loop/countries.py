@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from core.documents import DocumentMeta, Exemption
+from core.domain.documents import DocumentMeta, Exemption
 
 
 def country_corpus() -> list[tuple[DocumentMeta, list[str]]]:

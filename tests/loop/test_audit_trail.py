@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from docx import Document
 
-from core.audit import verify_chain
+from core.domain.audit import verify_chain
 from core.service import Workbench
 from core.service.runs import session_deps
 from tests.inert import unescape

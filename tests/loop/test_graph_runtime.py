@@ -10,13 +10,13 @@ from typing import Any
 import pytest
 
 import core.service.runs as runs
-from core.audit import verify_chain
-from core.deficiencies import analyst_choices
+from core.domain.audit import verify_chain
+from core.domain.deficiencies import analyst_choices
 from core.graph import step_budget
 from core.loop.review import apply_review, proposal
-from core.results import cycle_seconds
+from core.domain.results import cycle_seconds
 from core.service import Workbench
-from core.state import Deficiency, DeficiencyType, EvaluationCycleRecord, ResolutionStatus, ReviewResponse
+from core.domain.records import Deficiency, DeficiencyType, EvaluationCycleRecord, ResolutionStatus, ReviewResponse
 from core.termination import MAX_CYCLES_REACHED, STEP_LIMIT, describe
 from tests.loop.corpora import RU_QUESTION
 from ui.board import board_rows, paused_changes, review_payload

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from core.audit import verify_chain
-from core.deficiencies import (
+from core.domain.audit import verify_chain
+from core.domain.deficiencies import (
     TRANSITIONS,
     Event,
     TransitionError,
@@ -16,7 +16,7 @@ from core.deficiencies import (
     residual,
 )
 from core.loop_state import merge_deficiencies
-from core.state import Deficiency, DeficiencyType, EvaluationCycleRecord, ResolutionStatus
+from core.domain.records import Deficiency, DeficiencyType, EvaluationCycleRecord, ResolutionStatus
 
 S = ResolutionStatus
 

@@ -9,9 +9,9 @@ from collections.abc import Callable
 
 import pytest
 
-from core.audit import verify_chain
+from core.domain.audit import verify_chain
 from core.service import SESSIONS_NS, InputError, SessionBusyError, Workbench, thread_lock
-from core.state import ResolutionStatus
+from core.domain.records import ResolutionStatus
 from core.termination import (
     MAX_CYCLES_REACHED,
     NO_OPEN_DEFICIENCIES,

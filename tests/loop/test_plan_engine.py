@@ -8,18 +8,18 @@ from typing import Any
 
 import pytest
 
-from core.answer import Answer, AnswerSection, Claim, Quote
+from core.domain.answer import Answer, AnswerSection, Claim, Quote
 from core.config import Settings
 from core.engines.offline import OfflineCritic
 from core.engines.text import is_anaphoric, sentences
 from core.eval_scores import cut_sentences, duplicate_sentences
-from core.figures import figures
+from core.domain.figures import figures
 from core.nodes import Deps
 from core.persistence import memory_persistence
-from core.plan import Aspect
+from core.domain.plan import Aspect
 from core.scoring import fact_found
 from core.service import Workbench
-from core.state import DeficiencyType, ResolutionStatus
+from core.domain.records import DeficiencyType, ResolutionStatus
 from tests.fakes import KeywordStore
 from tests.loop.corpora import AS_OF
 from tests.loop.countries import country_corpus
@@ -214,7 +214,7 @@ def test_answers_are_whole_sentences_without_repeats(wb: Workbench, question: st
 
 
 def test_a_member_state_is_answered_from_the_bloc_that_covers_it_and_its_own_law_is_disclosed(tmp_path: Path) -> None:
-    from core.documents import DocumentMeta
+    from core.domain.documents import DocumentMeta
 
     bloc = DocumentMeta(
         id="bloc-reg",
@@ -236,9 +236,9 @@ def test_a_member_state_is_answered_from_the_bloc_that_covers_it_and_its_own_law
 
 
 def test_the_comparison_table_stays_a_table_and_its_cells_stay_inert() -> None:
-    from core.answer import render_markdown
-    from core.plan import PlanItem, PlannedJurisdiction, ResearchPlan
-    from core.safe_markdown import answer_markdown
+    from core.domain.answer import render_markdown
+    from core.domain.plan import PlanItem, PlannedJurisdiction, ResearchPlan
+    from core.domain.safe_markdown import answer_markdown
     from tests.inert import HOSTILE, live_markup
 
     plan = ResearchPlan(
@@ -270,7 +270,7 @@ def test_the_comparison_table_stays_a_table_and_its_cells_stay_inert() -> None:
 def test_citations_keep_the_quoted_passages_and_their_own_ids(wb: Workbench) -> None:
     from dataclasses import replace
 
-    from core.documents import Chunk
+    from core.domain.documents import Chunk
     from core.engines.offline import citations_for
 
     ctx = Deps.context_of(wb.store(), AS_OF)

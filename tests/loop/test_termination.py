@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from core.config import Settings
-from core.quality import quality_score
-from core.state import Deficiency, DeficiencyType, ResolutionStatus, Severity
+from core.domain.quality import quality_score
+from core.domain.records import Deficiency, DeficiencyType, ResolutionStatus, Severity
 from core.termination import (
     MAX_CYCLES_REACHED,
     NO_OPEN_DEFICIENCIES,

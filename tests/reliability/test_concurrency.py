@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from core.audit import verify_chain
+from core.domain.audit import verify_chain
 from core.config import Settings
 from core.persistence import Persistence, _sqlite, memory_persistence
 from core.service import RunResult, SessionBusyError, Workbench

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from core.audit import verify_chain
+from core.domain.audit import verify_chain
 from core.config import Settings
 from core.persistence import _postgres, _sqlite
 from core.service import InputError, RunResult, Workbench

@@ -13,7 +13,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from core.audit import verify_chain
+from core.domain.audit import verify_chain
 from core.config import Settings
 from core.persistence import Persistence, _postgres, run_slots
 from core.service import RunLockLostError, RunResult, SessionBusyError, Workbench

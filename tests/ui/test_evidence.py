@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
-from core.safe_markdown import md_escape
+from core.domain.safe_markdown import md_escape
 from core.service import RunResult, Workbench
 from tests.inert import HOSTILE, live_markup, unescape
 from tests.ui.support import open_session
@@ -91,7 +91,7 @@ def test_bundled_documents_offer_no_deletion(app: AppTest) -> None:
 
 def _card(thread_id: str, affected_text: str, evidence_doc_ids: tuple[str, ...]) -> None:
     """A review card's evidence, as the Research page's cards call it."""
-    from core.state import Deficiency, DeficiencyType
+    from core.domain.records import Deficiency, DeficiencyType
     from ui.evidence import deficiency_evidence
     from ui.shared import workbench
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from core.results import progress_event
-from core.state import Deficiency, DeficiencyType, ResolutionStatus, Severity
+from core.domain.results import progress_event
+from core.domain.records import Deficiency, DeficiencyType, ResolutionStatus, Severity
 from core.termination import NO_OPEN_DEFICIENCIES, ONLY_UNRESOLVABLE_REMAINING, describe
 from tests.inert import live_markup
 from ui.frames import answer_markdown, label

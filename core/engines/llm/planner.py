@@ -9,8 +9,8 @@ from core.engines.base import EngineContext, Planner, PlanResult
 from core.engines.llm.client import LlmClient, LlmUnavailableError, add_usage
 from core.engines.llm.prompts import PLAN_SYSTEM, plan_prompt
 from core.engines.llm.schemas import PlanOut
-from core.gazetteer import country_name, covered_by, iso_country
-from core.plan import (
+from core.domain.gazetteer import country_name, covered_by, iso_country
+from core.domain.plan import (
     ANY_JURISDICTION,
     Aspect,
     PlanItem,

@@ -12,11 +12,11 @@ import re
 from collections.abc import Mapping, Sequence
 from datetime import date
 
-from core.answer import Answer
-from core.documents import Hit
+from core.domain.answer import Answer
+from core.domain.documents import Hit
 from core.engines.base import EngineContext
-from core.plan import ASPECT_LABELS, ResearchPlan
-from core.state import Deficiency, Evidence, ResolutionStatus
+from core.domain.plan import ASPECT_LABELS, ResearchPlan
+from core.domain.records import Deficiency, Evidence, ResolutionStatus
 
 PASSAGE_CHARS = 2000
 """How much of one passage the critic sees (the drafter sees what retrieval returned)."""

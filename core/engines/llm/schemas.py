@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from core.plan import Aspect
-from core.state import DeficiencyType, Severity
+from core.domain.plan import Aspect
+from core.domain.records import DeficiencyType, Severity
 
 
 class _Schema(BaseModel):

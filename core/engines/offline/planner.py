@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import re
 
-from core.documents import Catalog, DocStatus
+from core.domain.documents import Catalog, DocStatus
 from core.engines.base import EngineContext, PlanResult
 from core.engines.text import STOPWORDS, stem, terms
-from core.gazetteer import Place, corpus_names, find_places, is_place_name, name_re
-from core.plan import (
+from core.domain.gazetteer import Place, corpus_names, find_places, is_place_name, name_re
+from core.domain.plan import (
     ANY_JURISDICTION,
     Aspect,
     PlanItem,

@@ -12,8 +12,8 @@ from functools import lru_cache
 
 from core.engines.offline.sources import YEAR
 from core.engines.text import sentences, term_set, terms
-from core.figures import dates, figures
-from core.plan import Aspect, PlanItem, ResearchPlan
+from core.domain.figures import dates, figures
+from core.domain.plan import Aspect, PlanItem, ResearchPlan
 
 SOFT_FEATURE = 0.3
 """A definition, obligation or scope may be said without the usual words: such a sentence is ranked lower, not

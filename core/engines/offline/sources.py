@@ -6,12 +6,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from core.answer import Answer
-from core.documents import DocStatus, DocumentMeta
+from core.domain.answer import Answer
+from core.domain.documents import DocStatus, DocumentMeta
 from core.engines.base import DraftResult, EngineContext, Usage
-from core.figures import format_date
-from core.plan import ResearchPlan
-from core.state import Citation
+from core.domain.figures import format_date
+from core.domain.plan import ResearchPlan
+from core.domain.records import Citation
 
 USABLE = (DocStatus.in_force, DocStatus.not_yet_applicable)
 HISTORY = (DocStatus.superseded, DocStatus.repealed)

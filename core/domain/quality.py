@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from core.state import Deficiency
+from core.domain.records import Deficiency
 
 
 def quality_score(found: Iterable[Deficiency], answered: int = 0, planned: int = 0) -> float:

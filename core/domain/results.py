@@ -11,11 +11,11 @@ from typing import Any
 from langgraph.types import Command
 from pydantic import BaseModel, ConfigDict, Field
 
-from core.answer import Answer
-from core.audit import AuditRecord, SettingsSnapshot
-from core.deficiencies import residual
-from core.plan import ResearchPlan
-from core.state import Citation, Deficiency, EvaluationCycleRecord, HumanActRecord
+from core.domain.answer import Answer
+from core.domain.audit import AuditRecord, SettingsSnapshot
+from core.domain.deficiencies import residual
+from core.domain.plan import ResearchPlan
+from core.domain.records import Citation, Deficiency, EvaluationCycleRecord, HumanActRecord
 from core.termination import describe, reason_label
 
 RUNNING = "running"

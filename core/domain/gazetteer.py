@@ -17,7 +17,7 @@ from typing import Any
 import countryinfo
 import pycountry
 
-from core.documents import Catalog
+from core.domain.documents import Catalog
 
 SUBDIVISION_TYPES = frozenset(
     {

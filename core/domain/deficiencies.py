@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from enum import Enum
 
-from core.state import Deficiency, ResolutionStatus
+from core.domain.records import Deficiency, ResolutionStatus
 
 S = ResolutionStatus
 

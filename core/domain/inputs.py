@@ -9,9 +9,9 @@ from datetime import date
 from typing import Any
 
 from core.config import Settings
-from core.limits import MAX_CYCLES, MAX_NOTE_CHARS, MIN_AS_OF, latest_as_of
-from core.results import RunResult
-from core.state import ApprovalPolicy, ResolutionStatus, ReviewResponse, deficiency_id
+from core.domain.limits import MAX_CYCLES, MAX_NOTE_CHARS, MIN_AS_OF, latest_as_of
+from core.domain.results import RunResult
+from core.domain.records import ApprovalPolicy, ResolutionStatus, ReviewResponse, deficiency_id
 
 CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 """Control characters (not tab, newline, carriage return) that are replaced by a space in free text."""

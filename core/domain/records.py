@@ -52,7 +52,7 @@ SEVERITY_WEIGHTS: dict[str, float] = {"low": 0.02, "medium": 0.05, "high": 0.12,
 
 
 class ResolutionStatus(str, Enum):
-    """Lifecycle of a deficiency; transitions live in core.deficiencies."""
+    """Lifecycle of a deficiency; transitions live in core.domain.deficiencies."""
 
     open = "open"
     addressed = "addressed"

@@ -12,8 +12,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from core.documents import Catalog
-from core.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
+from core.domain.documents import Catalog
+from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
 
 ClaimKind = Literal["finding", "verdict", "applicability", "disclosure"]
 VERDICT_WORD = re.compile(r"^(?:yes|no)\.\s*", re.I)

@@ -13,9 +13,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from core.clock import utc_now
+from core.domain.clock import utc_now
 from core.config import Settings
-from core.state import Deficiency, EvaluationCycleRecord, HumanActRecord, ReviewDecision, Severity
+from core.domain.records import Deficiency, EvaluationCycleRecord, HumanActRecord, ReviewDecision, Severity
 
 AuditRecord = EvaluationCycleRecord | HumanActRecord
 
