@@ -8,7 +8,7 @@ from typing import Any
 
 from core.domain.answer import Answer, Claim, render_markdown
 from core.engines.text import is_anaphoric, sentences
-from core.nodes import names_of, source_names
+from core.loop.deps import names_of, source_names
 from core.domain.plan import ResearchPlan
 from core.questions import EvalQuestion
 from core.scoring import detection_recall, fact_coverage, residual_summary

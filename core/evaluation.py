@@ -25,7 +25,7 @@ from typing import Any
 from core.domain.answer import Answer
 from core.engines.base import EngineContext
 from core.eval_scores import EvalReport, QuestionScore, RunOutcome, score
-from core.nodes import Deps, about_item
+from core.loop.deps import Deps, about_item
 from core.domain.plan import ResearchPlan
 from core.questions import EvalQuestion
 from core.retrieval.plan_search import search_plan
@@ -36,7 +36,7 @@ STRATEGY_NAMES: tuple[str, ...] = ("loop", "single", "retry")
 
 
 def _context(store: Any, as_of: date) -> EngineContext:
-    """The same engine context the loop's nodes build (core.nodes.Deps.context)."""
+    """The same engine context the loop's nodes build (core.loop.deps.Deps.context)."""
     return Deps.context_of(store, as_of)
 
 

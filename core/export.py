@@ -24,7 +24,7 @@ from core.domain.clock import utc_now
 from core.domain.results import RunResult
 from core.domain.safe_markdown import answer_markdown, md_escape
 from core.domain.records import Deficiency, HumanActRecord, ResolutionStatus
-from core.termination import describe
+from core.loop.termination import describe
 
 FORMATS = ("md", "json", "docx")
 NO_RESIDUALS = "None: every deficiency found was resolved."

@@ -17,7 +17,7 @@ from filelock import FileLock
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
 from core.config import Settings
-from core.loop_state import CHECKPOINT_TYPES
+from core.loop.state import CHECKPOINT_TYPES
 from core.run_locks import RunLock, advisory_lock, file_lock, in_process_only, unlock_all
 
 _lock = threading.Lock()

@@ -1,5 +1,5 @@
 """The loop's value types (pydantic): deficiencies, citations, evidence, review decisions, the hash-chained cycle
-records and the approval policy. The graph's TypedDict state and its reducers are in core.loop_state.
+records and the approval policy. The graph's TypedDict state and its reducers are in core.loop.state.
 
 Everything stored in a checkpoint is defined at module top level here: the serializer allow-list names a type by
 module and name, so moving one would orphan the sessions already saved.

@@ -11,7 +11,7 @@ from core.domain.deficiencies import Event, apply
 from core.domain.documents import Hit, SearchFilter
 from core.engines.text import overlap, sentences, term_set
 from core.domain.figures import figures
-from core.nodes import Deps
+from core.loop.deps import Deps
 from core.domain.records import Deficiency, Evidence
 
 log = logging.getLogger(__name__)

@@ -16,10 +16,10 @@ from core.domain.clock import utc_now
 from core.config import Settings
 from core.domain.deficiencies import reconcile
 from core.engines.base import Usage
-from core.loop_state import WorkbenchState
-from core.nodes import Deps, usage_metrics
+from core.loop.state import WorkbenchState
+from core.loop.deps import Deps, usage_metrics
 from core.domain.records import Deficiency, EvaluationCycleRecord, ResolutionStatus
-from core.termination import LLM_BUDGET_EXHAUSTED, decide, next_plateau_streak
+from core.loop.termination import LLM_BUDGET_EXHAUSTED, decide, next_plateau_streak
 
 log = logging.getLogger(__name__)
 

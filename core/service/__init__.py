@@ -17,7 +17,7 @@ from core.service.corpus import SINGLE_USER, UPLOAD_TYPES, Corpus, CorpusStats, 
 from core.service.runs import Runs
 from core.service.sessions import Sessions
 from core.service.staging import StagedEdits, Staging
-from core.termination import REASON_CODES, reason_label
+from core.loop.termination import REASON_CODES, reason_label
 
 
 class Workbench(Runs, Sessions, Corpus, Staging):

@@ -10,14 +10,14 @@ from typing import Any
 
 from core.config import Settings, get_settings
 from core.engines.factory import make_engines
-from core.graph import build_graph
+from core.loop.graph import build_graph
 from core.domain.inputs import InputError
-from core.nodes import Deps
+from core.loop.deps import Deps
 from core.persistence import Persistence, open_persistence
 from core.domain.results import EMPTY, RunResult, entry_status, snapshot_result, with_entry_figures
 from core.run_locks import RunLease, RunLockUnavailable
 from core.service.heartbeat import beating
-from core.termination import TerminationPolicy
+from core.loop.termination import TerminationPolicy
 
 SESSIONS_NS = ("sessions",)
 """Namespace of the session list entries in the persistence store."""

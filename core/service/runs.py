@@ -16,7 +16,7 @@ from langgraph.types import Command
 from core.domain.audit import SettingsSnapshot
 from core.domain.clock import utc_now
 from core.domain.deficiencies import open_ones
-from core.graph import step_budget
+from core.loop.graph import step_budget
 from core.domain.inputs import (
     InputError,
     parse_review,
@@ -26,8 +26,8 @@ from core.domain.inputs import (
     validate_question,
 )
 from core.domain.limits import MAX_CYCLES
-from core.loop_state import SessionInput, WorkbenchState
-from core.nodes import Deps
+from core.loop.state import SessionInput, WorkbenchState
+from core.loop.deps import Deps
 from core.domain.results import (
     AWAITING_REVIEW,
     EMPTY,
@@ -42,7 +42,7 @@ from core.domain.results import (
 from core.run_locks import RunLease
 from core.service.base import RunLockLostError, WorkbenchBase
 from core.service.staging import STAGED_NS
-from core.termination import STEP_LIMIT, TerminationPolicy
+from core.loop.termination import STEP_LIMIT, TerminationPolicy
 
 log = logging.getLogger(__name__)
 MANUAL = "manual"

@@ -15,7 +15,7 @@ from core.engines.factory import EngineConfigError, make_engines
 from core.engines.llm.prompts import DATA_RULE
 from core.service import Workbench
 from core.domain.records import DeficiencyType
-from core.termination import LLM_BUDGET_EXHAUSTED, NO_OPEN_DEFICIENCIES, describe
+from core.loop.termination import LLM_BUDGET_EXHAUSTED, NO_OPEN_DEFICIENCIES, describe
 from tests.llm.conftest import INJECTION, QUESTION, engine_ctx, two_country_plan
 from tests.llm.loopback import EMPTY_PLAN, FakeModel, LoopbackLLM, claim, structured, system_text, user_text
 from tests.loop.corpora import AS_OF, RU_TEXT

@@ -15,7 +15,7 @@ from core.domain.deficiencies import (
     reconcile,
     residual,
 )
-from core.loop_state import merge_deficiencies
+from core.loop.state import merge_deficiencies
 from core.domain.records import Deficiency, DeficiencyType, EvaluationCycleRecord, ResolutionStatus
 
 S = ResolutionStatus

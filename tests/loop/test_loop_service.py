@@ -12,7 +12,7 @@ import pytest
 from core.domain.audit import verify_chain
 from core.service import SESSIONS_NS, InputError, SessionBusyError, Workbench, thread_lock
 from core.domain.records import ResolutionStatus
-from core.termination import (
+from core.loop.termination import (
     MAX_CYCLES_REACHED,
     NO_OPEN_DEFICIENCIES,
     ONLY_UNRESOLVABLE_REMAINING,

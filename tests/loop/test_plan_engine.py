@@ -14,7 +14,7 @@ from core.engines.offline import OfflineCritic
 from core.engines.text import is_anaphoric, sentences
 from core.eval_scores import cut_sentences, duplicate_sentences
 from core.domain.figures import figures
-from core.nodes import Deps
+from core.loop.deps import Deps
 from core.persistence import memory_persistence
 from core.domain.plan import Aspect
 from core.scoring import fact_found

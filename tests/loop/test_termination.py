@@ -7,7 +7,7 @@ import pytest
 from core.config import Settings
 from core.domain.quality import quality_score
 from core.domain.records import Deficiency, DeficiencyType, ResolutionStatus, Severity
-from core.termination import (
+from core.loop.termination import (
     MAX_CYCLES_REACHED,
     NO_OPEN_DEFICIENCIES,
     ONLY_UNRESOLVABLE_REMAINING,

@@ -18,11 +18,11 @@ UI_FILES = [APP, *sorted((APP.parent / "ui").glob("*.py")), *sorted((APP.parent 
 BELOW_THE_SERVICE = (
     "core.retrieval",
     "core.engines",
-    "core.graph",
-    "core.nodes",
+    "core.loop.graph",
+    "core.loop.deps",
     "core.persistence",
     "core.run_locks",
-    "core.termination",
+    "core.loop.termination",
 )
 
 

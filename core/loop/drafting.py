@@ -9,8 +9,8 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from core.domain.answer import Answer
-from core.loop_state import WorkbenchState
-from core.nodes import Deps, rehydrate, rendered, usage_metrics
+from core.loop.state import WorkbenchState
+from core.loop.deps import Deps, rehydrate, rendered, usage_metrics
 from core.retrieval.plan_search import search_plan
 from core.domain.records import ResolutionStatus
 

@@ -19,7 +19,7 @@ from core.domain.documents import Hit
 from core.engines.base import Critic, Drafter, EngineContext, Planner, Usage
 from core.domain.plan import PlanItem, ResearchPlan
 from core.domain.records import Citation, Deficiency, DeficiencyType
-from core.termination import TerminationPolicy
+from core.loop.termination import TerminationPolicy
 
 
 @dataclass(frozen=True)
