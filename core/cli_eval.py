@@ -1,7 +1,7 @@
 """`python -m core eval QUESTIONS_FILE [--strategy loop|single|retry] [--collection NAME] [--max-cycles N] [--json]`.
 
 Runs one answering strategy over every question of a questions file on the configured engine and corpus and
-scores it (core.evaluation, core.scoring). Loop runs use in-memory checkpoints, so evaluation sessions never
+scores it (core.evaluation.strategies, core.evaluation.facts). Loop runs use in-memory checkpoints, so evaluation sessions never
 appear in the analyst's session list. The questions file is validated before the store is opened.
 """
 
@@ -14,10 +14,10 @@ from typing import Any
 
 from core.cli_errors import CliError
 from core.config import Settings, get_settings
-from core.eval_scores import QuestionScore, format_table
-from core.evaluation import STRATEGY_NAMES, evaluate
+from core.evaluation.scores import QuestionScore, format_table
+from core.evaluation.strategies import STRATEGY_NAMES, evaluate
 from core.domain.limits import MAX_CYCLES
-from core.questions import QuestionsFileError, load_questions
+from core.evaluation.questions import QuestionsFileError, load_questions
 
 
 def register(sub: Any) -> None:

@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from core.config import Settings  # noqa: E402
-from core.questions import load_questions  # noqa: E402
+from core.evaluation.questions import load_questions  # noqa: E402
 from core.retrieval.ingest import ingest_paths  # noqa: E402
 from core.retrieval.registry import close_all  # noqa: E402
 from core.service import Workbench  # noqa: E402

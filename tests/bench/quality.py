@@ -3,7 +3,7 @@
     python tests/bench/quality.py QUESTIONS_FILE... [--corpus DIR] [--collection NAME] [--max-cycles N]
                                   [--out DIR] [--update-readme] [--strict]
 
-All three strategies run on the same engine, store and settings (core.evaluation). Prints, per file, one table per
+All three strategies run on the same engine, store and settings (core.evaluation.strategies). Prints, per file, one table per
 strategy and a comparison, checks the targets (pass/fail: residual severity, coverage against both baselines and
 at least 85%, retrieval calls, no question certified incomplete, no duplicate or cut sentence, at most 120 words
 per plan item), writes a plotly chart per file (HTML, and PNG when kaleido can render here) and the raw results as
@@ -30,9 +30,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from core.config import Settings, get_settings  # noqa: E402
-from core.eval_scores import EvalReport, format_table  # noqa: E402
-from core.evaluation import evaluate  # noqa: E402
-from core.questions import QuestionsFileError, load_questions  # noqa: E402
+from core.evaluation.scores import EvalReport, format_table  # noqa: E402
+from core.evaluation.strategies import evaluate  # noqa: E402
+from core.evaluation.questions import QuestionsFileError, load_questions  # noqa: E402
 from tests.bench.quality_report import (  # noqa: E402
     HEADERS,
     LABELS,

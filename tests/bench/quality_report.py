@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from core.eval_scores import EvalReport
+from core.evaluation.scores import EvalReport
 
 ORDER = ("single", "retry", "loop")
 LABELS = {"single": "single pass", "retry": "naive retry", "loop": "stateful loop"}

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date
 
 from core.domain.documents import DocumentMeta, SearchFilter, Threshold
-from core.eval_scores import AVERAGED_FIELDS
+from core.evaluation.scores import AVERAGED_FIELDS
 from tests.fakes import KeywordStore
 
 QUESTION = "What owner identification threshold applies to a remitter in Freedonia and in Sylvania?"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from core.evaluation import EvalQuestion, evaluate
+from core.evaluation.strategies import EvalQuestion, evaluate
 from tests.eval.corpus import QUESTION
 from tests.loop.corpora import AS_OF
 

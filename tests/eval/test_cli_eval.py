@@ -9,7 +9,7 @@ import pytest
 
 import core.cli_eval
 from core.cli import main
-from core.eval_scores import AVERAGED_FIELDS, SUMMED_FIELDS
+from core.evaluation.scores import AVERAGED_FIELDS, SUMMED_FIELDS
 from tests.eval.corpus import QUESTION, ROW_KEYS
 
 QUESTIONS = f"""

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from core.questions import QuestionsFileError, load_questions, parse_questions
+from core.evaluation.questions import QuestionsFileError, load_questions, parse_questions
 from core.domain.records import DeficiencyType
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.scoring import (
+from core.evaluation.facts import (
     answer_body,
     detection_recall,
     fact_coverage,

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from core.eval_scores import score
-from core.evaluation import EvalQuestion, evaluate, run_loop, run_retry, run_single
+from core.evaluation.scores import score
+from core.evaluation.strategies import EvalQuestion, evaluate, run_loop, run_retry, run_single
 from core.service import InputError
 from core.domain.records import DeficiencyType
 from tests.eval.corpus import QUESTION, ROW_KEYS, clean_corpus

@@ -12,12 +12,12 @@ from core.domain.answer import Answer, AnswerSection, Claim, Quote
 from core.config import Settings
 from core.engines.offline import OfflineCritic
 from core.engines.text import is_anaphoric, sentences
-from core.eval_scores import cut_sentences, duplicate_sentences
+from core.evaluation.scores import cut_sentences, duplicate_sentences
 from core.domain.figures import figures
 from core.loop.deps import Deps
 from core.persistence import memory_persistence
 from core.domain.plan import Aspect
-from core.scoring import fact_found
+from core.evaluation.facts import fact_found
 from core.service import Workbench
 from core.domain.records import DeficiencyType, ResolutionStatus
 from tests.fakes import KeywordStore

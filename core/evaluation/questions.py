@@ -14,7 +14,7 @@ from pydantic import BaseModel, BeforeValidator, ValidationError
 from pydantic_core import PydanticCustomError
 
 from core.domain.safe_yaml import YamlInputError, load_yaml
-from core.scoring import Fact
+from core.evaluation.facts import Fact
 from core.domain.records import DeficiencyType
 
 

@@ -10,8 +10,8 @@ from core.domain.answer import Answer, Claim, render_markdown
 from core.engines.text import is_anaphoric, sentences
 from core.loop.deps import names_of, source_names
 from core.domain.plan import ResearchPlan
-from core.questions import EvalQuestion
-from core.scoring import detection_recall, fact_coverage, residual_summary
+from core.evaluation.questions import EvalQuestion
+from core.evaluation.facts import detection_recall, fact_coverage, residual_summary
 from core.domain.records import Citation, Deficiency
 
 AVERAGED_FIELDS: tuple[str, ...] = (

@@ -1,5 +1,5 @@
 """Does the loop help? Three answering strategies on the same engine and corpus, and their scores (questions files:
-core.questions).
+core.evaluation.questions).
 
 Strategies (all use the workbench's drafter, critic, store and settings):
 
@@ -9,7 +9,7 @@ Strategies (all use the workbench's drafter, critic, store and settings):
   scratch. The critic is never told what it found before. Residual = what the last critique found.
 - `loop`:   the stateful loop (`Workbench.start` with `approve="all"`).
 
-Per question the run is scored by `core.scoring`: fact coverage of the answer (without the residual
+Per question the run is scored by `core.evaluation.facts`: fact coverage of the answer (without the residual
 disclosure), residual count and summed severity weights, deficiencies resolved, detection recall of the
 expected deficiency types among all types detected during the run, retrieval and critic calls, cycles
 (corrections or re-drafts after the first draft) and wall time.
@@ -24,12 +24,12 @@ from typing import Any
 
 from core.domain.answer import Answer
 from core.engines.base import EngineContext
-from core.eval_scores import EvalReport, QuestionScore, RunOutcome, score
+from core.evaluation.scores import EvalReport, QuestionScore, RunOutcome, score
 from core.loop.deps import Deps, about_item
 from core.domain.plan import ResearchPlan
-from core.questions import EvalQuestion
+from core.evaluation.questions import EvalQuestion
 from core.retrieval.plan_search import search_plan
-from core.scoring import fact_label
+from core.evaluation.facts import fact_label
 from core.domain.records import Citation, Deficiency, ResolutionStatus
 
 STRATEGY_NAMES: tuple[str, ...] = ("loop", "single", "retry")
