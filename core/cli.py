@@ -59,7 +59,7 @@ def _utf8_arguments(argv: list[str]) -> list[str]:
 def _one_line(exc: Exception) -> str | None:
     """The one-line message of a failure the CLI reports without a traceback; None for anything else (a bug)."""
     from core.engines.factory import EngineConfigError
-    from core.persistence import PersistenceError
+    from core.persistence.checkpoints import PersistenceError
     from core.retrieval.errors import RetrievalError
 
     if isinstance(exc, (CliError, RetrievalError, PersistenceError, EngineConfigError)):

@@ -47,7 +47,7 @@ def register(sub: Any) -> None:
 
 def make_workbench(settings: Settings) -> Any:
     """The workbench the command evaluates with (tests replace this to inject a store)."""
-    from core.persistence import memory_persistence
+    from core.persistence.checkpoints import memory_persistence
     from core.service import Workbench
 
     return Workbench(settings, persistence=memory_persistence())

@@ -11,7 +11,7 @@ import pytest
 from core.domain.answer import UNVERIFIED_MARK, Answer, AnswerSection, Claim, Quote, render_markdown
 from core.config import Settings
 from core.domain.documents import Catalog, DocumentMeta, Provenance
-from core.persistence import memory_persistence
+from core.persistence.checkpoints import memory_persistence
 from core.retrieval import ingest as ingest_mod
 from core.retrieval.ingest import ensure_sample_corpus, ingest_paths
 from core.retrieval.store import Store

@@ -13,10 +13,10 @@ from core.engines.factory import make_engines
 from core.loop.graph import build_graph
 from core.domain.inputs import InputError
 from core.loop.deps import Deps
-from core.persistence import Persistence, open_persistence
+from core.persistence.checkpoints import Persistence, open_persistence
 from core.domain.results import EMPTY, RunResult, entry_status, snapshot_result, with_entry_figures
-from core.run_locks import RunLease, RunLockUnavailable
-from core.service.heartbeat import beating
+from core.persistence.run_locks import RunLease, RunLockUnavailable
+from core.persistence.heartbeat import beating
 from core.loop.termination import TerminationPolicy
 
 SESSIONS_NS = ("sessions",)

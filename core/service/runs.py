@@ -39,7 +39,7 @@ from core.domain.results import (
     progress_event,
     with_entry_figures,
 )
-from core.run_locks import RunLease
+from core.persistence.run_locks import RunLease
 from core.service.base import RunLockLostError, WorkbenchBase
 from core.service.staging import STAGED_NS
 from core.loop.termination import STEP_LIMIT, TerminationPolicy
@@ -197,7 +197,7 @@ class Runs(WorkbenchBase):
         The run gets its collection's store through the graph's runtime context and a step budget from the
         session's maximum cycles; a run that still exhausts it is finalised with `step_limit` and its residuals
         disclosed. Node timings go to the session's list entry, per cycle, never into the checkpoints.
-        A run whose lock is lost mid-run fails at its next checkpoint write (see core.leased_saver) and raises
+        A run whose lock is lost mid-run fails at its next checkpoint write (see core.persistence.leased_saver) and raises
         RunLockLostError without touching the session entry, which the new lock holder owns."""
         store = lease.store  # with Postgres, the run's whole database traffic uses its lock connection
         meta = self._session(thread_id, store)

@@ -12,7 +12,7 @@ from core.domain.limits import MAX_NOTE_CHARS
 from core.loop.deps import final_text
 from core.domain.results import COMPLETED, EMPTY, FAILED, INTERRUPTED, RUNNING, RunResult, SessionSummary, entry_status
 from core.service.base import SESSIONS_NS, WorkbenchBase
-from core.service.heartbeat import alive_sessions, beats_alive
+from core.persistence.heartbeat import alive_sessions, beats_alive
 from core.service.staging import STAGED_NS
 from core.domain.records import Severity
 from core.loop.termination import describe

@@ -72,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
 
-    from core.persistence import memory_persistence
+    from core.persistence.checkpoints import memory_persistence
     from core.service import Workbench
 
     results: dict[str, dict[str, EvalReport]] = {}

@@ -28,7 +28,7 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from core.config import Settings  # noqa: E402
-from core.persistence import close_all as close_persistence  # noqa: E402
+from core.persistence.checkpoints import close_all as close_persistence  # noqa: E402
 from core.retrieval.registry import close_all as close_stores  # noqa: E402
 from core.service import Workbench  # noqa: E402
 from tests.bench.ui_bare import BARE_APP, bare_body  # noqa: E402

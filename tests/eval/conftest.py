@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from core.config import Settings
-from core.persistence import memory_persistence
+from core.persistence.checkpoints import memory_persistence
 from core.service import Workbench
 from tests.eval.corpus import RecordingStore, freedonia_corpus
 

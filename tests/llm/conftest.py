@@ -22,7 +22,7 @@ from core.domain.answer import Answer, AnswerSection, Claim, Quote
 from core.config import Settings
 from core.domain.documents import Catalog, DocumentMeta, Hit, Threshold
 from core.engines.base import DraftResult, EngineContext, PlanResult
-from core.persistence import memory_persistence
+from core.persistence.checkpoints import memory_persistence
 from core.domain.plan import Aspect, PlanItem, PlannedJurisdiction, ResearchPlan, item_id
 from core.service import Workbench
 from tests.fakes import KeywordStore

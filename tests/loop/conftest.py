@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from core.config import Settings
-from core.persistence import Persistence, _postgres, _sqlite, memory_persistence
+from core.persistence.checkpoints import Persistence, _postgres, _sqlite, memory_persistence
 from core.service import Workbench
 from tests.fakes import KeywordStore
 from tests.loop.corpora import ruritania_corpus

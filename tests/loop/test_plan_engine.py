@@ -15,7 +15,7 @@ from core.engines.text import is_anaphoric, sentences
 from core.evaluation.scores import cut_sentences, duplicate_sentences
 from core.domain.figures import figures
 from core.loop.deps import Deps
-from core.persistence import memory_persistence
+from core.persistence.checkpoints import memory_persistence
 from core.domain.plan import Aspect
 from core.evaluation.facts import fact_found
 from core.service import Workbench

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from core.config import Settings
-from core.persistence import Persistence, _postgres, _sqlite
+from core.persistence.checkpoints import Persistence, _postgres, _sqlite
 
 PG_ENV = "WORKBENCH_TEST_DATABASE_URL"
 PG_SKIP = (

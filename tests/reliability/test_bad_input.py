@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from core.config import Settings
-from core.persistence import Persistence, memory_persistence
+from core.persistence.checkpoints import Persistence, memory_persistence
 from core.retrieval.errors import CorpusFormatError, IngestError
 from core.retrieval.ingest import ingest_paths
 from core.retrieval.readers import read_file

@@ -22,7 +22,7 @@ import pytest
 
 from core.domain.audit import verify_chain
 from core.config import Settings
-from core.persistence import Persistence, _sqlite, memory_persistence
+from core.persistence.checkpoints import Persistence, _sqlite, memory_persistence
 from core.service import RunResult, SessionBusyError, Workbench
 from tests.fakes import KeywordStore
 from tests.loop.corpora import RU_QUESTION, ruritania_corpus
@@ -255,7 +255,7 @@ def test_a_second_run_on_an_executing_session_is_refused(tmp_path: Any, persiste
 HOLD_RUN_LOCK = """
 import sys
 from core.config import Settings
-from core.persistence import _postgres, _sqlite
+from core.persistence.checkpoints import _postgres, _sqlite
 data_dir, thread_id, url = sys.argv[1], sys.argv[2], sys.argv[3]
 p = _postgres(url) if url else _sqlite(Settings(data_dir=data_dir))
 with p.run_lock(thread_id) as acquired:

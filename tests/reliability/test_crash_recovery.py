@@ -23,7 +23,7 @@ import pytest
 
 from core.domain.audit import verify_chain
 from core.config import Settings
-from core.persistence import _postgres, _sqlite
+from core.persistence.checkpoints import _postgres, _sqlite
 from core.service import InputError, RunResult, Workbench
 from tests.cli import CliResult
 from tests.forkserver import ForkServer

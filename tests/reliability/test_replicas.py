@@ -11,7 +11,7 @@ from pathlib import Path
 import psycopg
 
 ROOT = Path(__file__).resolve().parents[2]
-OPEN = "import sys; from core.persistence import _postgres; _postgres(sys.argv[1]).close(); print('up')"
+OPEN = "import sys; from core.persistence.checkpoints import _postgres; _postgres(sys.argv[1]).close(); print('up')"
 
 
 def test_replicas_starting_together_on_a_fresh_database_all_set_up_the_schema(pg_url: str) -> None:

@@ -15,7 +15,7 @@ import pytest
 
 from core.domain.audit import verify_chain
 from core.config import Settings
-from core.persistence import Persistence, _postgres, run_slots
+from core.persistence.checkpoints import Persistence, _postgres, run_slots
 from core.service import RunLockLostError, RunResult, SessionBusyError, Workbench
 from tests.fakes import KeywordStore
 from tests.loop.corpora import RU_QUESTION, ruritania_corpus

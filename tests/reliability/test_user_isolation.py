@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from core.config import Settings
-from core.persistence import Persistence
+from core.persistence.checkpoints import Persistence
 from core.service import SessionNotFoundError, Workbench
 from tests.fakes import KeywordStore
 from tests.loop.corpora import RU_QUESTION, ruritania_corpus

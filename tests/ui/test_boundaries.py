@@ -20,8 +20,8 @@ BELOW_THE_SERVICE = (
     "core.engines",
     "core.loop.graph",
     "core.loop.deps",
-    "core.persistence",
-    "core.run_locks",
+    "core.persistence.checkpoints",
+    "core.persistence.run_locks",
     "core.loop.termination",
 )
 

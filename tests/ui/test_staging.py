@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from core.config import Settings
-from core.persistence import memory_persistence
+from core.persistence.checkpoints import memory_persistence
 from core.service import RunResult, SessionNotFoundError, Workbench
 
 ROWS = [{"id": "D-1", "severity": "high", "note": "check"}]

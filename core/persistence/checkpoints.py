@@ -18,7 +18,7 @@ from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
 from core.config import Settings
 from core.loop.state import CHECKPOINT_TYPES
-from core.run_locks import RunLock, advisory_lock, file_lock, in_process_only, unlock_all
+from core.persistence.run_locks import RunLock, advisory_lock, file_lock, in_process_only, unlock_all
 
 _lock = threading.Lock()
 _open: dict[str, Persistence] = {}
@@ -171,7 +171,7 @@ def _postgres(url: str, pool_size: int = 20, wait_s: float = 10.0) -> Persistenc
     from psycopg.rows import dict_row
     from psycopg_pool import ConnectionPool
 
-    from core.leased_saver import LeasedPostgresSaver
+    from core.persistence.leased_saver import LeasedPostgresSaver
 
     try:  # one probe first: the pool would retry in the background and time out after 30 s with a traceback
         psycopg.connect(url, connect_timeout=POSTGRES_CONNECT_TIMEOUT_S).close()

@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from core.persistence import Persistence
+from core.persistence.checkpoints import Persistence
 
 log = logging.getLogger(__name__)
 
