@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from core.cli import main
+from core.cli.dispatch import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -1,4 +1,4 @@
-"""`python -m core` for tests: in the test process (core.cli.main with its output captured, as a subprocess would
+"""`python -m core` for tests: in the test process (core.cli.dispatch.main with its output captured, as a subprocess would
 see it), or in a fresh process as a user starts it."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from core.cli import main
+from core.cli.dispatch import main
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -26,7 +26,7 @@ class CliResult:
 
 
 def run_main(argv: list[str], capsys: pytest.CaptureFixture[str]) -> CliResult:
-    """core.cli.main(argv) with stdout and stderr captured; a SystemExit becomes the exit code, as in a process."""
+    """core.cli.dispatch.main(argv) with stdout and stderr captured; a SystemExit becomes the exit code, as in a process."""
     capsys.readouterr()
     try:
         code = main(argv)

@@ -26,7 +26,7 @@ Real processes (tests/forkserver.py, tests/early.py)
 
 The CLI in-process (tests/cli.py)
     opened_stores   the stores the code under test opened through open_store; closed after the test.
-    cli             factory: run `python -m core ARGS` through core.cli.main in this process, with the environment
+    cli             factory: run `python -m core ARGS` through core.cli.dispatch.main in this process, with the environment
                     given (WORKBENCH_*/QDRANT_* cleared first); returns a CliResult (exit code, stdout, stderr).
 """
 

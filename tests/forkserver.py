@@ -28,7 +28,7 @@ import traceback
 from pathlib import Path
 from typing import Any, TextIO
 
-PRELOAD = ("core.service", "core.cli", "sentence_transformers")
+PRELOAD = ("core.service", "core.cli.dispatch", "sentence_transformers")
 """Imported by the server before it forks anything (imports only: they start no thread that a fork would break)."""
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from core.cli import main
+from core.cli.dispatch import main
 from core.config import get_settings
 from core.retrieval.registry import open_store
 from core.retrieval.store import Store

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from core.persistence import checkpoints as persistence_module
-from core.cli import main
+from core.cli.dispatch import main
 from core.config import Settings, get_settings
 from core.persistence.checkpoints import PersistenceError, _sqlite, open_persistence
 from core.retrieval.registry import open_store

@@ -1,4 +1,4 @@
-"""`python -m core eval` in-process through core.cli.main, on the tiny FD/SV corpus (no model load)."""
+"""`python -m core eval` in-process through core.cli.dispatch.main, on the tiny FD/SV corpus (no model load)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-import core.cli_eval
-from core.cli import main
+import core.cli.eval
+from core.cli.dispatch import main
 from core.evaluation.scores import AVERAGED_FIELDS, SUMMED_FIELDS
 from tests.eval.corpus import QUESTION, ROW_KEYS
 
@@ -42,7 +42,7 @@ def wired(monkeypatch: pytest.MonkeyPatch, make_workbench):
         made.append(wb)
         return wb
 
-    monkeypatch.setattr(core.cli_eval, "make_workbench", factory)
+    monkeypatch.setattr(core.cli.eval, "make_workbench", factory)
     return made
 
 
@@ -118,7 +118,7 @@ def test_missing_and_malformed_questions_files_exit_2(tmp_path: Path, wired, cap
 
 
 def test_empty_corpus_exits_2(questions: Path, monkeypatch: pytest.MonkeyPatch, make_workbench, capsys) -> None:
-    monkeypatch.setattr(core.cli_eval, "make_workbench", lambda settings: make_workbench(docs=[]))
+    monkeypatch.setattr(core.cli.eval, "make_workbench", lambda settings: make_workbench(docs=[]))
     assert main(["eval", str(questions)]) == 2
     assert "corpus is empty" in _one_line_error(capsys)
 

@@ -1,4 +1,4 @@
-"""`python -m core run ... --json` (in-process through core.cli.main) with OPENAI_BASE_URL at the loopback server,
+"""`python -m core run ... --json` (in-process through core.cli.dispatch.main) with OPENAI_BASE_URL at the loopback server,
 on the sample corpus."""
 
 from __future__ import annotations

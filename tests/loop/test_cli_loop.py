@@ -1,5 +1,5 @@
 """The loop through `python -m core` on the sample corpus (real Qdrant Edge, real SQLite): `run` and `resume` once
-each in a fresh process, the other commands in-process through core.cli.main (`cli` of tests/conftest.py)."""
+each in a fresh process, the other commands in-process through core.cli.dispatch.main (`cli` of tests/conftest.py)."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from core.domain import safe_json
-from core.cli_errors import CliError
+from core.cli.errors import CliError
 from core.config import Settings, get_settings
 from core.domain.documents import Hit, SearchFilter
 

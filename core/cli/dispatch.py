@@ -10,8 +10,10 @@ from typing import NoReturn
 
 from pydantic import ValidationError
 
-from core import cli_corpus, cli_eval, cli_loop
-from core.cli_errors import CliError
+from core.cli import corpus as cli_corpus
+from core.cli import eval as cli_eval
+from core.cli import loop as cli_loop
+from core.cli.errors import CliError
 from core.config import describe_settings_error
 
 

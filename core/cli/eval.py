@@ -12,7 +12,7 @@ import json
 import sys
 from typing import Any
 
-from core.cli_errors import CliError
+from core.cli.errors import CliError
 from core.config import Settings, get_settings
 from core.evaluation.scores import QuestionScore, format_table
 from core.evaluation.strategies import STRATEGY_NAMES, evaluate

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from core.domain import safe_json
-from core.cli_errors import CliError
+from core.cli.errors import CliError
 from core.service import InputError, ProgressEvent, RunResult, SessionBusyError, SessionNotFoundError, Workbench
 
 
