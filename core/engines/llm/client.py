@@ -29,7 +29,7 @@ from urllib3.util import Retry
 
 from core.config import Settings
 from core.engines.base import Usage
-from core.engines.llm.limits import CircuitBreaker, DeadlineExceeded, deadline_http_client, run_within
+from core.engines.llm.deadlines import CircuitBreaker, DeadlineExceeded, deadline_http_client, run_within
 
 M = TypeVar("M", bound=BaseModel)
 
