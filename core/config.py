@@ -12,6 +12,7 @@ from pydantic import Field, ValidationError, field_validator
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
+from core.domain.audit import SettingsSnapshot
 from core.domain.limits import MAX_CYCLES
 from core.domain.records import Severity
 
@@ -149,6 +150,32 @@ class Settings(BaseSettings):
     def qdrant_path(self) -> Path:
         """Directory holding the embedded Qdrant Edge shards, one sub-directory per collection."""
         return self.data_dir / "qdrant"
+
+    def snapshot(self, engine: str, max_cycles: int) -> SettingsSnapshot:
+        """These settings' rules for a session with `engine` and `max_cycles`, to keep with the session."""
+        return SettingsSnapshot(
+            quality_threshold=self.quality_threshold,
+            blocking_severity=self.blocking_severity.value,
+            plateau_epsilon=self.plateau_epsilon,
+            plateau_cycles=self.plateau_cycles,
+            max_cycles=max_cycles,
+            unresolvable_after=self.unresolvable_after,
+            engine=engine,
+            model="" if engine == "offline" else self.llm_model,
+        )
+
+    def with_rules_of(self, snapshot: SettingsSnapshot) -> Settings:
+        """These settings with a snapshot's termination rules, so a session resumed later runs by the rules it
+        started with (the engines stay those of the process)."""
+        return self.model_copy(
+            update={
+                "quality_threshold": snapshot.quality_threshold,
+                "blocking_severity": Severity(snapshot.blocking_severity),
+                "plateau_epsilon": snapshot.plateau_epsilon,
+                "plateau_cycles": snapshot.plateau_cycles,
+                "unresolvable_after": snapshot.unresolvable_after,
+            }
+        )
 
 
 @lru_cache(maxsize=1)

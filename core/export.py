@@ -21,10 +21,10 @@ from docx.document import Document as DocxDocument
 from core.domain.answer import RESIDUAL_HEADING
 from core.domain.audit import NO_SNAPSHOT, chain_head
 from core.domain.clock import utc_now
+from core.domain.records import Deficiency, HumanActRecord, ResolutionStatus
 from core.domain.results import RunResult
 from core.domain.safe_markdown import answer_markdown, md_escape
-from core.domain.records import Deficiency, HumanActRecord, ResolutionStatus
-from core.loop.termination import describe
+from core.domain.stop_reasons import describe
 
 FORMATS = ("md", "json", "docx")
 NO_RESIDUALS = "None: every deficiency found was resolved."

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from core.persistence import checkpoints as persistence_module
 from core.cli.dispatch import main
 from core.config import Settings, get_settings
+from core.persistence import checkpoints as persistence_module
 from core.persistence.checkpoints import PersistenceError, _sqlite, open_persistence
 from core.retrieval.registry import open_store
 from core.service import Workbench

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from core.domain.documents import DocumentMeta
-from core.engines.text import sentences, term_set
 from core.domain.figures import figures
+from core.engines.text import sentences, term_set
 from core.retrieval.corpus_format import parse_document_meta, split_front_matter
 
 CORPUS = sorted((Path(__file__).resolve().parents[1] / "core" / "corpus").glob("*.md"))

@@ -9,10 +9,8 @@ from datetime import date
 import pytest
 from docx import Document
 
-from core.domain.audit import SettingsSnapshot, annotation_acts, sealed_acts, verify_chain
 from core.config import Settings
-from core.export import NO_RESIDUALS, RESIDUAL_HEADING, render
-from core.service import RunResult
+from core.domain.audit import annotation_acts, sealed_acts, verify_chain
 from core.domain.records import (
     Citation,
     DecisionRecord,
@@ -22,6 +20,8 @@ from core.domain.records import (
     ResolutionStatus,
     Severity,
 )
+from core.export import NO_RESIDUALS, RESIDUAL_HEADING, render
+from core.service import RunResult
 from tests.inert import HOSTILE, live_markup, unescape
 
 ANSWER = "## EU\nThe reporting threshold is EUR 10,000 [eu-amld6].\n\n## UK\nSee [uk-mlr-2017]."
@@ -317,7 +317,7 @@ def test_docx_has_title_and_author() -> None:
 
 
 def test_exports_show_the_settings_snapshot_or_say_it_is_missing() -> None:
-    snapshot = SettingsSnapshot.of(Settings(quality_threshold=0.7, plateau_cycles=3), "offline", 2)
+    snapshot = Settings(quality_threshold=0.7, plateau_cycles=3).snapshot("offline", 2)
     md = unescape(_export(_result(settings=snapshot), "md").decode())
     assert "| Quality threshold | 0.70 |" in md and "for 3 cycles" in md and "| Maximum cycles | 2 |" in md
     assert json.loads(_export(_result(settings=snapshot), "json"))["settings"]["quality_threshold"] == 0.7

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from core.domain.answer import UNVERIFIED_MARK, Answer, AnswerSection, Claim, Quote, render_markdown
 from core.config import Settings
+from core.domain.answer import UNVERIFIED_MARK, Answer, AnswerSection, Claim, Quote, render_markdown
 from core.domain.documents import Catalog, DocumentMeta, Provenance
 from core.persistence.checkpoints import memory_persistence
 from core.retrieval import ingest as ingest_mod

@@ -11,8 +11,8 @@ from typing import Any
 import pandas as pd
 
 from core.domain.deficiencies import analyst_action, analyst_choices
-from core.service import RunResult
 from core.domain.records import Deficiency, ResolutionStatus
+from core.service import RunResult
 from ui.frames import SEVERITIES, STATUSES, TYPES
 
 BOARD_COLUMNS: tuple[str, ...] = (

@@ -13,9 +13,9 @@ from datetime import date
 import streamlit as st
 
 from core.domain.answer import UNVERIFIED_MARK, Claim
+from core.domain.records import Deficiency
 from core.domain.safe_markdown import md_escape
 from core.service import Catalog, DocumentMeta, Passage, Provenance, RunResult, Workbench
-from core.domain.records import Deficiency
 
 ARRIVALS = {"bundled": "Bundled sample corpus", "path": "Ingested from a file", "upload": "Uploaded"}
 LABEL_WORDS = 16

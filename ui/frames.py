@@ -13,9 +13,9 @@ from typing import Any
 
 import pandas as pd
 
+from core.domain.records import DeficiencyType, EvaluationCycleRecord, ResolutionStatus, Severity
 from core.domain.safe_markdown import answer_markdown as safe_answer_markdown
 from core.service import REASON_CODES, RunResult, SessionSummary, reason_label
-from core.domain.records import DeficiencyType, EvaluationCycleRecord, ResolutionStatus, Severity
 
 SEVERITIES: tuple[str, ...] = tuple(s.value for s in Severity)
 STATUSES: tuple[str, ...] = tuple(s.value for s in ResolutionStatus)

@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from core.domain.records import Deficiency, ResolutionStatus, Severity
 from core.domain.results import AWAITING_REVIEW, COMPLETED, INTERRUPTED, RUNNING
 from core.domain.safe_markdown import md_escape
-from core.domain.records import Deficiency, ResolutionStatus, Severity
 
 STATUS_COLORS: dict[str, str] = {COMPLETED: "green", AWAITING_REVIEW: "orange", INTERRUPTED: "red", RUNNING: "blue"}
 SEVERITY_COLORS: dict[Severity, str] = {Severity.critical: "red", Severity.high: "orange", Severity.medium: "orange"}

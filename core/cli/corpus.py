@@ -13,9 +13,9 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from core.domain import safe_json
 from core.cli.errors import CliError
 from core.config import Settings, get_settings
+from core.domain import safe_json
 from core.domain.documents import Hit, SearchFilter
 
 if TYPE_CHECKING:

@@ -14,10 +14,10 @@ from typing import Any
 
 from core.cli.errors import CliError
 from core.config import Settings, get_settings
-from core.evaluation.scores import QuestionScore, format_table
-from core.evaluation.strategies import STRATEGY_NAMES, evaluate
 from core.domain.limits import MAX_CYCLES
 from core.evaluation.questions import QuestionsFileError, load_questions
+from core.evaluation.scores import QuestionScore, format_table
+from core.evaluation.strategies import STRATEGY_NAMES, evaluate
 
 
 def register(sub: Any) -> None:

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from core.domain import safe_json
 from core.cli.errors import CliError
+from core.domain import safe_json
 from core.service import InputError, ProgressEvent, RunResult, SessionBusyError, SessionNotFoundError, Workbench
 
 

@@ -14,8 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from core.domain.clock import utc_now
-from core.config import Settings
-from core.domain.records import Deficiency, EvaluationCycleRecord, HumanActRecord, ReviewDecision, Severity
+from core.domain.records import Deficiency, EvaluationCycleRecord, HumanActRecord, ReviewDecision
 
 AuditRecord = EvaluationCycleRecord | HumanActRecord
 
@@ -174,33 +173,6 @@ class SettingsSnapshot(BaseModel):
     engine: str
     model: str = ""
     """The model name, for an engine that calls one."""
-
-    @classmethod
-    def of(cls, settings: Settings, engine: str, max_cycles: int) -> SettingsSnapshot:
-        """Today's settings for a session with `engine` and `max_cycles`."""
-        return cls(
-            quality_threshold=settings.quality_threshold,
-            blocking_severity=settings.blocking_severity.value,
-            plateau_epsilon=settings.plateau_epsilon,
-            plateau_cycles=settings.plateau_cycles,
-            max_cycles=max_cycles,
-            unresolvable_after=settings.unresolvable_after,
-            engine=engine,
-            model="" if engine == "offline" else settings.llm_model,
-        )
-
-    def applied_to(self, settings: Settings) -> Settings:
-        """`settings` with this snapshot's termination rules, so a session resumed later runs by the rules it
-        started with (the engines stay those of the process)."""
-        return settings.model_copy(
-            update={
-                "quality_threshold": self.quality_threshold,
-                "blocking_severity": Severity(self.blocking_severity),
-                "plateau_epsilon": self.plateau_epsilon,
-                "plateau_cycles": self.plateau_cycles,
-                "unresolvable_after": self.unresolvable_after,
-            }
-        )
 
     def rows(self) -> list[list[str]]:
         """(setting, value) rows for tables."""

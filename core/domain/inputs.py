@@ -8,10 +8,9 @@ import unicodedata
 from datetime import date
 from typing import Any
 
-from core.config import Settings
 from core.domain.limits import MAX_CYCLES, MAX_NOTE_CHARS, MIN_AS_OF, latest_as_of
-from core.domain.results import RunResult
 from core.domain.records import ApprovalPolicy, ResolutionStatus, ReviewResponse, deficiency_id
+from core.domain.results import RunResult
 
 CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 """Control characters (not tab, newline, carriage return) that are replaced by a space in free text."""
@@ -26,17 +25,15 @@ def clean_text(text: str) -> str:
     return CONTROL_RE.sub(" ", text)
 
 
-def validate_question(question: str, settings: Settings) -> str:
+def validate_question(question: str, max_chars: int) -> str:
     """A clean question or an InputError naming what is wrong (one of only invisible characters is empty)."""
     if not isinstance(question, str):
         raise InputError("the question must be text")
     cleaned = clean_text(question).strip()
     if not "".join(ch for ch in cleaned if unicodedata.category(ch) != "Cf").strip():
         raise InputError("the question is empty: type a regulatory question")
-    if len(cleaned) > settings.max_query_chars:
-        raise InputError(
-            f"the question has {len(cleaned)} characters; the limit is {settings.max_query_chars}: shorten it"
-        )
+    if len(cleaned) > max_chars:
+        raise InputError(f"the question has {len(cleaned)} characters; the limit is {max_chars}: shorten it")
     return cleaned
 
 
@@ -77,7 +74,7 @@ def cap(text: str | None, limit: int, what: str, setting: str | None = None) -> 
         raise InputError(f"{what} has {len(text)} characters; the limit is {limit}{where}: shorten it")
 
 
-def parse_review(decisions: Any, settings: Settings, current: RunResult) -> ReviewResponse:
+def parse_review(decisions: Any, max_query_chars: int, current: RunResult) -> ReviewResponse:
     """The decisions as a ReviewResponse that answers the pending review of `current`, within the caps, with
     analyst-added rows made unique by stable ID (a row entered twice is one deficiency, corrected once)."""
     try:
@@ -85,7 +82,7 @@ def parse_review(decisions: Any, settings: Settings, current: RunResult) -> Revi
     except ValueError as exc:
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise InputError(f"invalid review decisions: {first}") from exc
-    limit = settings.max_query_chars
+    limit = max_query_chars
     for did, d in response.decisions.items():
         cap(d.query, limit, f"the edited query of {did}", "WORKBENCH_MAX_QUERY_CHARS")
         cap(d.note, MAX_NOTE_CHARS, f"the note on {did}")

@@ -16,7 +16,7 @@ from core.domain.audit import AuditRecord, SettingsSnapshot
 from core.domain.deficiencies import residual
 from core.domain.plan import ResearchPlan
 from core.domain.records import Citation, Deficiency, EvaluationCycleRecord, HumanActRecord
-from core.loop.termination import describe, reason_label
+from core.domain.stop_reasons import describe, reason_label
 
 RUNNING = "running"
 AWAITING_REVIEW = "awaiting_review"

@@ -12,13 +12,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.domain.answer import Answer
+from core.domain.plan import ResearchPlan
+from core.domain.quality import quality_score
+from core.domain.records import Deficiency
 from core.engines.base import Critic, CritiqueResult, EngineContext
 from core.engines.llm import LlmCritic, LlmUnavailableError
 from core.engines.offline.coverage import answered_items, coverage_deficiencies
 from core.engines.offline.verifiers import check_claims, widen_if_tried
-from core.domain.plan import ResearchPlan
-from core.domain.quality import quality_score
-from core.domain.records import Deficiency
 
 
 def merge(llm: Sequence[Deficiency], rules: Sequence[Deficiency]) -> list[Deficiency]:

@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 
 from core.domain.answer import GAP_HEADING, RESIDUAL_HEADING
-from core.engines.text import stem
 from core.domain.figures import (
     COMPARATOR_AFTER,
     COMPARATOR_BEFORE,
@@ -43,6 +42,7 @@ from core.domain.figures import (
     currency_symbols,
 )
 from core.domain.records import Deficiency, DeficiencyType
+from core.engines.text import stem
 
 Fact = str | Sequence[str]
 """An expected fact: one wording, or several alternative wordings of the same fact."""

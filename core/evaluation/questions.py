@@ -13,9 +13,9 @@ from typing import Annotated, Any
 from pydantic import BaseModel, BeforeValidator, ValidationError
 from pydantic_core import PydanticCustomError
 
+from core.domain.records import DeficiencyType
 from core.domain.safe_yaml import YamlInputError, load_yaml
 from core.evaluation.facts import Fact
-from core.domain.records import DeficiencyType
 
 
 class QuestionsFileError(ValueError):

@@ -7,12 +7,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.domain.answer import Answer, Claim, render_markdown
-from core.engines.text import is_anaphoric, sentences
-from core.loop.deps import names_of, source_names
 from core.domain.plan import ResearchPlan
-from core.evaluation.questions import EvalQuestion
-from core.evaluation.facts import detection_recall, fact_coverage, residual_summary
 from core.domain.records import Citation, Deficiency
+from core.engines.text import is_anaphoric, sentences
+from core.evaluation.facts import detection_recall, fact_coverage, residual_summary
+from core.evaluation.questions import EvalQuestion
+from core.loop.deps import names_of, source_names
 
 AVERAGED_FIELDS: tuple[str, ...] = (
     "fact_coverage",
@@ -98,7 +98,7 @@ class QuestionScore:
         return out
 
 
-def score(q: EvalQuestion, outcome: RunOutcome, threshold: float = 0.85) -> QuestionScore:
+def score(q: EvalQuestion, outcome: RunOutcome, threshold: float) -> QuestionScore:
     """Score one strategy's outcome against the question's expectations.
 
     `certified_incomplete`: the run ended at or above the quality threshold, or with nothing open, while a plan

@@ -23,14 +23,15 @@ from datetime import date
 from typing import Any
 
 from core.domain.answer import Answer
+from core.domain.limits import MAX_CYCLES
+from core.domain.plan import ResearchPlan
+from core.domain.records import Citation, Deficiency, ResolutionStatus
 from core.engines.base import EngineContext
+from core.evaluation.facts import fact_label
+from core.evaluation.questions import EvalQuestion
 from core.evaluation.scores import EvalReport, QuestionScore, RunOutcome, score
 from core.loop.deps import Deps, about_item
-from core.domain.plan import ResearchPlan
-from core.evaluation.questions import EvalQuestion
 from core.retrieval.plan_search import search_plan
-from core.evaluation.facts import fact_label
-from core.domain.records import Citation, Deficiency, ResolutionStatus
 
 STRATEGY_NAMES: tuple[str, ...] = ("loop", "single", "retry")
 
@@ -43,7 +44,7 @@ def _context(store: Any, as_of: date) -> EngineContext:
 def _prepare(wb: Any, q: EvalQuestion, collection: str | None) -> tuple[str, date, Any]:
     from core.domain.inputs import InputError, validate_as_of, validate_question
 
-    text = validate_question(q.question, wb.settings)
+    text = validate_question(q.question, wb.settings.max_query_chars)
     day = validate_as_of(q.as_of)
     store = wb.store(collection)
     if store.count() == 0:
@@ -175,8 +176,8 @@ def evaluate(
     """Run one strategy over every question on the workbench's engine and corpus, and score each."""
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}: use {', '.join(STRATEGY_NAMES)}")
-    if max_cycles is not None and not 0 <= max_cycles <= 50:
-        raise ValueError(f"max cycles must be between 0 and 50, not {max_cycles}")
+    if max_cycles is not None and not 0 <= max_cycles <= MAX_CYCLES:
+        raise ValueError(f"max cycles must be between 0 and {MAX_CYCLES}, not {max_cycles}")
     run = STRATEGIES[strategy]
     rows = []
     for q in questions:

@@ -9,10 +9,10 @@ from langgraph.runtime import Runtime
 
 from core.domain.deficiencies import Event, apply
 from core.domain.documents import Hit, SearchFilter
-from core.engines.text import overlap, sentences, term_set
 from core.domain.figures import figures
-from core.loop.deps import Deps
 from core.domain.records import Deficiency, Evidence
+from core.engines.text import overlap, sentences, term_set
+from core.loop.deps import Deps
 
 log = logging.getLogger(__name__)
 EVIDENCE_SENTENCES = 5

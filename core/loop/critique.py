@@ -10,16 +10,17 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from core.config import Settings
 from core.domain.answer import Answer
 from core.domain.audit import chain_head
 from core.domain.clock import utc_now
-from core.config import Settings
 from core.domain.deficiencies import reconcile
-from core.engines.base import Usage
-from core.loop.state import WorkbenchState
-from core.loop.deps import Deps, usage_metrics
 from core.domain.records import Deficiency, EvaluationCycleRecord, ResolutionStatus
-from core.loop.termination import LLM_BUDGET_EXHAUSTED, decide, next_plateau_streak
+from core.domain.stop_reasons import LLM_BUDGET_EXHAUSTED
+from core.engines.base import Usage
+from core.loop.deps import Deps, usage_metrics
+from core.loop.state import WorkbenchState
+from core.loop.termination import decide, next_plateau_streak
 
 log = logging.getLogger(__name__)
 

@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from core.domain.answer import RESIDUAL_HEADING, Answer, gap_for, render_markdown
 from core.config import Settings
+from core.domain.answer import RESIDUAL_HEADING, Answer, gap_for, render_markdown
 from core.domain.documents import Hit
-from core.engines.base import Critic, Drafter, EngineContext, Planner, Usage
 from core.domain.plan import PlanItem, ResearchPlan
 from core.domain.records import Citation, Deficiency, DeficiencyType
+from core.engines.base import Critic, Drafter, EngineContext, Planner, Usage
 from core.loop.termination import TerminationPolicy
 
 

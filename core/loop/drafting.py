@@ -9,10 +9,10 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from core.domain.answer import Answer
-from core.loop.state import WorkbenchState
-from core.loop.deps import Deps, rehydrate, rendered, usage_metrics
-from core.retrieval.plan_search import search_plan
 from core.domain.records import ResolutionStatus
+from core.loop.deps import Deps, rehydrate, rendered, usage_metrics
+from core.loop.state import WorkbenchState
+from core.retrieval.plan_search import search_plan
 
 log = logging.getLogger(__name__)
 

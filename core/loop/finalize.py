@@ -8,9 +8,10 @@ from langgraph.runtime import Runtime
 
 from core.domain.answer import Answer
 from core.domain.deficiencies import residual
-from core.loop.state import WorkbenchState
+from core.domain.stop_reasons import MAX_CYCLES_REACHED
 from core.loop.deps import Deps, final_text, rendered, with_gaps
-from core.loop.termination import MAX_CYCLES_REACHED, decide
+from core.loop.state import WorkbenchState
+from core.loop.termination import decide
 
 
 def finalize(state: WorkbenchState, runtime: Runtime[Deps]) -> dict[str, Any]:

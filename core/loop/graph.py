@@ -7,13 +7,13 @@ from typing import Any
 
 from langgraph.graph import END, START, StateGraph
 
-from core.loop.drafting import draft, plan, retrieve, revise
 from core.loop.correct import correct
 from core.loop.critique import critique
+from core.loop.deps import Deps
+from core.loop.drafting import draft, plan, retrieve, revise
 from core.loop.finalize import finalize
 from core.loop.review import review
 from core.loop.state import SessionInput, WorkbenchState
-from core.loop.deps import Deps
 
 STEP_MARGIN = 4
 """Spare steps: the budget is a backstop against a loop that never stops, not a second cycle limit."""

@@ -12,8 +12,6 @@ from langgraph.types import Command, Send, interrupt
 from core.domain.audit import added_act, chain_head, decision_act, review_acts, sealed_acts
 from core.domain.clock import utc_now
 from core.domain.deficiencies import Event, allowed, apply, open_ones
-from core.loop.state import WorkbenchState
-from core.loop.deps import Deps
 from core.domain.records import (
     AnalystDeficiency,
     ApprovalPolicy,
@@ -24,7 +22,9 @@ from core.domain.records import (
     ReviewDecision,
     ReviewResponse,
 )
-from core.loop.termination import STOPPED_BY_ANALYST
+from core.domain.stop_reasons import STOPPED_BY_ANALYST
+from core.loop.deps import Deps
+from core.loop.state import WorkbenchState
 
 
 def review(state: WorkbenchState, runtime: Runtime[Deps]) -> Command:

@@ -1,5 +1,5 @@
-"""The graph's state: the session's input schema, the TypedDict state with its reducers, and the types the
-checkpoint serializer may revive."""
+"""The graph's state: the session's input schema and the TypedDict state with its reducers (the types the
+checkpoint serializer may revive are listed in core.persistence.checkpoints)."""
 
 from __future__ import annotations
 
@@ -10,22 +10,15 @@ from typing import Annotated, Any
 
 from typing_extensions import TypedDict
 
-from core.domain.answer import Answer, AnswerSection, Claim, Gap, Quote
-from core.domain.plan import Aspect, PlanItem, PlannedJurisdiction, ResearchPlan
+from core.domain.answer import Answer
+from core.domain.plan import ResearchPlan
 from core.domain.records import (
-    AnalystDeficiency,
-    ApprovalPolicy,
     Citation,
     DecisionRecord,
     Deficiency,
-    DeficiencyType,
     EvaluationCycleRecord,
     Evidence,
     HumanActRecord,
-    ResolutionStatus,
-    ReviewDecision,
-    ReviewResponse,
-    Severity,
 )
 
 
@@ -125,30 +118,3 @@ class WorkbenchState(TypedDict, total=False):
     final_answer: str
     quality_score: float
     residual_deficiencies: list[Deficiency]
-
-
-CHECKPOINT_TYPES: tuple[type, ...] = (
-    Aspect,
-    PlannedJurisdiction,
-    PlanItem,
-    ResearchPlan,
-    Quote,
-    Claim,
-    AnswerSection,
-    Gap,
-    Answer,
-    DeficiencyType,
-    Severity,
-    ResolutionStatus,
-    Deficiency,
-    Citation,
-    Evidence,
-    ReviewDecision,
-    AnalystDeficiency,
-    ReviewResponse,
-    DecisionRecord,
-    EvaluationCycleRecord,
-    HumanActRecord,
-    ApprovalPolicy,
-)
-"""Types the checkpoint serializer may revive; everything else stays out of state."""

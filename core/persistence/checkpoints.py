@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import atexit
+import importlib
 import sqlite3
+import sys
 import threading
 import time
 import zlib
@@ -17,12 +19,62 @@ from filelock import FileLock
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
 from core.config import Settings
-from core.loop.state import CHECKPOINT_TYPES
+from core.domain.answer import Answer, AnswerSection, Claim, Gap, Quote
+from core.domain.plan import Aspect, PlanItem, PlannedJurisdiction, ResearchPlan
+from core.domain.records import (
+    AnalystDeficiency,
+    ApprovalPolicy,
+    Citation,
+    DecisionRecord,
+    Deficiency,
+    DeficiencyType,
+    EvaluationCycleRecord,
+    Evidence,
+    HumanActRecord,
+    ResolutionStatus,
+    ReviewDecision,
+    ReviewResponse,
+    Severity,
+)
 from core.persistence.run_locks import RunLock, advisory_lock, file_lock, in_process_only, unlock_all
 
 _lock = threading.Lock()
 _open: dict[str, Persistence] = {}
 
+
+CHECKPOINT_TYPES: tuple[type, ...] = (
+    Aspect,
+    PlannedJurisdiction,
+    PlanItem,
+    ResearchPlan,
+    Quote,
+    Claim,
+    AnswerSection,
+    Gap,
+    Answer,
+    DeficiencyType,
+    Severity,
+    ResolutionStatus,
+    Deficiency,
+    Citation,
+    Evidence,
+    ReviewDecision,
+    AnalystDeficiency,
+    ReviewResponse,
+    DecisionRecord,
+    EvaluationCycleRecord,
+    HumanActRecord,
+    ApprovalPolicy,
+)
+"""Types the checkpoint serializer may revive; everything else stays out of state."""
+
+LEGACY_MODULES: dict[str, str] = {
+    "core.state": "core.domain.records",
+    "core.plan": "core.domain.plan",
+    "core.answer": "core.domain.answer",
+}
+"""Where the checkpointed types lived before core/domain/ (0.13): a saved session names each type by module and
+name, so the serializer allows the old names and resolves the old modules to the new ones."""
 
 COMPRESS_FROM_BYTES = 512
 ZLIB_MSGPACK = "msgpack+zlib"
@@ -46,8 +98,13 @@ class CompressingSerializer(JsonPlusSerializer):
 
 
 def serializer() -> JsonPlusSerializer:
-    """The checkpoint serializer, allowed to revive exactly the workbench's own state types."""
-    return CompressingSerializer(allowed_msgpack_modules=list(CHECKPOINT_TYPES))
+    """The checkpoint serializer, allowed to revive exactly the workbench's own state types, under their module
+    paths of today and of before the move to core/domain/ (LEGACY_MODULES)."""
+    allowed: list[type | tuple[str, ...]] = list(CHECKPOINT_TYPES)
+    for old, new in LEGACY_MODULES.items():
+        sys.modules.setdefault(old, importlib.import_module(new))
+        allowed += [(old, t.__name__) for t in CHECKPOINT_TYPES if t.__module__ == new]
+    return CompressingSerializer(allowed_msgpack_modules=allowed)
 
 
 class PersistenceError(RuntimeError):

@@ -17,8 +17,8 @@ from pydantic import BaseModel, BeforeValidator, ValidationError
 from pydantic_core import ErrorDetails, PydanticCustomError
 
 from core.domain.documents import DocStatus, DocumentMeta, Exemption, Threshold
-from core.retrieval.errors import CorpusFormatError, IngestError
 from core.domain.safe_yaml import YamlInputError, load_yaml
+from core.retrieval.errors import CorpusFormatError, IngestError
 
 REQUIRED_KEYS = ("id", "title", "jurisdiction")
 KNOWN_KEYS = frozenset(DocumentMeta.model_fields) - {"extra", "provenance"}

@@ -10,6 +10,7 @@ re-exported here, so they import nothing below the service."""
 from core.domain.documents import Catalog, Chunk, DocStatus, DocumentMeta, Hit, Provenance
 from core.domain.inputs import InputError, validate_as_of, validate_question
 from core.domain.results import ProgressEvent, RunResult, SessionSummary
+from core.domain.stop_reasons import REASON_CODES, reason_label
 from core.retrieval.errors import RetrievalError
 from core.retrieval.query import SEARCH_MODES
 from core.service.base import SESSIONS_NS, RunLockLostError, SessionBusyError, SessionNotFoundError, thread_lock
@@ -17,7 +18,6 @@ from core.service.corpus import SINGLE_USER, UPLOAD_TYPES, Corpus, CorpusStats, 
 from core.service.runs import Runs
 from core.service.sessions import Sessions
 from core.service.staging import StagedEdits, Staging
-from core.loop.termination import REASON_CODES, reason_label
 
 
 class Workbench(Runs, Sessions, Corpus, Staging):

@@ -9,15 +9,15 @@ from contextlib import ExitStack, contextmanager
 from typing import Any
 
 from core.config import Settings, get_settings
-from core.engines.factory import make_engines
-from core.loop.graph import build_graph
 from core.domain.inputs import InputError
-from core.loop.deps import Deps
-from core.persistence.checkpoints import Persistence, open_persistence
 from core.domain.results import EMPTY, RunResult, entry_status, snapshot_result, with_entry_figures
-from core.persistence.run_locks import RunLease, RunLockUnavailable
-from core.persistence.heartbeat import beating
+from core.engines.factory import make_engines
+from core.loop.deps import Deps
+from core.loop.graph import build_graph
 from core.loop.termination import TerminationPolicy
+from core.persistence.checkpoints import Persistence, open_persistence
+from core.persistence.heartbeat import beating
+from core.persistence.run_locks import RunLease, RunLockUnavailable
 
 SESSIONS_NS = ("sessions",)
 """Namespace of the session list entries in the persistence store."""

@@ -16,7 +16,6 @@ from langgraph.types import Command
 from core.domain.audit import SettingsSnapshot
 from core.domain.clock import utc_now
 from core.domain.deficiencies import open_ones
-from core.loop.graph import step_budget
 from core.domain.inputs import (
     InputError,
     parse_review,
@@ -26,8 +25,6 @@ from core.domain.inputs import (
     validate_question,
 )
 from core.domain.limits import MAX_CYCLES
-from core.loop.state import SessionInput, WorkbenchState
-from core.loop.deps import Deps
 from core.domain.results import (
     AWAITING_REVIEW,
     EMPTY,
@@ -39,10 +36,14 @@ from core.domain.results import (
     progress_event,
     with_entry_figures,
 )
+from core.domain.stop_reasons import STEP_LIMIT
+from core.loop.deps import Deps
+from core.loop.graph import step_budget
+from core.loop.state import SessionInput, WorkbenchState
+from core.loop.termination import TerminationPolicy
 from core.persistence.run_locks import RunLease
 from core.service.base import RunLockLostError, WorkbenchBase
 from core.service.staging import STAGED_NS
-from core.loop.termination import STEP_LIMIT, TerminationPolicy
 
 log = logging.getLogger(__name__)
 MANUAL = "manual"
@@ -67,7 +68,7 @@ class Runs(WorkbenchBase):
     ) -> RunResult:
         """Start a new session and run it until it pauses for review or finishes. Its list entry keeps the inputs
         and a snapshot of the termination and engine settings it starts with."""
-        q = validate_question(question, self.settings)
+        q = validate_question(question, self.settings.max_query_chars)
         day = validate_as_of(as_of)
         cycles = validate_max_cycles(self.settings.max_cycles if max_cycles is None else max_cycles)
         policy = validate_policy(approve)
@@ -90,7 +91,7 @@ class Runs(WorkbenchBase):
             "elapsed_s": 0.0,
             "approval_policy": str(policy),
             "max_evaluation_cycles": cycles,
-            "settings": SettingsSnapshot.of(self.settings, self.engine_name, cycles).model_dump(mode="json"),
+            "settings": self.settings.snapshot(self.engine_name, cycles).model_dump(mode="json"),
         }
         # the run lock first: a backend that refuses it (busy, out of connections) leaves no session behind
         with self._exclusive(thread_id) as lease:
@@ -112,7 +113,7 @@ class Runs(WorkbenchBase):
             if current.status != AWAITING_REVIEW or not current.pending_review:
                 hint = "; continue the cut-off run instead (continue_run)" if current.status == INTERRUPTED else ""
                 raise InputError(f"session {thread_id} is not waiting for a review (status: {current.status}){hint}")
-            response = parse_review(decisions, self.settings, current)
+            response = parse_review(decisions, self.settings.max_query_chars, current)
             result = self._run_locked(thread_id, Command(resume=response.model_dump(mode="json")), on_event, lease)
             (lease.store or self.persistence.store).delete(STAGED_NS, thread_id)  # the board's edits went with it
             return result
@@ -307,7 +308,7 @@ def session_deps(deps: Deps, meta: dict[str, Any]) -> Deps:
     session resumed after a settings change keeps its own; a session older than the snapshot runs under today's."""
     if not meta.get("settings"):
         return deps
-    settings = SettingsSnapshot.model_validate(meta["settings"]).applied_to(deps.settings)
+    settings = deps.settings.with_rules_of(SettingsSnapshot.model_validate(meta["settings"]))
     return replace(deps, settings=settings, policy=TerminationPolicy.from_settings(settings))
 
 

@@ -9,13 +9,13 @@ from core.domain.clock import utc_now
 from core.domain.deficiencies import residual
 from core.domain.inputs import InputError, cap, clean_text
 from core.domain.limits import MAX_NOTE_CHARS
-from core.loop.deps import final_text
-from core.domain.results import COMPLETED, EMPTY, FAILED, INTERRUPTED, RUNNING, RunResult, SessionSummary, entry_status
-from core.service.base import SESSIONS_NS, WorkbenchBase
-from core.persistence.heartbeat import alive_sessions, beats_alive
-from core.service.staging import STAGED_NS
 from core.domain.records import Severity
-from core.loop.termination import describe
+from core.domain.results import COMPLETED, EMPTY, FAILED, INTERRUPTED, RUNNING, RunResult, SessionSummary, entry_status
+from core.domain.stop_reasons import describe
+from core.loop.deps import final_text
+from core.persistence.heartbeat import alive_sessions, beats_alive
+from core.service.base import SESSIONS_NS, WorkbenchBase
+from core.service.staging import STAGED_NS
 
 
 class Sessions(WorkbenchBase):

@@ -39,8 +39,8 @@ for _var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "WORKBENCH_ENGINE", "WORKBENCH
     os.environ.pop(_var, None)
 
 from core.config import Settings  # noqa: E402
-from core.persistence.checkpoints import Persistence, _postgres, _sqlite, run_slots  # noqa: E402
 from core.evaluation.questions import load_questions  # noqa: E402
+from core.persistence.checkpoints import Persistence, _postgres, _sqlite, run_slots  # noqa: E402
 from core.retrieval.ingest import SAMPLE_CORPUS_DIR, ingest_paths  # noqa: E402
 from core.retrieval.registry import close_all  # noqa: E402
 from core.service import Workbench  # noqa: E402

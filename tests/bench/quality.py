@@ -30,9 +30,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from core.config import Settings, get_settings  # noqa: E402
+from core.evaluation.questions import QuestionsFileError, load_questions  # noqa: E402
 from core.evaluation.scores import EvalReport, format_table  # noqa: E402
 from core.evaluation.strategies import evaluate  # noqa: E402
-from core.evaluation.questions import QuestionsFileError, load_questions  # noqa: E402
 from tests.bench.quality_report import (  # noqa: E402
     HEADERS,
     LABELS,

@@ -6,7 +6,6 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from core.service import SESSIONS_NS, Workbench
 from core.domain.records import (
     Citation,
     DecisionRecord,
@@ -16,6 +15,7 @@ from core.domain.records import (
     ResolutionStatus,
     Severity,
 )
+from core.service import SESSIONS_NS, Workbench
 
 CYCLES = 10
 DEFICIENCIES = 40

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from core.evaluation.questions import QuestionsFileError, load_questions, parse_questions
 from core.domain.records import DeficiencyType
+from core.evaluation.questions import QuestionsFileError, load_questions, parse_questions
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from core.domain.records import Deficiency, DeficiencyType, ResolutionStatus, Severity
 from core.evaluation.facts import (
     answer_body,
     detection_recall,
@@ -12,7 +13,6 @@ from core.evaluation.facts import (
     normalise,
     residual_summary,
 )
-from core.domain.records import Deficiency, DeficiencyType, ResolutionStatus, Severity
 
 
 @pytest.mark.parametrize(

@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
+from core.domain.records import DeficiencyType
 from core.evaluation.scores import score
 from core.evaluation.strategies import EvalQuestion, evaluate, run_loop, run_retry, run_single
 from core.service import InputError
-from core.domain.records import DeficiencyType
 from tests.eval.corpus import QUESTION, ROW_KEYS, clean_corpus
 from tests.loop.corpora import AS_OF
 
@@ -80,8 +80,8 @@ def test_retry_budget_follows_max_cycles_argument(make_workbench) -> None:
 
 def test_stateful_loop_resolves_what_single_pass_leaves(make_workbench) -> None:
     wb = make_workbench()
-    single = score(Q, run_single(wb, Q))
-    loop = score(Q, run_loop(wb, Q))
+    single = score(Q, run_single(wb, Q), wb.settings.quality_threshold)
+    loop = score(Q, run_loop(wb, Q), wb.settings.quality_threshold)
     assert loop.stop_reason and loop.cycles >= 1
     assert loop.resolved >= 1
     assert loop.residual_severity <= single.residual_severity / 2
@@ -95,7 +95,7 @@ def test_stateful_loop_resolves_what_single_pass_leaves(make_workbench) -> None:
 
 def test_score_fields(make_workbench) -> None:
     wb = make_workbench()
-    row = score(Q, run_single(wb, Q))
+    row = score(Q, run_single(wb, Q), wb.settings.quality_threshold)
     assert row.facts_expected == 3 and row.facts_found + len(row.facts_missing) == 3
     assert row.fact_coverage == pytest.approx(row.facts_found / 3, abs=1e-4)
     assert row.detection_recall == 0.0  # neither expected type: no erroneous source drafted, FD and SV both answered

@@ -18,12 +18,12 @@ from pathlib import Path
 
 import pytest
 
-from core.domain.answer import Answer, AnswerSection, Claim, Quote
 from core.config import Settings
+from core.domain.answer import Answer, AnswerSection, Claim, Quote
 from core.domain.documents import Catalog, DocumentMeta, Hit, Threshold
+from core.domain.plan import Aspect, PlanItem, PlannedJurisdiction, ResearchPlan, item_id
 from core.engines.base import DraftResult, EngineContext, PlanResult
 from core.persistence.checkpoints import memory_persistence
-from core.domain.plan import Aspect, PlanItem, PlannedJurisdiction, ResearchPlan, item_id
 from core.service import Workbench
 from tests.fakes import KeywordStore
 from tests.llm.loopback import LoopbackLLM

@@ -10,10 +10,10 @@ import pytest
 
 from core.config import Settings
 from core.domain.documents import DocumentMeta, Exemption, Threshold
+from core.domain.records import Deficiency, DeficiencyType, ResolutionStatus, deficiency_id
 from core.engines.composite import merge
 from core.engines.llm import LlmClient, LlmCritic
 from core.engines.llm.prompts import critic_prompt
-from core.domain.records import Deficiency, DeficiencyType, ResolutionStatus, deficiency_id
 from tests.llm.conftest import AS_OF, RU_TEXT, engine_ctx, ru_answer, two_country_plan
 from tests.llm.loopback import LoopbackLLM, structured, user_text
 

@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from core.domain.answer import Answer, Gap, Quote
 from core.config import Settings
-from core.engines.llm import LlmClient, LlmDrafter
-from core.engines.llm.prompts import data
+from core.domain.answer import Answer, Gap, Quote
 from core.domain.plan import ResearchPlan
 from core.domain.records import Deficiency, DeficiencyType, Evidence
+from core.engines.llm import LlmClient, LlmDrafter
+from core.engines.llm.prompts import data
 from tests.llm.conftest import RU_TEXT, XY_TEXT, engine_ctx, hits_for, ru_answer, two_country_plan
 from tests.llm.loopback import LoopbackLLM, claim, structured, user_text
 

@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
-from core.domain.answer import Answer, AnswerSection, Claim, Quote
 from core.config import Settings
+from core.domain.answer import Answer, AnswerSection, Claim, Quote
+from core.domain.records import DeficiencyType
+from core.domain.stop_reasons import LLM_BUDGET_EXHAUSTED, NO_OPEN_DEFICIENCIES, describe
 from core.engines.factory import EngineConfigError, make_engines
 from core.engines.llm.prompts import DATA_RULE
 from core.service import Workbench
-from core.domain.records import DeficiencyType
-from core.loop.termination import LLM_BUDGET_EXHAUSTED, NO_OPEN_DEFICIENCIES, describe
 from tests.llm.conftest import INJECTION, QUESTION, engine_ctx, two_country_plan
 from tests.llm.loopback import EMPTY_PLAN, FakeModel, LoopbackLLM, claim, structured, system_text, user_text
 from tests.loop.corpora import AS_OF, RU_TEXT

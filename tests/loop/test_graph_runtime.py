@@ -12,12 +12,12 @@ import pytest
 import core.service.runs as runs
 from core.domain.audit import verify_chain
 from core.domain.deficiencies import analyst_choices
+from core.domain.records import Deficiency, DeficiencyType, EvaluationCycleRecord, ResolutionStatus, ReviewResponse
+from core.domain.results import cycle_seconds
+from core.domain.stop_reasons import MAX_CYCLES_REACHED, STEP_LIMIT, describe
 from core.loop.graph import step_budget
 from core.loop.review import apply_review, proposal
-from core.domain.results import cycle_seconds
 from core.service import Workbench
-from core.domain.records import Deficiency, DeficiencyType, EvaluationCycleRecord, ResolutionStatus, ReviewResponse
-from core.loop.termination import MAX_CYCLES_REACHED, STEP_LIMIT, describe
 from tests.loop.corpora import RU_QUESTION
 from ui.board import board_rows, paused_changes, review_payload
 

@@ -15,8 +15,8 @@ from core.domain.deficiencies import (
     reconcile,
     residual,
 )
-from core.loop.state import merge_deficiencies
 from core.domain.records import Deficiency, DeficiencyType, EvaluationCycleRecord, ResolutionStatus
+from core.loop.state import merge_deficiencies
 
 S = ResolutionStatus
 

@@ -10,15 +10,15 @@ from collections.abc import Callable
 import pytest
 
 from core.domain.audit import verify_chain
-from core.service import SESSIONS_NS, InputError, SessionBusyError, Workbench, thread_lock
 from core.domain.records import ResolutionStatus
-from core.loop.termination import (
+from core.domain.stop_reasons import (
     MAX_CYCLES_REACHED,
     NO_OPEN_DEFICIENCIES,
     ONLY_UNRESOLVABLE_REMAINING,
     SCORE_PLATEAU,
     STOPPED_BY_ANALYST,
 )
+from core.service import SESSIONS_NS, InputError, SessionBusyError, Workbench, thread_lock
 from tests.loop.corpora import RU_QUESTION
 
 S = ResolutionStatus

@@ -8,18 +8,18 @@ from typing import Any
 
 import pytest
 
-from core.domain.answer import Answer, AnswerSection, Claim, Quote
 from core.config import Settings
+from core.domain.answer import Answer, AnswerSection, Claim, Quote
+from core.domain.figures import figures
+from core.domain.plan import Aspect
+from core.domain.records import DeficiencyType, ResolutionStatus
 from core.engines.offline import OfflineCritic
 from core.engines.text import is_anaphoric, sentences
+from core.evaluation.facts import fact_found
 from core.evaluation.scores import cut_sentences, duplicate_sentences
-from core.domain.figures import figures
 from core.loop.deps import Deps
 from core.persistence.checkpoints import memory_persistence
-from core.domain.plan import Aspect
-from core.evaluation.facts import fact_found
 from core.service import Workbench
-from core.domain.records import DeficiencyType, ResolutionStatus
 from tests.fakes import KeywordStore
 from tests.loop.corpora import AS_OF
 from tests.loop.countries import country_corpus

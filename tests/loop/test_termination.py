@@ -7,18 +7,16 @@ import pytest
 from core.config import Settings
 from core.domain.quality import quality_score
 from core.domain.records import Deficiency, DeficiencyType, ResolutionStatus, Severity
-from core.loop.termination import (
+from core.domain.stop_reasons import (
     MAX_CYCLES_REACHED,
     NO_OPEN_DEFICIENCIES,
     ONLY_UNRESOLVABLE_REMAINING,
     QUALITY_THRESHOLD_MET,
     SCORE_PLATEAU,
     STEP_LIMIT,
-    TerminationPolicy,
-    decide,
     describe,
-    next_plateau_streak,
 )
+from core.loop.termination import TerminationPolicy, decide, next_plateau_streak
 
 POLICY = TerminationPolicy(
     quality_threshold=0.85, blocking_severity=Severity.medium, plateau_epsilon=0.01, plateau_cycles=2

@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from core.domain.audit import verify_chain
 from core.config import Settings
+from core.domain.audit import verify_chain
 from core.persistence.checkpoints import Persistence, _sqlite, memory_persistence
 from core.service import RunResult, SessionBusyError, Workbench
 from tests.fakes import KeywordStore

@@ -21,8 +21,8 @@ from typing import Any
 
 import pytest
 
-from core.domain.audit import verify_chain
 from core.config import Settings
+from core.domain.audit import verify_chain
 from core.persistence.checkpoints import _postgres, _sqlite
 from core.service import InputError, RunResult, Workbench
 from tests.cli import CliResult

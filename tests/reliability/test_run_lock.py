@@ -13,8 +13,8 @@ from typing import Any
 import psycopg
 import pytest
 
-from core.domain.audit import verify_chain
 from core.config import Settings
+from core.domain.audit import verify_chain
 from core.persistence.checkpoints import Persistence, _postgres, run_slots
 from core.service import RunLockLostError, RunResult, SessionBusyError, Workbench
 from tests.fakes import KeywordStore

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
-from core.service import Workbench
 from core.domain.records import EvaluationCycleRecord
+from core.service import Workbench
 from tests.ui.support import Q1, Q1_AS_OF, open_session
 from ui.diffs import ADDED, CHANGED, REMOVED, ClaimChange, claim_diff, claims, cycle_claim_diff
 

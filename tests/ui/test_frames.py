@@ -7,9 +7,9 @@ from datetime import date
 
 import pytest
 
+from core.domain.records import Deficiency, DeficiencyType, EvaluationCycleRecord, ResolutionStatus, Severity
 from core.domain.safe_markdown import md_escape
 from core.service import SessionSummary
-from core.domain.records import Deficiency, DeficiencyType, EvaluationCycleRecord, ResolutionStatus, Severity
 from tests.inert import live_markup, unescape
 from ui.board import (
     DECISIONS,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from core.domain.results import progress_event
 from core.domain.records import Deficiency, DeficiencyType, ResolutionStatus, Severity
-from core.loop.termination import NO_OPEN_DEFICIENCIES, ONLY_UNRESOLVABLE_REMAINING, describe
+from core.domain.results import progress_event
+from core.domain.stop_reasons import NO_OPEN_DEFICIENCIES, ONLY_UNRESOLVABLE_REMAINING, describe
 from tests.inert import live_markup
 from ui.frames import answer_markdown, label
 from ui.live import event_line

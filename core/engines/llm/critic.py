@@ -14,15 +14,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.domain.answer import Answer, Claim
-from core.engines.base import CritiqueResult, EngineContext
-from core.engines.llm.client import LlmClient
-from core.engines.llm.prompts import CRITIC_SYSTEM, critic_prompt, tried
-from core.engines.llm.schemas import FindingOut, FindingsOut
 from core.domain.figures import dates, figures
 from core.domain.gazetteer import currency_hint
 from core.domain.plan import ANY_JURISDICTION, ResearchPlan
 from core.domain.quality import quality_score
 from core.domain.records import Deficiency, DeficiencyType, Severity, filter_of
+from core.engines.base import CritiqueResult, EngineContext
+from core.engines.llm.client import LlmClient
+from core.engines.llm.prompts import CRITIC_SYSTEM, critic_prompt, tried
+from core.engines.llm.schemas import FindingOut, FindingsOut
 
 T = DeficiencyType
 _CLAIM_NO = re.compile(r"^(?:claim:)?\s*c(\d+)$", re.I)

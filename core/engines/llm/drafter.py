@@ -7,14 +7,14 @@ from dataclasses import dataclass, replace
 
 from core.domain.answer import Answer, Claim, ClaimKind, Gap, Quote, gap_for
 from core.domain.documents import DocStatus, Hit
+from core.domain.plan import Aspect, ResearchPlan
+from core.domain.records import Deficiency, Evidence
 from core.engines.base import Drafter, DraftResult, EngineContext
 from core.engines.llm.client import LlmClient, LlmUnavailableError, add_usage
 from core.engines.llm.prompts import DRAFT_SYSTEM, REVISE_SYSTEM, draft_prompt, revise_prompt
 from core.engines.llm.schemas import AnswerOut, ClaimOut
 from core.engines.offline.sources import cited
 from core.engines.text import quote_in
-from core.domain.plan import Aspect, ResearchPlan
-from core.domain.records import Deficiency, Evidence
 
 
 @dataclass(frozen=True)

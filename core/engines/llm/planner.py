@@ -5,10 +5,6 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from core.engines.base import EngineContext, Planner, PlanResult
-from core.engines.llm.client import LlmClient, LlmUnavailableError, add_usage
-from core.engines.llm.prompts import PLAN_SYSTEM, plan_prompt
-from core.engines.llm.schemas import PlanOut
 from core.domain.gazetteer import country_name, covered_by, iso_country
 from core.domain.plan import (
     ANY_JURISDICTION,
@@ -20,6 +16,10 @@ from core.domain.plan import (
     item_id,
     verdict_item,
 )
+from core.engines.base import EngineContext, Planner, PlanResult
+from core.engines.llm.client import LlmClient, LlmUnavailableError, add_usage
+from core.engines.llm.prompts import PLAN_SYSTEM, plan_prompt
+from core.engines.llm.schemas import PlanOut
 
 MAX_ENTITY_TYPES = 8
 OPEN_ASPECTS = (Aspect.verdict, Aspect.comparison)

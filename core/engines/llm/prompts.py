@@ -14,9 +14,9 @@ from datetime import date
 
 from core.domain.answer import Answer
 from core.domain.documents import Hit
-from core.engines.base import EngineContext
 from core.domain.plan import ASPECT_LABELS, ResearchPlan
 from core.domain.records import Deficiency, Evidence, ResolutionStatus
+from core.engines.base import EngineContext
 
 PASSAGE_CHARS = 2000
 """How much of one passage the critic sees (the drafter sees what retrieval returned)."""

@@ -8,13 +8,13 @@ from collections.abc import Iterable, Sequence
 
 from core.domain.answer import Claim, Located
 from core.domain.documents import DocStatus, DocumentMeta, Threshold
-from core.engines.base import EngineContext
-from core.engines.offline.sources import short_name
-from core.engines.text import quote_in, term_set, terms
 from core.domain.figures import compatible, dates, figures, format_date
 from core.domain.gazetteer import currency_hint
 from core.domain.plan import ANY_JURISDICTION, ResearchPlan
 from core.domain.records import Deficiency, DeficiencyType, Severity, filter_of
+from core.engines.base import EngineContext
+from core.engines.offline.sources import short_name
+from core.engines.text import quote_in, term_set, terms
 
 T = DeficiencyType
 _DISCLOSED = "Sources disagree"

@@ -9,11 +9,11 @@ no source for) is a deficiency no retrieval can fix: it is disclosed at once.
 from __future__ import annotations
 
 from core.domain.answer import Answer, Claim
+from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
+from core.domain.records import Deficiency, DeficiencyType, Severity, filter_of
 from core.engines.base import EngineContext
 from core.engines.offline.sources import usable
 from core.engines.text import quote_in
-from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
-from core.domain.records import Deficiency, DeficiencyType, Severity, filter_of
 
 T = DeficiencyType
 

@@ -8,13 +8,13 @@ from collections.abc import Mapping, Sequence
 
 from core.domain.answer import Answer, Claim, Gap, Quote, gap_for
 from core.domain.documents import Hit
+from core.domain.plan import Aspect, PlanItem, ResearchPlan
+from core.domain.records import Deficiency, Evidence
 from core.engines.base import DraftResult, EngineContext
 from core.engines.offline.ranking import Candidate, also_answers, candidates, extended, pick, section_code
 from core.engines.offline.revisers import REVISERS
 from core.engines.offline.sources import NEGATION, cited, negates
 from core.engines.text import is_anaphoric, sentences, term_set
-from core.domain.plan import Aspect, PlanItem, ResearchPlan
-from core.domain.records import Deficiency, Evidence
 
 VERDICT_CONTEXT = 3
 """Sentences around the verdict's own that may explain it: the rule before it, the denial or limit after it."""

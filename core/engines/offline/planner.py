@@ -11,8 +11,6 @@ from __future__ import annotations
 import re
 
 from core.domain.documents import Catalog, DocStatus
-from core.engines.base import EngineContext, PlanResult
-from core.engines.text import STOPWORDS, stem, terms
 from core.domain.gazetteer import Place, corpus_names, find_places, is_place_name, name_re
 from core.domain.plan import (
     ANY_JURISDICTION,
@@ -24,6 +22,8 @@ from core.domain.plan import (
     item_id,
     verdict_item,
 )
+from core.engines.base import EngineContext, PlanResult
+from core.engines.text import STOPWORDS, stem, terms
 
 ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
     Aspect.threshold: re.compile(

@@ -8,6 +8,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from core.domain.answer import Answer, Claim, Quote
+from core.domain.figures import figures
+from core.domain.gazetteer import currency_hint
+from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
 from core.engines.base import EngineContext
 from core.engines.offline.relevance import (
     ASKED_FIGURE,
@@ -21,9 +24,6 @@ from core.engines.offline.relevance import (
 )
 from core.engines.offline.sources import usable
 from core.engines.text import is_anaphoric, same_sentence, sentences, term_set, terms
-from core.domain.figures import figures
-from core.domain.gazetteer import currency_hint
-from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
 
 ENTITY_SOURCE = 0.5
 """A source that declares it applies to the entity type the question names, and a sentence that names it (in

@@ -10,10 +10,10 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
-from core.engines.offline.sources import YEAR
-from core.engines.text import sentences, term_set, terms
 from core.domain.figures import dates, figures
 from core.domain.plan import Aspect, PlanItem, ResearchPlan
+from core.engines.offline.sources import YEAR
+from core.engines.text import sentences, term_set, terms
 
 SOFT_FEATURE = 0.3
 """A definition, obligation or scope may be said without the usual words: such a sentence is ranked lower, not

@@ -7,6 +7,10 @@ from collections.abc import Callable, Iterable
 
 from core.domain.answer import Answer, Claim, Quote
 from core.domain.documents import DocStatus
+from core.domain.figures import figures
+from core.domain.gazetteer import currency_hint
+from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
+from core.domain.records import Deficiency, DeficiencyType, Evidence
 from core.engines.base import EngineContext
 from core.engines.offline.ranking import (
     WORDS_PER_ITEM,
@@ -19,10 +23,6 @@ from core.engines.offline.ranking import (
 )
 from core.engines.offline.sources import applicability_text
 from core.engines.text import is_anaphoric, overlap, same_sentence, sentences, term_set
-from core.domain.figures import figures
-from core.domain.gazetteer import currency_hint
-from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
-from core.domain.records import Deficiency, DeficiencyType, Evidence
 
 T = DeficiencyType
 Reviser = Callable[[ResearchPlan, Answer, Deficiency, list[Evidence], EngineContext], Answer]

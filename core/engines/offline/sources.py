@@ -8,10 +8,10 @@ from collections.abc import Sequence
 
 from core.domain.answer import Answer
 from core.domain.documents import DocStatus, DocumentMeta
-from core.engines.base import DraftResult, EngineContext, Usage
 from core.domain.figures import format_date
 from core.domain.plan import ResearchPlan
 from core.domain.records import Citation
+from core.engines.base import DraftResult, EngineContext, Usage
 
 USABLE = (DocStatus.in_force, DocStatus.not_yet_applicable)
 HISTORY = (DocStatus.superseded, DocStatus.repealed)

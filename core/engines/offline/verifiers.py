@@ -9,15 +9,15 @@ from collections.abc import Sequence
 
 from core.domain.answer import Answer, Located
 from core.domain.documents import DocStatus
+from core.domain.figures import figures, format_date, mentions_date
+from core.domain.plan import ANY_JURISDICTION, ResearchPlan
+from core.domain.quality import quality_score
+from core.domain.records import Deficiency, DeficiencyType, ResolutionStatus, Severity, filter_of
 from core.engines.base import CritiqueResult, EngineContext
 from core.engines.offline.claim_checks import check_claims, check_contradictions
 from core.engines.offline.coverage import answered_items, coverage_deficiencies
 from core.engines.offline.sources import short_name
 from core.engines.text import term_set
-from core.domain.figures import figures, format_date, mentions_date
-from core.domain.plan import ANY_JURISDICTION, ResearchPlan
-from core.domain.quality import quality_score
-from core.domain.records import Deficiency, DeficiencyType, ResolutionStatus, Severity, filter_of
 
 T = DeficiencyType
 
