@@ -17,9 +17,10 @@ from typing import Any
 import pytest
 
 from core.config import Settings
+from core.persistence import heartbeat
 from core.persistence.checkpoints import Persistence, _postgres, _sqlite
 from core.persistence.heartbeat import HEARTBEAT_TIMEOUT_S, HEARTBEATS_NS, Heartbeat
-from core.service import SESSIONS_NS, Workbench, base, heartbeat
+from core.service import SESSIONS_NS, Workbench, base
 from tests.fakes import KeywordStore
 from tests.forkserver import ForkServer
 from tests.loop.corpora import RU_QUESTION, ruritania_corpus
