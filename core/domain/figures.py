@@ -86,15 +86,18 @@ def _symbols() -> dict[str, tuple[str, ...]]:
 
 @lru_cache(maxsize=1)
 def _words() -> dict[str, tuple[str, ...]]:
-    """Currency words after an amount (`euros`, `dollars`, `pounds`, `yen`, `francs`) -> candidate codes, from the
-    last word of each currency's name."""
+    """Currency words after an amount (`euros`, `dollars`, `pounds`, `yen`, `francs`, and whole names such as `US
+    dollars` or `Canadian dollars`) -> candidate codes, from each currency's name and its last word."""
     table: dict[str, list[str]] = {}
     for cur in pycountry.currencies:
-        word = cur.name.split()[-1].lower()
-        if cur.name.lower().startswith("pound"):
+        name = cur.name.lower()
+        word = name.split()[-1]
+        if name.startswith("pound"):
             word = "pound"
         if word.isalpha() and len(word) >= 3:
             table.setdefault(word, []).append(cur.alpha_3)
+        if " " in name and all(part.isalpha() for part in name.split()):
+            table.setdefault(name, []).append(cur.alpha_3)
     return {k: tuple(v) for k, v in table.items()}
 
 
@@ -145,14 +148,16 @@ def _figure_re() -> re.Pattern[str]:
     codes = "|".join(sorted(currency_codes()))
     words = "|".join(sorted(_words(), key=len, reverse=True))
     pre = rf"(?P<pre>(?:{codes})\b(?:\s?/\s?(?:{codes})\b)?|{_symbol_pattern()})"
-    post = rf"(?P<post>%|percent\b|per cent\b|(?:{codes})\b|(?:{words})s?\b|(?:calendar |business )?days\b)"
+    post = rf"(?P<post>%|percent\b|per cent\b|(?:{codes})\b|(?i:{words})s?\b|(?:calendar |business )?days\b)"
     return re.compile(
         rf"{pre}\s?(?P<num1>{_NUM}){_SCALE.format('scale1')}|(?<![\w.])(?P<num2>{_NUM}){_SCALE.format('scale2')}\s?{post}"
     )
 
 
 _CMP_BEFORE = [(re.compile(rf"\b(?:{words})\s*$", re.I), cmp) for words, cmp in COMPARATOR_BEFORE]
-_CMP_AFTER = [(re.compile(rf"^\s*(?:{words})\b(?!\s+than)", re.I), cmp) for words, cmp in COMPARATOR_AFTER]
+_NOT_A_COMPARATOR = r"(?!\s+(?:than\b|\d|(?:one|two|three|four|five|six|seven|eight|nine|ten)\b))"
+""""more than" is not "or more"; "50% plus one" is an amount, not "50% or more"."""
+_CMP_AFTER = [(re.compile(rf"^\s*(?:{words})\b{_NOT_A_COMPARATOR}", re.I), cmp) for words, cmp in COMPARATOR_AFTER]
 
 
 @dataclass(frozen=True)
@@ -163,6 +168,9 @@ class Figure:
     unit: str
     comparator: Comparator | None
     text: str
+    start: int = 0
+    end: int = 0
+    """Where the figure stands in the text, comparator words included (`at least EUR 10,000`)."""
 
     @property
     def key(self) -> tuple[str, float]:
@@ -213,17 +221,20 @@ def figures(text: str, hint: Iterable[str] = ()) -> list[Figure]:
         value = float(re.sub(r"[,\u202f\u00a0 ]", "", raw))
         scale = (m.group("scale1") or m.group("scale2") or "").lower()
         value *= {"k": 1e3, "m": 1e6, "million": 1e6, "bn": 1e9, "billion": 1e9}.get(scale, 1)
-        before = text[max(0, m.start() - 30) : m.start()]
+        window = max(0, m.start() - 30)
+        before = text[window : m.start()]
         after = text[m.end() : m.end() + 24]
         comparator = None
+        start, end = m.start(), m.end()
         for rx, cmp in _CMP_BEFORE:
-            if rx.search(before):
-                comparator = cmp
+            if found := rx.search(before):
+                comparator, start = cmp, window + found.start()
         for rx, cmp in _CMP_AFTER:
-            if rx.search(after):
-                comparator = cmp
+            if found := rx.search(after):
+                comparator, end = cmp, m.end() + found.end()
         out.extend(
-            Figure(value=value, unit=u, comparator=comparator, text=m.group(0).strip()) for u in _units(m, hints)
+            Figure(value=value, unit=u, comparator=comparator, text=m.group(0).strip(), start=start, end=end)
+            for u in _units(m, hints)
         )
     return out
 
@@ -245,19 +256,46 @@ def _valid(year: int, month: int, day: int) -> date | None:
         return None
 
 
+@dataclass(frozen=True)
+class DateSpan:
+    """A date stated in a text, with its place; `day` is None for a month-year date ('July 2027')."""
+
+    year: int
+    month: int
+    day: int | None
+    start: int
+    end: int
+
+    @property
+    def iso(self) -> str:
+        """'2027-07-10', or '2027-07' for a month-year date."""
+        return f"{self.year}-{self.month:02d}" + (f"-{self.day:02d}" if self.day else "")
+
+
+def _month(name: str) -> int:
+    name = name.lower().rstrip(".")
+    return MONTH_NUMBER.get(name) or int(name)
+
+
+def date_spans(text: str, month_year: bool = False) -> list[DateSpan]:
+    """Full dates in a text ('10 July 2027', 'July 10, 2027', '10 Jul 2027', '2027-07-10') in order, and with
+    `month_year` also month-year dates ('July 2027') that no full date covers."""
+    found: list[DateSpan] = []
+    for rx in (DATE_DMY, DATE_MDY, DATE_ISO):
+        for m in rx.finditer(text):
+            year, month, day = int(m.group("year")), _month(m.group("month")), int(m.group("day"))
+            if 1 <= month <= 12 and _valid(year, month, day):
+                found.append(DateSpan(year, month, day, m.start(), m.end()))
+    if month_year:
+        for m in DATE_MY.finditer(text):
+            if not any(s.start <= m.start() < s.end or m.start() <= s.start < m.end() for s in found):
+                found.append(DateSpan(int(m.group("year")), _month(m.group("month")), None, m.start(), m.end()))
+    return sorted(found, key=lambda s: s.start)
+
+
 def dates(text: str) -> list[date]:
     """Full dates in a text ('10 July 2027', 'July 10, 2027', '10 Jul 2027', '2027-07-10'), in order."""
-    found: list[tuple[int, date]] = []
-    for rx in (DATE_DMY, DATE_MDY):
-        for m in rx.finditer(text):
-            d = _valid(int(m.group("year")), MONTH_NUMBER[m.group("month").lower()], int(m.group("day")))
-            if d:
-                found.append((m.start(), d))
-    for m in DATE_ISO.finditer(text):
-        d = _valid(int(m.group("year")), int(m.group("month")), int(m.group("day")))
-        if d:
-            found.append((m.start(), d))
-    return [d for _, d in sorted(found, key=lambda x: x[0])]
+    return [date(s.year, s.month, s.day) for s in date_spans(text) if s.day]
 
 
 def format_date(d: date) -> str:

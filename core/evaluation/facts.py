@@ -3,7 +3,8 @@
 Pure functions, no I/O: usable from the CLI (`python -m core eval`), the benchmark and the UI.
 
 Fact matching normalises both the answer and the expected fact to a token sequence and looks for the fact's
-tokens as a contiguous run in the answer's tokens:
+tokens as a contiguous run in the answer's tokens. Dates and currency or percentage figures are read by
+core.domain.figures, the same parser the critic uses, and written as canonical tokens:
 
 - amounts: `€10,000`, `EUR 10 000`, `10,000 euros` and `EUR 10k` are all `eur 10000`; every ISO 4217 code is a
   currency, and symbols become codes through core.domain.figures (`$` and `US$` are `usd`, `A$` `aud`, `HK$` `hkd`,
@@ -26,21 +27,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache, partial
+from functools import lru_cache
 
 from core.domain.answer import GAP_HEADING, RESIDUAL_HEADING
-from core.domain.figures import (
-    COMPARATOR_AFTER,
-    COMPARATOR_BEFORE,
-    COMPARATOR_TOKEN,
-    DATE_DMY,
-    DATE_ISO,
-    DATE_MDY,
-    DATE_MY,
-    MONTH_NUMBER,
-    currency_codes,
-    currency_symbols,
-)
+from core.domain.figures import COMPARATOR_TOKEN, Figure, date_spans, figures
 from core.domain.records import Deficiency, DeficiencyType
 from core.engines.text import stem
 
@@ -52,9 +42,6 @@ RESIDUAL_HEADING_RE = re.compile(rf"^#+\s*(?:{re.escape(RESIDUAL_HEADING)}|{re.e
 deficiencies are the workbench's words, not facts the answer states."""
 _CITATION_RE = re.compile(r"\[[A-Za-z0-9][A-Za-z0-9_.\-]*\]")
 
-_CUR = "(?:" + "|".join(sorted((c.lower() for c in currency_codes()), key=len, reverse=True)) + ")"
-_SYMBOLS = sorted(currency_symbols().items(), key=lambda kv: len(kv[0]), reverse=True)
-_CUR_PAIR = rf"{_CUR}(?:\s*/\s*{_CUR})?"
 _NUMBER_WORDS = {
     "one": "1",
     "two": "2",
@@ -67,13 +54,6 @@ _NUMBER_WORDS = {
     "nine": "9",
     "ten": "10",
 }
-_FIGURE = rf"(?:{_CUR_PAIR}\s*\d[\d.]*|\d[\d.]*%)"
-_CMP_BEFORE = [
-    (re.compile(rf"\b(?:{words})\s+(?={_FIGURE})"), f"{COMPARATOR_TOKEN[cmp]} ") for words, cmp in COMPARATOR_BEFORE
-]
-_CMP_AFTER = [
-    (re.compile(rf"(?<![\w.])({_FIGURE})\s+(?:{words})\b"), COMPARATOR_TOKEN[cmp]) for words, cmp in COMPARATOR_AFTER
-]
 _TOKEN_RE = re.compile(r"\d{4}-\d{2}(?:-\d{2})?|\d+(?:\.\d+)*%?|[a-z]+|%")
 
 
@@ -87,30 +67,43 @@ def answer_body(answer: str) -> str:
     return (answer or "")[: m.start()].rstrip() if m else (answer or "")
 
 
-def _iso(m: re.Match[str], with_day: bool = True) -> str:
-    month = m.group("month").lower().rstrip(".")
-    number = MONTH_NUMBER.get(month) or int(month)
-    if with_day:
-        return f" {m.group('year')}-{number:02d}-{int(m.group('day')):02d} "
-    return f" {m.group('year')}-{number:02d} "
+def _canonical_figure(f: Figure) -> str:
+    """A currency or percentage figure as tokens: the comparator first, then `25%` or `eur 10000`."""
+    value = f"{f.value:.0f}" if f.value == int(f.value) else f"{f.value:g}"
+    figure = f"{value}%" if f.unit == "percent" else f"{f.unit.lower()} {value}"
+    return f" {COMPARATOR_TOKEN[f.comparator]} {figure} " if f.comparator else f" {figure} "
 
 
-def _valid_date(m: re.Match[str]) -> bool:
-    month = m.group("month").lower().rstrip(".")
-    number = MONTH_NUMBER.get(month) or int(month)
-    return 1 <= number <= 12 and 1 <= int(m.group("day")) <= 31
+def _canonical_spans(text: str, hint: Sequence[str]) -> tuple[str, list[str]]:
+    """The text with every date and every currency or percentage figure (read by core.domain.figures, the
+    parser the critic uses) replaced by a placeholder, and the canonical tokens of each placeholder."""
+    spans: list[tuple[int, int, str]] = [(d.start, d.end, f" {d.iso} ") for d in date_spans(text, month_year=True)]
+    for f in figures(text, hint):
+        if f.unit == "days" or any(s < f.end and f.start < e for s, e, _ in spans):
+            continue
+        spans.append((f.start, f.end, _canonical_figure(f)))
+    out, canon, last = [], [], 0
+    for start, end, tokens in sorted(spans):
+        if start < last:
+            continue
+        out.append(text[last:start] + f" \ue000{len(canon)}\ue001 ")
+        canon.append(tokens)
+        last = end
+    out.append(text[last:])
+    return "".join(out), canon
 
 
-def normalise(text: str) -> str:
-    """Canonical text for fact matching (see the module docstring); tokens are separated by single spaces."""
+_PLACEHOLDER_RE = re.compile("\ue000(\\d+)\ue001")
+
+
+def normalise(text: str, hint: Sequence[str] = ()) -> str:
+    """Canonical text for fact matching (see the module docstring); tokens are separated by single spaces.
+    `hint` (ISO 3166 alpha-2 codes) resolves an ambiguous currency sign as the critic does (`$` in Canada)."""
     t = _CITATION_RE.sub(" ", text or "")
     t = t.replace("\u00a0", " ").replace("\u202f", " ").replace("\u2009", " ").replace("\u2019", "'")
+    t = t.replace("+", " plus ").replace("&", " and ")
+    t, canon = _canonical_spans(t, tuple(hint))
     t = t.lower()
-    # dates (before any number handling, so "10 July 2027" is not read as a figure)
-    t = DATE_DMY.sub(lambda m: _iso(m) if _valid_date(m) else m.group(0), t)
-    t = DATE_MDY.sub(lambda m: _iso(m) if _valid_date(m) else m.group(0), t)
-    t = DATE_ISO.sub(lambda m: _iso(m) if _valid_date(m) else m.group(0), t)
-    t = DATE_MY.sub(lambda m: _iso(m, with_day=False), t)
     # ranges written with dashes read as "to"
     t = re.sub(r"\s*[\u2013\u2014]\s*", " to ", t)
     # legal abbreviations
@@ -122,48 +115,9 @@ def normalise(text: str) -> str:
     t = re.sub(r"\bregs?\.?\s*(?=\d)", "regulation ", t)
     t = re.sub(r"\b(?:sec|s)\.\s*(?=\d)", "section ", t)
     t = re.sub(r"\br\.\s*(?=\d)", "recommendation ", t)
-    # currencies: symbols and words become codes before the amount
-    for symbol, code in _SYMBOLS:
-        t = t.replace(symbol.lower(), f" {code.lower()} ")
-    t = re.sub(r"\bus dollars?\b", " usd ", t)
-    t = re.sub(r"\b(?:euros?)\b", " eur ", t)
-    t = re.sub(r"\bdollars?\b", " usd ", t)
-    t = re.sub(r"\bpounds?(?: sterling)?\b", " gbp ", t)
-    t = re.sub(r"\s+", " ", t)
-    # thousands separators: 10,000 / 10 000 (space only right after a currency code)
-    t = re.sub(
-        rf"\b({_CUR}) (\d{{1,3}}(?: \d{{3}})+)(?![\d,])", lambda m: f"{m.group(1)} {m.group(2).replace(' ', '')}", t
-    )
     t = re.sub(r"(?<![\d.])\d{1,3}(?:,\d{3})+(?![\d])", lambda m: m.group(0).replace(",", ""), t)
-    t = re.sub(r"(\d+)\.0+(?![\d])", r"\1", t)
-    # amounts written number-first: "10000 eur" -> "eur 10000"
-    t = re.sub(rf"(?<![\w.])(\d+(?:\.\d+)?) ?({_CUR})\b", r"\2 \1", t)
-    # scaled amounts: "eur 10k", "usd 5 million"
-    t = re.sub(
-        rf"\b({_CUR}) ?(\d+(?:\.\d+)?) ?(k|m|million|bn|billion)\b",
-        lambda m: f"{m.group(1)} {_scaled(m.group(2), m.group(3))}",
-        t,
-    )
-    t = re.sub(rf"\b({_CUR}) ?(?=\d)", r"\1 ", t)
-    # percentages
-    t = re.sub(r"(\d+(?:\.\d+)?)\s*(?:%|percent\b|per cent\b|pct\b)", r"\1%", t)
-    t = t.replace("+", " plus ").replace("&", " and ")
-    # comparators: one token before the figure
-    for rx, token in _CMP_AFTER:
-        t = rx.sub(partial(_prefixed, token), t)
-    for rx, token in _CMP_BEFORE:
-        t = rx.sub(token, t)
+    t = _PLACEHOLDER_RE.sub(lambda m: canon[int(m.group(1))], t)
     return " ".join(tokens_of(t))
-
-
-def _prefixed(token: str, m: re.Match[str]) -> str:
-    return f"{token} {m.group(1)}"
-
-
-def _scaled(number: str, scale: str) -> str:
-    factor = {"k": 1_000, "m": 1_000_000, "million": 1_000_000, "bn": 1_000_000_000, "billion": 1_000_000_000}[scale]
-    value = float(number) * factor
-    return f"{value:.0f}" if value == int(value) else f"{value:g}"
 
 
 def tokens_of(canonical: str) -> list[str]:
@@ -177,8 +131,8 @@ def tokens_of(canonical: str) -> list[str]:
 
 
 @lru_cache(maxsize=4096)
-def _fact_tokens(fact: str) -> tuple[str, ...]:
-    return tuple(normalise(fact).split())
+def _fact_tokens(fact: str, hint: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(normalise(fact, hint).split())
 
 
 def _token_eq(fact_tok: str, answer_tok: str) -> bool:
@@ -200,11 +154,13 @@ def fact_label(fact: Fact) -> str:
     return fact if isinstance(fact, str) else (next(iter(fact)) if fact else "")
 
 
-def fact_found(answer: str, fact: Fact, *, _tokens: Sequence[str] | None = None) -> bool:
-    """Whether the answer states the fact (any of its alternative wordings), after normalisation."""
-    tokens = _tokens if _tokens is not None else normalise(answer_body(answer)).split()
+def fact_found(answer: str, fact: Fact, hint: Sequence[str] = (), *, _tokens: Sequence[str] | None = None) -> bool:
+    """Whether the answer states the fact (any of its alternative wordings), after normalisation; `hint` is the
+    question's countries, for currency signs."""
+    hints = tuple(hint)
+    tokens = _tokens if _tokens is not None else normalise(answer_body(answer), hints).split()
     wordings = [fact] if isinstance(fact, str) else list(fact)
-    return any(_contains(tokens, _fact_tokens(w)) for w in wordings if w and w.strip())
+    return any(_contains(tokens, _fact_tokens(w, hints)) for w in wordings if w and w.strip())
 
 
 # ------------------------------------------------------------------------------------------------ scoring
@@ -227,13 +183,14 @@ class FactCoverage:
         return round(len(self.found) / self.expected, 4) if self.expected else None
 
 
-def fact_coverage(answer: str, facts: Iterable[Fact]) -> FactCoverage:
-    """Fact coverage of an answer (its residual-deficiency disclosure is not counted as the answer)."""
-    tokens = normalise(answer_body(answer)).split()
+def fact_coverage(answer: str, facts: Iterable[Fact], hint: Sequence[str] = ()) -> FactCoverage:
+    """Fact coverage of an answer (its residual-deficiency disclosure is not counted as the answer); `hint` is the
+    question's countries (ISO 3166 alpha-2), for currency signs."""
+    tokens = normalise(answer_body(answer), hint).split()
     found: list[str] = []
     missing: list[str] = []
     for fact in facts:
-        (found if fact_found(answer, fact, _tokens=tokens) else missing).append(fact_label(fact))
+        (found if fact_found(answer, fact, hint, _tokens=tokens) else missing).append(fact_label(fact))
     return FactCoverage(found=tuple(found), missing=tuple(missing))
 
 

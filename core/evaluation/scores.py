@@ -104,7 +104,7 @@ def score(q: EvalQuestion, outcome: RunOutcome, threshold: float) -> QuestionSco
     `certified_incomplete`: the run ended at or above the quality threshold, or with nothing open, while a plan
     item stayed unanswered: the worst outcome, an incomplete answer presented as complete."""
     shown = render_markdown(outcome.answer, outcome.plan, names_of(outcome.plan), source_names(outcome.citations))
-    cov = fact_coverage(shown, q.expected_facts)
+    cov = fact_coverage(shown, q.expected_facts, [j.split("-")[0] for j in q.jurisdictions])
     res = residual_summary(outcome.residual)
     detected = sorted({d.deficiency_type.value for d in outcome.detected})
     expected = [t.value for t in q.expected_deficiency_types]

@@ -1,0 +1,58 @@
+"""One table of wordings, read alike by the critic (core.domain.figures) and the scorer (core.evaluation.facts),
+which is built on it: the two can no longer disagree on what a figure or a date says."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from core.domain.figures import dates, figures
+from core.evaluation.facts import fact_found, normalise
+
+AMOUNTS = [
+    # wording, country hint, (unit, value, comparator), the scorer's tokens
+    ("10 000 EUR", (), ("EUR", 10000.0, None), "eur 10000"),
+    ("EUR 10k", (), ("EUR", 10000.0, None), "eur 10000"),
+    ("€10,000 or more", (), ("EUR", 10000.0, ">="), "ge eur 10000"),
+    ("USD 1 million", (), ("USD", 1000000.0, None), "usd 1000000"),
+    ("3,000 US dollars", (), ("USD", 3000.0, None), "usd 3000"),
+    ("C$10,000", ("CA",), ("CAD", 10000.0, None), "cad 10000"),
+    ("10,000 dollars", ("CA",), ("CAD", 10000.0, None), "cad 10000"),
+    ("more than 25 per cent", (), ("percent", 25.0, ">"), "gt 25%"),
+    ("at least 25%", (), ("percent", 25.0, ">="), "ge 25%"),
+    ("up to GBP 800", ("GB",), ("GBP", 800.0, "<="), "le gbp 800"),
+]
+
+
+@pytest.mark.parametrize(("wording", "hint", "expected", "tokens"), AMOUNTS, ids=[a[0] for a in AMOUNTS])
+def test_the_critic_and_the_scorer_read_an_amount_alike(wording, hint, expected, tokens) -> None:
+    (figure,) = figures(wording, hint)
+    assert (figure.unit, figure.value, figure.comparator) == expected
+    assert normalise(wording, hint) == tokens
+
+
+DATES = [
+    ("30 June 2026", date(2026, 6, 30)),
+    ("June 30, 2026", date(2026, 6, 30)),
+    ("30 Jun. 2026", date(2026, 6, 30)),
+    ("2026-06-30", date(2026, 6, 30)),
+]
+
+
+@pytest.mark.parametrize(("wording", "day"), DATES, ids=[d[0] for d in DATES])
+def test_the_critic_and_the_scorer_read_a_date_alike(wording, day) -> None:
+    assert dates(wording) == [day]
+    assert normalise(wording) == day.isoformat()
+
+
+def test_a_date_is_not_read_as_an_amount_and_an_impossible_date_is_not_a_date() -> None:
+    assert figures("from 10 July 2027") == []
+    assert normalise("from 10 July 2027") == "from 2027-07-10"
+    assert dates("31 June 2026") == [] and "2026-06-31" not in normalise("31 June 2026")
+
+
+def test_facts_match_across_wordings_and_comparators_still_tell_apart() -> None:
+    assert fact_found("Occasional transactions of 10 000 EUR or more.", "at least EUR 10,000")
+    assert not fact_found("holding more than 25% of the shares", "25% or more")
+    assert fact_found("a fee of C$10,000", "CAD 10,000", ("CA",))
