@@ -82,7 +82,9 @@ def _canonical_spans(text: str, hint: Sequence[str]) -> tuple[str, list[str]]:
         if f.unit == "days" or any(s < f.end and f.start < e for s, e, _ in spans):
             continue
         spans.append((f.start, f.end, _canonical_figure(f)))
-    out, canon, last = [], [], 0
+    out: list[str] = []
+    canon: list[str] = []
+    last = 0
     for start, end, tokens in sorted(spans):
         if start < last:
             continue
