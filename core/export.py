@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import io
 import json
-import re
 from collections.abc import Callable
 
 from docx import Document
@@ -23,12 +22,11 @@ from core.domain.audit import NO_SNAPSHOT, chain_head
 from core.domain.clock import utc_now
 from core.domain.records import Deficiency, HumanActRecord, ResolutionStatus
 from core.domain.results import RunResult
-from core.domain.safe_markdown import answer_markdown, md_escape
+from core.domain.safe_markdown import CONTROL_RE, answer_markdown, md_escape
 from core.domain.stop_reasons import describe
 
 FORMATS = ("md", "json", "docx")
 NO_RESIDUALS = "None: every deficiency found was resolved."
-_XML_ILLEGAL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 Row = list[str]
 
@@ -270,7 +268,7 @@ def _json(result: RunResult, audit_ok: bool, audit_message: str) -> bytes:
 # --------------------------------------------------------------------------------------------------- DOCX
 def _plain(text: str) -> str:
     """Text python-docx can store: characters XML forbids become spaces."""
-    return _XML_ILLEGAL_RE.sub(" ", text)
+    return CONTROL_RE.sub(" ", text)
 
 
 def _docx_table(doc: DocxDocument, header: Row, rows: list[Row]) -> None:

@@ -21,6 +21,7 @@ from core.retrieval.ingest import ingest_paths
 from core.retrieval.registry import close_all, open_store
 from core.retrieval.store import Store
 from tests.conftest import STORE_BACKENDS
+from tests.fakes import KeywordStore
 
 TOPIC = "customer due diligence"
 
@@ -80,39 +81,47 @@ def test_search_returns_declared_status_title_and_chunk_text(filled: Store) -> N
     assert hits == sorted(hits, key=lambda h: -h.score)
 
 
+FILTER_CASES = [
+    (SearchFilter(jurisdictions=("XY",)), {"xy-old", "xy-new"}),
+    (SearchFilter(jurisdictions=("ZZ", "QQ")), {"zz-rule", "zz-undated", "qq-bad"}),
+    (SearchFilter(statuses=("in_force",)), {"xy-new", "zz-rule"}),
+    (SearchFilter(statuses=(DocStatus.erroneous, DocStatus.proposed)), {"qq-bad", "zz-undated"}),
+    (SearchFilter(doc_ids=("xy-old", "qq-bad")), {"xy-old", "qq-bad"}),
+    (SearchFilter(exclude_doc_ids=("xy-old", "qq-bad")), {"xy-new", "zz-rule", "zz-undated"}),
+    (SearchFilter(as_of=date(2020, 6, 29)), {"xy-old", "zz-undated"}),
+    (SearchFilter(as_of=date(2020, 6, 30)), {"xy-old", "zz-rule", "zz-undated", "qq-bad"}),
+    (
+        SearchFilter(jurisdictions=("XY", "ZZ"), as_of=date(2026, 11, 30), statuses=("in_force", "superseded")),
+        {"xy-old", "zz-rule"},
+    ),
+    (SearchFilter(jurisdictions=("NOPE",)), set()),
+]
+"""The filter rules every store keeps: the real backends and the unit tests' fake alike."""
+FILTER_IDS = [
+    "jur",
+    "jur-many",
+    "status",
+    "status-enum",
+    "doc-ids",
+    "exclude",
+    "as-of-before",
+    "as-of-on-date",
+    "combined",
+    "none",
+]
+
+
 @pytest.mark.parametrize("mode", ["hybrid", "dense", "sparse"])
-@pytest.mark.parametrize(
-    "flt, expected",
-    [
-        (SearchFilter(jurisdictions=("XY",)), {"xy-old", "xy-new"}),
-        (SearchFilter(jurisdictions=("ZZ", "QQ")), {"zz-rule", "zz-undated", "qq-bad"}),
-        (SearchFilter(statuses=("in_force",)), {"xy-new", "zz-rule"}),
-        (SearchFilter(statuses=(DocStatus.erroneous, DocStatus.proposed)), {"qq-bad", "zz-undated"}),
-        (SearchFilter(doc_ids=("xy-old", "qq-bad")), {"xy-old", "qq-bad"}),
-        (SearchFilter(exclude_doc_ids=("xy-old", "qq-bad")), {"xy-new", "zz-rule", "zz-undated"}),
-        (SearchFilter(as_of=date(2020, 6, 29)), {"xy-old", "zz-undated"}),
-        (SearchFilter(as_of=date(2020, 6, 30)), {"xy-old", "zz-rule", "zz-undated", "qq-bad"}),
-        (
-            SearchFilter(jurisdictions=("XY", "ZZ"), as_of=date(2026, 11, 30), statuses=("in_force", "superseded")),
-            {"xy-old", "zz-rule"},
-        ),
-        (SearchFilter(jurisdictions=("NOPE",)), set()),
-    ],
-    ids=[
-        "jur",
-        "jur-many",
-        "status",
-        "status-enum",
-        "doc-ids",
-        "exclude",
-        "as-of-before",
-        "as-of-on-date",
-        "combined",
-        "none",
-    ],
-)
+@pytest.mark.parametrize("flt, expected", FILTER_CASES, ids=FILTER_IDS)
 def test_filters(filled: Store, flt: SearchFilter, expected: set[str], mode: str) -> None:
     assert doc_ids(filled.search(TOPIC, k=10, flt=flt, mode=mode)) == expected
+
+
+@pytest.mark.parametrize("flt, expected", FILTER_CASES, ids=FILTER_IDS)
+def test_the_fake_store_filters_as_the_real_backends_do(flt: SearchFilter, expected: set[str]) -> None:
+    fake = KeywordStore([(m, [c.text for c in chunks]) for m, chunks in CORPUS])
+    assert doc_ids(fake.search(TOPIC, k=10, flt=flt)) == expected
+    assert doc_ids(fake.search_many([TOPIC], k=10, flt=flt)[0]) == expected
 
 
 def test_search_many_matches_search_in_every_mode(filled: Store) -> None:

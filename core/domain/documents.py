@@ -20,6 +20,21 @@ class DocStatus(str, Enum):
     proposed = "proposed"
     erroneous = "erroneous"
 
+    @property
+    def usable(self) -> bool:
+        """An answer may apply it: in force, or adopted and applying from a later date (said with its date)."""
+        return self in (DocStatus.in_force, DocStatus.not_yet_applicable)
+
+    @property
+    def history(self) -> bool:
+        """It applied once: cited only as the history of an instrument the question asks about."""
+        return self in (DocStatus.superseded, DocStatus.repealed)
+
+    @property
+    def citable(self) -> bool:
+        """Retrieval may return it for an answer: anything but a mere proposal or a source flagged erroneous."""
+        return self.usable or self.history
+
 
 Comparator = Literal[">", ">=", "<", "<=", "=="]
 
@@ -137,6 +152,11 @@ class DocumentMeta(BaseModel):
         return data
 
 
+def chunk_id(doc_id: str, chunk_index: int) -> str:
+    """A passage's stable id: its document's id and its position (the point id is derived from it too)."""
+    return f"{doc_id}#{chunk_index}"
+
+
 class Chunk(BaseModel):
     """One indexed passage of a document."""
 
@@ -152,7 +172,7 @@ class Chunk(BaseModel):
     @property
     def chunk_id(self) -> str:
         """Stable chunk identifier: document id and chunk position."""
-        return f"{self.doc_id}#{self.chunk_index}"
+        return chunk_id(self.doc_id, self.chunk_index)
 
 
 class Hit(BaseModel):

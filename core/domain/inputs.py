@@ -3,7 +3,6 @@ InputError whose message names the problem and what to do."""
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from datetime import date
 from typing import Any
@@ -11,8 +10,8 @@ from typing import Any
 from core.domain.limits import MAX_CYCLES, MAX_NOTE_CHARS, MIN_AS_OF, latest_as_of
 from core.domain.records import ApprovalPolicy, ResolutionStatus, ReviewResponse, deficiency_id
 from core.domain.results import RunResult
+from core.domain.safe_markdown import CONTROL_RE
 
-CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 """Control characters (not tab, newline, carriage return) that are replaced by a space in free text."""
 
 

@@ -74,11 +74,6 @@ def deficiency_id(deficiency_type: DeficiencyType | str, subject: str) -> str:
     return f"D-{digest}"
 
 
-def filter_of(**kw: Any) -> dict[str, Any]:
-    """A correction filter (`Deficiency.correction_filter`) with its empty entries left out."""
-    return {k: v for k, v in kw.items() if v}
-
-
 class Deficiency(BaseModel):
     """One actionable problem in the answer, with its lifecycle status."""
 

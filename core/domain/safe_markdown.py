@@ -15,7 +15,8 @@ WORD_JOINER = "\u2060"
 """Invisible, and not a word character: put inside `://`, `www.` and after `@`, it stops the GFM autolink
 transform, which runs on the rendered text (after backslash escapes are resolved), from making a link."""
 
-_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+"""Control characters other than tab, newline and carriage return: never shown, never stored from input."""
 _SPECIAL_RE = re.compile(r"([\\`*_\[\]<>|~$:])")
 _URL_RE = re.compile(r"(?i)(:)(?=//)|(www)(?=\.)|(@)")
 _BLOCK_START_RE = re.compile(r"^(\s*)([#>+=-])")
@@ -31,7 +32,7 @@ def md_escape(text: str) -> str:
     quote, list, setext underline); breaks raw URLs and e-mail addresses with an invisible word joiner.
     """
     lines = []
-    for line in _CONTROL_RE.sub(" ", text).replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+    for line in CONTROL_RE.sub(" ", text).replace("\r\n", "\n").replace("\r", "\n").split("\n"):
         line = _URL_RE.sub(lambda m: m.group(0) + WORD_JOINER, line)
         line = _SPECIAL_RE.sub(r"\\\1", line)
         line = _BLOCK_START_RE.sub(r"\1\\\2", line)

@@ -12,13 +12,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.domain.answer import Answer
+from core.domain.corrections import widened_if_tried
 from core.domain.plan import ResearchPlan
 from core.domain.quality import quality_score
 from core.domain.records import Deficiency
 from core.engines.base import Critic, CritiqueResult, EngineContext
 from core.engines.llm import LlmCritic, LlmUnavailableError
 from core.engines.offline.coverage import answered_items, coverage_deficiencies
-from core.engines.offline.verifiers import check_claims, widen_if_tried
+from core.engines.offline.verifiers import check_claims
 
 
 def merge(llm: Sequence[Deficiency], rules: Sequence[Deficiency]) -> list[Deficiency]:
@@ -48,7 +49,7 @@ class RuleFloor:
         for d in (*coverage_deficiencies(plan, answered, ctx), *check_claims(plan, answer.claims(), ctx)):
             found.setdefault(d.id, d)
         tried = {d.id: d for d in known}
-        result = [widen_if_tried(d, tried.get(d.id)) for d in found.values()]
+        result = [widened_if_tried(d, tried.get(d.id)) for d in found.values()]
         return CritiqueResult(
             deficiencies=result,
             critics=(self.name,),

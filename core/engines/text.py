@@ -106,6 +106,8 @@ STOPWORDS = frozenset(
 which also drops words that carry meaning in regulation ("less", "above", "below", "except", "without",
 "amount", "interest", "system", "first", the number words): with it the quality bench lost a fact (heldout loop
 155 -> 154 of 175 facts, residual severity 1.34 -> 1.46; single pass 152 -> 151)."""
+AUXILIARIES = "is|are|does|do|did|must|can|could|should|shall|has|have|had|was|were|will|would|may"
+"""Auxiliary verbs, as a regex alternation: a clause that opens with one asks for a yes or a no."""
 ANAPHORIC_OPENERS = re.compile(
     r"^(?:it|its|this|these|those|they|their|them|that|such|there(?:fore|by)?|thus|hence|however|also|then|"
     r"accordingly|consequently|likewise|similarly|instead|otherwise|moreover|furthermore|in addition|"

@@ -7,8 +7,9 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from core.domain.corrections import CorrectionFilter
 from core.domain.deficiencies import Event, apply
-from core.domain.documents import Hit, SearchFilter
+from core.domain.documents import DocStatus, Hit, SearchFilter
 from core.domain.figures import figures
 from core.domain.records import Deficiency, Evidence
 from core.engines.text import overlap, sentences, term_set
@@ -28,11 +29,12 @@ def correct(task: dict[str, Any], runtime: Runtime[Deps]) -> dict[str, Any]:
     query: str = task["query"]
     if not query.strip():
         return {"identified_deficiencies": [apply(d, Event.approved_and_retrieved, unresolvable_after)]}
+    wanted = CorrectionFilter.of(d.correction_filter)
     flt = SearchFilter(
-        jurisdictions=tuple(d.correction_filter.get("jurisdictions", ())),
-        doc_ids=tuple(d.correction_filter.get("doc_ids", ())),
-        exclude_doc_ids=tuple(d.correction_filter.get("exclude_doc_ids", ())),
-        statuses=("in_force", "not_yet_applicable"),
+        jurisdictions=wanted.jurisdictions,
+        doc_ids=wanted.doc_ids,
+        exclude_doc_ids=wanted.exclude_doc_ids,
+        statuses=tuple(s.value for s in DocStatus if s.usable),
     )
     items = {i.id for i in task["plan"].items} if task.get("plan") else set()
     try:
@@ -60,7 +62,7 @@ def correct(task: dict[str, Any], runtime: Runtime[Deps]) -> dict[str, Any]:
             plan_item_id=d.subject if d.subject in items else "",
         )
         for h in hits
-        if (picked := evidence_sentences(h, query, d.correction_filter))
+        if (picked := evidence_sentences(h, query, wanted))
     ]
     addressed = apply(d, Event.approved_and_retrieved, unresolvable_after).model_copy(
         update={"evidence_doc_ids": tuple(dict.fromkeys([*d.evidence_doc_ids, *(h.doc_id for h in hits)]))}
@@ -73,9 +75,9 @@ def correct(task: dict[str, Any], runtime: Runtime[Deps]) -> dict[str, Any]:
     }
 
 
-def evidence_sentences(hit: Hit, query: str, flt: dict[str, Any]) -> tuple[str, ...]:
+def evidence_sentences(hit: Hit, query: str, flt: CorrectionFilter) -> tuple[str, ...]:
     """Whole sentences of the passage that best serve the correction: those stating the wanted figure first."""
-    unit, values = flt.get("unit"), set(flt.get("values", ()))
+    unit, values = flt.unit, set(flt.values)
     wanted = term_set(query)
 
     def key(sentence: str) -> tuple[bool, float]:

@@ -7,7 +7,7 @@ from typing import Any
 from core.domain.documents import DocStatus, Hit, SearchFilter
 from core.domain.plan import ANY_JURISDICTION, Aspect, ResearchPlan
 
-CITABLE = tuple(s.value for s in DocStatus if s not in (DocStatus.erroneous, DocStatus.proposed))
+CITABLE = tuple(s.value for s in DocStatus if s.citable)
 """Declared statuses a plan item may cite: a document its own metadata calls erroneous or a mere proposal never
 answers, so it takes no place among the passages retrieved."""
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-from core.domain.documents import Hit
+from core.domain.documents import Hit, chunk_id
 
 if TYPE_CHECKING:
     import qdrant_edge as qe
@@ -67,7 +67,7 @@ def hit_of(score: float, p: dict[str, Any]) -> Hit:
     passage_id = meta.pop("passage_id", None)
     return Hit(
         doc_id=p["doc_id"],
-        chunk_id=f"{p['doc_id']}#{p['chunk_index']}",
+        chunk_id=chunk_id(p["doc_id"], p["chunk_index"]),
         chunk_index=p["chunk_index"],
         score=score,
         title=p["title"],

@@ -23,7 +23,7 @@ from typing import (
     runtime_checkable,
 )
 
-from core.domain.documents import Catalog, Chunk, DocumentMeta, Hit, SearchFilter
+from core.domain.documents import Catalog, Chunk, DocumentMeta, Hit, SearchFilter, chunk_id
 from core.retrieval.embeddings import Embedder, get_embedder
 from core.retrieval.errors import StoreClosedError
 from core.retrieval.query import TIE_MARGIN, QueryPlan, SearchMode, check_mode, query_plan, ranked
@@ -45,7 +45,7 @@ STAMP_FIELD = "catalog_version"
 
 def point_id(doc_id: str, chunk_index: int) -> str:
     """Deterministic point id of a chunk, so re-ingesting a document overwrites its points."""
-    return str(uuid.uuid5(_POINT_NAMESPACE, f"{doc_id}#{chunk_index}"))
+    return str(uuid.uuid5(_POINT_NAMESPACE, chunk_id(doc_id, chunk_index)))
 
 
 def date_key(d: date) -> int:

@@ -13,7 +13,6 @@ from core.domain.audit import verify_chain
 from core.domain.records import ResolutionStatus
 from core.domain.stop_reasons import (
     MAX_CYCLES_REACHED,
-    NO_OPEN_DEFICIENCIES,
     ONLY_UNRESOLVABLE_REMAINING,
     SCORE_PLATEAU,
     STOPPED_BY_ANALYST,
@@ -92,7 +91,7 @@ def test_manual_review_pauses_before_any_correction_retrieval_and_resumes_in_a_n
     decisions[edited] = {"action": "edit", "query": "Payments Act owner disclosure more than 30%"}
     restarted = workbench_factory()
     done = restarted.resume(paused.thread_id, {"cycle": 0, "decisions": decisions, "reviewer": "alice"})
-    assert done.status in ("completed", "awaiting_review")
+    assert done.status == "awaiting_review"
     record = done.evaluation_history[1]
     by_id = {dec.deficiency_id: dec for dec in record.decisions}
     assert by_id[rejected].action == "reject" and by_id[rejected].decided_by == "alice"
@@ -208,7 +207,7 @@ def test_analyst_can_stop_add_and_change_severity(workbench_factory: Factory) ->
     r = wb.resume(paused.thread_id, {"cycle": 0, "decisions": decisions, "added": [added]})
     mine = [d for d in r.identified_deficiencies if d.origin == "analyst"]
     assert len(mine) == 1 and mine[0].resolution_status == S.addressed
-    assert mine[0] in r.residual_deficiencies or r.status == "awaiting_review"
+    assert r.status == "awaiting_review" and mine[0] in r.residual_deficiencies
     assert next(d for d in r.identified_deficiencies if d.id == first).severity.value == "low"
 
 
@@ -224,7 +223,7 @@ def test_unresolvable_after_n_attempts_and_plateau(workbench_factory: Factory) -
         approve="all",
         max_cycles=6,
     )
-    assert p.termination_reason in (SCORE_PLATEAU, NO_OPEN_DEFICIENCIES, ONLY_UNRESOLVABLE_REMAINING)
+    assert p.termination_reason == SCORE_PLATEAU
 
 
 def test_tampering_with_a_stored_record_fails_verification(workbench_factory: Factory) -> None:
@@ -278,7 +277,7 @@ def test_sessions_list_and_branch(workbench_factory: Factory) -> None:
     branch = wb.branch(r.thread_id, 0)
     b = wb.show(branch)
     assert b.thread_id != r.thread_id and b.evaluation_history[0].record_hash == r.evaluation_history[0].record_hash
-    assert b.status in ("completed", "awaiting_review")
+    assert b.status == "awaiting_review"
 
 
 def test_annotations_after_completion_record_editor_and_reason(workbench_factory: Factory) -> None:

@@ -14,14 +14,25 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.domain.answer import Answer, Claim
+from core.domain.corrections import (
+    ClaimSubject,
+    DateSubject,
+    DocumentPart,
+    DocumentSubject,
+    FigureSubject,
+    ItemUnit,
+    JurisdictionSubject,
+    filter_of,
+    widened_if_tried,
+)
 from core.domain.figures import dates, figures
 from core.domain.gazetteer import currency_hint
 from core.domain.plan import ANY_JURISDICTION, ResearchPlan
 from core.domain.quality import quality_score
-from core.domain.records import Deficiency, DeficiencyType, Severity, filter_of
+from core.domain.records import Deficiency, DeficiencyType, Severity
 from core.engines.base import CritiqueResult, EngineContext
 from core.engines.llm.client import LlmClient
-from core.engines.llm.prompts import CRITIC_SYSTEM, critic_prompt, tried
+from core.engines.llm.prompts import CRITIC_SYSTEM, critic_prompt
 from core.engines.llm.schemas import FindingOut, FindingsOut
 
 T = DeficiencyType
@@ -62,17 +73,17 @@ class _Subjects:
         if kind == T.outdated_source:
             if doc is None or tail:
                 return None
-            subject, evidence = doc.id, (doc.id,)
+            subject, evidence = str(DocumentSubject(doc.id)), (doc.id,)
             flt = filter_of(jurisdictions=[doc.jurisdiction], exclude_doc_ids=[doc.id])
         elif kind == T.missing_jurisdiction:
             if (code := self.code(head)) is None:
                 return None
-            subject, section, flt = code, code, filter_of(jurisdictions=[code])
+            subject, section, flt = str(JurisdictionSubject(code)), code, filter_of(jurisdictions=[code])
         elif kind == T.missing_exemption:
             if doc is None or not tail:
                 return None
             entity = next((e.entity for e in doc.exemptions if e.entity.lower() == tail.lower()), tail)
-            subject, evidence, flt = f"{doc.id}:{entity}", (doc.id,), filter_of(doc_ids=[doc.id])
+            subject, evidence, flt = str(DocumentPart(doc.id, entity)), (doc.id,), filter_of(doc_ids=[doc.id])
         elif item is not None:
             if not item.answerable:
                 return None  # the answer discloses it as a gap; no retrieval can fix it
@@ -85,10 +96,10 @@ class _Subjects:
             subject = named
             flt = filter_of(jurisdictions=[] if code == ANY_JURISDICTION else [code], items=[item.id])
         elif kind == T.insufficient_specificity and (claim := self.claim(head)) is not None:
-            subject, flt = f"claim:{' '.join(claim.said.split()[:8])}", filter_of(items=list(claim.plan_item_ids))
+            subject, flt = str(ClaimSubject.of(claim.said)), filter_of(items=list(claim.plan_item_ids))
         elif kind == T.insufficient_specificity and doc is not None and tail:
             aspect = re.sub(r"\W+", "_", tail.lower()).strip("_")
-            subject, evidence, flt = f"{doc.id}:{aspect}", (doc.id,), filter_of(doc_ids=[doc.id])
+            subject, evidence, flt = str(DocumentPart(doc.id, aspect)), (doc.id,), filter_of(doc_ids=[doc.id])
         else:
             return None
         query = found.suggested_correction_query.strip() or (item.query if item else found.description)
@@ -115,27 +126,13 @@ class _Subjects:
             return item_id
         if kind == T.contradictory_sources:
             found = figures(figure, currency_hint(code)) if figure else []
-            return f"{item_id}:{found[0].unit}" if found else item_id
+            return str(ItemUnit(item_id, found[0].unit)) if found else item_id
         if kind == T.incorrect_threshold:
             if found := figures(figure, currency_hint(code)):
-                return f"{code}:{item_id}:{found[0].unit}:{found[0].value:g}"
+                return str(FigureSubject(code, item_id, found[0].unit, found[0].value))
             if when := dates(figure):
-                return f"{code}:{item_id}:date:{when[0].isoformat()}"
+                return str(DateSubject(code, item_id, when[0]))
         return None
-
-
-def avoid_repeat(d: Deficiency, known: dict[str, Deficiency]) -> Deficiency:
-    """A query that already failed for this deficiency is widened, never proposed again as is."""
-    before = known.get(d.id)
-    if (
-        before is None
-        or not tried(before)
-        or (d.suggested_correction_query.strip().lower() != before.suggested_correction_query.strip().lower())
-    ):
-        return d
-    flt = {k: v for k, v in d.correction_filter.items() if k != "doc_ids"}
-    query = f"{d.suggested_correction_query} {d.subject.replace(':', ' ').replace('_', ' ')}"
-    return d.model_copy(update={"suggested_correction_query": query, "correction_filter": flt})
 
 
 class LlmCritic:
@@ -170,7 +167,7 @@ class LlmCritic:
                     "names nothing in the plan, the answer or the corpus"
                 )
                 continue
-            found.setdefault(d.id, avoid_repeat(d, by_id))
+            found.setdefault(d.id, widened_if_tried(d, by_id.get(d.id)))
         if len(out.deficiencies) > self.max_findings:
             dropped.append(
                 f"llm critic: dropped {len(out.deficiencies) - self.max_findings} finding(s) beyond "

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from core.domain.answer import Answer, Claim, ClaimKind, Gap, Quote, gap_for
-from core.domain.documents import DocStatus, Hit
+from core.domain.documents import Hit
 from core.domain.plan import Aspect, ResearchPlan
 from core.domain.records import Deficiency, Evidence
 from core.engines.base import Drafter, DraftResult, EngineContext
@@ -101,8 +101,7 @@ class AnswerBuilder:
             return None
         self._kept += 1
         history = any(
-            self.ctx.catalog.status_at(q.doc_id, self.ctx.as_of) in (DocStatus.superseded, DocStatus.repealed)
-            and q.doc_id in self.plan.history_doc_ids
+            self.ctx.catalog.status_at(q.doc_id, self.ctx.as_of).history and q.doc_id in self.plan.history_doc_ids
             for q in quotes
         )
         return Claim(text=text, plan_item_ids=items, citations=quotes, kind=kind, history=history)

@@ -13,9 +13,10 @@ from collections.abc import Mapping, Sequence
 from datetime import date
 
 from core.domain.answer import Answer
+from core.domain.corrections import tried
 from core.domain.documents import Hit
 from core.domain.plan import ASPECT_LABELS, ResearchPlan
-from core.domain.records import Deficiency, Evidence, ResolutionStatus
+from core.domain.records import Deficiency, Evidence
 from core.engines.base import EngineContext
 
 PASSAGE_CHARS = 2000
@@ -238,11 +239,6 @@ def revise_prompt(
         + "\n\nEvidence documents:\n"
         + ("\n".join(found) or "none")
     )
-
-
-def tried(d: Deficiency) -> bool:
-    """Whether a correction was already run for this deficiency (it is addressed now, or was found again after one)."""
-    return d.resolution_attempt_count > 0 or d.resolution_status == ResolutionStatus.addressed
 
 
 def known_line(d: Deficiency) -> str:

@@ -7,11 +7,20 @@ import re
 from collections.abc import Iterable, Sequence
 
 from core.domain.answer import Claim, Located
+from core.domain.corrections import (
+    ClaimSubject,
+    DateSubject,
+    FigureSubject,
+    ItemUnit,
+    ThresholdSubject,
+    filter_of,
+    subject_words,
+)
 from core.domain.documents import DocStatus, DocumentMeta, Threshold
 from core.domain.figures import compatible, dates, figures, format_date
 from core.domain.gazetteer import currency_hint
 from core.domain.plan import ANY_JURISDICTION, ResearchPlan
-from core.domain.records import Deficiency, DeficiencyType, Severity, filter_of
+from core.domain.records import Deficiency, DeficiencyType, Severity
 from core.engines.base import EngineContext
 from core.engines.offline.sources import short_name
 from core.engines.text import quote_in, term_set, terms
@@ -41,7 +50,6 @@ def check_claims(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineConte
     for code, c in claims:
         if c.kind in ("applicability", "disclosure"):
             continue
-        words = " ".join(c.said.split()[:8])
         item = c.plan_item_ids[0] if c.plan_item_ids else code
         faithful = [q for q in c.citations if quote_in(q.quote, ctx.passage(q.chunk_id))]
         if not faithful:
@@ -49,7 +57,7 @@ def check_claims(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineConte
             out.append(
                 Deficiency(
                     deficiency_type=T.insufficient_specificity,
-                    subject=f"claim:{words}",
+                    subject=str(ClaimSubject.of(c.said)),
                     severity=Severity.high,
                     affected_section=code,
                     affected_text=c.text,
@@ -75,24 +83,26 @@ def check_claims(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineConte
                 else f"states {fig.text}, which the passage it quotes does not"
             )
             out.append(
-                _misstated(code, c, query, f"{code}:{item}:{fig.unit}:{fig.value:g}", Severity.critical, what, fig.unit)
+                _misstated(
+                    code, c, query, FigureSubject(code, item, fig.unit, fig.value), Severity.critical, what, fig.unit
+                )
             )
         quoted_dates = set(dates(quoted))
         for d in dates(c.said):
             if d not in quoted_dates:
                 what = f"gives {format_date(d)}, which the passage it quotes does not"
-                out.append(_misstated(code, c, query, f"{code}:{item}:date:{d.isoformat()}", Severity.high, what))
+                out.append(_misstated(code, c, query, DateSubject(code, item, d), Severity.high, what))
     return out
 
 
 def _misstated(
-    code: str, c: Claim, query: str, subject: str, severity: Severity, what: str, unit: str = ""
+    code: str, c: Claim, query: str, subject: FigureSubject | DateSubject, severity: Severity, what: str, unit: str = ""
 ) -> Deficiency:
     """A figure or date the claim states and its quoted passage does not: corrected by retrieving for the claim's
     item in its own jurisdiction (and, for a figure, its unit)."""
     return Deficiency(
         deficiency_type=T.incorrect_threshold,
-        subject=subject,
+        subject=str(subject),
         severity=severity,
         affected_section=code,
         affected_text=c.text,
@@ -133,22 +143,31 @@ def check_contradictions(plan: ResearchPlan, claims: Sequence[Located], ctx: Eng
         description = f"on the {name.replace('_', ' ')} figure in {code}: {statement}."
         done = any(description.rstrip(".") in text for text in disclosed)
         section = next((cd for cd, c in claims if any(d.id in c.doc_ids for d, _ in items)), code)
-        out.append(_contradiction(f"{code}:{name}", section, description, done, [d.id for d, _ in items], code, []))
+        out.append(
+            _contradiction(ThresholdSubject(code, name), section, description, done, [d.id for d, _ in items], code, [])
+        )
     out += _claim_disagreements(claims, disclosed, ctx)
     return out
 
 
 def _contradiction(
-    subject: str, section: str, description: str, disclosed: bool, docs: Iterable[str], code: str, items: list[str]
+    subject: ThresholdSubject | ItemUnit,
+    section: str,
+    description: str,
+    disclosed: bool,
+    docs: Iterable[str],
+    code: str,
+    items: list[str],
 ) -> Deficiency:
+    what = subject.name if isinstance(subject, ThresholdSubject) else f"{subject.item_id} {subject.unit}"
     return Deficiency(
         deficiency_type=T.contradictory_sources,
-        subject=subject,
+        subject=str(subject),
         severity=Severity.medium,
         affected_section=section,
         correctable=not disclosed,
         description=description + (" The answer discloses the disagreement." if disclosed else ""),
-        suggested_correction_query=f"{subject.split(':', 1)[-1].replace('_', ' ')} {code} official figure",
+        suggested_correction_query=f"{subject_words(what)} {code} official figure",
         correction_filter=filter_of(jurisdictions=[code] if code != ANY_JURISDICTION else [], items=items),
         evidence_doc_ids=tuple(dict.fromkeys(docs)),
     )
@@ -185,7 +204,7 @@ def _claim_disagreements(claims: Sequence[Located], disclosed: list[str], ctx: E
                     done = any(description.rstrip(".") in text for text in disclosed)
                     out.append(
                         _contradiction(
-                            f"{item}:{unit}", code, description, done, [*a.doc_ids, *b.doc_ids], code, [item]
+                            ItemUnit(item, unit), code, description, done, [*a.doc_ids, *b.doc_ids], code, [item]
                         )
                     )
     return out

@@ -9,8 +9,9 @@ no source for) is a deficiency no retrieval can fix: it is disclosed at once.
 from __future__ import annotations
 
 from core.domain.answer import Answer, Claim
+from core.domain.corrections import ItemSubject, JurisdictionSubject, filter_of
 from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
-from core.domain.records import Deficiency, DeficiencyType, Severity, filter_of
+from core.domain.records import Deficiency, DeficiencyType, Severity
 from core.engines.base import EngineContext
 from core.engines.offline.sources import usable
 from core.engines.text import quote_in
@@ -71,7 +72,7 @@ def coverage_deficiencies(plan: ResearchPlan, answered: list[str], ctx: EngineCo
         out.append(
             Deficiency(
                 deficiency_type=T.missing_jurisdiction,
-                subject=j.code,
+                subject=str(JurisdictionSubject(j.code)),
                 severity=Severity.medium if j.via else Severity.high,
                 affected_section=j.code,
                 correctable=False,
@@ -87,7 +88,7 @@ def coverage_deficiencies(plan: ResearchPlan, answered: list[str], ctx: EngineCo
             out.append(
                 Deficiency(
                     deficiency_type=T.missing_jurisdiction,
-                    subject=code,
+                    subject=str(JurisdictionSubject(code)),
                     severity=Severity.high,
                     affected_section=code,
                     description=(
@@ -110,7 +111,7 @@ def _item_gap(item: PlanItem) -> Deficiency:
     code = item.jurisdiction
     return Deficiency(
         deficiency_type=T.insufficient_specificity,
-        subject=item.id,
+        subject=str(ItemSubject(item.id)),
         severity=Severity.high,
         affected_section=code,
         description=f"The answer does not answer a part of the question: {item.ask}.",

@@ -14,14 +14,13 @@ from core.engines.base import DraftResult, EngineContext
 from core.engines.offline.ranking import Candidate, also_answers, candidates, extended, pick, section_code
 from core.engines.offline.revisers import REVISERS
 from core.engines.offline.sources import NEGATION, cited, negates
-from core.engines.text import is_anaphoric, sentences, term_set
+from core.engines.text import AUXILIARIES, is_anaphoric, sentences, term_set
 
 VERDICT_CONTEXT = 3
 """Sentences around the verdict's own that may explain it: the rule before it, the denial or limit after it."""
 VERDICT_WORDS = 100
 CLAUSE_SPLIT = re.compile(
-    r",?\s+(?:and|or)\s+(?=(?:is|are|does|do|did|must|can|could|should|shall|has|have|had|was|"
-    r"were|will|would|may)\b)",
+    rf",?\s+(?:and|or)\s+(?=(?:{AUXILIARIES})\b)",
     re.I,
 )
 """Where a question asks a second yes/no ("..., and must its bank still collect ...?")."""

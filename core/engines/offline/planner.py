@@ -23,7 +23,7 @@ from core.domain.plan import (
     verdict_item,
 )
 from core.engines.base import EngineContext, PlanResult
-from core.engines.text import STOPWORDS, stem, terms
+from core.engines.text import AUXILIARIES, STOPWORDS, stem, terms
 
 ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
     Aspect.threshold: re.compile(
@@ -61,8 +61,7 @@ ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
     ),
 }
 YES_NO = re.compile(
-    r"(?:^\s*|^[^?]{0,80}?,\s*)(?:is|are|does|do|did|must|can|could|should|shall|has|have|had|was|were|"
-    r"will|would|may)\s+(?!you\b)\w+",
+    rf"(?:^\s*|^[^?]{{0,80}}?,\s*)(?:{AUXILIARIES})\s+(?!you\b)\w+",
     re.I,
 )
 """A question that opens with an auxiliary verb, or does so after a leading phrase ("After the 2025 rule, must
@@ -275,10 +274,9 @@ class OfflinePlanner:
     def _history(question: str, named: list[str], catalog: Catalog, ctx: EngineContext) -> list[str]:
         """Instruments the question asks about that no longer apply: they are cited as history, not removed.
         Named ones always; with history wording ("what happened to", "former", "repealed") every such document."""
-        gone = (DocStatus.superseded, DocStatus.repealed)
-        out = [d for d in named if catalog.status_at(d, ctx.as_of) in gone]
+        out = [d for d in named if catalog.status_at(d, ctx.as_of).history]
         if HISTORY_CUES.search(question):
-            out += [d.id for d in catalog.all() if catalog.status_at(d.id, ctx.as_of) in gone]
+            out += [d.id for d in catalog.all() if catalog.status_at(d.id, ctx.as_of).history]
         return list(dict.fromkeys(out))
 
 

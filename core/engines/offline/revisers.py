@@ -6,6 +6,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from core.domain.answer import Answer, Claim, Quote
+from core.domain.corrections import (
+    APPLICATION_DATE,
+    CorrectionFilter,
+    DocumentPart,
+    DocumentSubject,
+    ItemSubject,
+    JurisdictionSubject,
+    parse_subject,
+)
 from core.domain.documents import DocStatus
 from core.domain.figures import figures
 from core.domain.gazetteer import currency_hint
@@ -93,12 +102,13 @@ def fill(
 def _items_of(plan: ResearchPlan, d: Deficiency) -> list[PlanItem]:
     """The plan items a deficiency is about: its subject when that is an item, the items it names in its filter,
     all items of a missing jurisdiction, else the items of its section."""
-    if (item := plan.item(d.subject)) is not None:
+    subject = parse_subject(d.deficiency_type, d.subject, [i.id for i in plan.items])
+    if isinstance(subject, ItemSubject) and (item := plan.item(subject.item_id)) is not None:
         return [item]
-    named = [i for i in plan.items if i.id in d.correction_filter.get("items", ())]
+    named = [i for i in plan.items if i.id in CorrectionFilter.of(d.correction_filter).items]
     if named:
         return named
-    code = d.subject if d.deficiency_type == T.missing_jurisdiction else d.affected_section
+    code = subject.code if isinstance(subject, JurisdictionSubject) else d.affected_section
     return [i for i in plan.items if i.jurisdiction in (code, ANY_JURISDICTION) and i.answerable]
 
 
@@ -146,7 +156,8 @@ def revise_outdated(
 ) -> Answer:
     """A source not yet applicable gets its application date and the law that applies until then; any other
     outdated source is replaced by what applies now (a history claim the question asked for stays)."""
-    doc = ctx.catalog.get(d.subject)
+    subject = parse_subject(d.deficiency_type, d.subject, [i.id for i in plan.items])
+    doc = ctx.catalog.get(subject.doc_id) if isinstance(subject, DocumentSubject) else None
     if doc is None:
         return answer
     if ctx.catalog.status_at(doc.id, ctx.as_of) == DocStatus.not_yet_applicable:
@@ -172,7 +183,7 @@ def revise_threshold(
     """The claim with the wrong figure goes; the evidence's figure for the same items comes in."""
     answer, item_ids = _without(answer, lambda c: bool(d.affected_text) and same_sentence(c.text, d.affected_text))
     items = [i for i in plan.items if i.id in item_ids] or _items_of(plan, d)
-    return fill(plan, answer, items, ev, ctx, exclude=d.correction_filter.get("exclude_doc_ids", ()))
+    return fill(plan, answer, items, ev, ctx, exclude=CorrectionFilter.of(d.correction_filter).exclude_doc_ids)
 
 
 def _best_sentence(
@@ -215,7 +226,7 @@ def revise_exemption(
     """Each exemption rule the answer omitted, in the words of the source."""
     code = d.affected_section or ANY_JURISDICTION
     items = _item_for(plan, code, (Aspect.exemption, Aspect.scope, Aspect.obligation))
-    for rule in d.correction_filter.get("rules") or [d.suggested_correction_query]:
+    for rule in CorrectionFilter.of(d.correction_filter).rules or [d.suggested_correction_query]:
         claim = _best_sentence(ev, ctx, rule, answer)
         if claim is not None:
             answer = _add_claims(
@@ -235,7 +246,7 @@ def revise_contradiction(
     if _has_text(answer, text):
         return answer
     code = d.affected_section or ANY_JURISDICTION
-    claim = _metadata_claim(text, d.evidence_doc_ids, d.correction_filter.get("items", ()), "disclosure")
+    claim = _metadata_claim(text, d.evidence_doc_ids, CorrectionFilter.of(d.correction_filter).items, "disclosure")
     section = answer.section(code)
     return answer.with_claims(code, [*(section.claims if section else ()), claim])
 
@@ -245,15 +256,16 @@ def revise_specificity(
 ) -> Answer:
     """An application date from the metadata; a figure the question or the source calls for; an unsupported claim
     replaced; an unanswered plan item answered."""
-    if plan.item(d.subject) is not None:
+    subject = parse_subject(d.deficiency_type, d.subject, [i.id for i in plan.items])
+    if isinstance(subject, ItemSubject):
         return revise_coverage(plan, answer, d, ev, ctx)
-    doc_id, _, aspect = d.subject.partition(":")
     code = d.affected_section or ANY_JURISDICTION
-    if aspect == "application_date":
-        return _applicability(plan, answer, doc_id, ctx, code)
+    if isinstance(subject, DocumentPart) and subject.part == APPLICATION_DATE:
+        return _applicability(plan, answer, subject.doc_id, ctx, code)
     if d.affected_text:
         answer, _ = _without(answer, lambda c: same_sentence(c.text, d.affected_text))
-    unit, values = d.correction_filter.get("unit"), set(d.correction_filter.get("values", ()))
+    wanted = CorrectionFilter.of(d.correction_filter)
+    unit, values = wanted.unit, set(wanted.values)
 
     def states_figure(s: str, jurisdiction: str) -> bool:
         return not unit or any(
@@ -263,9 +275,7 @@ def revise_specificity(
     claim = _best_sentence(ev, ctx, d.suggested_correction_query, answer, states_figure)
     if claim is None:
         return fill(plan, answer, _items_of(plan, d), ev, ctx)
-    items = d.correction_filter.get("items") or _item_for(
-        plan, code, (Aspect.threshold, Aspect.verdict, Aspect.obligation)
-    )
+    items = wanted.items or _item_for(plan, code, (Aspect.threshold, Aspect.verdict, Aspect.obligation))
     return _add_claims(
         answer, [claim.model_copy(update={"plan_item_ids": tuple(items)})], ctx, plan.item(items[0]) if items else None
     )

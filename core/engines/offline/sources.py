@@ -13,8 +13,6 @@ from core.domain.plan import ResearchPlan
 from core.domain.records import Citation
 from core.engines.base import DraftResult, EngineContext, Usage
 
-USABLE = (DocStatus.in_force, DocStatus.not_yet_applicable)
-HISTORY = (DocStatus.superseded, DocStatus.repealed)
 YEAR = re.compile(r"(?<![/\d.-])(?:19|20)\d\d(?![/\d])")
 """A year on its own ("in 2025", "October 2025"), not the number of an act ("Regulation 2024/1624")."""
 NEGATION = re.compile(r"\b(no|not|never|none|neither|nor|cannot|exempt\w*|excluded|no longer|only)\b", re.I)
@@ -77,9 +75,9 @@ def usable(doc_id: str, plan: ResearchPlan, ctx: EngineContext) -> tuple[bool, b
     if doc_id not in ctx.catalog:
         return False, False
     status = ctx.catalog.status_at(doc_id, ctx.as_of)
-    if status in USABLE:
+    if status.usable:
         return True, False
-    if status in HISTORY and doc_id in plan.history_doc_ids:
+    if status.history and doc_id in plan.history_doc_ids:
         return True, True
     return False, False
 

@@ -8,11 +8,19 @@ import re
 from collections.abc import Sequence
 
 from core.domain.answer import Answer, Located
+from core.domain.corrections import (
+    APPLICATION_DATE,
+    DocumentPart,
+    DocumentSubject,
+    QuestionFigure,
+    filter_of,
+    widened_if_tried,
+)
 from core.domain.documents import DocStatus
 from core.domain.figures import figures, format_date, mentions_date
 from core.domain.plan import ANY_JURISDICTION, ResearchPlan
 from core.domain.quality import quality_score
-from core.domain.records import Deficiency, DeficiencyType, ResolutionStatus, Severity, filter_of
+from core.domain.records import Deficiency, DeficiencyType, Severity
 from core.engines.base import CritiqueResult, EngineContext
 from core.engines.offline.claim_checks import check_claims, check_contradictions
 from core.engines.offline.coverage import answered_items, coverage_deficiencies
@@ -63,7 +71,7 @@ def check_sources(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineCont
                 out.append(
                     Deficiency(
                         deficiency_type=T.outdated_source,
-                        subject=doc_id,
+                        subject=str(DocumentSubject(doc_id)),
                         severity=Severity.high,
                         affected_section=section,
                         description=(
@@ -77,11 +85,7 @@ def check_sources(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineCont
                     )
                 )
             continue
-        if (
-            status in (DocStatus.superseded, DocStatus.repealed)
-            and doc_id in plan.history_doc_ids
-            and all(c.history for _, c in located)
-        ):
+        if status.history and doc_id in plan.history_doc_ids and all(c.history for _, c in located):
             continue
         successors = ctx.catalog.successors(doc_id)
         what = {
@@ -95,7 +99,7 @@ def check_sources(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineCont
         out.append(
             Deficiency(
                 deficiency_type=T.outdated_source,
-                subject=doc_id,
+                subject=str(DocumentSubject(doc_id)),
                 severity=Severity.critical if status == DocStatus.erroneous else Severity.high,
                 affected_section=section,
                 description=f"The answer cites {short_name(doc)}, which {what} at {format_date(ctx.as_of)}.{repl}",
@@ -124,10 +128,7 @@ def check_exemptions(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineC
     cited = list(dict.fromkeys(d for _, c in claims for d in c.doc_ids))
     for doc_id in cited:
         doc = ctx.catalog.get(doc_id)
-        if doc is None or ctx.catalog.status_at(doc_id, ctx.as_of) not in (
-            DocStatus.in_force,
-            DocStatus.not_yet_applicable,
-        ):
+        if doc is None or not ctx.catalog.status_at(doc_id, ctx.as_of).usable:
             continue
         doc_claims = [c for _, c in claims if doc_id in c.doc_ids]
         missing: dict[str, list[str]] = {}
@@ -143,7 +144,7 @@ def check_exemptions(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineC
             out.append(
                 Deficiency(
                     deficiency_type=T.missing_exemption,
-                    subject=f"{doc_id}:{entity}",
+                    subject=str(DocumentPart(doc_id, entity)),
                     severity=Severity.high,
                     affected_section=section,
                     description=(
@@ -177,7 +178,7 @@ def check_specificity(plan: ResearchPlan, claims: Sequence[Located], ctx: Engine
             out.append(
                 Deficiency(
                     deficiency_type=T.insufficient_specificity,
-                    subject=f"{doc_id}:application_date",
+                    subject=str(DocumentPart(doc_id, APPLICATION_DATE)),
                     severity=Severity.medium,
                     affected_section=section,
                     description=f"The answer relies on {short_name(doc)} without saying it applies only from {format_date(doc.effective)}.",
@@ -193,7 +194,7 @@ def check_specificity(plan: ResearchPlan, claims: Sequence[Located], ctx: Engine
         out.append(
             Deficiency(
                 deficiency_type=T.insufficient_specificity,
-                subject=f"question:{fig.value:g} {fig.unit}",
+                subject=str(QuestionFigure(fig.value, fig.unit)),
                 severity=Severity.medium,
                 affected_section=claims[0][0] if claims else ANY_JURISDICTION,
                 description=f"The question asks about {fig.text}, but the answer never addresses that figure.",
@@ -202,17 +203,6 @@ def check_specificity(plan: ResearchPlan, claims: Sequence[Located], ctx: Engine
             )
         )
     return out
-
-
-def widen_if_tried(d: Deficiency, before: Deficiency | None) -> Deficiency:
-    """A correction query that already failed is not proposed again: drop the narrowest filter and widen it."""
-    if before is None or d.suggested_correction_query != before.suggested_correction_query:
-        return d
-    if not (before.resolution_attempt_count > 0 or before.resolution_status == ResolutionStatus.addressed):
-        return d
-    flt = {k: v for k, v in d.correction_filter.items() if k != "doc_ids"}
-    query = f"{d.suggested_correction_query} {d.subject.replace(':', ' ').replace('_', ' ')}"
-    return d.model_copy(update={"suggested_correction_query": query, "correction_filter": flt})
 
 
 CHECKS = (check_sources, check_claims, check_exemptions, check_contradictions, check_specificity)
@@ -236,6 +226,6 @@ class OfflineCritic:
             for d in check(plan, claims, ctx):
                 found.setdefault(d.id, d)
         tried = {d.id: d for d in known}
-        result = [widen_if_tried(d, tried.get(d.id)) for d in found.values()]
+        result = [widened_if_tried(d, tried.get(d.id)) for d in found.values()]
         score = quality_score(result, answered=len(answered), planned=len(plan.items))
         return CritiqueResult(deficiencies=result, score=score, critics=(self.name,), answered_items=tuple(answered))
