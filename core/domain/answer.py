@@ -13,7 +13,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from core.domain.documents import Catalog
-from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
+from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan, item_id
 
 ClaimKind = Literal["finding", "verdict", "applicability", "disclosure"]
 VERDICT_WORD = re.compile(r"^(?:yes|no)\.\s*", re.I)
@@ -200,7 +200,7 @@ def comparison_table(answer: Answer, plan: ResearchPlan) -> str:
         section = answer.section(code)
         cells = []
         for aspect in aspects:
-            wanted = f"{code}:{aspect.value}"
+            wanted = item_id(code, aspect)
             claim = next((c for c in section.claims if wanted in c.plan_item_ids), None) if section else None
             cells.append(_cell(claim.text) if claim else "not found in the corpus")
         rows.append(f"| {code} | " + " | ".join(cells) + " |")

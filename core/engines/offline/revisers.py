@@ -18,7 +18,7 @@ from core.domain.corrections import (
 from core.domain.documents import DocStatus
 from core.domain.figures import figures
 from core.domain.gazetteer import currency_hint
-from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
+from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan, item_id
 from core.domain.records import Deficiency, DeficiencyType, Evidence
 from core.engines.base import EngineContext
 from core.engines.offline.ranking import (
@@ -214,7 +214,7 @@ def _best_sentence(
 def _item_for(plan: ResearchPlan, code: str, aspects: Iterable[Aspect]) -> list[str]:
     for aspect in aspects:
         for j in (code, ANY_JURISDICTION):
-            item = plan.item(f"{j}:{aspect.value}")
+            item = plan.item(item_id(j, aspect))
             if item is not None:
                 return [item.id]
     return []
