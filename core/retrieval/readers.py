@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,7 +18,7 @@ from core.domain import safe_json
 from core.domain.documents import Chunk, DocumentMeta
 from core.retrieval.chunking import chunk_text, first_heading
 from core.retrieval.corpus_format import KNOWN_KEYS, parse_document_meta, split_front_matter
-from core.retrieval.errors import CorpusFormatError, IngestError
+from core.retrieval.errors import CorpusFormatError, IngestError, shown_path
 
 MAX_TEXT_CHARS = 2_000_000
 """Cap on the text of one document (a .md/.txt/.pdf file after extraction, or one document of a .jsonl file):
@@ -31,6 +31,9 @@ MAX_PDF_PAGES = 5_000
 MAX_PDF_CONTENT_BYTES = 256_000_000
 """Caps on a PDF's page count and on its decompressed page content: a few kilobytes of compressed streams can
 expand to gigabytes (a decompression bomb), so such a file is refused before it ties up a worker for minutes."""
+
+PROGRESS_LINES = 2_000
+"""Lines of a .jsonl file between two progress calls (`read_file(on_line=...)`)."""
 
 SUPPORTED_SUFFIXES = (".md", ".markdown", ".txt", ".pdf", ".jsonl")
 _JSONL_STRUCTURAL = ("id", "text", "doc_id")
@@ -49,14 +52,16 @@ def read_file(
     defaults: Mapping[str, Any] | None = None,
     chunk_words: int = 180,
     overlap_words: int = 30,
+    on_line: Callable[[int], None] | None = None,
 ) -> list[ParsedDocument]:
-    """Parse and chunk one file; a .jsonl file may hold several documents."""
-    source = str(path)
+    """Parse and chunk one file; a .jsonl file may hold several documents. `on_line(n)`, when given, is called
+    every few thousand lines of a .jsonl file (ingest progress within one large file)."""
+    source = readable_name(path)
     suffix = path.suffix.lower()
     if suffix not in SUPPORTED_SUFFIXES:
         raise IngestError(source, f"unsupported file type {suffix or '(none)'!r}; use .md, .txt, .pdf or .jsonl")
     if suffix == ".jsonl":
-        return _read_jsonl(path, defaults or {}, chunk_words, overlap_words)
+        return _read_jsonl(path, defaults or {}, chunk_words, overlap_words, on_line)
     if suffix == ".pdf":
         text, pdf_title = _pdf_text(path)
         front = None
@@ -85,6 +90,15 @@ def read_file(
         for i, p in enumerate(chunk_text(text, chunk_words, overlap_words))
     ]
     return [ParsedDocument(meta, chunks)]
+
+
+def readable_name(path: Path) -> str:
+    """The path as text; IngestError when the file name is not valid UTF-8 (it could be neither stored as the
+    document's source nor printed)."""
+    shown = shown_path(path)
+    if shown != str(path):
+        raise IngestError(shown, "the file name is not valid UTF-8 text: rename the file")
+    return shown
 
 
 def stem_id(path: Path) -> str:
@@ -160,7 +174,13 @@ def _content_bytes(page: Any) -> int:
     return sum(len(s.get_object().get_data()) for s in streams if hasattr(s.get_object(), "get_data"))
 
 
-def _read_jsonl(path: Path, defaults: Mapping[str, Any], chunk_words: int, overlap_words: int) -> list[ParsedDocument]:
+def _read_jsonl(
+    path: Path,
+    defaults: Mapping[str, Any],
+    chunk_words: int,
+    overlap_words: int,
+    on_line: Callable[[int], None] | None = None,
+) -> list[ParsedDocument]:
     """One passage per line: `id`, `text`, optional `doc_id` (passages sharing it form one document), optional
     document metadata (`title`, `jurisdiction`, ... taken from the document's first line); any other key is
     passage metadata kept in the chunk payload.
@@ -171,6 +191,8 @@ def _read_jsonl(path: Path, defaults: Mapping[str, Any], chunk_words: int, overl
     docs: dict[str, tuple[dict[str, Any], list[Chunk]]] = {}
     sizes: dict[str, int] = {}
     for lineno, line in _jsonl_lines(path):
+        if on_line is not None and lineno % PROGRESS_LINES == 0:
+            on_line(lineno)
         where = f"{source}:{lineno}"
         row = _jsonl_row(line, where, lineno)
         pid, text = row.get("id"), row.get("text")
