@@ -147,7 +147,7 @@ def ingest_paths(
         try:
             check_file_size(name, path.stat().st_size, settings)
             given = defaults_for(path) if defaults_for is not None else defaults
-            on_line = batch.ticker(lambda n, name=name: f"{Path(name).name} (line {n:,})")
+            on_line = batch.ticker(Path(name).name, "line")
             docs = read_file(path, given, settings.chunk_words, settings.chunk_overlap_words, on_line)
             docs = [ParsedDocument(arrival(d.meta, path, kind, actor), d.chunks) for d in docs]
             _claim_ids(name, docs, seen)
@@ -188,9 +188,13 @@ class _Batch:
         if self.progress is not None:
             self.progress(self.done, self.total, label)
 
-    def ticker(self, label: Callable[[int], str]) -> Callable[[int], None]:
-        """A callback(n) that reports `label(n)` as progress (reading or checking inside one large file)."""
-        return lambda n: self.tick(label(n))
+    def ticker(self, label: str, what: str) -> Callable[[int], None]:
+        """A callback(n) that reports `label (what n)` as progress (e.g. the lines read of one large file)."""
+
+        def tick(n: int) -> None:
+            self.tick(f"{label} ({what} {n:,})")
+
+        return tick
 
     def fail(self, name: str, error: str) -> None:
         """A file refused before any of it was queued."""
