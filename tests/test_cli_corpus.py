@@ -154,6 +154,8 @@ def test_bad_input_exits_2_with_one_line_on_stderr(data_dir: Path, capsys: pytes
         (["search", "--queries", "missing.jsonl"], None, "queries file missing.jsonl does not exist"),
         (["search", "x", "-k", "0"], None, "-k must be between 1 and 100"),
         (["search", "x", "--as-of", "2026-02-30"], None, "--as-of '2026-02-30' is not a date"),
+        (["search", "x", "--as-of", "2026-W01-1"], None, "--as-of '2026-W01-1' is not a date in the form YYYY-MM-DD"),
+        (["search", "x", "--as-of", "20260101"], None, "--as-of '20260101' is not a date in the form YYYY-MM-DD"),
         (["search", "anything"], None, "collection 'regulatory' in"),
         (["ingest", "no/such/dir", "nope.md"], None, "nothing to ingest"),
         (["ingest", "{q}"], "not json\n", "no file could be ingested"),
@@ -178,7 +180,9 @@ def test_bad_input_cases(
     assert message in err and err.startswith("error: ") and err.count("\n") == 1
 
 
-@pytest.mark.parametrize("name", ["..", ".", "../../x", "/tmp/elsewhere", "a/b", ".hidden", "", "x" * 65, "a b"])
+@pytest.mark.parametrize(
+    "name", ["..", ".", "../../x", "/tmp/elsewhere", "a/b", ".hidden", "", "x" * 65, "a b", "abc\n", "abc\r"]
+)
 @pytest.mark.parametrize("command", ["ingest", "search", "run"])
 def test_a_collection_that_is_not_an_identifier_is_refused_before_anything_is_touched(
     name: str, command: str, tmp_path: Path, data_dir: Path, capsys: pytest.CaptureFixture[str]

@@ -213,11 +213,12 @@ def _check_query(text: Any, max_chars: int, what: str) -> str:
 
 
 def _as_of(value: str | None) -> date | None:
+    from core.domain.inputs import parse_day
 
     if value is None:
         return None
     try:
-        return date.fromisoformat(value)
+        return parse_day(value)
     except ValueError:
         raise CliError(f"--as-of {value!r} is not a date in the form YYYY-MM-DD") from None
 

@@ -12,6 +12,8 @@ from core.domain.limits import MAX_CYCLES, MAX_NOTE_CHARS, MIN_AS_OF, latest_as_
 from core.domain.records import ApprovalPolicy, ResolutionStatus, ReviewResponse, deficiency_id
 from core.domain.results import RunResult
 
+ISO_DAY_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
+"""A calendar date written exactly YYYY-MM-DD (no week dates, no basic format, no time)."""
 CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 """Control characters (not tab, newline, carriage return) that are replaced by a space in free text."""
 
@@ -23,6 +25,14 @@ class InputError(ValueError):
 def clean_text(text: str) -> str:
     """Free text with control characters replaced by spaces."""
     return CONTROL_RE.sub(" ", text)
+
+
+def parse_day(text: str) -> date:
+    """A date written exactly YYYY-MM-DD; ValueError for anything else (`date.fromisoformat` alone also takes
+    `20260101` and the week date `2026-W01-1`)."""
+    if not ISO_DAY_RE.fullmatch(text):
+        raise ValueError(f"{text!r} is not a date in the form YYYY-MM-DD")
+    return date.fromisoformat(text)
 
 
 def validate_question(question: str, max_chars: int) -> str:
@@ -43,7 +53,7 @@ def validate_as_of(as_of: date | str | None) -> date:
         return date.today()
     if isinstance(as_of, str):
         try:
-            as_of = date.fromisoformat(as_of)
+            as_of = parse_day(as_of)
         except ValueError as exc:
             raise InputError(f"as-of date {as_of!r} is not a date in YYYY-MM-DD form") from exc
     latest = latest_as_of()

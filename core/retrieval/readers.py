@@ -17,7 +17,7 @@ from typing import Any
 from core.domain import safe_json
 from core.domain.documents import Chunk, DocumentMeta
 from core.retrieval.chunking import chunk_text, first_heading
-from core.retrieval.corpus_format import KNOWN_KEYS, parse_document_meta, split_front_matter
+from core.retrieval.corpus_format import KNOWN_KEYS, MAX_ID_CHARS, parse_document_meta, split_front_matter, too_long
 from core.retrieval.errors import CorpusFormatError, IngestError, shown_path
 
 MAX_TEXT_CHARS = 2_000_000
@@ -198,6 +198,8 @@ def _read_jsonl(
         pid, text = row.get("id"), row.get("text")
         if not isinstance(pid, (str, int)) or isinstance(pid, bool) or not str(pid).strip():
             raise CorpusFormatError(where, "id", "missing or not a string/integer passage id")
+        if len(str(pid)) > MAX_ID_CHARS:
+            raise CorpusFormatError(where, "id", f"{too_long(str(pid), MAX_ID_CHARS)}; use a shorter passage id")
         if not isinstance(text, str) or not text.strip():
             raise CorpusFormatError(where, "text", "missing or empty passage text")
         if len(text) > MAX_PASSAGE_CHARS:
@@ -206,7 +208,9 @@ def _read_jsonl(
                 "text",
                 f"passage is {len(text):,} characters long; the limit is {MAX_PASSAGE_CHARS:,} per passage",
             )
-        doc_id = str(row.get("doc_id") or pid)
+        doc_id = str(row.get("doc_id") or pid).strip()
+        if len(doc_id) > MAX_ID_CHARS:
+            raise CorpusFormatError(where, "doc_id", f"{too_long(doc_id, MAX_ID_CHARS)}; use a shorter document id")
         sizes[doc_id] = sizes.get(doc_id, 0) + len(text)
         if sizes[doc_id] > MAX_TEXT_CHARS:
             raise IngestError(
