@@ -346,3 +346,34 @@ def test_an_unforeseen_error_is_one_line_and_exit_2(
     assert capsys.readouterr().err == (
         "error: unexpected TypeError: unsupported operand (a bug: please report it with the command)\n"
     )
+
+
+def test_a_reset_with_a_failing_file_keeps_the_old_corpus_unless_partial_is_allowed(
+    tmp_path: Path, data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    xy, zz, pdf = tmp_path / "xy.md", tmp_path / "zz.md", tmp_path / "broken.pdf"
+    xy.write_text(XY, encoding="utf-8")
+    zz.write_text(ZZ, encoding="utf-8")
+    pdf.write_bytes(b"%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\n")  # cut off: no %%EOF marker
+    assert main(["ingest", str(xy)]) == 0
+    capsys.readouterr()
+    assert main(["ingest", "--reset", str(pdf), str(zz)]) == 2
+    out, err = capsys.readouterr()
+    assert out.splitlines() == [
+        f"error  {pdf}: not a readable PDF (PdfStreamError: Stream has ended unexpectedly) (pypdf: EOF marker "
+        "not found)",
+        f"ok     {zz} -> zz-cash (1 chunks)",
+        "ingested 1 document (1 chunks) from 1 file; 1 file failed; the rebuild was discarded; collection "
+        "'regulatory' now holds 1 chunks",
+    ]
+    assert err == (
+        "error: --reset kept the old corpus: 1 of 2 files failed (see above); fix them, or add --allow-partial "
+        "to rebuild from the files that went in\n"
+    )
+    store = open_store(get_settings())
+    assert [d.id for d in store.documents()] == ["xy-bo"]
+    assert main(["ingest", "--reset", "--allow-partial", str(pdf), str(zz)]) == 1
+    assert [d.id for d in store.documents()] == ["zz-cash"]
+    capsys.readouterr()
+    assert main(["ingest", "--allow-partial", str(zz)]) == 2
+    assert "--allow-partial only applies to --reset" in capsys.readouterr().err

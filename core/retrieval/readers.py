@@ -8,8 +8,11 @@ stem, and a jurisdiction the caller must supply. Every failure is an IngestError
 from __future__ import annotations
 
 import json
+import logging
 import re
+import threading
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -127,8 +130,48 @@ def _check_size(source: str, chars: int) -> None:
         raise IngestError(source, f"text is too large ({chars:,} characters; {limit}); split the file")
 
 
+class _PdfNotes(logging.Handler):
+    """pypdf's logged warnings ("EOF marker not found", ...) kept for the PDF this thread is reading, so they go
+    into the file's error message instead of onto stderr (with a handler on the `pypdf` logger, logging's
+    last-resort printer stays quiet)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self._local = threading.local()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        notes = getattr(self._local, "notes", None)
+        if notes is not None and len(notes) < 5:
+            notes.append(record.getMessage().strip())
+
+    @contextmanager
+    def collect(self) -> Iterator[list[str]]:
+        """The warnings pypdf logs in this thread inside the block."""
+        self._local.notes = notes = []
+        try:
+            yield notes
+        finally:
+            self._local.notes = None
+
+
+_PDF_NOTES = _PdfNotes()
+logging.getLogger("pypdf").addHandler(_PDF_NOTES)
+
+
 def _pdf_text(path: Path) -> tuple[str, str | None]:
-    """Extracted text and metadata title of a PDF; refuses corrupt, encrypted, text-less or enormous files."""
+    """Extracted text and metadata title of a PDF; refuses corrupt, encrypted, text-less or enormous files, with
+    what pypdf warned about on the way."""
+    with _PDF_NOTES.collect() as notes:
+        try:
+            return _read_pdf(path)
+        except IngestError as exc:
+            if not notes:
+                raise
+            said = "; ".join(dict.fromkeys(notes))
+            raise IngestError(exc.source, f"{exc.reason} (pypdf: {said})") from None
+
+
+def _read_pdf(path: Path) -> tuple[str, str | None]:
     from pypdf import PdfReader
 
     source = str(path)
