@@ -147,7 +147,8 @@ class _PdfNotes(logging.Handler):
     @contextmanager
     def collect(self) -> Iterator[list[str]]:
         """The warnings pypdf logs in this thread inside the block."""
-        self._local.notes = notes = []
+        notes: list[str] = []
+        self._local.notes = notes
         try:
             yield notes
         finally:
