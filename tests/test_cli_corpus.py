@@ -154,6 +154,8 @@ def test_bad_input_exits_2_with_one_line_on_stderr(data_dir: Path, capsys: pytes
         (["search", "--queries", "missing.jsonl"], None, "queries file missing.jsonl does not exist"),
         (["search", "x", "-k", "0"], None, "-k must be between 1 and 100"),
         (["search", "x", "--as-of", "2026-02-30"], None, "--as-of '2026-02-30' is not a date"),
+        (["search", "x", "--as-of", "2026-W01-1"], None, "--as-of '2026-W01-1' is not a date in the form YYYY-MM-DD"),
+        (["search", "x", "--as-of", "20260101"], None, "--as-of '20260101' is not a date in the form YYYY-MM-DD"),
         (["search", "anything"], None, "collection 'regulatory' in"),
         (["ingest", "no/such/dir", "nope.md"], None, "nothing to ingest"),
         (["ingest", "{q}"], "not json\n", "no file could be ingested"),
@@ -178,7 +180,9 @@ def test_bad_input_cases(
     assert message in err and err.startswith("error: ") and err.count("\n") == 1
 
 
-@pytest.mark.parametrize("name", ["..", ".", "../../x", "/tmp/elsewhere", "a/b", ".hidden", "", "x" * 65, "a b"])
+@pytest.mark.parametrize(
+    "name", ["..", ".", "../../x", "/tmp/elsewhere", "a/b", ".hidden", "", "x" * 65, "a b", "abc\n", "abc\r"]
+)
 @pytest.mark.parametrize("command", ["ingest", "search", "run"])
 def test_a_collection_that_is_not_an_identifier_is_refused_before_anything_is_touched(
     name: str, command: str, tmp_path: Path, data_dir: Path, capsys: pytest.CaptureFixture[str]
@@ -267,3 +271,109 @@ def test_search_json_keeps_a_jsonl_passage_id_and_metadata(
     assert hits["xy-bo"]["passage_id"] is None and hits["xy-bo"]["metadata"] == {}
     assert main(["search", "wire transfers originator data", "-k", "1"]) == 0
     assert "xy-wire#0  passage art-4.1  score " in capsys.readouterr().out
+
+
+def test_a_file_name_that_is_not_utf8_fails_alone_and_the_rest_goes_in(
+    tmp_path: Path, data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "caf\udce9-\udcff.md").write_text(ZZ, encoding="utf-8")  # the bytes caf\xe9-\xff.md on disk
+    (corpus / "xy.md").write_text(XY, encoding="utf-8")
+    assert main(["ingest", str(corpus)]) == 1
+    out, err = capsys.readouterr()
+    assert out.splitlines() == [
+        f"error  {corpus}/caf\\xe9-\\xff.md: the file name is not valid UTF-8 text: rename the file",
+        f"ok     {corpus / 'xy.md'} -> xy-bo (1 chunks)",
+        "ingested 1 document (1 chunks) from 1 file; 1 file failed; collection 'regulatory' now holds 1 chunks",
+    ]
+    assert err == ""
+    assert [d.id for d in open_store(get_settings()).documents()] == ["xy-bo"]
+
+
+def test_any_failure_while_reading_or_storing_one_file_fails_that_file_alone(
+    tmp_path: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from core.retrieval import readers
+    from core.retrieval.store import BaseStore
+
+    surrogate = tmp_path / "surrogate.jsonl"
+    surrogate.write_text('{"id": "p1", "doc_id": "qq-s", "jurisdiction": "QQ", "text": "caf\\udce9"}\n', "utf-8")
+    odd = tmp_path / "odd.md"
+    odd.write_text(XY.replace("xy-bo", "xy-odd"), encoding="utf-8")
+    (tmp_path / "xy.md").write_text(XY, encoding="utf-8")
+    (tmp_path / "zz.md").write_text(ZZ, encoding="utf-8")
+    read = readers.read_file
+
+    def read_file(path: Path, *args: object) -> object:
+        if path == odd:
+            raise KeyError("a reader bug")
+        return read(path, *args)
+
+    write = BaseStore.upsert_vectors
+
+    def upsert_vectors(self: BaseStore, meta: object, *args: object) -> int:
+        if meta.id == "zz-cash":  # type: ignore[attr-defined]
+            raise RuntimeError("disk full\nsecond line")
+        return write(self, meta, *args)
+
+    monkeypatch.setattr("core.retrieval.ingest.read_file", read_file)
+    monkeypatch.setattr(BaseStore, "upsert_vectors", upsert_vectors)
+    files = [surrogate, odd, tmp_path / "xy.md", tmp_path / "zz.md"]
+    assert main(["ingest", *map(str, files)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == [
+        f"error  {surrogate}: document 'qq-s' holds text that is not valid Unicode (the lone surrogate '\\udce9'); "
+        "fix the source",
+        f"error  {odd}: cannot be read (KeyError: 'a reader bug')",
+        f"ok     {tmp_path / 'xy.md'} -> xy-bo (1 chunks)",
+        f"error  {tmp_path / 'zz.md'}: could not be stored (RuntimeError: disk full)",
+        "ingested 1 document (1 chunks) from 1 file; 3 files failed; collection 'regulatory' now holds 1 chunks",
+    ]
+    assert [d.id for d in open_store(get_settings()).documents()] == ["xy-bo"]  # nothing of the failed files
+
+
+def test_an_unforeseen_error_is_one_line_and_exit_2(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from core.service import Workbench
+
+    def broken(self: Workbench, **_: object) -> None:
+        raise TypeError("unsupported operand\nwith a second line")
+
+    monkeypatch.setattr(Workbench, "sessions", broken)
+    assert main(["sessions"]) == 2
+    assert capsys.readouterr().err == (
+        "error: unexpected TypeError: unsupported operand (a bug: please report it with the command)\n"
+    )
+
+
+def test_a_reset_with_a_failing_file_keeps_the_old_corpus_unless_partial_is_allowed(
+    tmp_path: Path, data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    xy, zz, pdf = tmp_path / "xy.md", tmp_path / "zz.md", tmp_path / "broken.pdf"
+    xy.write_text(XY, encoding="utf-8")
+    zz.write_text(ZZ, encoding="utf-8")
+    pdf.write_bytes(b"%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\n")  # cut off: no %%EOF marker
+    assert main(["ingest", str(xy)]) == 0
+    capsys.readouterr()
+    assert main(["ingest", "--reset", str(pdf), str(zz)]) == 2
+    out, err = capsys.readouterr()
+    assert out.splitlines() == [
+        f"error  {pdf}: not a readable PDF (PdfStreamError: Stream has ended unexpectedly) (pypdf: EOF marker "
+        "not found)",
+        f"ok     {zz} -> zz-cash (1 chunks)",
+        "ingested 1 document (1 chunks) from 1 file; 1 file failed; the rebuild was discarded; collection "
+        "'regulatory' now holds 1 chunks",
+    ]
+    assert err == (
+        "error: --reset kept the old corpus: 1 of 2 files failed (see above); fix them, or add --allow-partial "
+        "to rebuild from the files that went in\n"
+    )
+    store = open_store(get_settings())
+    assert [d.id for d in store.documents()] == ["xy-bo"]
+    assert main(["ingest", "--reset", "--allow-partial", str(pdf), str(zz)]) == 1
+    assert [d.id for d in store.documents()] == ["zz-cash"]
+    capsys.readouterr()
+    assert main(["ingest", "--allow-partial", str(zz)]) == 2
+    assert "--allow-partial only applies to --reset" in capsys.readouterr().err

@@ -106,6 +106,27 @@ def test_export_to_a_missing_directory_or_an_unwritable_path(
     )
 
 
+def test_export_refuses_a_symbolic_link_to_a_file_elsewhere(
+    settings: Settings, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tid = session(settings)
+    out, elsewhere = tmp_path / "out", tmp_path / "elsewhere"
+    out.mkdir()
+    elsewhere.mkdir()
+    victim = elsewhere / "precious.txt"
+    victim.write_text("precious", encoding="utf-8")
+    link = out / "report.md"
+    link.symlink_to(victim)
+    assert one_line_error(capsys, "export", tid, "--format", "md", "-o", str(link)) == (
+        f"{link} is a symbolic link to {victim}, outside {out}: not followed; give the file's own path"
+    )
+    assert victim.read_text(encoding="utf-8") == "precious"
+    inside = out / "latest.md"
+    inside.symlink_to(out / "report-v2.md")  # a link within the chosen directory is followed
+    assert main(["export", tid, "--format", "md", "-o", str(inside)]) == 0
+    assert (out / "report-v2.md").read_text(encoding="utf-8").startswith("#") and inside.is_symlink()
+
+
 def test_decisions_with_a_bom_are_accepted_and_deep_ones_refused(
     settings: Settings, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -126,6 +126,16 @@ def test_jsonl_groups_passages_and_keeps_metadata(tmp_path: Path) -> None:
             r"deep\.jsonl:1: line 1: JSON nested 100001 levels deep; the limit is 32",
         ),
         (
+            "longid.jsonl",
+            '{"id": "' + "p" * 201 + '", "text": "t", "jurisdiction": "XY"}\n',
+            r"longid\.jsonl:1: key 'id': 'p{40}'… is 201 characters long; the limit is 200; use a shorter passage id",
+        ),
+        (
+            "longdoc.jsonl",
+            '{"id": "a", "doc_id": "' + "d" * 201 + '", "text": "t", "jurisdiction": "XY"}\n',
+            r"longdoc\.jsonl:1: key 'doc_id': 'd{40}'… is 201 characters long; the limit is 200",
+        ),
+        (
             "latin1.jsonl",
             b'{"id": "a", "text": "ok"}\n' + '{"id": "b", "text": "Beh\xf6rde"}\n'.encode("latin-1"),
             r"latin1\.jsonl:2: line 2 is not UTF-8 text \(byte 0xf6 at column 25\)",
@@ -173,7 +183,14 @@ def test_enormous_pdf_text_is_capped(tmp_path: Path, monkeypatch: pytest.MonkeyP
         (front(title=None), "key 'title': missing"),
         (front(jurisdiction='""'), "key 'jurisdiction': missing"),
         (front(id="'has space'"), "key 'id': 'has space' is not a document id"),
+        pytest.param(
+            front(id="x" * 100_000),
+            r"key 'id': 'x{40}'… is 100,000 characters long; the limit is 200; use a shorter document id",
+            id="id-of-100000-characters",
+        ),
         (front(effective="2027-13-01"), "key 'effective': '2027-13-01' is not an ISO date"),
+        (front(effective="'20270101'"), "key 'effective': '20270101' is not an ISO date"),
+        (front(effective="2027-W01-1"), "key 'effective': '2027-W01-1' is not an ISO date"),
         (front(published="soon"), "key 'published': 'soon' is not an ISO date"),
         (front(status="outdated"), "key 'status': 'outdated' is not one of: in_force, not_yet_applicable"),
         (front(topics="{a: 1}"), "key 'topics': must be a text or a list of texts"),

@@ -34,7 +34,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     ingest.add_argument(
         "--reset",
         action="store_true",
-        help="rebuild the collection from these files only (the old corpus stays until the new one is complete)",
+        help="rebuild the collection from these files only; the new collection replaces the old one only when "
+        "every file went in (the old corpus stays otherwise, exit 2)",
+    )
+    ingest.add_argument(
+        "--allow-partial",
+        action="store_true",
+        help="with --reset: rebuild from the files that went in even when others failed (exit 1)",
     )
     ingest.add_argument(
         "--replace",
@@ -62,12 +68,15 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run_ingest(args: argparse.Namespace) -> int:
     """`ingest PATH...`: one line per file, the summary last; exit 1 when some files failed (the others are
-    ingested), 2 when none could be ingested (with `--reset` on the embedded store, the old corpus then stays)."""
+    ingested), 2 when none could be ingested. With `--reset` the rebuilt collection is swapped in only when every
+    file went in (or some did and `--allow-partial` is given); otherwise the old corpus stays and the exit is 2."""
     from core.retrieval.errors import RetrievalError
     from core.retrieval.ingest import expand_paths, ingest_paths
 
     settings = get_settings()
     collection = _collection(args.collection)
+    if args.allow_partial and not args.reset:
+        raise CliError("--allow-partial only applies to --reset (a plain ingest always keeps the files that went in)")
     files, _ = expand_paths(args.paths)
     if not files:
         missing = ", ".join(args.paths)
@@ -88,7 +97,7 @@ def run_ingest(args: argparse.Namespace) -> int:
 
     try:
         store = _open(settings, collection)
-        report = _rebuild(store, ingest) if args.reset else ingest(store)
+        report, kept = _rebuild(store, ingest, args.allow_partial) if args.reset else (ingest(store), False)
     except RetrievalError as exc:
         raise CliError(str(exc)) from None
     finally:
@@ -99,30 +108,38 @@ def run_ingest(args: argparse.Namespace) -> int:
             print(f"ok     {r.path} -> {', '.join(r.doc_ids)} ({r.chunks} chunks)")
         else:
             print(f"error  {r.error}")
-    print(f"{report.summary()}; collection '{store.collection}' now holds {store.count()} chunks")
+    summary = report.summary() if not kept else f"{report.summary()}; the rebuild was discarded"
+    print(f"{summary}; collection '{store.collection}' now holds {store.count()} chunks")
     if not report.succeeded:
         raise CliError("no file could be ingested (see the errors above)")
+    if kept:
+        n, total = len(report.failed), len(report.results)
+        raise CliError(
+            f"--reset kept the old corpus: {n} of {total} files failed (see above); fix them, or add "
+            "--allow-partial to rebuild from the files that went in"
+        )
     return 1 if report.failed else 0
 
 
-class _NothingIngested(Exception):
-    """Raised inside a rebuild so the staged (empty) collection is discarded; carries the report."""
+class _Discarded(Exception):
+    """Raised inside a rebuild so the staged collection is discarded; carries the report."""
 
     def __init__(self, report: IngestReport):
-        super().__init__("nothing ingested")
+        super().__init__("rebuild discarded")
         self.report = report
 
 
-def _rebuild(store: Store, ingest: Callable[[Store], IngestReport]) -> IngestReport:
-    """`--reset`: ingest into a collection built aside and swapped in only when at least one file went in."""
+def _rebuild(store: Store, ingest: Callable[[Store], IngestReport], allow_partial: bool) -> tuple[IngestReport, bool]:
+    """`--reset`: ingest into a collection built aside, swapped in only when every file went in (with
+    `allow_partial`, when at least one did). The report, and whether the old corpus was kept."""
     try:
         with store.staging() as staged:
             report = ingest(staged)
-            if not report.succeeded:
-                raise _NothingIngested(report)
-    except _NothingIngested as nothing:
-        return nothing.report
-    return report
+            if not report.succeeded or (report.failed and not allow_partial):
+                raise _Discarded(report)
+    except _Discarded as discarded:
+        return discarded.report, True
+    return report, False
 
 
 class _Progress:
@@ -213,11 +230,12 @@ def _check_query(text: Any, max_chars: int, what: str) -> str:
 
 
 def _as_of(value: str | None) -> date | None:
+    from core.domain.inputs import parse_day
 
     if value is None:
         return None
     try:
-        return date.fromisoformat(value)
+        return parse_day(value)
     except ValueError:
         raise CliError(f"--as-of {value!r} is not a date in the form YYYY-MM-DD") from None
 

@@ -1,4 +1,5 @@
-"""Argument parsing and dispatch for `python -m core`. Exit 0 on success, 2 on bad input (one line on stderr)."""
+"""Argument parsing and dispatch for `python -m core`. Exit 0 on success, 2 on bad input or any other failure (one
+line on stderr, never a traceback); `ingest` exits 1 when some files failed and the others went in."""
 
 from __future__ import annotations
 
@@ -40,9 +41,7 @@ def main(argv: list[str] | None = None) -> int:
         args = build_parser().parse_args(_utf8_arguments(sys.argv[1:] if argv is None else argv))
         return int(args.handler(args) or 0)
     except Exception as exc:
-        message = _one_line(exc)
-        if message is None:
-            raise
+        message = " ".join(line.strip() for line in _one_line(exc).splitlines() if line.strip())
     print(f"error: {message}", file=sys.stderr)
     return 2
 
@@ -58,8 +57,9 @@ def _utf8_arguments(argv: list[str]) -> list[str]:
     return argv
 
 
-def _one_line(exc: Exception) -> str | None:
-    """The one-line message of a failure the CLI reports without a traceback; None for anything else (a bug)."""
+def _one_line(exc: Exception) -> str:
+    """The message of a failure, reported without a traceback; anything unforeseen (a bug) names its type and
+    its first line."""
     from core.engines.factory import EngineConfigError
     from core.persistence.checkpoints import PersistenceError
     from core.retrieval.errors import RetrievalError
@@ -77,4 +77,5 @@ def _one_line(exc: Exception) -> str | None:
         )
     if isinstance(exc, zlib.error):
         return f"a stored checkpoint cannot be decompressed ({exc}): the checkpoint database is damaged"
-    return None
+    first = (str(exc).strip().splitlines() or [""])[0][:300]
+    return f"unexpected {type(exc).__name__}{': ' + first if first else ''} (a bug: please report it with the command)"

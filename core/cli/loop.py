@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -134,16 +136,35 @@ def _export(args: argparse.Namespace) -> int:
 
     data = _workbench().export(args.thread_id, args.format)
     if args.output:
-        try:
-            Path(args.output).write_bytes(data)
-        except OSError as exc:
-            raise CliError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+        _write_export(args.output, data)
         print(f"wrote {args.output} ({len(data)} bytes)", file=sys.stderr)
     elif args.format == "docx":
         raise CliError("docx is binary: give -o FILE")
     else:
         sys.stdout.write(data.decode("utf-8"))
     return 0
+
+
+def _write_export(target: str, data: bytes) -> None:
+    """Write an export to `target`. A symbolic link there is followed only when it points inside the directory
+    chosen (by real path), so an export never overwrites a file elsewhere; O_NOFOLLOW refuses a link that appears
+    after the check."""
+    path = Path(target)
+    if path.is_symlink():
+        real, chosen = path.resolve(), path.parent.resolve()
+        if not real.is_relative_to(chosen):
+            raise CliError(
+                f"{target} is a symbolic link to {real}, outside {chosen}: not followed; give the file's own path"
+            )
+        path = real
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o666)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise CliError(f"{target} is a symbolic link: not followed; give the file's own path") from None
+        raise CliError(f"cannot write {target}: {exc.strerror or exc}") from None
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
 
 
 def _print_result(result: RunResult, as_json: bool) -> None:

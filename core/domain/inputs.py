@@ -3,6 +3,7 @@ InputError whose message names the problem and what to do."""
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from datetime import date
 from typing import Any
@@ -12,7 +13,8 @@ from core.domain.records import ApprovalPolicy, ResolutionStatus, ReviewResponse
 from core.domain.results import RunResult
 from core.domain.safe_markdown import CONTROL_RE
 
-"""Control characters (not tab, newline, carriage return) that are replaced by a space in free text."""
+ISO_DAY_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
+"""A calendar date written exactly YYYY-MM-DD (no week dates, no basic format, no time)."""
 
 
 class InputError(ValueError):
@@ -22,6 +24,14 @@ class InputError(ValueError):
 def clean_text(text: str) -> str:
     """Free text with control characters replaced by spaces."""
     return CONTROL_RE.sub(" ", text)
+
+
+def parse_day(text: str) -> date:
+    """A date written exactly YYYY-MM-DD; ValueError for anything else (`date.fromisoformat` alone also takes
+    `20260101` and the week date `2026-W01-1`)."""
+    if not ISO_DAY_RE.fullmatch(text):
+        raise ValueError(f"{text!r} is not a date in the form YYYY-MM-DD")
+    return date.fromisoformat(text)
 
 
 def validate_question(question: str, max_chars: int) -> str:
@@ -42,7 +52,7 @@ def validate_as_of(as_of: date | str | None) -> date:
         return date.today()
     if isinstance(as_of, str):
         try:
-            as_of = date.fromisoformat(as_of)
+            as_of = parse_day(as_of)
         except ValueError as exc:
             raise InputError(f"as-of date {as_of!r} is not a date in YYYY-MM-DD form") from exc
     latest = latest_as_of()

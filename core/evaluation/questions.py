@@ -13,6 +13,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, BeforeValidator, ValidationError
 from pydantic_core import PydanticCustomError
 
+from core.domain.inputs import parse_day
 from core.domain.records import DeficiencyType
 from core.domain.safe_yaml import YamlInputError, load_yaml
 from core.evaluation.facts import Fact
@@ -92,7 +93,7 @@ def _as_of(value: Any) -> Any:
     if not isinstance(value, str):
         raise _problem(f"expected an ISO date (YYYY-MM-DD), got {value!r}")
     try:
-        return date.fromisoformat(value.strip())
+        return parse_day(value.strip())
     except ValueError:
         raise _problem(f"{value!r} is not an ISO date (YYYY-MM-DD)") from None
 

@@ -17,6 +17,7 @@ from pydantic import BaseModel, BeforeValidator, ValidationError
 from pydantic_core import ErrorDetails, PydanticCustomError
 
 from core.domain.documents import DocStatus, DocumentMeta, Exemption, Threshold
+from core.domain.inputs import parse_day
 from core.domain.safe_yaml import YamlInputError, load_yaml
 from core.retrieval.errors import CorpusFormatError, IngestError
 
@@ -25,8 +26,10 @@ KNOWN_KEYS = frozenset(DocumentMeta.model_fields) - {"extra", "provenance"}
 """Front-matter keys validated into `DocumentMeta`. A file's own `provenance` (and `verified`) lands in `extra`:
 ingest records how a document arrived, the file cannot say so itself."""
 
-_DOC_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]*$")
-_JURISDICTION = re.compile(r"^[A-Za-z0-9]{2,5}(-[A-Za-z0-9]{1,6})?$")
+MAX_ID_CHARS = 200
+"""Cap on a document id (and a .jsonl passage id): ids are shown, cited and stored in every chunk's payload."""
+_DOC_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]*")
+_JURISDICTION = re.compile(r"[A-Za-z0-9]{2,5}(-[A-Za-z0-9]{1,6})?")
 """A code of 2 to 5 letters or digits (EU, US, SG, INT), optionally with a subdivision or market after '-' (US-NY,
 CA-ON: ISO 3166-2; AE-ADGM: a market that needs a declared `jurisdiction_name`)."""
 _FENCES = YAMLHandler()
@@ -72,14 +75,21 @@ def _required(value: Any) -> str:
 
 def _doc_id(value: Any) -> Any:
     value = _required(value)
-    if not _DOC_ID.match(value):
+    if len(value) > MAX_ID_CHARS:
+        raise _problem(f"{too_long(value, MAX_ID_CHARS)}; use a shorter document id")
+    if not _DOC_ID.fullmatch(value):
         raise _problem(f"{value!r} is not a document id (letters, digits, '.', '_', '-', ':'; no spaces)")
     return value
 
 
+def too_long(value: str, limit: int) -> str:
+    """`'abc…' is 100,000 characters long; the limit is 200`, quoting only the start of the value."""
+    return f"{value[:40]!r}… is {len(value):,} characters long; the limit is {limit}"
+
+
 def _jurisdiction(value: Any) -> Any:
     value = _required(value)
-    if not _JURISDICTION.match(value):
+    if not _JURISDICTION.fullmatch(value):
         raise _problem(
             f"{value!r} is not a jurisdiction code (2 to 5 letters or digits, optionally '-' and a "
             "subdivision or market, e.g. EU, US, SG, INT, US-NY, AE-ADGM)"
@@ -98,7 +108,7 @@ def _iso_date(value: Any) -> Any:
         return value.date() if isinstance(value, datetime) else value
     if isinstance(value, str):
         try:
-            return date.fromisoformat(value.strip())
+            return parse_day(value.strip())
         except ValueError:
             pass
     raise _problem(f"{value!r} is not an ISO date (YYYY-MM-DD)")

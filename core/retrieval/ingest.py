@@ -6,6 +6,7 @@ gives the closing line. `ensure_sample_corpus` fills an empty store with the bun
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -14,13 +15,14 @@ from typing import Any
 
 from core.config import Settings, get_settings
 from core.domain.documents import ArrivalKind, DocumentMeta, Provenance
-from core.retrieval.errors import IngestError
+from core.retrieval.errors import IngestError, StoreError, shown_path
 from core.retrieval.readers import SUPPORTED_SUFFIXES, ParsedDocument, read_file
-from core.retrieval.store import Store
+from core.retrieval.store import Store, point_payload
 
 ProgressCallback = Callable[[int, int, str], None]
-"""progress(done, total, label): called once per file with the number of files finished so far, and between
-embedding batches of a file with many documents (label `name (n of m documents)`)."""
+"""progress(done, total, label): called as each file starts and as it ends, with the number of files finished so far
+and the file's name; inside a large file every few thousand lines read or documents checked, and between embedding
+batches (label `name (n of m documents)`)."""
 
 SAMPLE_CORPUS_DIR = Path(__file__).resolve().parent.parent / "corpus"
 PROVENANCE_KEYS = ("replaced_by", "replaced_at")
@@ -28,6 +30,8 @@ PROVENANCE_KEYS = ("replaced_by", "replaced_at")
 EMBED_BATCH_CHUNKS = 64
 """Chunks embedded per model call across files: per-file calls of a few chunks cost about twice the CPU; 64 keeps
 ingest near raw encode speed while progress still moves every few files."""
+CHECK_PROGRESS_DOCS = 1_000
+"""Documents of one file checked against the store between two progress calls."""
 
 
 @dataclass(frozen=True)
@@ -100,12 +104,13 @@ def expand_paths(paths: Iterable[str | Path]) -> tuple[list[Path], list[FileResu
             )
             if not found:
                 kinds = ", ".join(SUPPORTED_SUFFIXES)
-                errors.append(FileResult(str(path), error=f"{path}: no {kinds} files in this directory"))
+                shown = shown_path(path)
+                errors.append(FileResult(shown, error=f"{shown}: no {kinds} files in this directory"))
             files.extend(found)
         elif path.is_file():
             files.append(path)
         else:
-            errors.append(FileResult(str(path), error=f"{path}: no such file or directory"))
+            errors.append(FileResult(shown_path(path), error=f"{shown_path(path)}: no such file or directory"))
     return files, errors
 
 
@@ -134,52 +139,158 @@ def ingest_paths(
     """
     settings = settings or get_settings()
     files, results = expand_paths(paths)
-    total = len(files)
+    batch = _Batch(store, len(files), progress)
     seen: dict[str, str] = {}
-    queued: list[ParsedDocument] = []  # documents for the next embedding batch
-    queued_chunks = 0
-    finished: list[tuple[Path, list[ParsedDocument]]] = []  # files whose documents are all queued
-    done = 0
-
-    def flush() -> None:
-        nonlocal done, queued_chunks
-        store.upsert_documents([(d.meta, d.chunks) for d in queued])
-        queued.clear()
-        queued_chunks = 0
-        for path, docs in finished:
-            results.append(FileResult(str(path), tuple(d.meta.id for d in docs), sum(len(d.chunks) for d in docs)))
-            done += 1
-            if progress is not None:
-                progress(done, total, path.name)
-        finished.clear()
-
     for path in files:
+        name = shown_path(path)
+        batch.tick(Path(name).name)
         try:
-            check_file_size(str(path), path.stat().st_size, settings)
+            check_file_size(name, path.stat().st_size, settings)
             given = defaults_for(path) if defaults_for is not None else defaults
-            docs = read_file(path, given, settings.chunk_words, settings.chunk_overlap_words)
+            on_line = batch.ticker(Path(name).name, "line")
+            docs = read_file(path, given, settings.chunk_words, settings.chunk_overlap_words, on_line)
             docs = [ParsedDocument(arrival(d.meta, path, kind, actor), d.chunks) for d in docs]
-            _claim_ids(path, docs, seen)
-            docs = _check_existing(store, path, docs, replace, actor)
-        except (IngestError, RecursionError) as exc:
-            error = str(exc) if isinstance(exc, IngestError) else f"{path}: nested too deeply to read"
-            results.append(FileResult(str(path), error=error))
-            done += 1
-            if progress is not None:
-                progress(done, total, path.name)
+            _claim_ids(name, docs, seen)
+            _check_storable(name, docs)
+            docs, new_ids = _check_existing(store, name, docs, replace, actor, batch)
+        except StoreError:
+            raise
+        except Exception as exc:  # anything wrong with one file fails that file alone
+            batch.fail(name, _reason(name, exc))
             continue
-        for n, d in enumerate(docs, start=1):
-            queued.append(d)
-            queued_chunks += len(d.chunks)
-            if queued_chunks >= EMBED_BATCH_CHUNKS:
-                flush()
-                if progress is not None and n < len(docs):  # a large .jsonl file: progress within it
-                    progress(done, total, f"{path.name} ({n:,} of {len(docs):,} documents)")
-        finished.append((path, docs))
-    if queued or finished:
-        flush()
-    order = {str(p): i for i, p in enumerate(files)}
+        batch.add(name, docs, new_ids)
+    batch.flush()
+    results.extend(batch.results)
+    order = {shown_path(p): i for i, p in enumerate(files)}
     return IngestReport(tuple(sorted(results, key=lambda r: order.get(r.path, -1))))
+
+
+class _Batch:
+    """Documents queued for the next embedding call across files, and the outcome of each file so far.
+
+    A failed embedding or write is retried file by file, so it fails only the file it comes from; that file's new
+    documents are deleted again, and the rest of the batch goes in."""
+
+    def __init__(self, store: Store, total: int, progress: ProgressCallback | None):
+        self.store = store
+        self.total = total
+        self.progress = progress
+        self.done = 0
+        self.results: list[FileResult] = []
+        self.queued: list[tuple[str, ParsedDocument]] = []
+        self.queued_chunks = 0
+        self.finished: list[tuple[str, list[ParsedDocument]]] = []
+        self.new_ids: dict[str, list[str]] = {}
+        self.failed: dict[str, str] = {}
+
+    def tick(self, label: str) -> None:
+        """Report progress: files finished so far, and what is under way."""
+        if self.progress is not None:
+            self.progress(self.done, self.total, label)
+
+    def ticker(self, label: str, what: str) -> Callable[[int], None]:
+        """A callback(n) that reports `label (what n)` as progress (e.g. the lines read of one large file)."""
+
+        def tick(n: int) -> None:
+            self.tick(f"{label} ({what} {n:,})")
+
+        return tick
+
+    def fail(self, name: str, error: str) -> None:
+        """A file refused before any of it was queued."""
+        self.results.append(FileResult(name, error=error))
+        self.done += 1
+        self.tick(Path(name).name)
+
+    def add(self, name: str, docs: list[ParsedDocument], new_ids: list[str]) -> None:
+        """Queue a file's documents, embedding and writing whenever a batch is full."""
+        self.new_ids[name] = new_ids
+        for n, d in enumerate(docs, start=1):
+            if name in self.failed:  # an earlier batch of this file could not be stored
+                break
+            self.queued.append((name, d))
+            self.queued_chunks += len(d.chunks)
+            if self.queued_chunks >= EMBED_BATCH_CHUNKS:
+                self.flush()
+                if n < len(docs):  # a large .jsonl file: progress within it
+                    self.tick(f"{Path(name).name} ({n:,} of {len(docs):,} documents)")
+        self.finished.append((name, docs))
+
+    def flush(self) -> None:
+        """Embed and write what is queued; record the files whose documents are all written (or failed)."""
+        if self.queued:
+            self._write()
+        for name, docs in self.finished:
+            if name in self.failed:
+                self.results.append(FileResult(name, error=self.failed[name]))
+            else:
+                self.results.append(FileResult(name, tuple(d.meta.id for d in docs), sum(len(d.chunks) for d in docs)))
+            self.done += 1
+            self.tick(Path(name).name)
+        self.finished.clear()
+
+    def _write(self) -> None:
+        try:
+            self.store.upsert_documents([(d.meta, d.chunks) for _, d in self.queued])
+        except StoreError:
+            raise
+        except Exception:  # find the file it comes from: write the batch again file by file
+            by_file: dict[str, list[ParsedDocument]] = {}
+            for name, d in self.queued:
+                by_file.setdefault(name, []).append(d)
+            for name, docs in by_file.items():
+                try:
+                    self.store.upsert_documents([(d.meta, d.chunks) for d in docs])
+                except StoreError:
+                    raise
+                except Exception as exc:
+                    self.failed[name] = self._undo(name, exc)
+        self.queued.clear()
+        self.queued_chunks = 0
+
+    def _undo(self, name: str, exc: Exception) -> str:
+        """Delete the documents the failed file added (it fails whole); the file's error message."""
+        reason = f"{name}: could not be stored ({_why(exc)})"
+        try:
+            for doc_id in self.new_ids.get(name, []):
+                self.store.delete_document(doc_id)
+        except Exception as undo:
+            return f"{reason}; some of its documents may be indexed ({_why(undo)}): ingest the file again"
+        return reason
+
+
+def _reason(name: str, exc: Exception) -> str:
+    """The per-file message of a failure while reading or checking a file."""
+    if isinstance(exc, IngestError):
+        return str(exc)
+    if isinstance(exc, RecursionError):
+        return f"{name}: nested too deeply to read"
+    if isinstance(exc, OSError):
+        return f"{name}: cannot be read ({exc.strerror or exc})"
+    return f"{name}: cannot be read ({_why(exc)})"
+
+
+def _why(exc: BaseException) -> str:
+    """An exception as `Type: first line of its message`, shortened."""
+    lines = str(exc).strip().splitlines()
+    text = f"{type(exc).__name__}: {lines[0]}" if lines else type(exc).__name__
+    return text if len(text) <= 300 else text[:299] + "…"
+
+
+def _check_storable(name: str, docs: Sequence[ParsedDocument]) -> None:
+    """Refuse a document whose text or metadata cannot be stored as UTF-8 JSON (a lone surrogate, e.g. from a
+    `\\udce9` escape in a .jsonl line), before anything of the batch is written."""
+    for d in docs:
+        for c in d.chunks:
+            try:
+                json.dumps(point_payload(d.meta, c), ensure_ascii=False).encode("utf-8")
+            except UnicodeEncodeError as exc:
+                bad = exc.object[exc.start : exc.end]
+                raise IngestError(
+                    name,
+                    f"document {d.meta.id!r} holds text that is not valid Unicode (the lone surrogate {bad!r}); "
+                    "fix the source",
+                ) from None
 
 
 def ensure_sample_corpus(
@@ -228,15 +339,20 @@ def check_file_size(source: str, size: int, settings: Settings) -> None:
 
 
 def _check_existing(
-    store: Store, path: Path, docs: list[ParsedDocument], replace: bool, actor: str
-) -> list[ParsedDocument]:
-    """The file's documents, with provenance on those that replace an indexed one; IngestError naming the file and
-    the id when a different document with that id is indexed and `replace` is not set."""
+    store: Store, name: str, docs: list[ParsedDocument], replace: bool, actor: str, batch: _Batch
+) -> tuple[list[ParsedDocument], list[str]]:
+    """The file's documents, with provenance on those that replace an indexed one, and the ids that are new to the
+    store; IngestError naming the file and the id when a different document with that id is indexed and `replace`
+    is not set."""
     out = []
-    for d in docs:
+    new_ids = []
+    for n, d in enumerate(docs, start=1):
+        if n % CHECK_PROGRESS_DOCS == 0:
+            batch.tick(f"{Path(name).name} (checking {n:,} of {len(docs):,} documents)")
         existing = store.get_document(d.meta.id)
         if existing is None:
             out.append(d)
+            new_ids.append(d.meta.id)
             continue
         if _same_content(existing, store, d):  # idempotent; how it first arrived and earlier replacements stay
             kept = {k: existing.extra[k] for k in PROVENANCE_KEYS if k in existing.extra}
@@ -245,7 +361,7 @@ def _check_existing(
             continue
         if not replace:
             raise IngestError(
-                str(path),
+                name,
                 f"document id {d.meta.id!r} is already in the corpus with other content "
                 f"(from {existing.source_path or 'an earlier ingest'}); nothing was changed. To replace it, "
                 "ingest again with the replace option (`python -m core ingest --replace`, or 'Replace existing "
@@ -254,7 +370,7 @@ def _check_existing(
         now = datetime.now(UTC).isoformat(timespec="seconds")
         extra = {**d.meta.extra, "replaced_by": actor, "replaced_at": now}
         out.append(ParsedDocument(d.meta.model_copy(update={"extra": extra}), d.chunks))
-    return out
+    return out, new_ids
 
 
 def _same_content(existing: DocumentMeta, store: Store, new: ParsedDocument) -> bool:
@@ -271,11 +387,11 @@ def _same_content(existing: DocumentMeta, store: Store, new: ParsedDocument) -> 
     return indexed == [(c.text, c.heading, c.metadata) for c in new.chunks]
 
 
-def _claim_ids(path: Path, docs: Sequence[ParsedDocument], seen: dict[str, str]) -> None:
+def _claim_ids(name: str, docs: Sequence[ParsedDocument], seen: dict[str, str]) -> None:
     """Record the file's document ids for this batch; a repeat is an error naming the earlier file."""
     for d in docs:
         if d.meta.id in seen:
             earlier = seen[d.meta.id]
-            raise IngestError(str(path), f"duplicate document id {d.meta.id!r} (already in {earlier} in this batch)")
+            raise IngestError(name, f"duplicate document id {d.meta.id!r} (already in {earlier} in this batch)")
     for d in docs:
-        seen[d.meta.id] = str(path)
+        seen[d.meta.id] = name

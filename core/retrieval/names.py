@@ -11,13 +11,13 @@ import re
 from core.retrieval.errors import InvalidCollectionError
 
 MAX_COLLECTION_CHARS = 64
-_COLLECTION = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+_COLLECTION = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
 
 
 def validate_collection(name: object) -> str:
     """`name` unchanged when it is a collection identifier (letters, digits, '_', '-'; starting with a letter or
     digit; at most 64 characters); InvalidCollectionError naming the problem otherwise."""
-    if not isinstance(name, str) or not _COLLECTION.match(name) or len(name) > MAX_COLLECTION_CHARS:
+    if not isinstance(name, str) or not _COLLECTION.fullmatch(name) or len(name) > MAX_COLLECTION_CHARS:
         raise InvalidCollectionError(
             f"{name!r} is not a collection name: use letters, digits, '_' and '-' (starting with a letter or "
             f"digit, at most {MAX_COLLECTION_CHARS} characters)"

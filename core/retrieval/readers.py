@@ -8,8 +8,11 @@ stem, and a jurisdiction the caller must supply. Every failure is an IngestError
 from __future__ import annotations
 
 import json
+import logging
 import re
-from collections.abc import Iterator, Mapping
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,8 +20,8 @@ from typing import Any
 from core.domain import safe_json
 from core.domain.documents import Chunk, DocumentMeta
 from core.retrieval.chunking import chunk_text, first_heading
-from core.retrieval.corpus_format import KNOWN_KEYS, parse_document_meta, split_front_matter
-from core.retrieval.errors import CorpusFormatError, IngestError
+from core.retrieval.corpus_format import KNOWN_KEYS, MAX_ID_CHARS, parse_document_meta, split_front_matter, too_long
+from core.retrieval.errors import CorpusFormatError, IngestError, shown_path
 
 MAX_TEXT_CHARS = 2_000_000
 """Cap on the text of one document (a .md/.txt/.pdf file after extraction, or one document of a .jsonl file):
@@ -31,6 +34,9 @@ MAX_PDF_PAGES = 5_000
 MAX_PDF_CONTENT_BYTES = 256_000_000
 """Caps on a PDF's page count and on its decompressed page content: a few kilobytes of compressed streams can
 expand to gigabytes (a decompression bomb), so such a file is refused before it ties up a worker for minutes."""
+
+PROGRESS_LINES = 2_000
+"""Lines of a .jsonl file between two progress calls (`read_file(on_line=...)`)."""
 
 SUPPORTED_SUFFIXES = (".md", ".markdown", ".txt", ".pdf", ".jsonl")
 _JSONL_STRUCTURAL = ("id", "text", "doc_id")
@@ -49,14 +55,16 @@ def read_file(
     defaults: Mapping[str, Any] | None = None,
     chunk_words: int = 180,
     overlap_words: int = 30,
+    on_line: Callable[[int], None] | None = None,
 ) -> list[ParsedDocument]:
-    """Parse and chunk one file; a .jsonl file may hold several documents."""
-    source = str(path)
+    """Parse and chunk one file; a .jsonl file may hold several documents. `on_line(n)`, when given, is called
+    every few thousand lines of a .jsonl file (ingest progress within one large file)."""
+    source = readable_name(path)
     suffix = path.suffix.lower()
     if suffix not in SUPPORTED_SUFFIXES:
         raise IngestError(source, f"unsupported file type {suffix or '(none)'!r}; use .md, .txt, .pdf or .jsonl")
     if suffix == ".jsonl":
-        return _read_jsonl(path, defaults or {}, chunk_words, overlap_words)
+        return _read_jsonl(path, defaults or {}, chunk_words, overlap_words, on_line)
     if suffix == ".pdf":
         text, pdf_title = _pdf_text(path)
         front = None
@@ -87,6 +95,15 @@ def read_file(
     return [ParsedDocument(meta, chunks)]
 
 
+def readable_name(path: Path) -> str:
+    """The path as text; IngestError when the file name is not valid UTF-8 (it could be neither stored as the
+    document's source nor printed)."""
+    shown = shown_path(path)
+    if shown != str(path):
+        raise IngestError(shown, "the file name is not valid UTF-8 text: rename the file")
+    return shown
+
+
 def stem_id(path: Path) -> str:
     """A document id from a file name: the stem with anything but letters, digits, '.', '_', '-' turned to '-'."""
     return re.sub(r"[^A-Za-z0-9._-]+", "-", path.stem).strip("-._") or "document"
@@ -113,8 +130,49 @@ def _check_size(source: str, chars: int) -> None:
         raise IngestError(source, f"text is too large ({chars:,} characters; {limit}); split the file")
 
 
+class _PdfNotes(logging.Handler):
+    """pypdf's logged warnings ("EOF marker not found", ...) kept for the PDF this thread is reading, so they go
+    into the file's error message instead of onto stderr (with a handler on the `pypdf` logger, logging's
+    last-resort printer stays quiet)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self._local = threading.local()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        notes = getattr(self._local, "notes", None)
+        if notes is not None and len(notes) < 5:
+            notes.append(record.getMessage().strip())
+
+    @contextmanager
+    def collect(self) -> Iterator[list[str]]:
+        """The warnings pypdf logs in this thread inside the block."""
+        notes: list[str] = []
+        self._local.notes = notes
+        try:
+            yield notes
+        finally:
+            self._local.notes = None
+
+
+_PDF_NOTES = _PdfNotes()
+logging.getLogger("pypdf").addHandler(_PDF_NOTES)
+
+
 def _pdf_text(path: Path) -> tuple[str, str | None]:
-    """Extracted text and metadata title of a PDF; refuses corrupt, encrypted, text-less or enormous files."""
+    """Extracted text and metadata title of a PDF; refuses corrupt, encrypted, text-less or enormous files, with
+    what pypdf warned about on the way."""
+    with _PDF_NOTES.collect() as notes:
+        try:
+            return _read_pdf(path)
+        except IngestError as exc:
+            if not notes:
+                raise
+            said = "; ".join(dict.fromkeys(notes))
+            raise IngestError(exc.source, f"{exc.reason} (pypdf: {said})") from None
+
+
+def _read_pdf(path: Path) -> tuple[str, str | None]:
     from pypdf import PdfReader
 
     source = str(path)
@@ -160,7 +218,13 @@ def _content_bytes(page: Any) -> int:
     return sum(len(s.get_object().get_data()) for s in streams if hasattr(s.get_object(), "get_data"))
 
 
-def _read_jsonl(path: Path, defaults: Mapping[str, Any], chunk_words: int, overlap_words: int) -> list[ParsedDocument]:
+def _read_jsonl(
+    path: Path,
+    defaults: Mapping[str, Any],
+    chunk_words: int,
+    overlap_words: int,
+    on_line: Callable[[int], None] | None = None,
+) -> list[ParsedDocument]:
     """One passage per line: `id`, `text`, optional `doc_id` (passages sharing it form one document), optional
     document metadata (`title`, `jurisdiction`, ... taken from the document's first line); any other key is
     passage metadata kept in the chunk payload.
@@ -171,11 +235,15 @@ def _read_jsonl(path: Path, defaults: Mapping[str, Any], chunk_words: int, overl
     docs: dict[str, tuple[dict[str, Any], list[Chunk]]] = {}
     sizes: dict[str, int] = {}
     for lineno, line in _jsonl_lines(path):
+        if on_line is not None and lineno % PROGRESS_LINES == 0:
+            on_line(lineno)
         where = f"{source}:{lineno}"
         row = _jsonl_row(line, where, lineno)
         pid, text = row.get("id"), row.get("text")
         if not isinstance(pid, (str, int)) or isinstance(pid, bool) or not str(pid).strip():
             raise CorpusFormatError(where, "id", "missing or not a string/integer passage id")
+        if len(str(pid)) > MAX_ID_CHARS:
+            raise CorpusFormatError(where, "id", f"{too_long(str(pid), MAX_ID_CHARS)}; use a shorter passage id")
         if not isinstance(text, str) or not text.strip():
             raise CorpusFormatError(where, "text", "missing or empty passage text")
         if len(text) > MAX_PASSAGE_CHARS:
@@ -184,7 +252,9 @@ def _read_jsonl(path: Path, defaults: Mapping[str, Any], chunk_words: int, overl
                 "text",
                 f"passage is {len(text):,} characters long; the limit is {MAX_PASSAGE_CHARS:,} per passage",
             )
-        doc_id = str(row.get("doc_id") or pid)
+        doc_id = str(row.get("doc_id") or pid).strip()
+        if len(doc_id) > MAX_ID_CHARS:
+            raise CorpusFormatError(where, "doc_id", f"{too_long(doc_id, MAX_ID_CHARS)}; use a shorter document id")
         sizes[doc_id] = sizes.get(doc_id, 0) + len(text)
         if sizes[doc_id] > MAX_TEXT_CHARS:
             raise IngestError(

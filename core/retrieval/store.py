@@ -128,7 +128,7 @@ class BaseStore(ABC):
         self._check_open()
         _check_chunks(meta, chunks)
         points = [
-            (point_id(meta.id, c.chunk_index), list(d), s, self._payload(meta, c))
+            (point_id(meta.id, c.chunk_index), list(d), s, point_payload(meta, c))
             for c, d, s in zip(chunks, dense, sparse, strict=True)
         ]
         self._upsert(points)
@@ -266,25 +266,6 @@ class BaseStore(ABC):
         if self._closed:
             raise StoreClosedError(f"store for collection {self.collection!r} is closed; call open_store() again")
 
-    @staticmethod
-    def _payload(meta: DocumentMeta, chunk: Chunk) -> dict[str, Any]:
-        payload: dict[str, Any] = {
-            "doc_id": meta.id,
-            "chunk_index": chunk.chunk_index,
-            "text": chunk.text,
-            "heading": chunk.heading,
-            "title": meta.title,
-            "jurisdiction": meta.jurisdiction,
-            "status": meta.status.value,
-        }
-        if meta.effective is not None:
-            payload["effective"] = date_key(meta.effective)
-        if chunk.metadata:
-            payload["meta"] = chunk.metadata
-        if chunk.chunk_index == 0:
-            payload["document"] = meta.model_dump(mode="json")
-        return payload
-
     # -- engine primitives --------------------------------------------------------------------------------
     @abstractmethod
     def count(self) -> int:
@@ -325,6 +306,26 @@ class BaseStore(ABC):
 
     @abstractmethod
     def _close_engine(self) -> None: ...
+
+
+def point_payload(meta: DocumentMeta, chunk: Chunk) -> dict[str, Any]:
+    """The payload of a chunk's point (see the layout above)."""
+    payload: dict[str, Any] = {
+        "doc_id": meta.id,
+        "chunk_index": chunk.chunk_index,
+        "text": chunk.text,
+        "heading": chunk.heading,
+        "title": meta.title,
+        "jurisdiction": meta.jurisdiction,
+        "status": meta.status.value,
+    }
+    if meta.effective is not None:
+        payload["effective"] = date_key(meta.effective)
+    if chunk.metadata:
+        payload["meta"] = chunk.metadata
+    if chunk.chunk_index == 0:
+        payload["document"] = meta.model_dump(mode="json")
+    return payload
 
 
 def embedding_text(meta: DocumentMeta, chunk: Chunk) -> str:

@@ -178,6 +178,9 @@ def test_a_question_naming_no_known_jurisdiction_still_runs(wb: Workbench) -> No
         ("1700-01-01", "as-of date 1700-01-01 is outside 1990-01-01.."),
         ("3000-01-01", "as-of date 3000-01-01 is outside 1990-01-01.."),
         ("30/11/2026", "as-of date '30/11/2026' is not a date in YYYY-MM-DD form"),
+        ("2026-W01-1", "as-of date '2026-W01-1' is not a date in YYYY-MM-DD form"),
+        ("20260101", "as-of date '20260101' is not a date in YYYY-MM-DD form"),
+        ("2026-01-01\n", "as-of date '2026-01-01\\n' is not a date in YYYY-MM-DD form"),
     ],
 )
 def test_as_of_dates_far_in_the_past_or_future_are_refused(wb: Workbench, as_of: str, message: str) -> None:
@@ -323,7 +326,7 @@ def test_a_market_code_pycountry_does_not_know_needs_a_declared_name(tmp_path: P
     assert read_file(rows)[0].meta.jurisdiction_name == "ADGM"
 
 
-@pytest.mark.parametrize("code", ["E", "ABCDEF", "US-", "US-NY-X", "E U", "Ruritania", "'E.U.'"])
+@pytest.mark.parametrize("code", ["E", "ABCDEF", "US-", "US-NY-X", "E U", "Ruritania", "'E.U.'", '"EU\\nX"'])
 def test_unknown_jurisdiction_forms_are_refused_naming_file_and_key(tmp_path: Path, code: str) -> None:
     path = tmp_path / "doc.md"
     path.write_text(f"---\nid: d\ntitle: D\njurisdiction: {code}\n---\nText.\n", encoding="utf-8")

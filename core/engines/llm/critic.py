@@ -36,7 +36,7 @@ from core.engines.llm.prompts import CRITIC_SYSTEM, critic_prompt
 from core.engines.llm.schemas import FindingOut, FindingsOut
 
 T = DeficiencyType
-_CLAIM_NO = re.compile(r"^(?:claim:)?\s*c(\d+)$", re.I)
+_CLAIM_NO = re.compile(r"(?:claim:)?\s*c(\d+)", re.I)
 
 
 class _Subjects:
@@ -51,7 +51,7 @@ class _Subjects:
         return self.codes.get(raw.strip().lower())
 
     def claim(self, raw: str) -> Claim | None:
-        match = _CLAIM_NO.match(raw.strip())
+        match = _CLAIM_NO.fullmatch(raw.strip())
         claims = self.answer.claims()
         n = int(match.group(1)) if match else 0
         return claims[n - 1][1] if 0 < n <= len(claims) else None
