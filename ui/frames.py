@@ -13,7 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-from core.domain.gazetteer import iso_code
+from core.domain.gazetteer import country_name, iso_code
 from core.domain.records import DeficiencyType, EvaluationCycleRecord, ResolutionStatus, Severity
 from core.domain.safe_markdown import answer_markdown as safe_answer_markdown
 from core.service import REASON_CODES, RunResult, SessionSummary, reason_label
@@ -201,7 +201,8 @@ def jurisdiction_hints(defaults: Mapping[str, Mapping[str, Any]]) -> list[str]:
         typed = str(d.get("jurisdiction") or "")
         code = iso_code(typed)
         if code and (typed.isupper() and len(typed) <= 3):
-            out.append(f"{name}: {typed} is filed as typed; ISO 3166 writes {code}, and both answer for it")
+            place = country_name(code) or code
+            out.append(f"{name}: {typed} is kept as typed; ISO 3166 writes {code}, and either code answers for {place}")
         elif code:
             out.append(f"{name}: {typed} is filed under its code {code}")
     return out

@@ -205,8 +205,12 @@ def _candidates(question: str, catalog: Catalog, corpus: _Corpus) -> list[tuple[
     """(start, end, named as, key, name) for every name of a place the question uses; subdivisions come later."""
     out: list[tuple[int, int, str, str, str]] = []
 
-    def add(name: str, key: str, label: str) -> None:
-        out.extend((s, e, _bare(question[s:e]), key, label) for s, e in occurrences(name, question))
+    def add(name: str, key: str, label: str, written: bool = False) -> None:
+        """`written`: a one-word name from the libraries counts only capitalised ("Turkey", not "turkey")."""
+        spans = occurrences(name, question)
+        if written and " " not in name:
+            spans = [(s, e) for s, e in spans if question[s].isupper()]
+        out.extend((s, e, _bare(question[s:e]), key, label) for s, e in spans)
 
     names = corpus_names(catalog)
     for code in corpus.codes:
@@ -216,10 +220,10 @@ def _candidates(question: str, catalog: Catalog, corpus: _Corpus) -> list[tuple[
             add(n, key, label)
     for union in unions().values():
         for n in (*union.names, *union.codes):
-            add(n, union.code, union.name)
+            add(n, union.code, union.name, written=True)
     for country in countries().values():
         for n in country.names:
-            add(n, country.code, country.name)
+            add(n, country.code, country.name, written=True)
         held = country.code in corpus.countries
         for code in country.codes:
             if held or code not in (country.code, country.alpha_3):

@@ -30,12 +30,24 @@ BODY_WORDS = _word_set(
     "administration unit centre center institute registry registrar commissioner ombudsman government senate "
     "congress assembly directorate inspectorate secretariat committee"
 )
+"""English head words of the names of bodies: a capitalised name ending in one names an authority."""
 INSTRUMENT_WORDS = _word_set(
     "act acts regulation regulations directive directives rule rules code law laws ordinance decree statute "
     "guidance guidelines guideline notice notices order standard standards recommendation recommendations "
     "convention treaty bill circular handbook rulebook sourcebook framework regime amendment instrument "
     "decision"
 )
+"""English head words of the names of instruments ("the Zeta Accord" has none, so it needs a place position)."""
+QUESTION_OPENERS = _word_set(
+    "what which who whom how why when where is are does do did can could should must may will would has have had "
+    "was were compare explain describe list give summarise summarize tell under after before since in for "
+    "according"
+)
+"""Words a question opens with that are never a name."""
+PROVISION_WORDS = _word_set(
+    "article articles section sections part chapter annex schedule paragraph recital appendix clause title"
+)
+"""Words that point into an instrument ('under Article 52'): a reference, not a name to be placed."""
 CONNECTORS = frozenset({"of", "for", "the", "and", "on", "de", "des", "du", "la", "le", "&"})
 _TOKEN = re.compile(r"[A-Za-z][\w.&/-]*(?:['\u2019]s)?|\d[\d/.-]*")
 
@@ -94,14 +106,6 @@ def names_in(question: str) -> list[Name]:
     return out
 
 
-QUESTION_OPENERS = _word_set(
-    "what which who whom how why when where is are does do did can could should must may will would has have had "
-    "was were compare explain describe list give summarise summarize tell under after before since in for "
-    "according"
-)
-"""Words a question opens with that are never a name."""
-
-
 def _possessive(token: str) -> bool:
     return bool(re.search(r"['\u2019]s$", token))
 
@@ -136,7 +140,8 @@ def unplanned(question: str, spans: Iterable[tuple[int, int]], catalog: Catalog)
         for s, e in sorted(spans, reverse=True):
             if s < name.end and name.start < e:
                 rest = rest[: max(0, s - name.start)] + " " + rest[max(0, e - name.start) :]
-        distinct = [w for w in _words(rest) if w.lower() not in CONNECTORS | BODY_WORDS | INSTRUMENT_WORDS | STOPWORDS]
+        generic = CONNECTORS | BODY_WORDS | INSTRUMENT_WORDS | PROVISION_WORDS | STOPWORDS
+        distinct = [w for w in _words(rest) if w.lower() not in generic]
         if distinct and not all(stem(w.lower()) in known for w in distinct):
             text = re.sub(r"['\u2019]s$", "", name.text)
             out.setdefault(text, Unplanned(text, positioned and not heads))
