@@ -206,3 +206,10 @@ def test_a_filter_on_one_code_finds_documents_filed_under_the_other_on_the_real_
         hits = store.search("producers packaging", k=5, flt=SearchFilter(jurisdictions=(code,)))
         assert {h.doc_id for h in hits} == {"uk-doc", "gb-doc"}
     store.close()
+
+
+def test_covers_stays_an_override_for_a_bloc_world_knowledge_does_not_know() -> None:
+    bloc = DocumentMeta(id="bl-reg", title="Bloc rule", jurisdiction="BL", extra={"covers": ["DE"]})
+    catalog = Catalog([*(m for m, _ in label_corpus()), bloc])
+    assert places("What applies in Germany?", catalog) == [("DE", True, ("EU", "BL"))]
+    assert plan_of("What applies in Germany?", catalog).answer_codes() == ["DE", "EU", "BL"]
