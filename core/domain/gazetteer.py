@@ -29,6 +29,10 @@ CODE_POSITION = re.compile(PLACE_POSITION.pattern.replace(r"(?:the\s+)?$", r"the
 """What precedes a bare ISO code of a country the corpus does not hold ("in the US", "across the UAE"): a
 two-letter code elsewhere is too often a word in capitals (IT, IS, NO) to be read as a place."""
 
+LANGUAGE_BEFORE = re.compile(r"\b(?:in|into|from)\s+(?:plain\s+)?$", re.I)
+LANGUAGE_AFTER = re.compile(r"\s*(?:$|[.,;:?!)]|\s(?:and|or|with|as|only|in|for|to|on|at|by|than|but)\b)")
+"""A demonym between these ("written in French?", "into German and ...") names a language, not a country."""
+
 
 @dataclass(frozen=True)
 class Place:
@@ -205,11 +209,18 @@ def _candidates(question: str, catalog: Catalog, corpus: _Corpus) -> list[tuple[
     """(start, end, named as, key, name) for every name of a place the question uses; subdivisions come later."""
     out: list[tuple[int, int, str, str, str]] = []
 
-    def add(name: str, key: str, label: str, written: bool = False) -> None:
-        """`written`: a one-word name from the libraries counts only capitalised ("Turkey", not "turkey")."""
+    def add(name: str, key: str, label: str, written: bool = False, demonym: bool = False) -> None:
+        """`written`: a one-word name from the libraries counts only capitalised ("Turkey", not "turkey");
+        `demonym`: "in French" at a clause's end names a language, not a place."""
         spans = occurrences(name, question)
         if written and " " not in name:
             spans = [(s, e) for s, e in spans if question[s].isupper()]
+        if demonym:
+            spans = [
+                (s, e)
+                for s, e in spans
+                if not (LANGUAGE_BEFORE.search(question[:s]) and LANGUAGE_AFTER.match(question[e:]))
+            ]
         out.extend((s, e, _bare(question[s:e]), key, label) for s, e in spans)
 
     names = corpus_names(catalog)
@@ -223,7 +234,7 @@ def _candidates(question: str, catalog: Catalog, corpus: _Corpus) -> list[tuple[
             add(n, union.code, union.name, written=True)
     for country in countries().values():
         for n in country.names:
-            add(n, country.code, country.name, written=True)
+            add(n, country.code, country.name, written=True, demonym=n == country.demonym)
         held = country.code in corpus.countries
         for code in country.codes:
             if held or code not in (country.code, country.alpha_3):

@@ -52,6 +52,7 @@ class Country:
     names: tuple[str, ...]
     codes: tuple[str, ...]
     """Upper-case codes that stand for it (alpha-2, alpha-3 and spellings such as UK or UAE); case-sensitive."""
+    demonym: str | None = None
 
 
 @dataclass(frozen=True)
@@ -120,12 +121,20 @@ def countries() -> dict[str, Country]:
         given |= {s for s in data.get("altSpellings") or [] if len(s) > 3 and s[0].isupper()}
         names: set[str] = {n for n in given if isinstance(n, str) and n.isascii()}
         dem = (data.get("demonym") or "").strip()
-        if dem and demonym_owner.get(dem, (0, ""))[1] == code and dem.isascii():
+        owned = bool(dem) and demonym_owner.get(dem, (0, ""))[1] == code and dem.isascii()
+        if owned:
             names.add(dem)
         spelled = [s for s in data.get("altSpellings") or [] if s.isupper() and len(s) in (2, 3) and s.isascii()]
         codes = tuple(dict.fromkeys([code, country.alpha_3, *spelled]))
         short = getattr(country, "common_name", None) or country.name
-        out[code] = Country(code=code, alpha_3=country.alpha_3, name=short, names=tuple(sorted(names)), codes=codes)
+        out[code] = Country(
+            code=code,
+            alpha_3=country.alpha_3,
+            name=short,
+            names=tuple(sorted(names)),
+            codes=codes,
+            demonym=dem if owned else None,
+        )
     return out
 
 

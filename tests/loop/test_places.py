@@ -77,6 +77,8 @@ def test_a_member_state_is_answered_from_its_union_and_its_own_documents() -> No
         ("Does the rule apply in Georgia?", [("GE", False, ())]),
         ("Does the rule apply in the US state of Georgia?", [("US", True, ()), ("US-GA", False, ("US",))]),
         ("Must a Delaware company label its goods?", [("US", True, ())]),
+        ("Must labels be written in French in Quebec?", [("CA-QC", True, ())]),
+        ("What applies in French law?", [("FR", False, ("EU",))]),
     ],
 )
 def test_subdivisions_by_name_with_care_for_false_positives(
