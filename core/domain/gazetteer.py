@@ -17,7 +17,16 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from core.domain.documents import Catalog
-from core.domain.world import countries, country_codes, folded, jurisdiction_key, subdivisions, unions, unions_of
+from core.domain.world import (
+    countries,
+    country_codes,
+    folded,
+    jurisdiction_key,
+    subdivision_codes,
+    subdivisions,
+    unions,
+    unions_of,
+)
 
 PLACE_POSITION = re.compile(
     r"(?:\b(?:in|under|for|from|across|between|and|or|of|to|versus|vs\.?|about|at|within|throughout|outside|"
@@ -98,6 +107,15 @@ def country_name(code: str) -> str | None:
     """The short English name of an ISO 3166-1 alpha-2 country, or None."""
     entry = countries().get(code.upper())
     return entry.name if entry else None
+
+
+def jurisdiction_name(code: str) -> str:
+    """A readable name for a jurisdiction code: its union's, country's or subdivision's name, else the code."""
+    key = jurisdiction_key(code)
+    if key in unions():
+        return unions()[key].name
+    sub = subdivision_codes().get(key)
+    return sub.name if sub else (country_name(key) or code)
 
 
 def iso_country(code: str) -> str | None:

@@ -123,8 +123,10 @@ def test_uk_and_gb_name_one_jurisdiction_and_both_are_retrieved(wb: Workbench) -
 def test_a_member_state_and_a_subdivision_are_answered_in_the_loop(wb: Workbench) -> None:
     r = wb.start("What must producers of packaged goods do in Germany?", as_of=AS_OF, approve="all")
     assert {"de-pack-act", "eu-pack-reg"} <= {d for _, c in r.answer.claims() for d in c.doc_ids}
+    assert "## DE (Germany)" in r.final_answer and "## EU (European Union)" in r.final_answer
     r = wb.start("What must sellers of packaged goods do in New York?", as_of=AS_OF, approve="all")
     assert {"us-ny-pack-law", "us-pack-rule"} <= {d for _, c in r.answer.claims() for d in c.doc_ids}
+    assert "## US-NY (New York)" in r.final_answer and "## US (United States)" in r.final_answer
 
 
 @pytest.mark.parametrize(
