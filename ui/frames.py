@@ -13,6 +13,7 @@ from typing import Any
 
 import pandas as pd
 
+from core.domain.gazetteer import country_name, iso_code
 from core.domain.records import DeficiencyType, EvaluationCycleRecord, ResolutionStatus, Severity
 from core.domain.safe_markdown import answer_markdown as safe_answer_markdown
 from core.service import REASON_CODES, RunResult, SessionSummary, reason_label
@@ -182,4 +183,37 @@ def upload_defaults(row: Mapping[str, Any]) -> dict[str, Any]:
             out[key] = str(row[key]).strip()
     if row.get("effective") is not None:
         out["effective"] = str(row["effective"])[:10]
+    return out
+
+
+JURISDICTION_HELP = (
+    "ISO 3166 code such as DE, US, GB or SG, a union such as EU, a subdivision such as US-NY or CA-QC, "
+    "or your own code (INT); a country or subdivision name is turned into its code"
+)
+"""Help of the upload table's jurisdiction column: ISO codes first (GB, which UK also names)."""
+
+
+def jurisdiction_hints(defaults: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """One line per upload whose typed jurisdiction has an ISO 3166 (or union) code of its own: a name becomes
+    that code (see `with_iso_codes`); a code alias such as UK is kept, and ISO's code is said beside it."""
+    out = []
+    for name, d in defaults.items():
+        typed = str(d.get("jurisdiction") or "")
+        code = iso_code(typed)
+        if code and (typed.isupper() and len(typed) <= 3):
+            place = country_name(code) or code
+            out.append(f"{name}: {typed} is kept as typed; ISO 3166 writes {code}, and either code answers for {place}")
+        elif code:
+            out.append(f"{name}: {typed} is filed under its code {code}")
+    return out
+
+
+def with_iso_codes(defaults: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Upload defaults with a jurisdiction typed as a name (Germany, Quebec) replaced by its code (DE, CA-QC)."""
+    out = {}
+    for name, d in defaults.items():
+        typed = str(d.get("jurisdiction") or "")
+        code = iso_code(typed)
+        named = code is not None and not (typed.isupper() and len(typed) <= 3)
+        out[name] = {**d, "jurisdiction": code} if named else dict(d)
     return out

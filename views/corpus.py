@@ -10,7 +10,16 @@ import streamlit as st
 from core.domain.safe_markdown import md_escape
 from core.service import SEARCH_MODES, SINGLE_USER, UPLOAD_TYPES, Catalog, DocStatus, DocumentAccessError
 from ui import evidence, live, shared
-from ui.frames import document_frame, frame_records, label, needs_metadata, upload_defaults
+from ui.frames import (
+    JURISDICTION_HELP,
+    document_frame,
+    frame_records,
+    jurisdiction_hints,
+    label,
+    needs_metadata,
+    upload_defaults,
+    with_iso_codes,
+)
 
 DOC_STATUSES = [s.value for s in DocStatus]
 SNIPPET_CHARS = 600
@@ -157,15 +166,16 @@ def upload_tab() -> None:
             disabled=["file"],
             column_config={
                 "file": st.column_config.TextColumn("File"),
-                "jurisdiction": st.column_config.TextColumn(
-                    "Jurisdiction", required=True, help="Code such as EU, US, UK, SG, or a subdivision such as US-NY"
-                ),
+                "jurisdiction": st.column_config.TextColumn("Jurisdiction", required=True, help=JURISDICTION_HELP),
                 "title": st.column_config.TextColumn("Title", help="Defaults to the first heading or the file name"),
                 "status": st.column_config.SelectboxColumn("Status", options=DOC_STATUSES, required=True),
                 "effective": st.column_config.DateColumn("Effective", format="YYYY-MM-DD"),
             },
         )
-        defaults = {row["file"]: upload_defaults(row) for row in frame_records(meta)}
+        typed = {row["file"]: upload_defaults(row) for row in frame_records(meta)}
+        for hint in jurisdiction_hints(typed):
+            st.caption(md_escape(hint))
+        defaults = with_iso_codes(typed)
     missing = [name for name, d in defaults.items() if not d.get("jurisdiction")]
     if missing:
         st.caption("Still needs a jurisdiction: " + ", ".join(md_escape(m) for m in missing))

@@ -9,6 +9,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from core.domain.world import equivalent_codes
+
 
 class DocStatus(str, Enum):
     """Legal status of a source document, as declared or as computed at an as-of date."""
@@ -205,6 +207,12 @@ class SearchFilter(BaseModel):
     doc_ids: tuple[str, ...] = ()
     exclude_doc_ids: tuple[str, ...] = ()
     as_of: date | None = None
+
+    @field_validator("jurisdictions", mode="after")
+    @classmethod
+    def _same_places(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        """Every code of each jurisdiction asked: a filter on UK also finds documents filed under GB."""
+        return tuple(dict.fromkeys(c for code in v for c in equivalent_codes(code)))
 
 
 class Catalog:

@@ -1,125 +1,152 @@
-"""Jurisdiction names in a question: countries, demonyms and subdivisions from maintained libraries, plus the
-corpus' own jurisdiction codes, authorities and instrument names.
+"""Jurisdiction names in a question: countries, subdivisions and supranational unions as the world knows them
+(core/domain/world.py), plus the corpus' own jurisdiction codes, authorities and aliases.
 
-Countries and subdivisions come from pycountry (ISO 3166-1 and -2); demonyms and alternative spellings from
-countryinfo. Jurisdictions that are not countries (a supranational body such as the EU, or FATF standards) are
-known from the corpus: their code, the documents' authorities and aliases. A country whose law comes from such
-a body (an EU member state) is found through the `covers` list the corpus declares for it.
+One rule matches a name in a text (`occurrences`): an upper-case code (US, EU, US-NY, AMLR) as a whole word and
+in capitals only, so "Tell us" names no country; any other name as a whole phrase in any case. A place is
+answered from its own documents and from those of every wider jurisdiction the corpus holds: a member state
+from its union's, a state or province from its country's (and the country's union's). A document's `covers`
+list adds such a wider jurisdiction where world knowledge has none (a fictional bloc); it is never needed for a
+real union. Codes that name one country (ISO 3166's GB and its reserved alias UK) are one jurisdiction.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
-
-import countryinfo
-import pycountry
 
 from core.domain.documents import Catalog
-
-SUBDIVISION_TYPES = frozenset(
-    {
-        "State",
-        "Province",
-        "Canton",
-        "Emirate",
-        "Land",
-        "Territory",
-        "Federal territory",
-        "Federal district",
-        "Autonomous community",
-        "Autonomous province",
-        "Country",
-        "Special administrative region",
-    }
+from core.domain.world import (
+    countries,
+    country_codes,
+    folded,
+    jurisdiction_key,
+    subdivision_codes,
+    subdivisions,
+    unions,
+    unions_of,
 )
-"""ISO 3166-2 subdivision kinds whose names a question may use for a place (not districts or municipalities)."""
+
+PLACE_POSITION = re.compile(
+    r"(?:\b(?:in|under|for|from|across|between|and|or|of|to|versus|vs\.?|about|at|within|throughout|outside|"
+    r"inside|than)|,)\s+(?:the\s+)?$",
+    re.I,
+)
+"""What precedes a name where a place stands ("in Quebec", "about Bavaria", "under the Act")."""
+CODE_POSITION = re.compile(PLACE_POSITION.pattern.replace(r"(?:the\s+)?$", r"the\s+$"), re.I)
+"""What precedes a bare ISO code of a country the corpus does not hold ("in the US", "across the UAE"): a
+two-letter code elsewhere is too often a word in capitals (IT, IS, NO) to be read as a place."""
+
+LANGUAGE_BEFORE = re.compile(r"\b(?:in|into|from)\s+(?:plain\s+)?$", re.I)
+LANGUAGE_AFTER = re.compile(r"\s*(?:$|[.,;:?!)]|\s(?:and|or|with|as|only|in|for|to|on|at|by|than|but)\b)")
+"""A demonym between these ("written in French?", "into German and ...") names a language, not a country."""
 
 
 @dataclass(frozen=True)
 class Place:
-    """A jurisdiction named in a question."""
+    """A jurisdiction named in a question. `code` is the corpus code where the corpus holds it (else the ISO or
+    union code); `wider` the corpus jurisdictions whose law also applies there, nearest first; `via` the first."""
 
     code: str
     name: str
     named_as: str
     start: int
     in_corpus: bool
-    via: str | None = None
+    wider: tuple[str, ...] = ()
+
+    @property
+    def via(self) -> str | None:
+        """The nearest wider corpus jurisdiction, if any."""
+        return self.wider[0] if self.wider else None
 
 
 @dataclass(frozen=True)
-class _Entry:
-    code: str
-    name: str
-    names: tuple[str, ...]
-    case_sensitive_names: tuple[str, ...]
+class Unclear:
+    """A place name the question uses that could be more than one place, and why (its span in the question)."""
+
+    start: int
+    end: int
+    text: str
 
 
-@lru_cache(maxsize=1)
-def _countries() -> dict[str, _Entry]:
-    """ISO alpha-2 -> names (pycountry) and demonym and spellings (countryinfo); a demonym shared by several
-    countries goes to the most populous of them ("Chinese" is China, not Hong Kong)."""
-    info: dict[str, dict[str, Any]] = {}
-    for c in countryinfo.all_countries():
-        data: dict[str, Any] = dict(c.info())
-        code = (data.get("ISO") or {}).get("alpha2")
-        if code and int(data.get("population") or 0) >= int(info.get(code, {}).get("population") or 0):
-            info[code] = data  # Wales and Scotland carry GB too: the whole country is the most populous entry
-    demonym_owner: dict[str, tuple[int, str]] = {}
-    for code, data in info.items():
-        dem = (data.get("demonym") or "").strip()
-        if dem:
-            pop = int(data.get("population") or 0)
-            if dem not in demonym_owner or pop > demonym_owner[dem][0]:
-                demonym_owner[dem] = (pop, code)
-    out: dict[str, _Entry] = {}
-    for country in pycountry.countries:
-        code = country.alpha_2
-        data = info.get(code, {})
-        given = {
-            country.name,
-            getattr(country, "official_name", None),
-            getattr(country, "common_name", None),
-            data.get("name"),
-        }
-        given |= {s for s in data.get("altSpellings") or [] if len(s) > 3 and s[0].isupper()}
-        names: set[str] = {n for n in given if isinstance(n, str) and n.isascii()}
-        dem = (data.get("demonym") or "").strip()
-        if dem and demonym_owner.get(dem, (0, ""))[1] == code and dem.isascii():
-            names.add(dem)
-        codes = tuple(s for s in data.get("altSpellings") or [] if s.isupper() and len(s) in (2, 3) and s.isascii())
-        short = getattr(country, "common_name", None) or country.name
-        out[code] = _Entry(code=code, name=short, names=tuple(sorted(names)), case_sensitive_names=codes)
-    return out
+@dataclass(frozen=True)
+class PlacesRead:
+    """What a question names as places: those understood, and names that stay ambiguous."""
+
+    places: tuple[Place, ...]
+    unclear: tuple[Unclear, ...] = ()
+
+    def spans(self) -> list[tuple[int, int]]:
+        """Where the question names a place, understood or not."""
+        return [(p.start, p.start + len(p.named_as)) for p in self.places] + [(u.start, u.end) for u in self.unclear]
 
 
-@lru_cache(maxsize=1)
-def _subdivisions() -> dict[str, tuple[str, str]]:
-    """Subdivision name -> (its ISO 3166-2 code, its country's alpha-2)."""
-    out: dict[str, tuple[str, str]] = {}
-    for s in pycountry.subdivisions:
-        if s.type in SUBDIVISION_TYPES and len(s.name) >= 4 and s.name.isascii() and s.name[0].isupper():
-            out.setdefault(s.name, (s.code, s.country_code))
-    return out
+@lru_cache(maxsize=4096)
+def _name_re(name: str) -> re.Pattern[str]:
+    code = name == name.upper() and any(c.isalpha() for c in name)
+    return re.compile(r"(?<![\w-])" + re.escape(name) + r"(?:['\u2019]s)?(?![\w-])", 0 if code else re.I)
+
+
+def occurrences(name: str, text: str) -> list[tuple[int, int]]:
+    """Where a name occurs in a text, as (start, end) spans with any possessive ("New York's"). An upper-case
+    code or acronym matches in capitals only, as a whole word; any other name as a whole phrase in any case."""
+    name = name.strip()
+    return [m.span() for m in _name_re(name).finditer(text)] if name else []
+
+
+def without_names(text: str, names: Iterable[str]) -> str:
+    """The text with every occurrence of the names taken out (longest first), spaces closed up."""
+    for name in sorted(set(names), key=len, reverse=True):
+        for start, end in reversed(occurrences(name, text)):
+            text = text[:start] + " " + text[end:]
+    return " ".join(text.split())
 
 
 def country_name(code: str) -> str | None:
     """The short English name of an ISO 3166-1 alpha-2 country, or None."""
-    entry = _countries().get(code.upper())
+    entry = countries().get(code.upper())
     return entry.name if entry else None
+
+
+def jurisdiction_name(code: str) -> str:
+    """A readable name for a jurisdiction code: its union's, country's or subdivision's name, else the code."""
+    key = jurisdiction_key(code)
+    if key in unions():
+        return unions()[key].name
+    sub = subdivision_codes().get(key)
+    return sub.name if sub else (country_name(key) or code)
 
 
 def iso_country(code: str) -> str | None:
     """The ISO alpha-2 country a jurisdiction code stands for (`UK` is GB), or None (EU, INT, ...)."""
-    if code in _countries():
-        return code
-    for entry in _countries().values():
-        if code in entry.case_sensitive_names:
-            return entry.code
-    return None
+    return code if code in countries() else country_codes().get(code)
+
+
+def same_jurisdiction(a: str, b: str) -> bool:
+    """Whether two codes name one jurisdiction (GB and UK do)."""
+    return a == b or jurisdiction_key(a) == jurisdiction_key(b)
+
+
+@lru_cache(maxsize=1)
+def _union_lookup() -> dict[str, str]:
+    return {k: u.code for u in unions().values() for k in (u.code, *u.codes, *(n.lower() for n in u.names))}
+
+
+def iso_code(typed: str) -> str | None:
+    """The ISO 3166 (or union) code for what an analyst typed as a jurisdiction: a code alias (UK -> GB), a
+    country, union or subdivision name (Germany -> DE, European Union -> EU, Quebec -> CA-QC); None when the
+    text is already that code or names nothing the gazetteer knows (INT, a market code)."""
+    text = typed.strip()
+    code = re.fullmatch(r"[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,3})?", text) is not None
+    subs = subdivisions().get(text, ())
+    found = (
+        _union_lookup().get(text.upper() if code else text.lower())
+        or (jurisdiction_key(text.upper()) if code else None)
+        or next((c.code for c in countries().values() if text.lower() in {n.lower() for n in c.names}), None)
+        or (subs[0].code if len(subs) == 1 else None)
+    )
+    return found if found and found != text else None
 
 
 def currency_hint(code: str) -> tuple[str, ...]:
@@ -128,34 +155,16 @@ def currency_hint(code: str) -> tuple[str, ...]:
     return (country,) if country else ()
 
 
-@lru_cache(maxsize=4096)
-def name_re(name: str, case_sensitive: bool) -> re.Pattern[str]:
-    """A name as a whole phrase (not inside a longer word or hyphenated term), with an optional possessive."""
-    return re.compile(r"(?<![\w-])" + re.escape(name) + r"(?:'s)?(?![\w-])", 0 if case_sensitive else re.I)
-
-
-def _phrase(name: str, text: str, case_sensitive: bool) -> list[int]:
-    return [m.start() for m in name_re(name, case_sensitive).finditer(text)]
-
-
 @lru_cache(maxsize=1)
-def _static_re() -> tuple[re.Pattern[str], dict[str, tuple[str, str]]]:
-    """One pattern over every country name, demonym and subdivision name -> (name, country alpha-2)."""
-    table: dict[str, tuple[str, str]] = {}
-    for sub, (_, iso) in _subdivisions().items():
-        table[sub] = (sub, iso)
-    for iso, entry in _countries().items():
-        for n in entry.names:
-            table[n] = (n, iso)
-    names = sorted(table, key=len, reverse=True)
-    return re.compile(r"(?<![\w-])(" + "|".join(re.escape(n) for n in names) + r")(?:'s)?(?![\w-])"), table
+def _place_names() -> frozenset[str]:
+    names = {n.lower() for c in countries().values() for n in c.names}
+    return frozenset(names | {n.lower() for u in unions().values() for n in u.names})
 
 
 def is_place_name(text: str) -> bool:
-    """Whether the text is, as a whole, a country, demonym or subdivision name (from the libraries)."""
-    pattern, _ = _static_re()
-    m = pattern.fullmatch(text.strip())
-    return m is not None
+    """Whether the text is, as a whole, a country, demonym or union name (any case) or a subdivision name."""
+    text = text.strip()
+    return text.lower() in _place_names() or text in subdivisions()
 
 
 def corpus_names(catalog: Catalog) -> dict[str, set[str]]:
@@ -166,7 +175,16 @@ def corpus_names(catalog: Catalog) -> dict[str, set[str]]:
         names.update(a for a in doc.aliases if len(a) > 2)
         if doc.authority:
             names.add(doc.authority)
+            names.update(authority_names(doc.authority))
     return out
+
+
+def authority_names(authority: str) -> list[str]:
+    """The names an authority field gives one body: its parts between commas and brackets, each of two words
+    or more or an acronym ("Financial Crimes Enforcement Network (FinCEN), U.S. Department of the Treasury"
+    -> the network, FinCEN, the department)."""
+    parts = [p.strip() for p in re.split(r"[(),;]", authority) if p.strip()]
+    return [p for p in parts if len(p) > 2 and (" " in p or any(c.isupper() for c in p[1:]))]
 
 
 def covered_by(catalog: Catalog) -> dict[str, str]:
@@ -174,54 +192,146 @@ def covered_by(catalog: Catalog) -> dict[str, str]:
     out: dict[str, str] = {}
     for doc in catalog.all():
         for code in doc.extra.get("covers") or ():
-            out.setdefault(str(code).upper(), doc.jurisdiction)
+            out.setdefault(jurisdiction_key(str(code).upper()), doc.jurisdiction)
     return out
 
 
-def find_places(question: str, catalog: Catalog) -> list[Place]:
-    """The jurisdictions a question names, in the order it names them, each once.
+class _Corpus:
+    """The corpus' codes by the jurisdiction they stand for, and what lies wider than a place."""
 
-    Corpus codes match case-sensitively; corpus names, countries and demonyms as whole words; subdivisions
-    (capitalised, e.g. Delaware, Ontario) stand for their country. A country the corpus has no source for is
-    still returned (in_corpus False), so the answer can say the corpus holds nothing on it.
+    def __init__(self, catalog: Catalog):
+        self.codes = set(catalog.jurisdictions())
+        self.by_key: dict[str, str] = {}
+        for code in sorted(self.codes, key=lambda c: (jurisdiction_key(c) != c, c)):
+            self.by_key.setdefault(jurisdiction_key(code), code)  # the ISO code itself first, then an alias
+        self.covers = covered_by(catalog)
+        self.countries = {k.split("-")[0] for k in self.by_key}
+
+    def wider(self, key: str) -> tuple[str, ...]:
+        """Corpus codes whose law applies in the place `key`, nearest first: its country, its unions, a bloc
+        whose documents declare they cover it."""
+        country = key.split("-")[0] if "-" in key else None
+        chain = [country] if country else []
+        iso = country or (key if key in countries() else None)
+        chain += list(unions_of(iso)) if iso else []
+        chain += [c for c in (self.covers.get(key), iso and self.covers.get(iso)) if c]
+        out = [self.by_key.get(jurisdiction_key(c), c if c in self.codes else "") for c in chain]
+        return tuple(dict.fromkeys(c for c in out if c and c != self.by_key.get(key)))
+
+    def place(self, key: str, name: str, named_as: str, start: int) -> Place:
+        code = self.by_key.get(key, key)
+        return Place(code, name, named_as, start, code in self.codes, self.wider(key))
+
+
+def _candidates(question: str, catalog: Catalog, corpus: _Corpus) -> list[tuple[int, int, str, str, str]]:
+    """(start, end, named as, key, name) for every name of a place the question uses; subdivisions come later."""
+    out: list[tuple[int, int, str, str, str]] = []
+
+    def add(name: str, key: str, label: str, written: bool = False, demonym: bool = False) -> None:
+        """`written`: a one-word name from the libraries counts only capitalised ("Turkey", not "turkey");
+        `demonym`: "in French" at a clause's end names a language, not a place."""
+        spans = occurrences(name, question)
+        if written and " " not in name:
+            spans = [(s, e) for s, e in spans if question[s].isupper()]
+        if demonym:
+            spans = [
+                (s, e)
+                for s, e in spans
+                if not (LANGUAGE_BEFORE.search(question[:s]) and LANGUAGE_AFTER.match(question[e:]))
+            ]
+        out.extend((s, e, _bare(question[s:e]), key, label) for s, e in spans)
+
+    names = corpus_names(catalog)
+    for code in corpus.codes:
+        key = jurisdiction_key(code)
+        label = country_name(key) or (unions()[key].name if key in unions() else code)
+        for n in {code, *names.get(code, set())}:
+            add(n, key, label)
+    for union in unions().values():
+        for n in (*union.names, *union.codes):
+            add(n, union.code, union.name, written=True)
+    for country in countries().values():
+        for n in country.names:
+            add(n, country.code, country.name, written=True, demonym=n == country.demonym)
+        held = country.code in corpus.countries
+        for code in country.codes:
+            if held or code not in (country.code, country.alpha_3):
+                add(code, country.code, country.name)
+            else:
+                for s, e in occurrences(code, question):
+                    if CODE_POSITION.search(question[:s]):
+                        out.append((s, e, code, country.code, country.name))
+    return out
+
+
+def _bare(named: str) -> str:
+    return re.sub(r"['\u2019]s$", "", named)
+
+
+@lru_cache(maxsize=1)
+def _subdivision_re() -> re.Pattern[str]:
+    names = sorted(subdivisions(), key=len, reverse=True)
+    return re.compile(r"(?<![\w-])(" + "|".join(re.escape(n) for n in names) + r")(['\u2019]s)?(?![\w-])")
+
+
+def _subdivision_candidates(
+    question: str, corpus: _Corpus, others: list[tuple[int, int, str, str, str]]
+) -> tuple[list[tuple[int, int, str, str, str]], list[Unclear]]:
+    """Subdivisions the question names, in capitals as names are written, and names left ambiguous.
+
+    A subdivision counts when the corpus holds it or its country, or the question names its country; otherwise
+    only a name of several words ("New York"), one in a place position ("in Quebec") or a possessive
+    ("Quebec's") counts, so that a capitalised word at a sentence's start or inside an organisation's name
+    ("Central", "Delta") is no place. A name that is also a country's (Georgia) is the country unless the corpus
+    holds the subdivision or the question names its country; one that several countries share (Punjab) needs
+    such a hint, or it is reported as unclear when it stands in a place position. A subdivision the corpus
+    holds nothing under is a place of its own only where the question asks about it ("in Ontario", "New York's
+    regulator"); used as an attribute ("a Delaware LLC") it stands for its country.
     """
-    corpus_codes = set(catalog.jurisdictions())
-    iso_of_corpus = {code: iso_country(code) for code in corpus_codes}
-    corpus_by_iso = {iso: code for code, iso in iso_of_corpus.items() if iso}
-    covers = covered_by(catalog)
-    found: dict[str, Place] = {}
+    text = folded(question)
+    text = text if len(text) == len(question) else question
+    out: list[tuple[int, int, str, str, str]] = []
+    unclear: list[Unclear] = []
+    for m in _subdivision_re().finditer(text):
+        start, end, name = m.start(), m.end(), m.group(1)
+        named = {k for s, e, _, k, _ in others if "-" not in k and (e <= start or s >= end)}
+        positioned = bool(PLACE_POSITION.search(question[:start]))
+        subs = subdivisions()[name]
+        hinted = [s for s in subs if s.code in corpus.by_key or s.country in named]
+        fitting = hinted or [s for s in subs if s.country in corpus.countries]
+        if name.lower() in _place_names() and not hinted:
+            continue
+        if len(subs) > 1 and len(fitting) != 1:
+            if positioned:
+                where = ", ".join(sorted(country_name(s.country) or s.country for s in subs))
+                unclear.append(Unclear(start, end, f"{_bare(question[start:end])} (a subdivision of {where})"))
+            continue
+        sub = fitting[0] if fitting else subs[0]
+        if not fitting and " " not in name and not positioned and not m.group(2):
+            continue
+        if sub.code in corpus.by_key or positioned or m.group(2):
+            out.append((start, end, _bare(question[start:end]), sub.code, sub.name))
+        else:  # "a Delaware LLC": a company's home, not a place asked about, where the corpus has no law of it
+            out.append((start, end, _bare(question[start:end]), sub.country, country_name(sub.country) or sub.country))
+    return out, unclear
+
+
+def read_places(question: str, catalog: Catalog) -> PlacesRead:
+    """The jurisdictions a question names, in the order it names them, each once, and the names it leaves unclear.
+
+    A place the corpus holds nothing for is still returned (in_corpus False), so the answer can say so; where the
+    names overlap, the longest wins ("New Jersey" over "Jersey"), and a subdivision over a country it shares a
+    name with once the question or the corpus says which is meant.
+    """
+    corpus = _Corpus(catalog)
+    cands = _candidates(question, catalog, corpus)
+    subs, unclear = _subdivision_candidates(question, corpus, cands)
     taken: list[tuple[int, int]] = []
-
-    def add(code: str, name: str, named: str, start: int, in_corpus: bool, via: str | None = None) -> None:
-        end = start + len(named)
-        if any(s <= start < e or s < end <= e for s, e in taken):
-            return
+    found: dict[str, Place] = {}
+    for start, end, named, key, label in sorted(subs + cands, key=lambda c: (c[0], c[0] - c[1], "-" not in c[3])):
+        if any(s < end and start < e for s, e in taken):
+            continue
         taken.append((start, end))
-        if code not in found or start < found[code].start:
-            found[code] = Place(code=code, name=name, named_as=named, start=start, in_corpus=in_corpus, via=via)
-
-    candidates: list[tuple[int, str, str, str, bool]] = []
-    for code in corpus_codes:
-        iso = iso_of_corpus[code]
-        entry = _countries().get(iso) if iso else None
-        name = entry.name if entry else code
-        for pos in _phrase(code, question, True):
-            candidates.append((pos, code, code, code, True))
-        names = set(corpus_names(catalog).get(code, set()))
-        if entry:
-            names |= set(entry.names)
-            for alt in entry.case_sensitive_names:
-                candidates.extend((pos, alt, code, name, True) for pos in _phrase(alt, question, True))
-        for n in names:
-            candidates.extend((pos, n, code, name, True) for pos in _phrase(n, question, False))
-    pattern, table = _static_re()
-    for m in pattern.finditer(question):
-        named, iso = table[m.group(1)]
-        entry = _countries().get(iso)
-        candidates.append((m.start(), named, iso, entry.name if entry else iso, iso in corpus_by_iso))
-    candidates.sort(key=lambda c: (c[0], -len(c[1])))
-    for pos, named, code, name, _in_corpus in candidates:
-        code = corpus_by_iso.get(code, code)
-        via = covers.get(code) if code not in corpus_codes else None
-        add(code, name, named, pos, code in corpus_codes, via)
-    return sorted(found.values(), key=lambda p: p.start)
+        place = corpus.place(key, label, named, start)
+        found.setdefault(place.code, place)
+    return PlacesRead(tuple(sorted(found.values(), key=lambda p: p.start)), tuple(dict.fromkeys(unclear)))

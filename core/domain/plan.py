@@ -57,7 +57,16 @@ class PlannedJurisdiction(BaseModel):
     named_as: tuple[str, ...] = ()
     in_corpus: bool = True
     via: str | None = None
-    """The corpus jurisdiction whose law applies here (a member state answered from EU law), if any."""
+    """The nearest corpus jurisdiction whose law also applies here (a member state's union, a state's country)."""
+    wider: tuple[str, ...] = ()
+    """Every corpus jurisdiction whose law also applies here, nearest first (`via` is the first): a state is
+    answered from its own documents and its country's, a member state from its own and its union's."""
+
+    def answered_from(self) -> list[str]:
+        """The corpus jurisdictions whose sources answer for this place: its own where the corpus holds it, and
+        every wider one (a plan checkpointed before `wider` existed has only `via`)."""
+        own = [self.code] if self.in_corpus else []
+        return list(dict.fromkeys([*own, *(self.wider or ((self.via,) if self.via else ()))]))
 
 
 class PlanItem(BaseModel):
@@ -92,6 +101,9 @@ class ResearchPlan(BaseModel):
     comparison: bool = False
     items: tuple[PlanItem, ...] = ()
     planner: str = "offline"
+    not_understood: tuple[str, ...] = ()
+    """What the question names that the planner could map to no place, authority or instrument of the corpus
+    or the gazetteer (each is also a disclosed item), or could not tell apart (a name two countries share)."""
 
     def item(self, item_id: str) -> PlanItem | None:
         """The item with that id, or None."""
@@ -102,9 +114,9 @@ class ResearchPlan(BaseModel):
         return next((j for j in self.jurisdictions if j.code == code), None)
 
     def answer_codes(self) -> list[str]:
-        """Corpus jurisdictions whose sources answer the plan (a member state's items go to its bloc)."""
-        out = [j.via or j.code for j in self.jurisdictions if j.in_corpus or j.via]
-        return list(dict.fromkeys(out))
+        """Corpus jurisdictions whose sources answer the plan: each place's own and the wider ones that apply
+        there (a member state's union, a state's country)."""
+        return list(dict.fromkeys(c for j in self.jurisdictions for c in j.answered_from()))
 
 
 def item_id(jurisdiction: str, aspect: Aspect | str) -> str:

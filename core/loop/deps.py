@@ -16,6 +16,7 @@ from typing import Any
 from core.config import Settings
 from core.domain.answer import RESIDUAL_HEADING, Answer, gap_for, render_markdown
 from core.domain.documents import Hit
+from core.domain.gazetteer import jurisdiction_name
 from core.domain.plan import PlanItem, ResearchPlan
 from core.domain.records import Citation, Deficiency, DeficiencyType
 from core.engines.base import Critic, Drafter, EngineContext, Planner, Usage
@@ -71,8 +72,11 @@ def usage_metrics(usage: Usage) -> dict[str, float]:
 
 
 def names_of(plan: ResearchPlan | None) -> dict[str, str]:
-    """Jurisdiction code -> the name the plan knows it by, for section headings."""
-    return {j.code: j.name for j in plan.jurisdictions} if plan else {}
+    """Jurisdiction code -> the name the plan knows it by, for section headings; a wider jurisdiction that
+    answers for a named place (a member state's union, a state's country) by its gazetteer name."""
+    if plan is None:
+        return {}
+    return {**{c: jurisdiction_name(c) for c in plan.answer_codes()}, **{j.code: j.name for j in plan.jurisdictions}}
 
 
 def rendered(answer: Answer, plan: ResearchPlan | None, citations: Iterable[Citation] = ()) -> str:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
-from core.domain.gazetteer import country_name, covered_by, iso_country
+from core.domain.gazetteer import country_name, covered_by, iso_country, occurrences
 from core.domain.plan import (
     ANY_JURISDICTION,
     Aspect,
@@ -30,12 +29,6 @@ def place_name(code: str) -> str:
     """A readable name for a jurisdiction code: the country's name where the code stands for one, else the code."""
     iso = iso_country(code.split("-")[0])
     return (country_name(iso) if iso else None) or code
-
-
-def _named(words: str, question: str) -> bool:
-    return (
-        bool(words.strip()) and re.search(r"(?<!\w)" + re.escape(words.strip()) + r"(?!\w)", question, re.I) is not None
-    )
 
 
 class _Codes:
@@ -91,7 +84,7 @@ def merge_plan(floor: ResearchPlan, out: PlanOut, ctx: EngineContext) -> tuple[R
         if code is None:
             notes.append(f"llm planner: dropped jurisdiction {pj.code[:20]!r}: not a corpus or ISO 3166 code")
             continue
-        words = tuple(dict.fromkeys(w.strip() for w in pj.named_as if _named(w, floor.question)))
+        words = tuple(dict.fromkeys(w.strip() for w in pj.named_as if occurrences(w, floor.question)))
         if not words:
             notes.append(f"llm planner: dropped jurisdiction {code}: the question does not name it")
             continue

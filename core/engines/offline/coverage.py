@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from core.domain.answer import Answer, Claim
 from core.domain.corrections import ItemSubject, JurisdictionSubject, filter_of
+from core.domain.gazetteer import same_jurisdiction
 from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
 from core.domain.records import Deficiency, DeficiencyType, Severity
 from core.engines.base import EngineContext
@@ -25,7 +26,11 @@ def supported(claim: Claim, plan: ResearchPlan, ctx: EngineContext, jurisdiction
     for q in claim.citations:
         ok, _ = usable(q.doc_id, plan, ctx)
         doc = ctx.catalog.get(q.doc_id)
-        if not ok or doc is None or jurisdiction not in (ANY_JURISDICTION, doc.jurisdiction):
+        if (
+            not ok
+            or doc is None
+            or not (jurisdiction == ANY_JURISDICTION or same_jurisdiction(jurisdiction, doc.jurisdiction))
+        ):
             continue
         if doc.provenance.unverified_upload:
             continue

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from core.domain.documents import Catalog, DocStatus
-from core.domain.gazetteer import Place, corpus_names, find_places, is_place_name, name_re
+from core.domain.gazetteer import Place, corpus_names, is_place_name, occurrences, read_places, without_names
 from core.domain.plan import (
     ANY_JURISDICTION,
     Aspect,
@@ -23,6 +23,7 @@ from core.domain.plan import (
     verdict_item,
 )
 from core.engines.base import EngineContext, PlanResult
+from core.engines.offline.recall import Unplanned, unplanned
 from core.engines.text import AUXILIARIES, STOPWORDS, stem, terms
 
 ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
@@ -163,7 +164,7 @@ def named_documents(question: str, catalog: Catalog) -> list[str]:
         ]
         if doc.citation:
             names.extend(p.strip() for p in re.split(r"[;,]", doc.citation) if len(p.strip()) > 6)
-        if any(name_re(n, False).search(question) for n in names if n):
+        if any(occurrences(n, question) for n in names if n):
             out.append(doc.id)
     return out
 
@@ -176,11 +177,7 @@ def question_for(question: str, code: str, codes: list[str], catalog: Catalog) -
     for other in codes:
         if other not in (code, ANY_JURISDICTION):
             others |= {other, *names.get(other, set())}
-    mine = names.get(code, set())
-    text = question
-    for name in sorted(others - mine, key=len, reverse=True):
-        text = name_re(name, False).sub(" ", text)
-    return " ".join(text.split())
+    return without_names(question, others - names.get(code, set()))
 
 
 class OfflinePlanner:
@@ -191,7 +188,9 @@ class OfflinePlanner:
     def plan(self, question: str, ctx: EngineContext) -> PlanResult:
         """Jurisdictions, entity types, aspects and one item per jurisdiction and aspect."""
         catalog = ctx.catalog
-        places = find_places(question, catalog)
+        read = read_places(question, catalog)
+        places = list(read.places)
+        unknown = [*unplanned(question, read.spans(), catalog), *(Unplanned(u.text, place=True) for u in read.unclear)]
         named_words = {w for p in places for w in terms(p.named_as)}
         jurisdictions = tuple(_planned(p) for p in places)
         entities = entities_in(question, catalog)
@@ -214,9 +213,8 @@ class OfflinePlanner:
             aspects.append(Aspect.definition)  # what the stressed concept covers is part of what is asked
         history_docs = self._history(question, named, catalog, ctx)
         items: list[PlanItem] = []
-        codes = [j.via or j.code for j in jurisdictions if j.in_corpus or j.via]
-        codes = list(dict.fromkeys(codes)) or ([] if jurisdictions else [ANY_JURISDICTION])
-        words_for = {c: " ".join(dict.fromkeys(p.named_as for p in places if (p.via or p.code) == c)) for c in codes}
+        codes = answering_codes(jurisdictions, unknown)
+        words_for = {c: " ".join(dict.fromkeys(_words_for(c, places, jurisdictions))) for c in codes}
         topic_text = " ".join(w for w in re.findall(r"[\w%$€£-]+", question) if stem(w) in topic or re.search(r"\d", w))
         for code in codes:
             asked = question_for(question, code, codes, catalog)
@@ -232,23 +230,7 @@ class OfflinePlanner:
                         query=query,
                     )
                 )
-        for j in jurisdictions:
-            if not j.in_corpus:
-                ask = (
-                    f"{j.name}: its own national law (the corpus holds {j.via} sources, which apply there)"
-                    if j.via
-                    else f"{j.name}: {', '.join(a.label for a in aspects)} on {topic_text or question}"
-                )
-                items.append(
-                    PlanItem(
-                        id=item_id(j.code, aspects[0]),
-                        jurisdiction=j.code,
-                        aspect=aspects[0],
-                        ask=ask,
-                        query="",
-                        answerable=False,
-                    )
-                )
+        items += disclosed_items(jurisdictions, unknown, aspects, topic_text or question)
         if yes_no:
             items.insert(0, verdict_item(question, bool(codes)))
         comparison = bool(COMPARISON.search(question)) or (len(codes) > 1 and " and " in question.lower())
@@ -267,6 +249,7 @@ class OfflinePlanner:
             comparison=comparison and len(jurisdictions) > 1,
             items=tuple(items),
             planner=self.name,
+            not_understood=tuple(u.text for u in unknown),
         )
         return PlanResult(plan=plan)
 
@@ -282,5 +265,64 @@ class OfflinePlanner:
 
 def _planned(place: Place) -> PlannedJurisdiction:
     return PlannedJurisdiction(
-        code=place.code, name=place.name, named_as=(place.named_as,), in_corpus=place.in_corpus, via=place.via
+        code=place.code,
+        name=place.name,
+        named_as=(place.named_as,),
+        in_corpus=place.in_corpus,
+        via=place.via,
+        wider=place.wider,
     )
+
+
+def answering_codes(jurisdictions: tuple[PlannedJurisdiction, ...], unknown: list[Unplanned]) -> list[str]:
+    """The corpus jurisdictions that get items: each named place's own and wider ones; any jurisdiction when the
+    question names none (not even a place the corpus and the gazetteer do not know)."""
+    codes = list(dict.fromkeys(c for j in jurisdictions for c in j.answered_from()))
+    if codes or jurisdictions or any(u.place for u in unknown):
+        return codes
+    return [ANY_JURISDICTION]
+
+
+def _words_for(code: str, places: list[Place], jurisdictions: tuple[PlannedJurisdiction, ...]) -> list[str]:
+    """The question's own names of the places a corpus jurisdiction answers for (for its retrieval query)."""
+    return [p.named_as for p, j in zip(places, jurisdictions) if code in j.answered_from()]
+
+
+def disclosed_items(
+    jurisdictions: tuple[PlannedJurisdiction, ...], unknown: list[Unplanned], aspects: list[Aspect], topic: str
+) -> list[PlanItem]:
+    """Items no retrieval can answer, disclosed in the answer: a place the corpus holds nothing of its own for
+    (with the wider sources that do apply there, if any), and every name the plan could not place."""
+    out: list[PlanItem] = []
+    for j in jurisdictions:
+        if j.in_corpus:
+            continue
+        law = "its own law" if "-" in j.code or not j.code.isalpha() or len(j.code) != 2 else "its own national law"
+        wider = ", ".join(j.wider or ((j.via,) if j.via else ()))
+        ask = (
+            f"{j.name}: {law} (the corpus holds {wider} sources, which apply there)"
+            if wider
+            else f"{j.name}: {', '.join(a.label for a in aspects)} on {topic}"
+        )
+        out.append(
+            PlanItem(
+                id=item_id(j.code, aspects[0]),
+                jurisdiction=j.code,
+                aspect=aspects[0],
+                ask=ask,
+                query="",
+                answerable=False,
+            )
+        )
+    for u in unknown:
+        out.append(
+            PlanItem(
+                id=f"named:{re.sub(r'[^a-z0-9]+', '-', u.text.lower()).strip('-')}",
+                jurisdiction=ANY_JURISDICTION,
+                aspect=aspects[0],
+                ask=f'"{u.text}", which the question names',
+                query="",
+                answerable=False,
+            )
+        )
+    return out

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from core.domain.answer import Answer, Claim, Quote
 from core.domain.figures import figures
-from core.domain.gazetteer import currency_hint
+from core.domain.gazetteer import currency_hint, same_jurisdiction
 from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
 from core.engines.base import EngineContext
 from core.engines.offline.relevance import (
@@ -82,7 +82,7 @@ def candidates(
         doc = ctx.catalog.get(doc_id)
         if not ok or doc is None:
             continue
-        if item.jurisdiction not in (ANY_JURISDICTION, doc.jurisdiction):
+        if not (item.jurisdiction == ANY_JURISDICTION or same_jurisdiction(item.jurisdiction, doc.jurisdiction)):
             continue
         hint = currency_hint(doc.jurisdiction)
         sents = sentences(text)

@@ -17,7 +17,7 @@ from core.domain.corrections import (
 )
 from core.domain.documents import DocStatus
 from core.domain.figures import figures
-from core.domain.gazetteer import currency_hint
+from core.domain.gazetteer import currency_hint, same_jurisdiction
 from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan, item_id
 from core.domain.records import Deficiency, DeficiencyType, Evidence
 from core.engines.base import EngineContext
@@ -163,7 +163,11 @@ def revise_outdated(
     if ctx.catalog.status_at(doc.id, ctx.as_of) == DocStatus.not_yet_applicable:
         preds = {p.id for p in ctx.catalog.predecessors_in_force(doc.id, ctx.as_of)}
         answer = _applicability(plan, answer, doc.id, ctx, d.affected_section or doc.jurisdiction)
-        items = [i for i in _items_of(plan, d) if i.jurisdiction in (doc.jurisdiction, ANY_JURISDICTION)]
+        items = [
+            i
+            for i in _items_of(plan, d)
+            if i.jurisdiction == ANY_JURISDICTION or same_jurisdiction(i.jurisdiction, doc.jurisdiction)
+        ]
         return fill(plan, answer, items, [e for e in ev if e.doc_id in preds], ctx)
     answer, item_ids = _without(answer, lambda c: doc.id in c.doc_ids and not c.history)
     items = [i for i in plan.items if i.id in item_ids] or _items_of(plan, d)

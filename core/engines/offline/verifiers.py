@@ -18,6 +18,7 @@ from core.domain.corrections import (
 )
 from core.domain.documents import DocStatus
 from core.domain.figures import figures, format_date, mentions_date
+from core.domain.gazetteer import same_jurisdiction
 from core.domain.plan import ANY_JURISDICTION, ResearchPlan
 from core.domain.quality import quality_score
 from core.domain.records import Deficiency, DeficiencyType, Severity
@@ -58,7 +59,7 @@ def check_sources(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineCont
                 for _, c in located
                 if c.kind == "finding"
                 for i in c.plan_item_ids
-                if (item := plan.item(i)) is not None and item.jurisdiction == doc.jurisdiction
+                if (item := plan.item(i)) is not None and same_jurisdiction(item.jurisdiction, doc.jurisdiction)
             }
             told = {
                 i

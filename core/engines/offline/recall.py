@@ -1,0 +1,148 @@
+"""Plan recall: every place, authority, regulator or instrument the question names is checked against the plan.
+
+A name is a run of capitalised words or acronyms ("the Atlantis Gaming Commission", "under MiCA", "Xylandia's
+regulator"). It counts as naming a body, an instrument or a place when it carries a head word of one (English
+words for kinds of bodies and instruments, not legal facts), stands where a place or an instrument stands ("in
+X", "under X") or is a possessive. Such a name is understood when the gazetteer placed it or when its distinctive
+words are the corpus' own (its documents' titles, authorities, instruments, citations and aliases); what is left
+is disclosed ("the question names X; the corpus holds nothing under it") and listed as not understood.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from core.domain.documents import Catalog
+from core.domain.figures import MONTH_NUMBER
+from core.domain.gazetteer import PLACE_POSITION
+from core.engines.text import STOPWORDS, stem
+
+
+def _word_set(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+BODY_WORDS = _word_set(
+    "authority authorities commission agency bureau office department ministry board council bank regulator "
+    "supervisor supervisory superintendent service services network court tribunal parliament treasury "
+    "administration unit centre center institute registry registrar commissioner ombudsman government senate "
+    "congress assembly directorate inspectorate secretariat committee"
+)
+"""English head words of the names of bodies: a capitalised name ending in one names an authority."""
+INSTRUMENT_WORDS = _word_set(
+    "act acts regulation regulations directive directives rule rules code law laws ordinance decree statute "
+    "guidance guidelines guideline notice notices order standard standards recommendation recommendations "
+    "convention treaty bill circular handbook rulebook sourcebook framework regime amendment instrument "
+    "decision"
+)
+"""English head words of the names of instruments ("the Zeta Accord" has none, so it needs a place position)."""
+QUESTION_OPENERS = _word_set(
+    "what which who whom how why when where is are does do did can could should must may will would has have had "
+    "was were compare explain describe list give summarise summarize tell under after before since in for "
+    "according"
+)
+"""Words a question opens with that are never a name."""
+PROVISION_WORDS = _word_set(
+    "article articles section sections part chapter annex schedule paragraph recital appendix clause title"
+)
+"""Words that point into an instrument ('under Article 52'): a reference, not a name to be placed."""
+CONNECTORS = frozenset({"of", "for", "the", "and", "on", "de", "des", "du", "la", "le", "&"})
+_TOKEN = re.compile(r"[A-Za-z][\w.&/-]*(?:['\u2019]s)?|\d[\d/.-]*")
+
+
+@dataclass(frozen=True)
+class Unplanned:
+    """A name the plan does not cover; `place` when it stands where a place does and names no body or instrument."""
+
+    text: str
+    place: bool
+
+
+@dataclass(frozen=True)
+class Name:
+    """A run of capitalised words in the question: its text, where it starts and ends."""
+
+    text: str
+    start: int
+    end: int
+    possessive: bool
+
+
+def _capital(token: str) -> bool:
+    return token[0].isupper() or (len(token) > 1 and any(c.isupper() for c in token[1:]))
+
+
+def names_in(question: str) -> list[Name]:
+    """Runs of capitalised words and acronyms (joined by "of", "for", "the" ..., years and numbers allowed after
+    a word); a sentence's first word starts a run only when it is no ordinary question or stop word, and month
+    names are dates, not names."""
+    out: list[Name] = []
+    run: list[re.Match[str]] = []
+
+    def close() -> None:
+        while run and (run[-1].group().lower() in CONNECTORS or run[-1].group()[0].isdigit()):
+            run.pop()
+        if run:
+            last = run[-1].group()
+            out.append(Name(question[run[0].start() : run[-1].end()], run[0].start(), run[-1].end(), _possessive(last)))
+        run.clear()
+
+    for m in _TOKEN.finditer(question):
+        token = m.group()
+        bare = re.sub(r"['\u2019]s$", "", token)
+        gap = question[run[-1].end() : m.start()] if run else ""
+        if run and (gap.strip() not in ("", ",") or "," in gap or _possessive(run[-1].group())):
+            close()
+        first = not question[: m.start()].strip() or question[: m.start()].rstrip()[-1] in ".?!:;"
+        if bare.lower() in MONTH_NUMBER or (first and bare.lower() in STOPWORDS | QUESTION_OPENERS):
+            close()
+        elif _capital(bare) or (run and (bare.lower() in CONNECTORS or token[0].isdigit())):
+            run.append(m)
+        else:
+            close()
+    close()
+    return out
+
+
+def _possessive(token: str) -> bool:
+    return bool(re.search(r"['\u2019]s$", token))
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[A-Za-z][A-Za-z0-9]*", text)
+
+
+def corpus_words(catalog: Catalog) -> set[str]:
+    """Every word of the corpus' own names: titles, authorities, instruments, citations, aliases, subdivision
+    names (stemmed, lower case)."""
+    out: set[str] = set()
+    for doc in catalog.all():
+        for text in (doc.title, doc.authority, doc.instrument, doc.citation, doc.jurisdiction_name, *doc.aliases):
+            out.update(stem(w.lower()) for w in _words(text or ""))
+    return out
+
+
+def unplanned(question: str, spans: Iterable[tuple[int, int]], catalog: Catalog) -> list[Unplanned]:
+    """The names of bodies, instruments or places in the question that neither the gazetteer read (`spans`:
+    where it found places) nor the corpus knows by its own words, in the order the question names them."""
+    spans = list(spans)
+    known = corpus_words(catalog)
+    out: dict[str, Unplanned] = {}
+    for name in names_in(question):
+        words = [w for w in _words(name.text) if w.lower() not in CONNECTORS]
+        heads = {w.lower() for w in words} & (BODY_WORDS | INSTRUMENT_WORDS)
+        positioned = bool(PLACE_POSITION.search(question[: name.start]))
+        if not (heads or positioned or name.possessive):
+            continue
+        rest = re.sub(r"['\u2019]s$", "", question[name.start : name.end])
+        for s, e in sorted(spans, reverse=True):
+            if s < name.end and name.start < e:
+                rest = rest[: max(0, s - name.start)] + " " + rest[max(0, e - name.start) :]
+        generic = CONNECTORS | BODY_WORDS | INSTRUMENT_WORDS | PROVISION_WORDS | STOPWORDS
+        distinct = [w for w in _words(rest) if w.lower() not in generic]
+        if distinct and not all(stem(w.lower()) in known for w in distinct):
+            text = re.sub(r"['\u2019]s$", "", name.text)
+            out.setdefault(text, Unplanned(text, positioned and not heads))
+    return list(out.values())

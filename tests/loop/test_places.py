@@ -1,0 +1,219 @@
+"""Jurisdictions from world knowledge (unions, member states, subdivisions, GB and UK) and the plan's recall check,
+on a corpus of minimal front matter the tests build themselves (tests/loop/places.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from core.config import Settings
+from core.domain.documents import Catalog, Chunk, DocumentMeta, SearchFilter
+from core.domain.gazetteer import iso_code, occurrences, read_places, same_jurisdiction
+from core.domain.plan import ANY_JURISDICTION, PlannedJurisdiction, ResearchPlan
+from core.domain.world import load_unions, unions_file
+from core.engines.base import EngineContext
+from core.engines.offline.planner import OfflinePlanner
+from core.persistence.checkpoints import memory_persistence
+from core.retrieval.embeddings import Embedder
+from core.retrieval.registry import open_store
+from core.service import Workbench
+from tests.fakes import KeywordStore
+from tests.loop.corpora import AS_OF
+from tests.loop.places import label_corpus
+
+CATALOG = Catalog(m for m, _ in label_corpus())
+
+
+def plan_of(question: str, catalog: Catalog = CATALOG) -> ResearchPlan:
+    ctx = EngineContext(catalog=catalog, as_of=AS_OF, doc_text=lambda _: "")
+    return OfflinePlanner().plan(question, ctx).plan
+
+
+def places(question: str, catalog: Catalog = CATALOG) -> list[tuple[str, bool, tuple[str, ...]]]:
+    return [(p.code, p.in_corpus, p.wider) for p in read_places(question, catalog).places]
+
+
+@pytest.fixture
+def wb(tmp_path: Path) -> Workbench:
+    return Workbench(Settings(data_dir=tmp_path), store=KeywordStore(label_corpus()), persistence=memory_persistence())
+
+
+def test_the_unions_file_names_its_source_and_date_and_refuses_unknown_members(tmp_path: Path) -> None:
+    data = unions_file()
+    assert data.source and data.checked.year >= 2026
+    assert {u.code for u in data.unions} >= {"EU", "EEA"}
+    bad = tmp_path / "unions.yaml"
+    bad.write_text("source: s\nchecked: 2026-01-01\nunions:\n  - {code: XU, name: X, members: [DE, QQ]}\n")
+    with pytest.raises(ValueError, match="XU lists QQ, not ISO 3166-1 alpha-2"):
+        load_unions(bad)
+
+
+@pytest.mark.parametrize("question", ["What does the European Union require?", "What must I do in the EU?"])
+def test_a_union_is_known_by_name_and_code_without_front_matter(question: str) -> None:
+    assert places(question) == [("EU", True, ())]
+    plan = plan_of(question)
+    assert plan.answer_codes() == ["EU"] and [i.jurisdiction for i in plan.items if i.answerable] == ["EU"]
+
+
+def test_a_member_state_is_answered_from_its_union_and_its_own_documents() -> None:
+    assert places("What must a producer with customers in Germany do?") == [("DE", True, ("EU",))]
+    assert plan_of("What must a producer with customers in Germany do?").answer_codes() == ["DE", "EU"]
+    only_union = Catalog(m for m, _ in label_corpus() if m.jurisdiction == "EU")
+    assert places("And in France?", only_union) == [("FR", False, ("EU",))]
+    assert places("And in Norway?", only_union) == [("NO", False, ())]  # EEA, not EU: the corpus holds no EEA law
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("What does New York's regulator require?", [("US-NY", True, ("US",))]),
+        ("Is it different in Quebec?", [("CA-QC", True, ())]),
+        ("Is it different in Québec?", [("CA-QC", True, ())]),
+        ("What applies in Ontario?", [("CA-ON", False, ())]),
+        ("What applies in Bavaria?", [("DE-BY", False, ("DE", "EU"))]),
+        ("What applies in Paris?", [("FR", False, ("EU",))] * 0),
+        ("Does the rule apply in Georgia?", [("GE", False, ())]),
+        ("Does the rule apply in the US state of Georgia?", [("US", True, ()), ("US-GA", False, ("US",))]),
+        ("Must a Delaware company label its goods?", [("US", True, ())]),
+        ("Must labels be written in French in Quebec?", [("CA-QC", True, ())]),
+        ("What applies in French law?", [("FR", False, ("EU",))]),
+    ],
+)
+def test_subdivisions_by_name_with_care_for_false_positives(
+    question: str, expected: list[tuple[str, bool, tuple[str, ...]]]
+) -> None:
+    assert places(question) == expected
+
+
+def test_a_subdivision_is_answered_from_its_own_documents_and_its_countrys() -> None:
+    plan = plan_of("What must a seller in New York mark on its containers?")
+    assert plan.answer_codes() == ["US-NY", "US"]
+    assert {i.jurisdiction for i in plan.items if i.answerable} == {"US-NY", "US"}
+    by_authority = plan_of("What does the New York State Department of Environmental Conservation require?")
+    assert by_authority.answer_codes() == ["US-NY", "US"] and by_authority.not_understood == ()
+
+
+def test_a_name_two_countries_share_is_reported_not_guessed() -> None:
+    plan = plan_of("Is it different in Punjab?")
+    assert plan.jurisdictions == () and plan.not_understood == ("Punjab (a subdivision of India, Pakistan)",)
+    assert [i.answerable for i in plan.items if i.id.startswith("named:")] == [False]
+
+
+def test_codes_match_in_capitals_and_names_in_any_case() -> None:
+    assert occurrences("US", "Tell us what applies") == []
+    assert occurrences("US", "in the US's rules") == [(7, 11)]
+    assert occurrences("European Union", "the european union") == [(4, 18)]
+    assert occurrences("EU", "the eu rules") == []
+    assert places("Tell us what applies to packaged goods.") == []
+
+
+def test_uk_and_gb_name_one_jurisdiction_and_both_are_retrieved(wb: Workbench) -> None:
+    assert same_jurisdiction("UK", "GB") and not same_jurisdiction("UK", "US")
+    for question in ("What applies in the UK?", "What applies in the United Kingdom?", "And for British firms?"):
+        assert places(question) == [("GB", True, ())]
+    assert set(SearchFilter(jurisdictions=("UK",)).jurisdictions) >= {"UK", "GB"}
+    r = wb.start("What must producers of packaged goods do in the United Kingdom?", as_of=AS_OF, approve="all")
+    cited = {d for _, c in r.answer.claims() for d in c.doc_ids}
+    assert {"uk-pack-regs", "gb-pack-guide"} <= cited
+    assert not [d for d in r.residual_deficiencies if d.deficiency_type.value == "missing_jurisdiction"]
+
+
+def test_a_member_state_and_a_subdivision_are_answered_in_the_loop(wb: Workbench) -> None:
+    r = wb.start("What must producers of packaged goods do in Germany?", as_of=AS_OF, approve="all")
+    assert {"de-pack-act", "eu-pack-reg"} <= {d for _, c in r.answer.claims() for d in c.doc_ids}
+    assert "## DE (Germany)" in r.final_answer and "## EU (European Union)" in r.final_answer
+    r = wb.start("What must sellers of packaged goods do in New York?", as_of=AS_OF, approve="all")
+    assert {"us-ny-pack-law", "us-pack-rule"} <= {d for _, c in r.answer.claims() for d in c.doc_ids}
+    assert "## US-NY (New York)" in r.final_answer and "## US (United States)" in r.final_answer
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What does the European Union require of producers?",
+        "What applies in Atlantis?",
+        "What does the Atlantis Gaming Commission require of producers?",
+        "What applies in Ontario?",
+        "Under the Zeta Accord, what must producers in the EU print?",
+    ],
+)
+def test_every_named_place_authority_or_instrument_is_planned_or_disclosed(question: str) -> None:
+    plan = plan_of(question)
+    assert plan.items
+    named = {n for j in plan.jurisdictions for n in j.named_as} | set(plan.not_understood)
+    assert named, "the question names something and the plan records it"
+    for text in plan.not_understood:
+        assert any(not i.answerable and text in i.ask for i in plan.items)
+
+
+def test_what_the_plan_did_not_understand_is_disclosed_in_the_answer(wb: Workbench) -> None:
+    r = wb.start("What does the Atlantis Gaming Commission require of producers?", as_of=AS_OF, approve="all")
+    assert r.plan.not_understood == ("Atlantis Gaming Commission",)
+    assert any("Atlantis Gaming Commission" in g.text for g in r.answer.gaps)
+    assert "Atlantis Gaming Commission" in r.final_answer
+    nowhere = plan_of("What applies in Atlantis?")
+    assert nowhere.not_understood == ("Atlantis",) and not any(
+        i.jurisdiction == ANY_JURISDICTION and i.answerable for i in nowhere.items
+    )
+    known = plan_of("What does the Label Regulation say in the EU?")
+    assert known.not_understood == ()
+
+
+def test_a_plan_checkpointed_before_wider_places_still_loads() -> None:
+    old = {
+        "question": "q",
+        "as_of": "2026-11-30",
+        "jurisdictions": [{"code": "DE", "name": "Germany", "in_corpus": False, "via": "EU"}],
+    }
+    plan = ResearchPlan.model_validate(old)
+    assert plan.not_understood == () and plan.answer_codes() == ["EU"]
+    assert PlannedJurisdiction(code="US-NY", name="New York", wider=("US",)).answered_from() == ["US-NY", "US"]
+
+
+@pytest.mark.parametrize(
+    ("typed", "code"),
+    [
+        ("UK", "GB"),
+        ("uk", "GB"),
+        ("Germany", "DE"),
+        ("European Union", "EU"),
+        ("Quebec", "CA-QC"),
+        ("GB", None),
+        ("INT", None),
+    ],
+)
+def test_iso_codes_for_what_an_analyst_types(typed: str, code: str | None) -> None:
+    assert iso_code(typed) == code
+
+
+def test_a_filter_on_one_code_finds_documents_filed_under_the_other_on_the_real_store(
+    tmp_path: Path, backend_settings: Callable[..., Settings], embedder: Embedder
+) -> None:
+    store = open_store(backend_settings("edge", tmp_path / "data"))
+    texts = {
+        "UK": "Producers report packaging weight yearly.",
+        "GB": "Producers print a recycling label.",
+        "US": "Producers state the net quantity.",
+    }
+    store.upsert_documents(
+        [
+            (
+                DocumentMeta(id=f"{code.lower()}-doc", title=f"{code} doc", jurisdiction=code),
+                [Chunk(doc_id=f"{code.lower()}-doc", chunk_index=0, text=text)],
+            )
+            for code, text in texts.items()
+        ]
+    )
+    for code in ("UK", "GB"):
+        hits = store.search("producers packaging", k=5, flt=SearchFilter(jurisdictions=(code,)))
+        assert {h.doc_id for h in hits} == {"uk-doc", "gb-doc"}
+    store.close()
+
+
+def test_covers_stays_an_override_for_a_bloc_world_knowledge_does_not_know() -> None:
+    bloc = DocumentMeta(id="bl-reg", title="Bloc rule", jurisdiction="BL", extra={"covers": ["DE"]})
+    catalog = Catalog([*(m for m, _ in label_corpus()), bloc])
+    assert places("What applies in Germany?", catalog) == [("DE", True, ("EU", "BL"))]
+    assert plan_of("What applies in Germany?", catalog).answer_codes() == ["DE", "EU", "BL"]
