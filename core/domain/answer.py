@@ -76,9 +76,41 @@ class Gap(BaseModel):
     text: str
 
 
-def gap_for(item: PlanItem) -> Gap:
-    """The plain statement of a plan item the corpus could not answer."""
-    return Gap(plan_item_id=item.id, text=f"The corpus holds no source on {item.ask}.")
+def gap_for(item: PlanItem, plan: ResearchPlan | None = None) -> Gap:
+    """The plain statement of a plan item the corpus could not answer, made from what the item asks (its
+    jurisdiction and aspect), never from the question's words."""
+    planned = plan.jurisdiction(item.jurisdiction) if plan is not None else None
+    name = planned.name if planned is not None else item.jurisdiction
+    if item.jurisdiction == ANY_JURISDICTION:
+        text = f"No source in the corpus states {item.aspect.asks}."
+    elif item.answerable:
+        text = f"For {name}, no source in the corpus states {item.aspect.asks}."
+    elif planned is not None and planned.via:
+        text = f"For {name}, the corpus holds {planned.via} sources, which apply there, but none of its own law."
+    else:
+        text = f"The corpus holds no source for {name}."
+    return Gap(plan_item_id=item.id, text=text)
+
+
+VERDICT_PART = re.compile(
+    r"(?:^|(?<=[\s.;]))(?:\((?P<label>[^)]{1,12})\)\s*|(?P<code>[A-Z]{2,3}(?:-[A-Z0-9]{1,3})?):\s*|^)"
+    r"(?P<word>Yes|No)\b(?=[.,;:])"
+)
+"""A verdict word at the start of the verdict or of one of its parts: "Yes.", "(2) No.", "EU: No, only ..."."""
+
+
+def verdict_words(claim: Claim | None) -> dict[str, str]:
+    """The verdicts a verdict claim states: {"*": "yes"} for a single one, {"EU": "no", "US": "yes"} for one per
+    jurisdiction, {"1": ..., "2": ...} for one per part of the question."""
+    if claim is None or claim.kind != "verdict":
+        return {}
+    out: dict[str, str] = {}
+    for m in VERDICT_PART.finditer(claim.text):
+        key = m.group("code") or m.group("label") or ANY_JURISDICTION
+        if key == ANY_JURISDICTION and out:
+            continue
+        out.setdefault(key, m.group("word").lower())
+    return out
 
 
 Located = tuple[str, Claim]
@@ -131,8 +163,8 @@ class Answer(BaseModel):
         return "\n".join(c.text for _, c in self.claims())
 
     def word_count(self) -> int:
-        """Words of the answer's statements."""
-        return len(self.body_text().split())
+        """Words of the answer's statements (disclosures aside: they say what is left, not what the law is)."""
+        return sum(len(c.text.split()) for _, c in self.claims() if c.kind != "disclosure")
 
 
 GAP_HEADING = "Not answered by the corpus"

@@ -39,7 +39,10 @@ def test_targets_report_pass_fail_with_evidence(bench, reports) -> None:
         "loop covers at least 85% of the expected facts",
         "no question certified incomplete (ended at the threshold or with nothing open, an item unanswered)",
         "no duplicate or cut sentence",
-        "words per plan item at most 120 on every question",
+        "words per plan item at most 60 on every question",
+        "no answer over its word budget (60 per item, at most 450 for up to three jurisdictions)",
+        "no false residual on the questions whose complete answer is in the corpus",
+        "no wrong verdict",
     ]
     totals = {k: r.summary()["total"] for k, r in reports.items()}
     assert checks[0][1] is (totals["loop"]["residual_severity"] <= totals["single"]["residual_severity"] / 2 + 1e-9)

@@ -77,7 +77,10 @@ def check_claims(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineConte
             out.append(
                 _misstated(code, c, query, f"{code}:{item}:{fig.unit}:{fig.value:g}", Severity.critical, what, fig.unit)
             )
-        quoted_dates = set(dates(quoted))
+        # a cited document's own date (when it applies) is the corpus' fact about it, not a figure to quote
+        quoted_dates = set(dates(quoted)) | {
+            d.effective for d in (ctx.catalog.get(i) for i in c.doc_ids) if d is not None and d.effective
+        }
         for d in dates(c.said):
             if d not in quoted_dates:
                 what = f"gives {format_date(d)}, which the passage it quotes does not"

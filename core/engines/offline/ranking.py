@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from core.domain.answer import Answer, Claim, Quote
 from core.domain.figures import figures
 from core.domain.gazetteer import currency_hint
+from core.domain.instructions import has_instructions
 from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
 from core.engines.base import EngineContext
 from core.engines.offline.relevance import (
@@ -21,6 +22,7 @@ from core.engines.offline.relevance import (
     rarity,
     relevance,
     said_terms,
+    topical_sentence,
 )
 from core.engines.offline.sources import usable
 from core.engines.text import is_anaphoric, same_sentence, sentences, term_set, terms
@@ -77,6 +79,7 @@ def candidates(
     if weights is None:
         weights = rarity((t for _, _, t, _ in passages), topic)
     out: list[Candidate] = []
+    whole: dict[str, str] = {}
     for rank, (doc_id, chunk_id, text, _) in enumerate(passages):
         ok, history = usable(doc_id, plan, ctx)
         doc = ctx.catalog.get(doc_id)
@@ -85,14 +88,17 @@ def candidates(
         if item.jurisdiction not in (ANY_JURISDICTION, doc.jurisdiction):
             continue
         hint = currency_hint(doc.jurisdiction)
+        if doc_id not in whole:
+            whole[doc_id] = ctx.doc_text(doc_id)
         sents = sentences(text)
+        topical = [topical_sentence(plan, s, whole[doc_id]) for s in sents]
         anchored = ANCHOR if asked and any(f.key in asked for s in sents for f in figures(s, hint)) else 0.0
         feats = [feature(item, s, plan, hint) for s in sents]
         said = [len(said_terms(topic, s, plan.topic_terms)) for s in sents]
         on_topic = any(f >= 1.0 and n >= 1 for f, n in zip(feats, said))
         for i, sent in enumerate(sents):
             feat, shared = feats[i], said[i]
-            if feat == 0.0:
+            if feat == 0.0 or not topical[i] or not starts_whole(sent) or has_instructions(sent):
                 continue
             stressed = bool(focus and said_terms(focus, sent, plan.focus_terms))
             needed = 1 if feat >= 1.0 or stressed or doc_id in plan.named_doc_ids else round(floor * len(topic))
@@ -103,7 +109,7 @@ def candidates(
             rel = relevance(topic, sent, weights, plan.topic_terms)
             quote_texts = [sent]
             if is_anaphoric(sent):
-                if i == 0 or is_anaphoric(sents[i - 1]):
+                if i == 0 or is_anaphoric(sents[i - 1]) or has_instructions(sents[i - 1]):
                     continue
                 quote_texts = [sents[i - 1], sent]
             named = 0.4 if doc_id in plan.named_doc_ids else 0.0
@@ -142,6 +148,13 @@ def candidates(
             )
     out.sort(key=lambda c: -c.score)
     return out
+
+
+def starts_whole(sentence: str) -> bool:
+    """Whether a sentence opens as a sentence does (a capital, a digit, a quote or a bracket), not mid-way through
+    one ("and must then ...")."""
+    first = sentence.lstrip()[:1]
+    return bool(first) and not first.islower()
 
 
 def pick(

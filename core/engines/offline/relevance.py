@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from core.domain.figures import dates, figures
 from core.domain.plan import Aspect, PlanItem, ResearchPlan
+from core.engines.offline.aspects import aspect_feature
 from core.engines.offline.sources import YEAR
 from core.engines.text import sentences, term_set, terms
 
@@ -53,6 +54,9 @@ def asked_figures(question: str) -> frozenset[tuple[str, float]]:
 def feature(item: PlanItem, sentence: str, plan: ResearchPlan, hint: tuple[str, ...]) -> float:
     """How well a sentence has what the item's aspect asks for (0..1)."""
     aspect = item.aspect
+    asked_for = aspect_feature(aspect, sentence, hint)
+    if asked_for is not None:
+        return asked_for
     if aspect == Aspect.threshold:
         figs = figures(sentence, hint)
         asked = asked_figures(plan.question)
@@ -145,3 +149,29 @@ def min_relevance(terms: set[str]) -> float:
     if not terms:
         return 1.0
     return min(1.0, (1 if len(terms) <= 4 else 2) / len(terms))
+
+
+OFF_TOPIC_SHARE = 0.5
+"""A document that states less than this share of the topic words is about something else: only a sentence of
+it that states two topic words itself may answer (a sentence sharing one word with the question, from a
+document on another subject, shares the jurisdiction, not the topic)."""
+
+
+ASPECT_VOCABULARY = frozenset(
+    terms(
+        "penalty penalties fine fines sanction sanctions record records keep kept retain retention long deadline "
+        "days within notify notified notification report reported reporting whom soon quickly exempt exemption"
+    )
+)
+"""Words that say which aspect is asked, not what the question is about: left out when judging a topic."""
+
+
+def topical_sentence(plan: ResearchPlan, sentence: str, document_text: str) -> bool:
+    """Whether a sentence speaks to the question's topic, judged with its document: True when the topic is too
+    short to judge (fewer than three words), when the sentence states two topic words, or when its document
+    states at least half of them."""
+    order = [t for t in plan.topic_terms if t not in ASPECT_VOCABULARY]
+    topic = set(order)
+    if len(topic) < 3 or len(said_terms(topic, sentence, order)) >= 2:
+        return True
+    return len(said_terms(topic, document_text, order)) >= OFF_TOPIC_SHARE * len(topic)

@@ -9,6 +9,7 @@ from core.domain.answer import Answer, Claim, Quote
 from core.domain.documents import DocStatus
 from core.domain.figures import figures
 from core.domain.gazetteer import currency_hint
+from core.domain.instructions import has_instructions
 from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
 from core.domain.records import Deficiency, DeficiencyType, Evidence
 from core.engines.base import EngineContext
@@ -20,6 +21,7 @@ from core.engines.offline.ranking import (
     extended,
     pick,
     section_code,
+    starts_whole,
 )
 from core.engines.offline.sources import applicability_text
 from core.engines.text import is_anaphoric, overlap, same_sentence, sentences, term_set
@@ -194,6 +196,8 @@ def _best_sentence(
         for s in sentences(text):
             score = overlap(wanted, s)
             if score < 0.5 or is_anaphoric(s) or not keep(s, doc.jurisdiction) or _has_text(answer, s):
+                continue
+            if has_instructions(s) or not starts_whole(s):
                 continue
             if best is None or score > best[0]:
                 best = (score, Claim(text=s, citations=(Quote(doc_id=doc_id, chunk_id=chunk_id, quote=s),)))

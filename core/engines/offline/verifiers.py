@@ -17,6 +17,7 @@ from core.engines.base import CritiqueResult, EngineContext
 from core.engines.offline.claim_checks import check_claims, check_contradictions
 from core.engines.offline.coverage import answered_items, coverage_deficiencies
 from core.engines.offline.sources import short_name
+from core.engines.offline.verdicts import presents_as_pending
 from core.engines.text import term_set
 
 T = DeficiencyType
@@ -40,7 +41,7 @@ def check_sources(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineCont
             continue
         status = ctx.catalog.status_at(doc_id, ctx.as_of)
         section = located[0][0]
-        if status == DocStatus.in_force:
+        if status == DocStatus.in_force or all(presents_as_pending(c, doc) for _, c in located):
             continue
         if status == DocStatus.not_yet_applicable:
             preds = ctx.catalog.predecessors_in_force(doc_id, ctx.as_of)
