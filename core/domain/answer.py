@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from core.domain.documents import Catalog
+from core.domain.figures import dates, figures, format_date, periods
 from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
 
 ClaimKind = Literal["finding", "verdict", "applicability", "disclosure"]
@@ -217,13 +218,28 @@ def _line(claim: Claim, unverified: Collection[str]) -> str:
     return f"{lead}{claim.text} {marks}".strip() + mark
 
 
+TABLE_ASPECTS = (
+    Aspect.scope,
+    Aspect.threshold,
+    Aspect.date,
+    Aspect.deadline,
+    Aspect.penalty,
+    Aspect.recipient,
+    Aspect.records,
+    Aspect.exemption,
+    Aspect.definition,
+    Aspect.obligation,
+)
+CELL_WORDS = 20
+"""A whole sentence up to this long may fill a cell; a longer one is pointed to, never cut."""
+SECTION_REF = re.compile(r"\b(?:Art(?:icle)?s?\.?|Section|Sec\.|§|Rule|Regulation|Reg\.|Part)\s*\d+[\w.()/-]*", re.I)
+COMPARATOR_WORDS = {">": "more than {}", ">=": "{} or more", "<=": "up to {}", "<": "less than {}"}
+
+
 def comparison_table(answer: Answer, plan: ResearchPlan) -> str:
-    """Jurisdiction x aspect table of the first claim per cell, shortened to its figures or opening words."""
-    aspects = [
-        a
-        for a in (Aspect.scope, Aspect.threshold, Aspect.date, Aspect.exemption, Aspect.definition, Aspect.obligation)
-        if any(i.aspect == a for i in plan.items)
-    ]
+    """Jurisdiction x aspect table: each cell holds the figure, period, date or short rule of the first claim on
+    that item, with its source ("25% or more (eu-amlr, Article 52)"), never a truncated sentence."""
+    aspects = [a for a in TABLE_ASPECTS if any(i.aspect == a for i in plan.items)]
     codes = [s.jurisdiction for s in answer.sections if s.claims]
     if len(codes) < 2 or not aspects:
         return ""
@@ -234,11 +250,28 @@ def comparison_table(answer: Answer, plan: ResearchPlan) -> str:
         for aspect in aspects:
             wanted = f"{code}:{aspect.value}"
             claim = next((c for c in section.claims if wanted in c.plan_item_ids), None) if section else None
-            cells.append(_cell(claim.text) if claim else "not found in the corpus")
+            cells.append(_cell(claim, aspect, code) if claim else "not found in the corpus")
         rows.append(f"| {code} | " + " | ".join(cells) + " |")
     return "\n".join(rows)
 
 
-def _cell(text: str, words: int = 14) -> str:
-    parts = text.replace("|", "/").split()
-    return " ".join(parts[:words]) + (" ..." if len(parts) > words else "")
+def _cell(claim: Claim, aspect: Aspect, code: str) -> str:
+    text = " ".join(claim.said.split())
+    value = ""
+    if aspect in (Aspect.threshold, Aspect.penalty):
+        figs = [f for f in figures(text) if f.unit != "days"]
+        if figs:
+            f = figs[0]
+            value = COMPARATOR_WORDS.get(f.comparator or "", "{}").format(f.text)
+    if not value and aspect in (Aspect.deadline, Aspect.records, Aspect.penalty):
+        found = periods(text)
+        value = found[0] if found else ""
+    if not value and aspect in (Aspect.date, Aspect.deadline):
+        found_dates = dates(text)
+        value = format_date(found_dates[0]) if found_dates else ""
+    if not value:
+        first = next(iter(re.split(r"(?<=[.!?])\s+", text.strip())), "")
+        value = first.rstrip(".") if len(first.split()) <= CELL_WORDS else f"see {code} below"
+    ref = SECTION_REF.search(" ".join(q.quote for q in claim.citations) or text)
+    source = ", ".join(x for x in (claim.doc_ids[0] if claim.doc_ids else "", ref.group(0) if ref else "") if x)
+    return (f"{value} ({source})" if source else value).replace("|", "/")

@@ -11,7 +11,15 @@ from core.domain.documents import Hit
 from core.domain.plan import Aspect, PlanItem, ResearchPlan
 from core.domain.records import Deficiency, Evidence
 from core.engines.base import DraftResult, EngineContext
-from core.engines.offline.ranking import Candidate, also_answers, candidates, extended, pick, section_code
+from core.engines.offline.ranking import (
+    Candidate,
+    also_answers,
+    candidates,
+    extended,
+    item_budget,
+    pick,
+    section_code,
+)
 from core.engines.offline.revisers import REVISERS
 from core.engines.offline.sources import NEGATION, cited, negates
 from core.engines.offline.verdicts import asked_change, change_verdict, per_jurisdiction
@@ -43,9 +51,10 @@ class OfflineDrafter:
         verdict: Claim | None = None
         shared: dict[str, list[str]] = {}
         extensions: dict[str, list[tuple[str, Quote]]] = {}
+        budget = item_budget(plan)
         for item in plan.items:
             if not item.answerable:
-                gaps.append(gap_for(item))
+                gaps.append(gap_for(item, plan))
                 continue
             passages = [(h.doc_id, h.chunk_id, h.text, h.score) for h in hits.get(item.id, ())]
             cands = candidates(item, passages, plan, ctx)
@@ -58,7 +67,13 @@ class OfflineDrafter:
                 continue
             shared[item.id], extensions[item.id] = [], []
             for claim in pick(
-                cands, item, texts, shared=shared[item.id], named=plan.named_doc_ids, extend=extensions[item.id]
+                cands,
+                item,
+                texts,
+                budget=budget,
+                shared=shared[item.id],
+                named=plan.named_doc_ids,
+                extend=extensions[item.id],
             ):
                 source = ctx.catalog.get(claim.citations[0].doc_id)
                 code = section_code(item, source.jurisdiction if source is not None else item.jurisdiction)

@@ -33,8 +33,10 @@ words or by its initials, "MSBs"), speak to that entity's duties."""
 ANCHOR = 0.8
 """A passage that states the very figure the question asks about is where the context of the answer is."""
 WORDS_PER_ITEM = 112
-"""Word budget of the claims drafted for one plan item: coverage must come from the right sentences, not from
-pasting passages."""
+"""Most words the claims drafted for one plan item may take (the plan's word budget usually allows fewer, see
+`item_budget`): coverage must come from the right sentences, not from pasting passages."""
+MIN_WORDS_PER_ITEM = 112
+"""Every item may say at least one ordinary sentence, however many items share the answer's budget."""
 SENTENCES_PER_ITEM = 6
 SENTENCES_PER_DOCUMENT = 2
 """Per item, so that a question naming several instruments of one jurisdiction hears from each."""
@@ -54,6 +56,10 @@ class Candidate:
     """The next sentence of the passage when it goes on about the same thing (the second half of a rule)."""
 
 
+LENGTH_COST = 0.0
+SHORT_SENTENCE = 20
+"""Within the answer's word budget a long sentence costs what a short one could have said: each word beyond
+SHORT_SENTENCE lowers its score a little."""
 CONTINUES = 3
 """Content words a following sentence must share with a chosen one to be its continuation."""
 
@@ -123,6 +129,7 @@ def candidates(
                 + named
                 + anchored
                 + 0.5 / (1 + rank)
+                - LENGTH_COST * max(0, len(quote_texts[-1].split()) - SHORT_SENTENCE)
             )
             nxt = sents[i + 1] if i + 1 < len(sents) else ""
             follow = (
@@ -148,6 +155,12 @@ def candidates(
             )
     out.sort(key=lambda c: -c.score)
     return out
+
+
+def item_budget(plan: ResearchPlan) -> int:
+    """Words one item's claims may take: the answer's word budget shared among its answerable items."""
+    items = sum(1 for i in plan.items if i.answerable and i.aspect not in (Aspect.comparison, Aspect.verdict))
+    return max(MIN_WORDS_PER_ITEM, min(WORDS_PER_ITEM, plan.word_budget() // max(1, items)))
 
 
 def starts_whole(sentence: str) -> bool:

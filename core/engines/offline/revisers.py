@@ -14,11 +14,11 @@ from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
 from core.domain.records import Deficiency, DeficiencyType, Evidence
 from core.engines.base import EngineContext
 from core.engines.offline.ranking import (
-    WORDS_PER_ITEM,
     also_answers,
     answer_texts,
     candidates,
     extended,
+    item_budget,
     pick,
     section_code,
     starts_whole,
@@ -71,7 +71,7 @@ def fill(
         texts = answer_texts(answer)
         held: list[str] = []
         more: list[tuple[str, Quote]] = []
-        room = WORDS_PER_ITEM - sum(len(c.text.split()) for _, c in answer.claims() if item.id in c.plan_item_ids)
+        room = item_budget(plan) - sum(len(c.text.split()) for _, c in answer.claims() if item.id in c.plan_item_ids)
         answer = _add_claims(
             answer,
             pick(
@@ -251,6 +251,10 @@ def revise_specificity(
     replaced; an unanswered plan item answered."""
     if plan.item(d.subject) is not None:
         return revise_coverage(plan, answer, d, ev, ctx)
+    if ":off_topic:" in d.subject:
+        answer, item_ids = _without(answer, lambda c: same_sentence(c.text, d.affected_text))
+        items = [i for i in plan.items if i.id in item_ids] or _items_of(plan, d)
+        return fill(plan, answer, items, ev, ctx, exclude=d.correction_filter.get("exclude_doc_ids", ()))
     doc_id, _, aspect = d.subject.partition(":")
     code = d.affected_section or ANY_JURISDICTION
     if aspect == "application_date":

@@ -124,14 +124,14 @@ def _in_force(doc_id: str, ctx: EngineContext) -> bool:
 
 def change_verdict(item: PlanItem, plan: ResearchPlan, cands: Sequence[Candidate], ctx: EngineContext) -> Claim | None:
     """The verdict on a change question, per jurisdiction when asked for each; None when no source states it."""
-    codes = plan.answer_codes() if per_jurisdiction(plan) else [ANY_JURISDICTION]
+    codes = plan.answer_codes() or [ANY_JURISDICTION]
     parts: list[tuple[str, tuple[Quote, ...]]] = []
-    for code in codes or [ANY_JURISDICTION]:
+    for code in codes:
         found = _part(code, plan, cands, ctx)
         if found is None:
             continue
         text, quotes = found
-        parts.append((text if code == ANY_JURISDICTION else f"{code}: {text}", quotes))
+        parts.append((f"{code}: {text}" if len(codes) > 1 else text, quotes))
     if not parts:
         return None
     return Claim(
