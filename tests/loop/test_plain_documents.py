@@ -161,3 +161,36 @@ def test_comparison_cells_hold_the_figure_with_its_source_and_answers_stay_conci
     assert not any("..." in line for line in table)
     assert duplicate_sentences(r.answer) == 0 and cut_sentences(r.answer) == 0
     assert r.answer.word_count() <= min(450, 60 * len([i for i in r.plan.items if i.answerable]))
+
+
+def test_an_exception_stated_only_in_the_text_is_missing_until_the_answer_states_it(wb: Workbench) -> None:
+    question = "Are any products exempt from the EU product safety notification rules?"
+    plan = plan_of(wb, question)
+    assert Aspect.exemption in {i.aspect for i in plan.items}
+    ctx = Deps.context_of(wb.store(), RECALL_AS_OF)
+    notify = wb.document_chunks("eu-gpsr")[0].text
+    claim = Claim(
+        text=notify,
+        plan_item_ids=("EU:obligation",),
+        citations=(Quote(doc_id="eu-gpsr", chunk_id="eu-gpsr#0", quote=notify),),
+    )
+    answer = Answer(sections=(AnswerSection(jurisdiction="EU", claims=(claim,)),))
+    found = [d for d in OfflineCritic().critique(plan, answer, [], ctx).deficiencies if d.subject == "eu-gpsr:text"]
+    assert found and "medicinal products" in found[0].description and found[0].deficiency_type == T.missing_exemption
+    r = run(wb, question)
+    assert "does not apply to medicinal products or food" in r.final_answer
+    assert not any(d.subject == "eu-gpsr:text" for d in r.residual_deficiencies)
+
+
+def test_a_period_the_quoted_passage_does_not_state_is_a_misstated_figure(wb: Workbench) -> None:
+    plan = plan_of(wb, "By when must a supplier notify a recall in Australia?")
+    ctx = Deps.context_of(wb.store(), RECALL_AS_OF)
+    quote = wb.document_chunks("au-recall-code")[0].text
+    claim = Claim(
+        text=quote.replace("within two days", "within ten days"),
+        plan_item_ids=("AU:deadline",),
+        citations=(Quote(doc_id="au-recall-code", chunk_id="au-recall-code#0", quote=quote),),
+    )
+    answer = Answer(sections=(AnswerSection(jurisdiction="AU", claims=(claim,)),))
+    found = OfflineCritic().critique(plan, answer, [], ctx).deficiencies
+    assert any(d.deficiency_type == T.incorrect_threshold and "ten days" in d.description for d in found)

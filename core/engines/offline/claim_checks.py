@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 
 from core.domain.answer import Claim, Located
 from core.domain.documents import DocStatus, DocumentMeta, Threshold
-from core.domain.figures import compatible, dates, figures, format_date
+from core.domain.figures import compatible, dates, figures, format_date, periods
 from core.domain.gazetteer import currency_hint
 from core.domain.plan import ANY_JURISDICTION, ResearchPlan
 from core.domain.records import Deficiency, DeficiencyType, Severity, filter_of
@@ -81,11 +81,25 @@ def check_claims(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineConte
         quoted_dates = set(dates(quoted)) | {
             d.effective for d in (ctx.catalog.get(i) for i in c.doc_ids) if d is not None and d.effective
         }
+        stated_periods = {_length(p) for p in periods(quoted)}
+        for period in periods(c.said):
+            if _length(period) not in stated_periods:
+                what = f"gives the period '{period}', which the passage it quotes does not"
+                out.append(_misstated(code, c, query, f"{code}:{item}:period:{period.lower()}", Severity.high, what))
         for d in dates(c.said):
             if d not in quoted_dates:
                 what = f"gives {format_date(d)}, which the passage it quotes does not"
                 out.append(_misstated(code, c, query, f"{code}:{item}:date:{d.isoformat()}", Severity.high, what))
     return out
+
+
+def _length(period: str) -> str:
+    """A period without the words that place it ("within 30 days" -> "30 days")."""
+    return re.sub(
+        r"^(?:(?:with)?in|no later than|not later than|at (?:the )?latest|up to|for|at least|before|after)\s+",
+        "",
+        period.lower(),
+    )
 
 
 def _misstated(

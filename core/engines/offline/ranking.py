@@ -35,9 +35,9 @@ ANCHOR = 0.8
 WORDS_PER_ITEM = 112
 """Most words the claims drafted for one plan item may take (the plan's word budget usually allows fewer, see
 `item_budget`): coverage must come from the right sentences, not from pasting passages."""
-MIN_WORDS_PER_ITEM = 112
+MIN_WORDS_PER_ITEM = 60
 """Every item may say at least one ordinary sentence, however many items share the answer's budget."""
-SENTENCES_PER_ITEM = 6
+SENTENCES_PER_ITEM = 3
 SENTENCES_PER_DOCUMENT = 2
 """Per item, so that a question naming several instruments of one jurisdiction hears from each."""
 

@@ -16,8 +16,8 @@ from core.domain.records import Deficiency, DeficiencyType, ResolutionStatus, Se
 from core.engines.base import CritiqueResult, EngineContext
 from core.engines.offline.claim_checks import check_claims, check_contradictions
 from core.engines.offline.coverage import answered_items, coverage_deficiencies
-from core.engines.offline.relevance import topical_sentence
 from core.engines.offline.sources import short_name
+from core.engines.offline.text_checks import check_relevance, check_text_exemptions
 from core.engines.offline.verdicts import presents_as_pending
 from core.engines.text import term_set
 
@@ -210,41 +210,6 @@ def check_specificity(plan: ResearchPlan, claims: Sequence[Located], ctx: Engine
     return out
 
 
-def check_relevance(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineContext) -> list[Deficiency]:
-    """A finding from a document about something else (it shares the jurisdiction, not the topic): the item it
-    is tagged with is named, and the correction replaces the claim with one on the item's topic."""
-    out: list[Deficiency] = []
-    for code, c in claims:
-        if c.kind != "finding" or c.history or not c.citations or not c.plan_item_ids:
-            continue
-        doc_id = c.citations[0].doc_id
-        if doc_id not in ctx.catalog or topical_sentence(plan, c.said, ctx.doc_text(doc_id)):
-            continue
-        item = plan.item(c.plan_item_ids[0])
-        words = " ".join(c.said.split()[:8])
-        out.append(
-            Deficiency(
-                deficiency_type=T.insufficient_specificity,
-                subject=f"{c.plan_item_ids[0]}:off_topic:{words}",
-                severity=Severity.medium,
-                affected_section=code,
-                affected_text=c.text,
-                description=(
-                    f"The claim '{c.said[:100]}' comes from a source on another subject and does not answer "
-                    f"{item.ask if item else c.plan_item_ids[0]}."
-                ),
-                suggested_correction_query=item.query if item else plan.question,
-                correction_filter=filter_of(
-                    jurisdictions=[code] if code != ANY_JURISDICTION else [],
-                    exclude_doc_ids=[doc_id],
-                    items=list(c.plan_item_ids),
-                ),
-                evidence_doc_ids=c.doc_ids,
-            )
-        )
-    return out
-
-
 def widen_if_tried(d: Deficiency, before: Deficiency | None) -> Deficiency:
     """A correction query that already failed is not proposed again: drop the narrowest filter and widen it."""
     if before is None or d.suggested_correction_query != before.suggested_correction_query:
@@ -256,7 +221,15 @@ def widen_if_tried(d: Deficiency, before: Deficiency | None) -> Deficiency:
     return d.model_copy(update={"suggested_correction_query": query, "correction_filter": flt})
 
 
-CHECKS = (check_sources, check_claims, check_exemptions, check_contradictions, check_specificity, check_relevance)
+CHECKS = (
+    check_sources,
+    check_claims,
+    check_exemptions,
+    check_text_exemptions,
+    check_contradictions,
+    check_specificity,
+    check_relevance,
+)
 
 
 class OfflineCritic:
