@@ -83,11 +83,13 @@ def gap_for(item: PlanItem, plan: ResearchPlan | None = None) -> Gap:
     planned = plan.jurisdiction(item.jurisdiction) if plan is not None else None
     name = planned.name if planned is not None else item.jurisdiction
     if item.jurisdiction == ANY_JURISDICTION:
-        text = f"No source in the corpus states {item.aspect.asks}."
+        text = f"The corpus holds no source stating {item.aspect.asks}."
     elif item.answerable:
-        text = f"For {name}, no source in the corpus states {item.aspect.asks}."
+        text = f"The corpus holds no source stating {item.aspect.asks} for {name}."
     elif planned is not None and planned.via:
-        text = f"For {name}, the corpus holds {planned.via} sources, which apply there, but none of its own law."
+        text = (
+            f"For {name}, the corpus holds {planned.via} sources, which apply there, but none of its own national law."
+        )
     else:
         text = f"The corpus holds no source for {name}."
     return Gap(plan_item_id=item.id, text=text)

@@ -77,3 +77,14 @@ def test_chart_html_is_written(bench, reports, tmp_path: Path) -> None:
     lines = bench.write_chart(reports, tmp_path, png=False)  # PNG needs a headless browser: left to the benchmark
     assert (tmp_path / "quality.html").stat().st_size > 1000
     assert lines == [f"chart: {tmp_path / 'quality.html'}"]
+
+
+def test_a_questions_file_names_its_own_corpus_with_file_equals_corpus() -> None:
+    spec = importlib.util.spec_from_file_location("bench_quality_main", ROOT / "tests" / "bench" / "quality.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    pair = module._file_and_corpus
+    assert pair("questions/a.yaml=questions/corpora/a", None) == ("questions/a.yaml", "questions/corpora/a")
+    assert pair("questions/b.yaml", "core/corpus") == ("questions/b.yaml", "core/corpus")
+    assert pair("questions/c.yaml", None) == ("questions/c.yaml", None)
+    assert module.main(["questions/q1-q6.yaml=/nonexistent/corpus"]) == 2
