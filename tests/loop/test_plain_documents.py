@@ -153,7 +153,7 @@ def test_an_item_the_text_cannot_answer_is_a_gap_made_from_its_ask(wb: Workbench
 
 def test_comparison_cells_hold_the_figure_with_its_source_and_answers_stay_concise(wb: Workbench) -> None:
     r = run(wb, "Compare the penalties and record-keeping periods for recalls in Australia and Canada.")
-    table = [line for line in r.final_answer.splitlines() if line.startswith("| AU") or line.startswith("| CA")]
+    table = [line for line in r.final_answer.splitlines() if line.startswith(("| AU", "| CA"))]
     assert any("AUD 50,000 (au-recall-code)" in line for line in table)
     assert any("CAD 250,000 (ca-product-safety-act)" in line for line in table)
     assert not any("..." in line for line in table)
