@@ -252,9 +252,9 @@ def revise_specificity(
     if plan.item(d.subject) is not None:
         return revise_coverage(plan, answer, d, ev, ctx)
     if ":off_topic:" in d.subject:
-        answer, item_ids = _without(answer, lambda c: same_sentence(c.text, d.affected_text))
-        items = [i for i in plan.items if i.id in item_ids] or _items_of(plan, d)
-        return fill(plan, answer, items, ev, ctx, exclude=d.correction_filter.get("exclude_doc_ids", ()))
+        answer, dropped = _without(answer, lambda c: same_sentence(c.text, d.affected_text))
+        asked = [i for i in plan.items if i.id in dropped] or _items_of(plan, d)
+        return fill(plan, answer, asked, ev, ctx, exclude=d.correction_filter.get("exclude_doc_ids", ()))
     doc_id, _, aspect = d.subject.partition(":")
     code = d.affected_section or ANY_JURISDICTION
     if aspect == "application_date":
