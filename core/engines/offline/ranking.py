@@ -22,6 +22,7 @@ from core.engines.offline.relevance import (
     rarity,
     relevance,
     said_terms,
+    topic_share,
     topical_sentence,
 )
 from core.engines.offline.sources import usable
@@ -35,9 +36,9 @@ ANCHOR = 0.8
 WORDS_PER_ITEM = 112
 """Most words the claims drafted for one plan item may take (the plan's word budget usually allows fewer, see
 `item_budget`): coverage must come from the right sentences, not from pasting passages."""
-MIN_WORDS_PER_ITEM = 60
+MIN_WORDS_PER_ITEM = 75
 """Every item may say at least one ordinary sentence, however many items share the answer's budget."""
-SENTENCES_PER_ITEM = 3
+SENTENCES_PER_ITEM = 4
 SENTENCES_PER_DOCUMENT = 2
 """Per item, so that a question naming several instruments of one jurisdiction hears from each."""
 
@@ -85,7 +86,8 @@ def candidates(
     if weights is None:
         weights = rarity((t for _, _, t, _ in passages), topic)
     out: list[Candidate] = []
-    whole: dict[str, str] = {}
+    shares = {d: topic_share(plan, ctx.doc_text(d)) for d in dict.fromkeys(p[0] for p in passages) if d in ctx.catalog}
+    best_share = max(shares.values(), default=0)
     for rank, (doc_id, chunk_id, text, _) in enumerate(passages):
         ok, history = usable(doc_id, plan, ctx)
         doc = ctx.catalog.get(doc_id)
@@ -94,10 +96,8 @@ def candidates(
         if item.jurisdiction not in (ANY_JURISDICTION, doc.jurisdiction):
             continue
         hint = currency_hint(doc.jurisdiction)
-        if doc_id not in whole:
-            whole[doc_id] = ctx.doc_text(doc_id)
         sents = sentences(text)
-        topical = [topical_sentence(plan, s, whole[doc_id]) for s in sents]
+        topical = [topical_sentence(plan, s, shares.get(doc_id, 0), best_share) for s in sents]
         anchored = ANCHOR if asked and any(f.key in asked for s in sents for f in figures(s, hint)) else 0.0
         feats = [feature(item, s, plan, hint) for s in sents]
         said = [len(said_terms(topic, s, plan.topic_terms)) for s in sents]

@@ -152,26 +152,36 @@ def min_relevance(terms: set[str]) -> float:
 
 
 OFF_TOPIC_SHARE = 0.5
-"""A document that states less than this share of the topic words is about something else: only a sentence of
-it that states two topic words itself may answer (a sentence sharing one word with the question, from a
-document on another subject, shares the jurisdiction, not the topic)."""
-
-
+"""A document that states less than this share of the topic words the most topical document at hand states is
+about something else: only a sentence of it that states two topic words itself may answer (a sentence sharing
+one word with the question, from a document on another subject, shares the jurisdiction, not the topic)."""
 ASPECT_VOCABULARY = frozenset(
     terms(
         "penalty penalties fine fines sanction sanctions record records keep kept retain retention long deadline "
-        "days within notify notified notification report reported reporting whom soon quickly exempt exemption"
+        "days day within notify notified notification report reported reporting whom soon quickly exempt exemption "
+        "many much she her he his they their we our you your it its year years"
     )
 )
-"""Words that say which aspect is asked, not what the question is about: left out when judging a topic."""
+"""Words that say which aspect is asked (or who asks), not what the question is about: left out when judging a
+topic."""
 
 
-def topical_sentence(plan: ResearchPlan, sentence: str, document_text: str) -> bool:
+def subject_terms(plan: ResearchPlan) -> list[str]:
+    """The topic words that name what the question is about, in the question's order."""
+    return [t for t in plan.topic_terms if t not in ASPECT_VOCABULARY]
+
+
+def topic_share(plan: ResearchPlan, text: str) -> int:
+    """How many of the question's subject words a text (a whole document) states."""
+    order = subject_terms(plan)
+    return len(said_terms(set(order), text, order))
+
+
+def topical_sentence(plan: ResearchPlan, sentence: str, share: int, best: int) -> bool:
     """Whether a sentence speaks to the question's topic, judged with its document: True when the topic is too
-    short to judge (fewer than three words), when the sentence states two topic words, or when its document
-    states at least half of them."""
-    order = [t for t in plan.topic_terms if t not in ASPECT_VOCABULARY]
-    topic = set(order)
-    if len(topic) < 3 or len(said_terms(topic, sentence, order)) >= 2:
+    short to judge (fewer than three words), when the sentence states two subject words, or when its document
+    (`share` subject words) states at least half as many as the most topical document at hand (`best`)."""
+    order = subject_terms(plan)
+    if len(order) < 3 or len(said_terms(set(order), sentence, order)) >= 2:
         return True
-    return len(said_terms(topic, document_text, order)) >= OFF_TOPIC_SHARE * len(topic)
+    return share >= OFF_TOPIC_SHARE * best

@@ -12,8 +12,8 @@ from core.domain.instructions import has_instructions
 from core.domain.plan import ANY_JURISDICTION, Aspect, ResearchPlan
 from core.domain.records import Deficiency, DeficiencyType, Severity, filter_of
 from core.engines.base import EngineContext
-from core.engines.offline.relevance import min_relevance, said_terms, topical_sentence
-from core.engines.offline.sources import short_name
+from core.engines.offline.relevance import min_relevance, said_terms, topic_share, topical_sentence
+from core.engines.offline.sources import USABLE, short_name
 from core.engines.text import is_anaphoric, sentences
 
 T = DeficiencyType
@@ -79,11 +79,25 @@ def check_relevance(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineCo
     """A finding from a document about something else (it shares the jurisdiction, not the topic): the item it
     is tagged with is named, and the correction replaces the claim with one on the item's topic."""
     out: list[Deficiency] = []
+    codes = {doc.jurisdiction for _, c in claims for d in c.doc_ids if (doc := ctx.catalog.get(d)) is not None}
+    shares = {
+        d.id: topic_share(plan, ctx.doc_text(d.id))
+        for d in ctx.catalog.all()
+        if d.jurisdiction in codes and ctx.catalog.status_at(d.id, ctx.as_of) in USABLE
+    }
+    best: dict[str, int] = {}
+    for d_id, n in shares.items():
+        where = ctx.catalog.get(d_id)
+        if where is not None:
+            best[where.jurisdiction] = max(n, best.get(where.jurisdiction, 0))
     for code, c in claims:
         if c.kind != "finding" or c.history or not c.citations or not c.plan_item_ids:
             continue
         doc_id = c.citations[0].doc_id
-        if doc_id not in ctx.catalog or topical_sentence(plan, c.said, ctx.doc_text(doc_id)):
+        doc = ctx.catalog.get(doc_id)
+        if doc is None or doc_id not in shares:
+            continue
+        if topical_sentence(plan, c.said, shares[doc_id], best.get(doc.jurisdiction, 0)):
             continue
         item = plan.item(c.plan_item_ids[0])
         words = " ".join(c.said.split()[:8])
