@@ -57,10 +57,6 @@ class Candidate:
     """The next sentence of the passage when it goes on about the same thing (the second half of a rule)."""
 
 
-LENGTH_COST = 0.0
-SHORT_SENTENCE = 20
-"""Within the answer's word budget a long sentence costs what a short one could have said: each word beyond
-SHORT_SENTENCE lowers its score a little."""
 CONTINUES = 3
 """Content words a following sentence must share with a chosen one to be its continuation."""
 
@@ -129,7 +125,6 @@ def candidates(
                 + named
                 + anchored
                 + 0.5 / (1 + rank)
-                - LENGTH_COST * max(0, len(quote_texts[-1].split()) - SHORT_SENTENCE)
             )
             nxt = sents[i + 1] if i + 1 < len(sents) else ""
             follow = (
