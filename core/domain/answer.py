@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from core.domain.documents import Catalog
+from core.domain.figures import dates, figures, format_date, periods
 from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan, item_id
 
 ClaimKind = Literal["finding", "verdict", "applicability", "disclosure"]
@@ -76,9 +77,43 @@ class Gap(BaseModel):
     text: str
 
 
-def gap_for(item: PlanItem) -> Gap:
-    """The plain statement of a plan item the corpus could not answer."""
-    return Gap(plan_item_id=item.id, text=f"The corpus holds no source on {item.ask}.")
+def gap_for(item: PlanItem, plan: ResearchPlan | None = None) -> Gap:
+    """The plain statement of a plan item the corpus could not answer, made from what the item asks (its
+    jurisdiction and aspect), never from the question's words."""
+    planned = plan.jurisdiction(item.jurisdiction) if plan is not None else None
+    name = planned.name if planned is not None else item.jurisdiction
+    if item.jurisdiction == ANY_JURISDICTION:
+        text = f"The corpus holds no source stating {item.aspect.asks}."
+    elif item.answerable:
+        text = f"The corpus holds no source stating {item.aspect.asks} for {name}."
+    elif planned is not None and planned.via:
+        text = (
+            f"For {name}, the corpus holds {planned.via} sources, which apply there, but none of its own national law."
+        )
+    else:
+        text = f"The corpus holds no source for {name}."
+    return Gap(plan_item_id=item.id, text=text)
+
+
+VERDICT_PART = re.compile(
+    r"(?:^|(?<=[\s.;]))(?:\((?P<label>[^)]{1,12})\)\s*|(?P<code>[A-Z]{2,3}(?:-[A-Z0-9]{1,3})?):\s*|^)"
+    r"(?P<word>Yes|No)\b(?=[.,;:])"
+)
+"""A verdict word at the start of the verdict or of one of its parts: "Yes.", "(2) No.", "EU: No, only ..."."""
+
+
+def verdict_words(claim: Claim | None) -> dict[str, str]:
+    """The verdicts a verdict claim states: {"*": "yes"} for a single one, {"EU": "no", "US": "yes"} for one per
+    jurisdiction, {"1": ..., "2": ...} for one per part of the question."""
+    if claim is None or claim.kind != "verdict":
+        return {}
+    out: dict[str, str] = {}
+    for m in VERDICT_PART.finditer(claim.text):
+        key = m.group("code") or m.group("label") or ANY_JURISDICTION
+        if key == ANY_JURISDICTION and out:
+            continue
+        out.setdefault(key, m.group("word").lower())
+    return out
 
 
 Located = tuple[str, Claim]
@@ -131,8 +166,8 @@ class Answer(BaseModel):
         return "\n".join(c.text for _, c in self.claims())
 
     def word_count(self) -> int:
-        """Words of the answer's statements."""
-        return len(self.body_text().split())
+        """Words of the answer's statements (disclosures aside: they say what is left, not what the law is)."""
+        return sum(len(c.text.split()) for _, c in self.claims() if c.kind != "disclosure")
 
 
 GAP_HEADING = "Not answered by the corpus"
@@ -185,13 +220,28 @@ def _line(claim: Claim, unverified: Collection[str]) -> str:
     return f"{lead}{claim.text} {marks}".strip() + mark
 
 
+TABLE_ASPECTS = (
+    Aspect.scope,
+    Aspect.threshold,
+    Aspect.date,
+    Aspect.deadline,
+    Aspect.penalty,
+    Aspect.recipient,
+    Aspect.records,
+    Aspect.exemption,
+    Aspect.definition,
+    Aspect.obligation,
+)
+CELL_WORDS = 20
+"""A whole sentence up to this long may fill a cell; a longer one is pointed to, never cut."""
+SECTION_REF = re.compile(r"\b(?:Art(?:icle)?s?\.?|Section|Sec\.|§|Rule|Regulation|Reg\.|Part)\s*\d+[\w.()/-]*", re.I)
+COMPARATOR_WORDS = {">": "more than {}", ">=": "{} or more", "<=": "up to {}", "<": "less than {}"}
+
+
 def comparison_table(answer: Answer, plan: ResearchPlan) -> str:
-    """Jurisdiction x aspect table of the first claim per cell, shortened to its figures or opening words."""
-    aspects = [
-        a
-        for a in (Aspect.scope, Aspect.threshold, Aspect.date, Aspect.exemption, Aspect.definition, Aspect.obligation)
-        if any(i.aspect == a for i in plan.items)
-    ]
+    """Jurisdiction x aspect table: each cell holds the figure, period, date or short rule of the first claim on
+    that item, with its source ("25% or more (eu-amlr, Article 52)"), never a truncated sentence."""
+    aspects = [a for a in TABLE_ASPECTS if any(i.aspect == a for i in plan.items)]
     codes = [s.jurisdiction for s in answer.sections if s.claims]
     if len(codes) < 2 or not aspects:
         return ""
@@ -202,11 +252,28 @@ def comparison_table(answer: Answer, plan: ResearchPlan) -> str:
         for aspect in aspects:
             wanted = item_id(code, aspect)
             claim = next((c for c in section.claims if wanted in c.plan_item_ids), None) if section else None
-            cells.append(_cell(claim.text) if claim else "not found in the corpus")
+            cells.append(_cell(claim, aspect, code) if claim else "not found in the corpus")
         rows.append(f"| {code} | " + " | ".join(cells) + " |")
     return "\n".join(rows)
 
 
-def _cell(text: str, words: int = 14) -> str:
-    parts = text.replace("|", "/").split()
-    return " ".join(parts[:words]) + (" ..." if len(parts) > words else "")
+def _cell(claim: Claim, aspect: Aspect, code: str) -> str:
+    text = " ".join(claim.said.split())
+    value = ""
+    if aspect in (Aspect.threshold, Aspect.penalty):
+        figs = [f for f in figures(text) if f.unit != "days"]
+        if figs:
+            f = figs[0]
+            value = COMPARATOR_WORDS.get(f.comparator or "", "{}").format(f.text)
+    if not value and aspect in (Aspect.deadline, Aspect.records, Aspect.penalty):
+        found = periods(text)
+        value = found[0] if found else ""
+    if not value and aspect in (Aspect.date, Aspect.deadline):
+        found_dates = dates(text)
+        value = format_date(found_dates[0]) if found_dates else ""
+    if not value:
+        first = next(iter(re.split(r"(?<=[.!?])\s+", text.strip())), "")
+        value = first.rstrip(".") if len(first.split()) <= CELL_WORDS else f"see {code} below"
+    ref = SECTION_REF.search(" ".join(q.quote for q in claim.citations) or text)
+    source = ", ".join(x for x in (claim.doc_ids[0] if claim.doc_ids else "", ref.group(0) if ref else "") if x)
+    return (f"{value} ({source})" if source else value).replace("|", "/")

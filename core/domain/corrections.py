@@ -83,6 +83,21 @@ class ClaimSubject:
 
 
 @dataclass(frozen=True)
+class OffTopicClaim:
+    """A claim, by its first eight words, that answers its plan item from a source on another subject."""
+
+    item_id: str
+    words: str
+
+    @classmethod
+    def of(cls, item_id: str, said: str) -> OffTopicClaim:
+        return cls(item_id, " ".join(said.split()[:8]))
+
+    def __str__(self) -> str:
+        return f"{self.item_id}:off_topic:{self.words}"
+
+
+@dataclass(frozen=True)
 class FigureSubject:
     """A figure a claim of one section states for one plan item and its quote does not."""
 
@@ -105,6 +120,18 @@ class DateSubject:
 
     def __str__(self) -> str:
         return f"{self.section}:{self.item_id}:date:{self.day.isoformat()}"
+
+
+@dataclass(frozen=True)
+class PeriodSubject:
+    """A period (a deadline such as 'three business days') a claim states for one plan item and its quote does not."""
+
+    section: str
+    item_id: str
+    period: str
+
+    def __str__(self) -> str:
+        return f"{self.section}:{self.item_id}:period:{self.period.lower()}"
 
 
 @dataclass(frozen=True)
@@ -146,15 +173,19 @@ Subject = (
     | DocumentSubject
     | DocumentPart
     | ClaimSubject
+    | OffTopicClaim
     | FigureSubject
     | DateSubject
+    | PeriodSubject
     | QuestionFigure
     | ThresholdSubject
     | ItemUnit
 )
 
+_OFF_TOPIC_RE = re.compile(r"^(?P<item>.+?):off_topic:(?P<words>.*)$")
 _QUESTION_RE = re.compile(r"^question:(?P<value>-?[\d.]+(?:e[+-]?\d+)?) (?P<unit>\S+)$")
 _DATE_RE = re.compile(r"^(?P<section>[^:]+):(?P<item>.+):date:(?P<day>\d{4}-\d{2}-\d{2})$")
+_PERIOD_RE = re.compile(r"^(?P<section>[^:]+):(?P<item>.+):period:(?P<period>[^:]+)$")
 _FIGURE_RE = re.compile(r"^(?P<section>[^:]+):(?P<item>.+):(?P<unit>[^:]+):(?P<value>-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)$")
 
 
@@ -164,11 +195,15 @@ def parse_subject(kind: DeficiencyType, text: str, items: Collection[str] = ()) 
         return ItemSubject(text)
     if text.startswith("claim:"):
         return ClaimSubject(text[len("claim:") :])
+    if m := _OFF_TOPIC_RE.match(text):
+        return OffTopicClaim(m["item"], m["words"])
     if m := _QUESTION_RE.match(text):
         return QuestionFigure(float(m["value"]), m["unit"])
     if kind == DeficiencyType.incorrect_threshold:
         if m := _DATE_RE.match(text):
             return DateSubject(m["section"], m["item"], date.fromisoformat(m["day"]))
+        if m := _PERIOD_RE.match(text):
+            return PeriodSubject(m["section"], m["item"], m["period"])
         if m := _FIGURE_RE.match(text):
             return FigureSubject(m["section"], m["item"], m["unit"], float(m["value"]))
     if kind == DeficiencyType.missing_jurisdiction:

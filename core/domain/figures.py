@@ -306,3 +306,23 @@ def format_date(d: date) -> str:
 def mentions_date(text: str, d: date) -> bool:
     """Whether the text states the date in any usual form."""
     return d in dates(text)
+
+
+# ---------------------------------------------------------------------------------------------------- periods
+
+_COUNT = (
+    r"\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fourteen|fifteen|twenty|thirty|"
+    r"forty|forty-five|fifty|sixty|ninety|hundred"
+)
+PERIOD = re.compile(
+    rf"\b(?:(?:with)?in|no later than|not later than|at (?:the )?latest|up to|for|at least|before|after)?\s*"
+    rf"(?:{_COUNT})(?:\s*\(\d+\))?[\s-]+(?:calendar |business |working |banking |trading |clear )?"
+    r"(?:hours?|days?|weeks?|months?|years?)\b",
+    re.I,
+)
+"""A period of time in words or digits ("within three business days", "30 days", "for five years")."""
+
+
+def periods(text: str) -> list[str]:
+    """The periods of time a text states, as written ("within three business days", "five years"), in order."""
+    return [" ".join(m.group(0).split()) for m in PERIOD.finditer(text)]

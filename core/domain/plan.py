@@ -28,11 +28,25 @@ class Aspect(str, Enum):
     obligation = "obligation"
     verdict = "verdict"
     comparison = "comparison"
+    deadline = "deadline"
+    penalty = "penalty"
+    recipient = "recipient"
+    records = "records"
 
     @property
     def label(self) -> str:
         """Words for the aspect in answers and reports."""
         return ASPECT_LABELS[self.value]
+
+    @property
+    def needs(self) -> str:
+        """What a claim must state to answer an item of this aspect (empty: no more than being on the item)."""
+        return ASPECT_NEEDS.get(self.value, "")
+
+    @property
+    def asks(self) -> str:
+        """The aspect as the object of a sentence ("the corpus holds no source stating ...")."""
+        return ASPECT_ASKS[self.value]
 
 
 ASPECT_LABELS: dict[str, str] = {
@@ -44,7 +58,41 @@ ASPECT_LABELS: dict[str, str] = {
     "obligation": "obligations and procedures",
     "verdict": "the direct answer (yes or no)",
     "comparison": "the comparison asked for",
+    "deadline": "deadlines and time limits",
+    "penalty": "penalties and fines",
+    "recipient": "whom to notify or report to",
+    "records": "record-keeping and retention",
 }
+"""New members are appended: checkpoints revive an aspect by its value, so the old values never change."""
+ASPECT_NEEDS: dict[str, str] = {
+    "threshold": "a figure (an amount, share or count)",
+    "date": "a date or year",
+    "deadline": "a period or date by which it must be done",
+    "penalty": "an amount, share or term of a penalty",
+    "recipient": "the body to be notified or reported to",
+    "records": "what must be kept and for how long",
+}
+"""What a supporting claim must contain, per aspect; the coverage verifier checks it against the quoted text."""
+ASPECT_ASKS: dict[str, str] = {
+    "scope": "to whom and to what the rules apply",
+    "threshold": "the figures or thresholds that apply",
+    "date": "when the rules apply and how they changed",
+    "exemption": "which exemptions or exceptions apply",
+    "definition": "how the key terms are defined",
+    "obligation": "what the rules require",
+    "verdict": "a direct yes or no",
+    "comparison": "how the jurisdictions compare",
+    "deadline": "by when it must be done (a period or a date)",
+    "penalty": "the penalties or fines for a breach",
+    "recipient": "whom to notify or report to",
+    "records": "which records must be kept and for how long",
+}
+
+
+WORDS_PER_ITEM = 60
+MAX_WORDS = 450
+WORDS_PER_JURISDICTION = 150
+"""The answer's word budget: short enough to read, growing with what the plan asks (see `word_budget`)."""
 
 
 class PlannedJurisdiction(BaseModel):
@@ -112,6 +160,15 @@ class ResearchPlan(BaseModel):
     def jurisdiction(self, code: str) -> PlannedJurisdiction | None:
         """The planned jurisdiction with that code, or None."""
         return next((j for j in self.jurisdictions if j.code == code), None)
+
+    def word_budget(self) -> int:
+        """Words the answer's statements may take (sources and disclosures aside): WORDS_PER_ITEM per answerable
+        item, at most WORDS_PER_JURISDICTION per answered jurisdiction and never more than MAX_WORDS for up to
+        three of them."""
+        items = sum(1 for i in self.items if i.answerable and i.aspect != Aspect.comparison)
+        codes = max(1, len(self.answer_codes()))
+        cap = MAX_WORDS if codes <= 3 else WORDS_PER_JURISDICTION * codes
+        return max(WORDS_PER_ITEM, min(WORDS_PER_ITEM * items, cap))
 
     def answer_codes(self) -> list[str]:
         """Corpus jurisdictions whose sources answer the plan: each place's own and the wider ones that apply

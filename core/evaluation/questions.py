@@ -18,6 +18,10 @@ from core.domain.records import DeficiencyType
 from core.domain.safe_yaml import YamlInputError, load_yaml
 from core.evaluation.facts import Fact
 
+Verdicts = str | dict[str, str] | None
+"""An expected verdict: "yes", "no", or one per jurisdiction code."""
+VERDICT_WORDS = ("yes", "no")
+
 
 class QuestionsFileError(ValueError):
     """A questions file that cannot be used; the message names the file, the entry and the key."""
@@ -34,6 +38,11 @@ class EvalQuestion:
     expected_facts: tuple[Fact, ...] = ()
     expected_deficiency_types: tuple[DeficiencyType, ...] = ()
     notes: str = ""
+    expected_verdict: Verdicts = None
+    """"yes" or "no" for a yes/no question; a mapping jurisdiction -> "yes"/"no" for "yes or no for each"."""
+    complete_in_corpus: bool = False
+    """The full correct answer is in the corpus (no superseded, proposed or erroneous source needed): any residual
+    deficiency left at the end is a false residual."""
 
 
 def load_questions(path: str | Path) -> list[EvalQuestion]:
@@ -142,6 +151,32 @@ def _notes(value: Any) -> Any:
     return value.strip()
 
 
+def _verdict_word(value: Any) -> str:
+    word = str(value).strip().lower() if isinstance(value, (str, bool)) else ""
+    word = {"true": "yes", "false": "no"}.get(word, word)
+    if word not in VERDICT_WORDS:
+        raise _problem(f"expected 'yes' or 'no', got {value!r}")
+    return word
+
+
+def _expected_verdict(value: Any) -> Any:
+    if value is None:
+        return None
+    if isinstance(value, dict):
+        if not value:
+            raise _problem("expected 'yes', 'no' or a mapping jurisdiction -> 'yes'/'no', got an empty mapping")
+        return {str(k).strip(): _verdict_word(v) for k, v in value.items()}
+    return _verdict_word(value)
+
+
+def _flag(value: Any) -> Any:
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise _problem(f"expected true or false, got {value!r}")
+    return value
+
+
 class QuestionEntry(BaseModel):
     """One entry of a questions file as written; unknown keys are ignored."""
 
@@ -157,6 +192,8 @@ class QuestionEntry(BaseModel):
         list[Annotated[DeficiencyType, BeforeValidator(_deficiency_type)]], BeforeValidator(_listed("strings"))
     ] = []
     notes: Annotated[str, BeforeValidator(_notes)] = ""
+    expected_verdict: Annotated[str | dict[str, str] | None, BeforeValidator(_expected_verdict)] = None
+    complete_in_corpus: Annotated[bool, BeforeValidator(_flag)] = False
 
 
 def _parse_entry(entry: Any, n: int, source: str) -> EvalQuestion:
@@ -179,6 +216,8 @@ def _parse_entry(entry: Any, n: int, source: str) -> EvalQuestion:
         expected_facts=tuple(e.expected_facts),
         expected_deficiency_types=tuple(dict.fromkeys(e.expected_deficiency_types)),
         notes=e.notes,
+        expected_verdict=e.expected_verdict,
+        complete_in_corpus=e.complete_in_corpus,
     )
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.domain.answer import Answer, Claim, render_markdown
-from core.domain.plan import ResearchPlan
+from core.domain.answer import Answer, Claim, render_markdown, verdict_words
+from core.domain.plan import ANY_JURISDICTION, MAX_WORDS, ResearchPlan
 from core.domain.records import Citation, Deficiency
 from core.engines.text import is_anaphoric, sentences
 from core.evaluation.facts import detection_recall, fact_coverage, residual_summary
@@ -33,6 +33,9 @@ AVERAGED_FIELDS: tuple[str, ...] = (
     "duplicate_sentences",
     "cut_sentences",
     "certified_incomplete",
+    "false_residuals",
+    "wrong_verdicts",
+    "over_budget",
 )
 SUMMED_FIELDS: tuple[str, ...] = tuple(
     f for f in AVERAGED_FIELDS if f not in ("fact_coverage", "detection_recall", "words_per_item")
@@ -89,6 +92,13 @@ class QuestionScore:
     duplicate_sentences: int = 0
     cut_sentences: int = 0
     certified_incomplete: bool = False
+    false_residuals: int | None = None
+    """Residual deficiencies left on a question whose complete answer is in the corpus (None: not such a question)."""
+    wrong_verdicts: int | None = None
+    """Verdicts that differ from the expected ones (None: the question expects no verdict)."""
+    verdicts: dict[str, str] = field(default_factory=dict)
+    word_budget: int = 0
+    over_budget: bool = False
     answer: str = field(repr=False, default="")
 
     def to_json(self, *, with_answer: bool = False) -> dict[str, Any]:
@@ -110,6 +120,8 @@ def score(q: EvalQuestion, outcome: RunOutcome, threshold: float) -> QuestionSco
     expected = [t.value for t in q.expected_deficiency_types]
     items = len(outcome.plan.items) if outcome.plan else 0
     words = outcome.answer.word_count()
+    budget = outcome.plan.word_budget() if outcome.plan else MAX_WORDS
+    stated = verdict_words(outcome.answer.verdict)
     incomplete = outcome.answered < items
     certified = incomplete and (
         outcome.score >= threshold or outcome.stop_reason in ("no_open_deficiencies", "no_deficiencies_found")
@@ -141,8 +153,25 @@ def score(q: EvalQuestion, outcome: RunOutcome, threshold: float) -> QuestionSco
         duplicate_sentences=duplicate_sentences(outcome.answer),
         cut_sentences=cut_sentences(outcome.answer),
         certified_incomplete=certified,
+        false_residuals=res.count if q.complete_in_corpus else None,
+        wrong_verdicts=wrong_verdicts(q.expected_verdict, stated),
+        verdicts=stated,
+        word_budget=budget,
+        over_budget=words > budget,
         answer=shown,
     )
+
+
+def wrong_verdicts(expected: str | dict[str, str] | None, stated: dict[str, str]) -> int | None:
+    """How many expected verdicts the answer states otherwise. A verdict the answer does not give (a disclosed
+    gap) is not wrong; one stated for the whole question counts against each jurisdiction's expected verdict."""
+    if expected is None:
+        return None
+    first = stated.get(ANY_JURISDICTION) or next(iter(stated.values()), None)
+    if isinstance(expected, str):
+        return int(first is not None and first != expected)
+    said = {code: stated.get(code) or stated.get(ANY_JURISDICTION) for code in expected}
+    return sum(1 for code, word in expected.items() if said[code] is not None and said[code] != word)
 
 
 def duplicate_sentences(answer: Answer) -> int:

@@ -132,7 +132,7 @@ def with_gaps(answer: Answer, plan: ResearchPlan | None, left: list[Deficiency])
     for d in left:
         for item in plan.items:
             if about_item(d, item) and item.id not in gaps and d.origin != "analyst":
-                gaps[item.id] = gap_for(item)
+                gaps[item.id] = gap_for(item, plan)
     return answer.model_copy(update={"gaps": tuple(gaps.values())})
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from core.domain.documents import Catalog, Chunk, DocumentMeta, Hit, SearchFilter
+from core.domain.instructions import has_instructions
 from core.retrieval.query import SearchMode
 from core.retrieval.readers import SUPPORTED_SUFFIXES
 from core.service.base import WorkbenchBase
@@ -89,6 +90,11 @@ class Corpus(WorkbenchBase):
     def document_chunks(self, doc_id: str, collection: str | None = None) -> list[Chunk]:
         """A document's passages in order (its full indexed text); empty when it is not indexed."""
         return self.store(collection).chunks(doc_id)
+
+    def instructed_passages(self, doc_id: str, collection: str | None = None) -> list[str]:
+        """Chunk ids of a document's passages that address a model or reader with instructions ("ignore previous
+        instructions", "SYSTEM: ..."): the engines never make them claims; the Corpus page flags the document."""
+        return [c.chunk_id for c in self.store(collection).chunks(doc_id) if has_instructions(c.text)]
 
     def delete_document(self, doc_id: str, user_id: str, collection: str | None = None) -> None:
         """Remove an uploaded document. Only uploads can be deleted, by their uploader or in single-user mode;

@@ -1,7 +1,10 @@
 """Does the loop help? Single pass vs naive retry vs the stateful loop on one or more questions files.
 
-    python tests/bench/quality.py QUESTIONS_FILE... [--corpus DIR] [--collection NAME] [--max-cycles N]
-                                  [--out DIR] [--update-readme] [--strict]
+    python tests/bench/quality.py QUESTIONS_FILE[=CORPUS_DIR]... [--corpus DIR] [--collection NAME]
+                                  [--max-cycles N] [--out DIR] [--update-readme] [--strict]
+
+`FILE=CORPUS_DIR` answers that file from its own corpus folder, ingested into a temporary data dir of its own
+(e.g. `questions/market-abuse.yaml=questions/corpora/market-abuse`); a bare FILE uses `--corpus DIR`.
 
 All three strategies run on the same engine, store and settings (core.evaluation.strategies). Prints, per file, one table per
 strategy and a comparison, checks the targets (pass/fail: residual severity, coverage against both baselines and
@@ -52,45 +55,38 @@ def _settings(args: argparse.Namespace, tmp: str | None) -> Settings:
     return Settings(data_dir=Path(tmp), qdrant_url=None, qdrant_api_key=None, database_url=None)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="tests/bench/quality.py", description=__doc__.splitlines()[0])
-    parser.add_argument("questions_files", metavar="QUESTIONS_FILE", nargs="+")
-    parser.add_argument("--corpus", metavar="DIR", help="ingest DIR into a fresh temporary data dir and use that")
-    parser.add_argument("--collection", default=None)
-    parser.add_argument("--max-cycles", type=int, default=None)
-    parser.add_argument(
-        "--out", default=str(ROOT / "test-artifacts"), help="artifact directory (default test-artifacts/)"
-    )
-    parser.add_argument("--update-readme", action="store_true", help="rewrite the bench:quality block of README.md")
-    parser.add_argument("--readme", default=str(ROOT / "README.md"), help=argparse.SUPPRESS)
-    parser.add_argument("--strict", action="store_true", help="exit 1 when a target fails")
-    args = parser.parse_args(argv)
+def _file_and_corpus(arg: str, default: str | None) -> tuple[str, str | None]:
+    """`FILE=CORPUS` names the corpus folder a questions file is answered from; a bare FILE uses `--corpus`."""
+    path, sep, corpus = arg.partition("=")
+    return path, (corpus if sep and corpus else default)
 
-    try:
-        files = {f: load_questions(f) for f in args.questions_files}
-    except QuestionsFileError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
 
+def _run_group(
+    args: argparse.Namespace,
+    corpus: str | None,
+    files: dict[str, list[Any]],
+    results: dict[str, dict[str, EvalReport]],
+    contexts: dict[str, dict[str, Any]],
+) -> int:
+    """Every strategy on each questions file against one corpus (ingested into its own temporary data dir)."""
     from core.persistence.checkpoints import memory_persistence
     from core.service import Workbench
 
-    results: dict[str, dict[str, EvalReport]] = {}
-    with tempfile.TemporaryDirectory(prefix="bench-quality-") if args.corpus else nullcontext() as tmp:
+    with tempfile.TemporaryDirectory(prefix="bench-quality-") if corpus else nullcontext() as tmp:
         settings = _settings(args, tmp)
         wb = Workbench(settings, persistence=memory_persistence())
         store = wb.store(args.collection)
-        corpus_label = args.corpus or f"collection '{args.collection or settings.collection}' in {settings.data_dir}"
-        if args.corpus:
+        corpus_label = corpus or f"collection '{args.collection or settings.collection}' in {settings.data_dir}"
+        if corpus:
             from core.retrieval.ingest import ingest_paths
 
-            report = ingest_paths(store, [args.corpus], settings=settings)
+            report = ingest_paths(store, [corpus], settings=settings)
             if report.failed:
                 print(
                     f"error: could not ingest {len(report.failed)} file(s): {report.failed[0].error}", file=sys.stderr
                 )
                 return 2
-            print(f"ingested {report.documents} documents from {args.corpus} into a temporary data dir")
+            print(f"ingested {report.documents} documents from {corpus} into a temporary data dir")
         if store.count() == 0:
             print("error: the corpus is empty; ingest it first or pass --corpus DIR", file=sys.stderr)
             return 2
@@ -104,22 +100,59 @@ def main(argv: list[str] | None = None) -> int:
                 )
                 print(f"\n== {path}: {LABELS[name]} ({name}), {time.perf_counter() - started:.2f}s")
                 print("\n".join(format_table(results[path][name])))
-        context = {
-            "date": datetime.now(UTC).strftime("%Y-%m-%d"),
-            "engine": wb.engine_name,
-            "corpus": f"`{args.corpus}`" if args.corpus else corpus_label,
-            "chunks": store.count(),
-            "max_cycles": settings.max_cycles if args.max_cycles is None else args.max_cycles,
-            "retrieval_k": settings.retrieval_k,
-        }
-        if args.corpus:
+            contexts[path] = {
+                "date": datetime.now(UTC).strftime("%Y-%m-%d"),
+                "engine": wb.engine_name,
+                "corpus": f"`{corpus}`" if corpus else corpus_label,
+                "chunks": store.count(),
+                "max_cycles": settings.max_cycles if args.max_cycles is None else args.max_cycles,
+                "retrieval_k": settings.retrieval_k,
+            }
+        if corpus:
             store.close()  # release the temporary shard before its directory is removed
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="tests/bench/quality.py", description=__doc__.splitlines()[0])
+    parser.add_argument("questions_files", metavar="QUESTIONS_FILE[=CORPUS_DIR]", nargs="+")
+    parser.add_argument("--corpus", metavar="DIR", help="ingest DIR into a fresh temporary data dir and use that")
+    parser.add_argument("--collection", default=None)
+    parser.add_argument("--max-cycles", type=int, default=None)
+    parser.add_argument(
+        "--out", default=str(ROOT / "test-artifacts"), help="artifact directory (default test-artifacts/)"
+    )
+    parser.add_argument("--update-readme", action="store_true", help="rewrite the bench:quality block of README.md")
+    parser.add_argument("--readme", default=str(ROOT / "README.md"), help=argparse.SUPPRESS)
+    parser.add_argument("--strict", action="store_true", help="exit 1 when a target fails")
+    args = parser.parse_args(argv)
+
+    pairs = [_file_and_corpus(arg, args.corpus) for arg in args.questions_files]
+    try:
+        files = {f: load_questions(f) for f, _ in pairs}
+    except QuestionsFileError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    missing = sorted({c for _, c in pairs if c and not Path(c).is_dir()})
+    if missing:
+        print(f"error: corpus folder {missing[0]} does not exist", file=sys.stderr)
+        return 2
+    groups: dict[str | None, list[str]] = {}
+    for f, c in pairs:
+        groups.setdefault(c, []).append(f)
+
+    results: dict[str, dict[str, EvalReport]] = {}
+    contexts: dict[str, dict[str, Any]] = {}
+    for corpus, paths in groups.items():
+        code = _run_group(args, corpus, {p: files[p] for p in paths}, results, contexts)
+        if code:
+            return code
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     passed = True
     blocks = []
-    dump: dict[str, Any] = {"context": context, "files": {}}
+    dump: dict[str, Any] = {"files": {}}
     for i, (path, reports) in enumerate(results.items()):
         print(f"\n== {path}: comparison (totals over all questions)")
         print(text_table(HEADERS, comparison_rows(reports)))
@@ -129,10 +162,13 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{'PASS' if ok else 'FAIL'}  {name}: {evidence}")
         passed = passed and all(ok for _, ok, _ in checks)
         dump["files"][path] = {
+            "context": contexts[path],
             "targets": [{"name": n, "passed": ok, "evidence": e} for n, ok, e in checks],
             "strategies": {k: r.to_json(with_answers=True) for k, r in reports.items()},
         }
-        blocks.append(f"#### `{path}`\n\n" + readme_block(reports, path, context, with_how_to=i == len(results) - 1))
+        blocks.append(
+            f"#### `{path}`\n\n" + readme_block(reports, path, contexts[path], with_how_to=i == len(results) - 1)
+        )
         for line in write_chart(reports, out / Path(path).stem):
             print(line)
     (out / "quality.json").write_text(json.dumps(dump, ensure_ascii=False, indent=2), encoding="utf-8")

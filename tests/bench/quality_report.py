@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from core.domain.plan import MAX_WORDS, WORDS_PER_ITEM
 from core.evaluation.scores import EvalReport
 
 ORDER = ("single", "retry", "loop")
@@ -73,7 +74,34 @@ def targets(reports: dict[str, EvalReport]) -> list[tuple[str, bool, str]]:
     broken = [r.label for r in rows if r.duplicate_sentences or r.cut_sentences]
     out.append(("no duplicate or cut sentence", not broken, ", ".join(broken) or "none"))
     wordy = max((r.words_per_item or 0.0 for r in rows), default=0.0)
-    out.append(("words per plan item at most 120 on every question", wordy <= 120, f"largest {wordy:.0f}"))
+    out.append(
+        (
+            f"words per plan item at most {WORDS_PER_ITEM} on every question",
+            wordy <= WORDS_PER_ITEM,
+            f"largest {wordy:.0f}",
+        )
+    )
+    long = [f"{r.label} ({r.answer_words}/{r.word_budget})" for r in rows if r.over_budget]
+    out.append(
+        (
+            f"no answer over its word budget ({WORDS_PER_ITEM} per item, at most {MAX_WORDS} for up to three "
+            "jurisdictions)",
+            not long,
+            ", ".join(long) or f"longest {max((r.answer_words for r in rows), default=0)} words",
+        )
+    )
+    false = [f"{r.label} ({r.false_residuals})" for r in rows if r.false_residuals]
+    complete = sum(1 for r in rows if r.false_residuals is not None)
+    out.append(
+        (
+            "no false residual on the questions whose complete answer is in the corpus",
+            not false,
+            ", ".join(false) or f"none on {complete} complete question(s)",
+        )
+    )
+    wrong = [f"{r.label} (said {r.verdicts or 'nothing'})" for r in rows if r.wrong_verdicts]
+    asked = sum(1 for r in rows if r.wrong_verdicts is not None)
+    out.append(("no wrong verdict", not wrong, ", ".join(wrong) or f"none on {asked} yes/no question(s)"))
     return out
 
 
@@ -104,6 +132,9 @@ def comparison_rows(reports: dict[str, EvalReport]) -> list[list[str]]:
                 f"{max((r.words_per_item or 0.0 for r in reports[name].rows), default=0.0):.0f}",
                 f"{int(t['duplicate_sentences'])}/{int(t['cut_sentences'])}",
                 f"{int(t['certified_incomplete'])}",
+                f"{int(t['false_residuals'] or 0)}",
+                f"{int(t['wrong_verdicts'] or 0)}",
+                f"{int(t['over_budget'] or 0)}",
             ]
         )
     return rows
@@ -124,6 +155,9 @@ HEADERS = [
     "max words per item",
     "duplicate/cut sentences",
     "certified incomplete",
+    "false residuals",
+    "wrong verdicts",
+    "answers over budget",
 ]
 
 

@@ -39,7 +39,10 @@ def test_targets_report_pass_fail_with_evidence(bench, reports) -> None:
         "loop covers at least 85% of the expected facts",
         "no question certified incomplete (ended at the threshold or with nothing open, an item unanswered)",
         "no duplicate or cut sentence",
-        "words per plan item at most 120 on every question",
+        "words per plan item at most 60 on every question",
+        "no answer over its word budget (60 per item, at most 450 for up to three jurisdictions)",
+        "no false residual on the questions whose complete answer is in the corpus",
+        "no wrong verdict",
     ]
     totals = {k: r.summary()["total"] for k, r in reports.items()}
     assert checks[0][1] is (totals["loop"]["residual_severity"] <= totals["single"]["residual_severity"] / 2 + 1e-9)
@@ -74,3 +77,14 @@ def test_chart_html_is_written(bench, reports, tmp_path: Path) -> None:
     lines = bench.write_chart(reports, tmp_path, png=False)  # PNG needs a headless browser: left to the benchmark
     assert (tmp_path / "quality.html").stat().st_size > 1000
     assert lines == [f"chart: {tmp_path / 'quality.html'}"]
+
+
+def test_a_questions_file_names_its_own_corpus_with_file_equals_corpus() -> None:
+    spec = importlib.util.spec_from_file_location("bench_quality_main", ROOT / "tests" / "bench" / "quality.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    pair = module._file_and_corpus
+    assert pair("questions/a.yaml=questions/corpora/a", None) == ("questions/a.yaml", "questions/corpora/a")
+    assert pair("questions/b.yaml", "core/corpus") == ("questions/b.yaml", "core/corpus")
+    assert pair("questions/c.yaml", None) == ("questions/c.yaml", None)
+    assert module.main(["questions/q1-q6.yaml=/nonexistent/corpus"]) == 2

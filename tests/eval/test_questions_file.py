@@ -44,6 +44,24 @@ def test_full_entry_and_defaults(tmp_path: Path) -> None:
     assert q2.expected_facts == () and q2.jurisdictions == ()
 
 
+def test_expected_verdicts_and_complete_questions(tmp_path: Path) -> None:
+    p = write(
+        tmp_path,
+        """
+- question: Has FD raised it?
+  expected_verdict: "No"
+  complete_in_corpus: true
+- question: Has each of them raised it?
+  expected_verdict: {FD: yes, SV: no}
+- question: What applies?
+""",
+    )
+    one, each, plain = load_questions(p)
+    assert one.expected_verdict == "no" and one.complete_in_corpus
+    assert each.expected_verdict == {"FD": "yes", "SV": "no"} and not each.complete_in_corpus
+    assert plain.expected_verdict is None and not plain.complete_in_corpus
+
+
 def test_the_shipped_questions_file_parses() -> None:
     qs = load_questions(ROOT / "questions" / "q1-q6.yaml")
     assert [q.label for q in qs] == ["Q1", "Q2", "Q3", "Q4", "Q5", "Q6"]
@@ -72,6 +90,10 @@ def test_the_shipped_questions_file_parses() -> None:
         ("- question: ok\n  notes: [1, 2]", "entry 1: key 'notes'"),
         ("- question: a\n  id: X\n- question: b\n  id: X", "entry 2: key 'id': duplicate"),
         ("- question: [unclosed", "not valid YAML (line 1)"),
+        ("- question: ok\n  expected_verdict: maybe", "key 'expected_verdict': expected 'yes' or 'no', got 'maybe'"),
+        ("- question: ok\n  expected_verdict: {}", "key 'expected_verdict': expected 'yes', 'no' or a mapping"),
+        ("- question: ok\n  expected_verdict: {EU: perhaps}", "key 'expected_verdict'"),
+        ("- question: ok\n  complete_in_corpus: sure", "key 'complete_in_corpus': expected true or false"),
     ],
 )
 def test_malformed_files_name_file_entry_and_key(tmp_path: Path, text: str, expected: str) -> None:

@@ -137,3 +137,17 @@ def test_detection_recall() -> None:
     )
     assert detection_recall([DeficiencyType.outdated_source], [DeficiencyType.outdated_source]) == 1.0
     assert detection_recall([], ["outdated_source"]) is None
+
+
+def test_wrong_verdicts_compare_what_the_answer_says_with_what_is_expected() -> None:
+    from core.domain.answer import Claim, verdict_words
+    from core.evaluation.scores import wrong_verdicts
+
+    said = verdict_words(Claim(text="EU: No, only proposed (1 May 2027): X. US: Yes. Y.", kind="verdict"))
+    assert said == {"EU": "no", "US": "yes"}
+    assert wrong_verdicts({"EU": "no", "US": "yes"}, said) == 0
+    assert wrong_verdicts({"EU": "yes", "US": "yes"}, said) == 1
+    assert wrong_verdicts("no", verdict_words(Claim(text="Yes. The rule applies.", kind="verdict"))) == 1
+    assert wrong_verdicts({"EU": "no", "US": "no"}, {"*": "no"}) == 0
+    assert wrong_verdicts("yes", {}) == 0  # no verdict (a disclosed gap) is not a wrong one
+    assert wrong_verdicts(None, said) is None

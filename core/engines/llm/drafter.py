@@ -162,7 +162,7 @@ class LlmDrafter:
 
     def draft(self, plan: ResearchPlan, hits: Mapping[str, Sequence[Hit]], ctx: EngineContext) -> DraftResult:
         """A typed answer from the passages retrieved per plan item; items the corpus cannot answer become gaps."""
-        gaps = [gap_for(i) for i in plan.items if not i.answerable]
+        gaps = [gap_for(i, plan) for i in plan.items if not i.answerable]
         given = _given_hits(hits)
         if not given:
             answer = Answer(gaps=tuple(gaps))

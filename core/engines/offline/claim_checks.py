@@ -12,12 +12,13 @@ from core.domain.corrections import (
     DateSubject,
     FigureSubject,
     ItemUnit,
+    PeriodSubject,
     ThresholdSubject,
     filter_of,
     subject_words,
 )
 from core.domain.documents import DocStatus, DocumentMeta, Threshold
-from core.domain.figures import compatible, dates, figures, format_date
+from core.domain.figures import compatible, dates, figures, format_date, periods
 from core.domain.gazetteer import currency_hint
 from core.domain.plan import ANY_JURISDICTION, ResearchPlan
 from core.domain.records import Deficiency, DeficiencyType, Severity
@@ -87,7 +88,15 @@ def check_claims(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineConte
                     code, c, query, FigureSubject(code, item, fig.unit, fig.value), Severity.critical, what, fig.unit
                 )
             )
-        quoted_dates = set(dates(quoted))
+        # a cited document's own date (when it applies) is the corpus' fact about it, not a figure to quote
+        quoted_dates = set(dates(quoted)) | {
+            d.effective for d in (ctx.catalog.get(i) for i in c.doc_ids) if d is not None and d.effective
+        }
+        stated_periods = {_length(p) for p in periods(quoted)}
+        for period in periods(c.said):
+            if _length(period) not in stated_periods:
+                what = f"gives the period '{period}', which the passage it quotes does not"
+                out.append(_misstated(code, c, query, PeriodSubject(code, item, period), Severity.high, what))
         for d in dates(c.said):
             if d not in quoted_dates:
                 what = f"gives {format_date(d)}, which the passage it quotes does not"
@@ -95,8 +104,23 @@ def check_claims(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineConte
     return out
 
 
+def _length(period: str) -> str:
+    """A period without the words that place it ("within 30 days" -> "30 days")."""
+    return re.sub(
+        r"^(?:(?:with)?in|no later than|not later than|at (?:the )?latest|up to|for|at least|before|after)\s+",
+        "",
+        period.lower(),
+    )
+
+
 def _misstated(
-    code: str, c: Claim, query: str, subject: FigureSubject | DateSubject, severity: Severity, what: str, unit: str = ""
+    code: str,
+    c: Claim,
+    query: str,
+    subject: FigureSubject | DateSubject | PeriodSubject,
+    severity: Severity,
+    what: str,
+    unit: str = "",
 ) -> Deficiency:
     """A figure or date the claim states and its quoted passage does not: corrected by retrieving for the claim's
     item in its own jurisdiction (and, for a figure, its unit)."""

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from core.domain.answer import Answer, Claim
 from core.domain.corrections import ItemSubject, JurisdictionSubject, filter_of
-from core.domain.gazetteer import same_jurisdiction
+from core.domain.gazetteer import currency_hint, same_jurisdiction
 from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
 from core.domain.records import Deficiency, DeficiencyType, Severity
 from core.engines.base import EngineContext
+from core.engines.offline.aspects import states_need
 from core.engines.offline.sources import usable
+from core.engines.offline.verdicts import presents_as_pending
 from core.engines.text import quote_in
 
 T = DeficiencyType
@@ -26,6 +28,7 @@ def supported(claim: Claim, plan: ResearchPlan, ctx: EngineContext, jurisdiction
     for q in claim.citations:
         ok, _ = usable(q.doc_id, plan, ctx)
         doc = ctx.catalog.get(q.doc_id)
+        ok = ok or (doc is not None and presents_as_pending(claim, doc))
         if (
             not ok
             or doc is None
@@ -39,6 +42,16 @@ def supported(claim: Claim, plan: ResearchPlan, ctx: EngineContext, jurisdiction
     return False
 
 
+def states_what_item_needs(claim: Claim, item: PlanItem, ctx: EngineContext) -> bool:
+    """Whether the claim's quotes state what the item's aspect needs (a deadline item a period or date, a penalty
+    item an amount, share or term, a "whom" item a body); metadata claims answer only what they are tagged with."""
+    if claim.kind != "finding":
+        return True
+    quoted = " ".join(q.quote for q in claim.citations if quote_in(q.quote, ctx.passage(q.chunk_id)))
+    doc = ctx.catalog.get(claim.citations[0].doc_id) if claim.citations else None
+    return states_need(item.aspect, quoted, currency_hint(doc.jurisdiction) if doc is not None else ())
+
+
 def answered_items(plan: ResearchPlan, answer: Answer, ctx: EngineContext) -> list[str]:
     """Ids of the plan items the answer supports; a comparison counts once two jurisdictions are answered."""
     answered: list[str] = []
@@ -50,7 +63,7 @@ def answered_items(plan: ResearchPlan, answer: Answer, ctx: EngineContext) -> li
                 continue
             if claim.kind == "disclosure":
                 continue
-            if supported(claim, plan, ctx, item.jurisdiction):
+            if supported(claim, plan, ctx, item.jurisdiction) and states_what_item_needs(claim, item, ctx):
                 answered.append(item.id)
                 if code != ANY_JURISDICTION:
                     sections_with_support.add(code)

@@ -11,9 +11,18 @@ from core.domain.documents import Hit
 from core.domain.plan import Aspect, PlanItem, ResearchPlan
 from core.domain.records import Deficiency, Evidence
 from core.engines.base import DraftResult, EngineContext
-from core.engines.offline.ranking import Candidate, also_answers, candidates, extended, pick, section_code
+from core.engines.offline.ranking import (
+    Candidate,
+    also_answers,
+    candidates,
+    extended,
+    item_budget,
+    pick,
+    section_code,
+)
 from core.engines.offline.revisers import REVISERS
 from core.engines.offline.sources import NEGATION, cited, negates
+from core.engines.offline.verdicts import asked_change, change_verdict, per_jurisdiction
 from core.engines.text import AUXILIARIES, is_anaphoric, sentences, term_set
 
 VERDICT_CONTEXT = 3
@@ -41,14 +50,15 @@ class OfflineDrafter:
         verdict: Claim | None = None
         shared: dict[str, list[str]] = {}
         extensions: dict[str, list[tuple[str, Quote]]] = {}
+        budget = item_budget(plan)
         for item in plan.items:
             if not item.answerable:
-                gaps.append(gap_for(item))
+                gaps.append(gap_for(item, plan))
                 continue
             passages = [(h.doc_id, h.chunk_id, h.text, h.score) for h in hits.get(item.id, ())]
             cands = candidates(item, passages, plan, ctx)
             if item.aspect == Aspect.verdict:
-                verdict = _verdict(item, cands, passages, plan.question)
+                verdict = _verdict(item, cands, passages, plan, ctx)
                 if verdict is not None:
                     texts.append(verdict.text)
                 continue
@@ -56,7 +66,13 @@ class OfflineDrafter:
                 continue
             shared[item.id], extensions[item.id] = [], []
             for claim in pick(
-                cands, item, texts, shared=shared[item.id], named=plan.named_doc_ids, extend=extensions[item.id]
+                cands,
+                item,
+                texts,
+                budget=budget,
+                shared=shared[item.id],
+                named=plan.named_doc_ids,
+                extend=extensions[item.id],
             ):
                 source = ctx.catalog.get(claim.citations[0].doc_id)
                 code = section_code(item, source.jurisdiction if source is not None else item.jurisdiction)
@@ -87,10 +103,20 @@ class OfflineDrafter:
 
 
 def _verdict(
-    item: PlanItem, cands: list[Candidate], passages: list[tuple[str, str, str, float]], question: str
+    item: PlanItem,
+    cands: list[Candidate],
+    passages: list[tuple[str, str, str, float]],
+    plan: ResearchPlan,
+    ctx: EngineContext,
 ) -> Claim | None:
-    """The direct answer: one verdict, or one per part of a question that asks two things ("must X ..., and must
-    Y ...?"), in the order asked."""
+    """The direct answer: from the status of the source stating it for a question about a change; one verdict
+    per jurisdiction when asked for each; else one, or one per part of a question that asks two things ("must X
+    ..., and must Y ...?"), in the order asked."""
+    question = plan.question
+    if asked_change(question):
+        return change_verdict(item, plan, cands, ctx)
+    if per_jurisdiction(plan):
+        return _each(item, cands, passages, plan)
     parts = [p for p in CLAUSE_SPLIT.split(question) if p.strip()]
     if len(parts) < 2:
         return _one_verdict(item, cands, passages)
@@ -113,6 +139,27 @@ def _verdict(
         kind="verdict",
         citations=tuple(q for c in claims for q in c.citations),
         history=any(c.history for c in claims),
+    )
+
+
+def _each(
+    item: PlanItem, cands: list[Candidate], passages: list[tuple[str, str, str, float]], plan: ResearchPlan
+) -> Claim | None:
+    """One verdict per answered jurisdiction ("EU: Yes. ... US: No. ..."); a jurisdiction without a source that
+    speaks to it gets none (its gap stays open)."""
+    parts = [
+        (code, v)
+        for code in plan.answer_codes()
+        if (v := _one_verdict(item, [c for c in cands if c.jurisdiction == code], passages)) is not None
+    ]
+    if not parts:
+        return None
+    return Claim(
+        text=" ".join(f"{code}: {v.text}" for code, v in parts),
+        plan_item_ids=(item.id,),
+        kind="verdict",
+        citations=tuple(q for _, v in parts for q in v.citations),
+        history=any(v.history for _, v in parts),
     )
 
 

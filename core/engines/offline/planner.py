@@ -33,8 +33,8 @@ ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
         re.I,
     ),
     Aspect.date: re.compile(
-        r"\bwhen\b|date|deadline|since|until|timeline|transpos|in force|effective|today|"
-        r"\bnow\b|change|history|happened|still|timing|by when|\bdays?\b|\byears?\b|"
+        r"(?<!by )\bwhen\b|date|since|until|timeline|transpos|in force|effective|today|"
+        r"\bnow\b|change|history|happened|still|timing|\byears? (?:ago|later|after)|"
         r"after (?:january|february|march|april|may|june|july|august|september|october|november|"
         r"december|\d{4})|before|from \d{4}|\b(?:19|20)\d\d\b",
         re.I,
@@ -53,6 +53,28 @@ ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
         r"\bmust\b|obligat|dut(?:y|ies)|require|\brules?\b|procedure|steps|\breport|"
         r"regist|record|verif|identif|collect|\bfile\b|\bapply\b|\bdo\b|should|"
         r"what (?:does|do) .* (?:say|need|have)",
+        re.I,
+    ),
+    Aspect.deadline: re.compile(
+        r"by when|\bwithin\b|how (?:soon|quickly|fast|many (?:days|hours|weeks|months))|deadline|time limit|"
+        r"no later than|how long(?!.{0,40}\b(?:keep|kept|retain|stor|preserv|hold))|\bdays?\b|\bhours?\b",
+        re.I,
+    ),
+    Aspect.penalty: re.compile(
+        r"penalt|\bfines?\b|\bfined\b|sanction|punish|imprison|prison|jail|\bliab(?:le|ility)\b|"
+        r"\boffen[cs]e|consequence|what happens if|enforce",
+        re.I,
+    ),
+    Aspect.recipient: re.compile(
+        r"\bwhom\b|\bto who\b|which (?:authorit|regulator|body|bodies|agenc|supervisor|office)|"
+        r"who (?:must|should|do|does|is|are|has to|have to) (?:we |they |it |I |you )?(?:be )?"
+        r"(?:notif|inform|told|tell|report|alert)|(?:report|notif\w*|file|submit|send)\w* (?:it |them |this )?"
+        r"(?:to|with) (?:which|whom|what)",
+        re.I,
+    ),
+    Aspect.records: re.compile(
+        r"record[- ]?keeping|\brecords?\b|\bretain|retention|how long .{0,40}(?:keep|kept|retain|stor|preserv|hold)|"
+        r"\barchiv|\bpreserv",
         re.I,
     ),
     Aspect.scope: re.compile(
@@ -100,6 +122,10 @@ ASPECT_QUERY: dict[Aspect, str] = {
     Aspect.obligation: "must required obligations",
     Aspect.verdict: "",
     Aspect.comparison: "",
+    Aspect.deadline: "within days deadline no later than period",
+    Aspect.penalty: "penalty fine sanction imprisonment liable",
+    Aspect.recipient: "notify report to the competent authority",
+    Aspect.records: "keep records retain years retention",
 }
 
 
@@ -122,7 +148,17 @@ def entities_in(question: str, catalog: Catalog) -> list[str]:
 
 
 CONTENT_QUESTION = re.compile(r"^\s*(?:what|which|how)\b", re.I)
-CONTENT_ASPECTS = (Aspect.threshold, Aspect.exemption, Aspect.definition, Aspect.obligation, Aspect.scope)
+CONTENT_ASPECTS = (
+    Aspect.threshold,
+    Aspect.exemption,
+    Aspect.definition,
+    Aspect.obligation,
+    Aspect.scope,
+    Aspect.deadline,
+    Aspect.penalty,
+    Aspect.recipient,
+    Aspect.records,
+)
 
 
 def asked_aspects(question: str) -> list[Aspect]:

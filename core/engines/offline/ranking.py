@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from core.domain.answer import Answer, Claim, Quote
 from core.domain.figures import figures
 from core.domain.gazetteer import currency_hint, same_jurisdiction
+from core.domain.instructions import has_instructions
 from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
 from core.engines.base import EngineContext
 from core.engines.offline.relevance import (
@@ -21,6 +22,8 @@ from core.engines.offline.relevance import (
     rarity,
     relevance,
     said_terms,
+    topic_share,
+    topical_sentence,
 )
 from core.engines.offline.sources import usable
 from core.engines.text import is_anaphoric, same_sentence, sentences, term_set, terms
@@ -31,9 +34,11 @@ words or by its initials, "MSBs"), speak to that entity's duties."""
 ANCHOR = 0.8
 """A passage that states the very figure the question asks about is where the context of the answer is."""
 WORDS_PER_ITEM = 112
-"""Word budget of the claims drafted for one plan item: coverage must come from the right sentences, not from
-pasting passages."""
-SENTENCES_PER_ITEM = 6
+"""Most words the claims drafted for one plan item may take (the plan's word budget usually allows fewer, see
+`item_budget`): coverage must come from the right sentences, not from pasting passages."""
+MIN_WORDS_PER_ITEM = 75
+"""Every item may say at least one ordinary sentence, however many items share the answer's budget."""
+SENTENCES_PER_ITEM = 4
 SENTENCES_PER_DOCUMENT = 2
 """Per item, so that a question naming several instruments of one jurisdiction hears from each."""
 
@@ -77,6 +82,8 @@ def candidates(
     if weights is None:
         weights = rarity((t for _, _, t, _ in passages), topic)
     out: list[Candidate] = []
+    shares = {d: topic_share(plan, ctx.doc_text(d)) for d in dict.fromkeys(p[0] for p in passages) if d in ctx.catalog}
+    best_share = max(shares.values(), default=0)
     for rank, (doc_id, chunk_id, text, _) in enumerate(passages):
         ok, history = usable(doc_id, plan, ctx)
         doc = ctx.catalog.get(doc_id)
@@ -86,13 +93,14 @@ def candidates(
             continue
         hint = currency_hint(doc.jurisdiction)
         sents = sentences(text)
+        topical = [topical_sentence(plan, s, shares.get(doc_id, 0), best_share) for s in sents]
         anchored = ANCHOR if asked and any(f.key in asked for s in sents for f in figures(s, hint)) else 0.0
         feats = [feature(item, s, plan, hint) for s in sents]
         said = [len(said_terms(topic, s, plan.topic_terms)) for s in sents]
         on_topic = any(f >= 1.0 and n >= 1 for f, n in zip(feats, said))
         for i, sent in enumerate(sents):
             feat, shared = feats[i], said[i]
-            if feat == 0.0:
+            if feat == 0.0 or not topical[i] or not starts_whole(sent) or has_instructions(sent):
                 continue
             stressed = bool(focus and said_terms(focus, sent, plan.focus_terms))
             needed = 1 if feat >= 1.0 or stressed or doc_id in plan.named_doc_ids else round(floor * len(topic))
@@ -103,7 +111,7 @@ def candidates(
             rel = relevance(topic, sent, weights, plan.topic_terms)
             quote_texts = [sent]
             if is_anaphoric(sent):
-                if i == 0 or is_anaphoric(sents[i - 1]):
+                if i == 0 or is_anaphoric(sents[i - 1]) or has_instructions(sents[i - 1]):
                     continue
                 quote_texts = [sents[i - 1], sent]
             named = 0.4 if doc_id in plan.named_doc_ids else 0.0
@@ -142,6 +150,19 @@ def candidates(
             )
     out.sort(key=lambda c: -c.score)
     return out
+
+
+def item_budget(plan: ResearchPlan) -> int:
+    """Words one item's claims may take: the answer's word budget shared among its answerable items."""
+    items = sum(1 for i in plan.items if i.answerable and i.aspect not in (Aspect.comparison, Aspect.verdict))
+    return max(MIN_WORDS_PER_ITEM, min(WORDS_PER_ITEM, plan.word_budget() // max(1, items)))
+
+
+def starts_whole(sentence: str) -> bool:
+    """Whether a sentence opens as a sentence does (a capital, a digit, a quote or a bracket), not mid-way through
+    one ("and must then ...")."""
+    first = sentence.lstrip()[:1]
+    return bool(first) and not first.islower()
 
 
 def pick(

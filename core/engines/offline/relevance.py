@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from core.domain.figures import dates, figures
 from core.domain.plan import Aspect, PlanItem, ResearchPlan
+from core.engines.offline.aspects import aspect_feature
 from core.engines.offline.sources import YEAR
 from core.engines.text import sentences, term_set, terms
 
@@ -53,6 +54,9 @@ def asked_figures(question: str) -> frozenset[tuple[str, float]]:
 def feature(item: PlanItem, sentence: str, plan: ResearchPlan, hint: tuple[str, ...]) -> float:
     """How well a sentence has what the item's aspect asks for (0..1)."""
     aspect = item.aspect
+    asked_for = aspect_feature(aspect, sentence, hint)
+    if asked_for is not None:
+        return asked_for
     if aspect == Aspect.threshold:
         figs = figures(sentence, hint)
         asked = asked_figures(plan.question)
@@ -145,3 +149,39 @@ def min_relevance(terms: set[str]) -> float:
     if not terms:
         return 1.0
     return min(1.0, (1 if len(terms) <= 4 else 2) / len(terms))
+
+
+OFF_TOPIC_SHARE = 0.5
+"""A document that states less than this share of the topic words the most topical document at hand states is
+about something else: only a sentence of it that states two topic words itself may answer (a sentence sharing
+one word with the question, from a document on another subject, shares the jurisdiction, not the topic)."""
+ASPECT_VOCABULARY = frozenset(
+    terms(
+        "penalty penalties fine fines sanction sanctions record records keep kept retain retention long deadline "
+        "days day within notify notified notification report reported reporting whom soon quickly exempt exemption "
+        "many much she her he his they their we our you your it its year years"
+    )
+)
+"""Words that say which aspect is asked (or who asks), not what the question is about: left out when judging a
+topic."""
+
+
+def subject_terms(plan: ResearchPlan) -> list[str]:
+    """The topic words that name what the question is about, in the question's order."""
+    return [t for t in plan.topic_terms if t not in ASPECT_VOCABULARY]
+
+
+def topic_share(plan: ResearchPlan, text: str) -> int:
+    """How many of the question's subject words a text (a whole document) states."""
+    order = subject_terms(plan)
+    return len(said_terms(set(order), text, order))
+
+
+def topical_sentence(plan: ResearchPlan, sentence: str, share: int, best: int) -> bool:
+    """Whether a sentence speaks to the question's topic, judged with its document: True when the topic is too
+    short to judge (fewer than three words), when the sentence states two subject words, or when its document
+    (`share` subject words) states at least half as many as the most topical document at hand (`best`)."""
+    order = subject_terms(plan)
+    if len(order) < 3 or len(said_terms(set(order), sentence, order)) >= 2:
+        return True
+    return share >= OFF_TOPIC_SHARE * best

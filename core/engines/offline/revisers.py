@@ -13,22 +13,25 @@ from core.domain.corrections import (
     DocumentSubject,
     ItemSubject,
     JurisdictionSubject,
+    OffTopicClaim,
     parse_subject,
 )
 from core.domain.documents import DocStatus
 from core.domain.figures import figures
 from core.domain.gazetteer import currency_hint, same_jurisdiction
+from core.domain.instructions import has_instructions
 from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan, item_id
 from core.domain.records import Deficiency, DeficiencyType, Evidence
 from core.engines.base import EngineContext
 from core.engines.offline.ranking import (
-    WORDS_PER_ITEM,
     also_answers,
     answer_texts,
     candidates,
     extended,
+    item_budget,
     pick,
     section_code,
+    starts_whole,
 )
 from core.engines.offline.sources import applicability_text
 from core.engines.text import is_anaphoric, overlap, same_sentence, sentences, term_set
@@ -78,7 +81,7 @@ def fill(
         texts = answer_texts(answer)
         held: list[str] = []
         more: list[tuple[str, Quote]] = []
-        room = WORDS_PER_ITEM - sum(len(c.text.split()) for _, c in answer.claims() if item.id in c.plan_item_ids)
+        room = item_budget(plan) - sum(len(c.text.split()) for _, c in answer.claims() if item.id in c.plan_item_ids)
         answer = _add_claims(
             answer,
             pick(
@@ -210,6 +213,8 @@ def _best_sentence(
             score = overlap(wanted, s)
             if score < 0.5 or is_anaphoric(s) or not keep(s, doc.jurisdiction) or _has_text(answer, s):
                 continue
+            if has_instructions(s) or not starts_whole(s):
+                continue
             if best is None or score > best[0]:
                 best = (score, Claim(text=s, citations=(Quote(doc_id=doc_id, chunk_id=chunk_id, quote=s),)))
     return best[1] if best else None
@@ -263,6 +268,10 @@ def revise_specificity(
     subject = parse_subject(d.deficiency_type, d.subject, [i.id for i in plan.items])
     if isinstance(subject, ItemSubject):
         return revise_coverage(plan, answer, d, ev, ctx)
+    if isinstance(subject, OffTopicClaim):
+        answer, dropped = _without(answer, lambda c: same_sentence(c.text, d.affected_text))
+        asked = [i for i in plan.items if i.id in dropped] or _items_of(plan, d)
+        return fill(plan, answer, asked, ev, ctx, exclude=CorrectionFilter.of(d.correction_filter).exclude_doc_ids)
     code = d.affected_section or ANY_JURISDICTION
     if isinstance(subject, DocumentPart) and subject.part == APPLICATION_DATE:
         return _applicability(plan, answer, subject.doc_id, ctx, code)

@@ -26,6 +26,8 @@ from core.engines.base import CritiqueResult, EngineContext
 from core.engines.offline.claim_checks import check_claims, check_contradictions
 from core.engines.offline.coverage import answered_items, coverage_deficiencies
 from core.engines.offline.sources import short_name
+from core.engines.offline.text_checks import check_relevance, check_text_exemptions
+from core.engines.offline.verdicts import presents_as_pending
 from core.engines.text import term_set
 
 T = DeficiencyType
@@ -49,7 +51,7 @@ def check_sources(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineCont
             continue
         status = ctx.catalog.status_at(doc_id, ctx.as_of)
         section = located[0][0]
-        if status == DocStatus.in_force:
+        if status == DocStatus.in_force or all(presents_as_pending(c, doc) for _, c in located):
             continue
         if status == DocStatus.not_yet_applicable:
             preds = ctx.catalog.predecessors_in_force(doc_id, ctx.as_of)
@@ -68,7 +70,11 @@ def check_sources(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineCont
                 for i in c.plan_item_ids
             }
             untold = sorted(items - told)
-            if preds and (not any(p.id in cited for p in preds) or untold):
+            said_when = any(doc_id in c.doc_ids and c.kind == "applicability" for _, c in claims)
+            # the answer applies the act as current law only until it states when the act applies and which law
+            # applies until then (the applicability note the correction adds with the law in force for each item);
+            # after that, the items only the act speaks to are answered as its future rules, not as current law
+            if preds and (not any(p.id in cited for p in preds) or (untold and not said_when)):
                 out.append(
                     Deficiency(
                         deficiency_type=T.outdated_source,
@@ -206,7 +212,15 @@ def check_specificity(plan: ResearchPlan, claims: Sequence[Located], ctx: Engine
     return out
 
 
-CHECKS = (check_sources, check_claims, check_exemptions, check_contradictions, check_specificity)
+CHECKS = (
+    check_sources,
+    check_claims,
+    check_exemptions,
+    check_text_exemptions,
+    check_contradictions,
+    check_specificity,
+    check_relevance,
+)
 
 
 class OfflineCritic:

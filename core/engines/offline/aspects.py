@@ -1,0 +1,89 @@
+"""What a sentence must state to answer an item of each aspect, read from its words: a deadline a period or a
+date it must be met by, a penalty an amount, share or term, a "whom" item the body to be told, a record-keeping
+item what is kept (and for how long). The ranking prefers such sentences and the coverage verifier accepts no
+other, so a sentence about when a law took effect does not answer "by when must we notify".
+
+These are English wording rules, not regulatory facts: no threshold, period or body of any regime is named here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from core.domain.figures import dates, figures, periods
+from core.domain.plan import Aspect
+
+DEADLINE_WORDS = re.compile(
+    r"\b(?:within|no later than|not later than|at the latest|by|before|until|prior to|deadline|promptly|"
+    r"without (?:undue )?delay|immediately|as soon as)\b",
+    re.I,
+)
+PENALTY_WORDS = re.compile(
+    r"\b(?:penalt\w*|fines?|fined|sanction\w*|imprison\w*|prison|jail|custod\w*|punish\w*|liable|liability|"
+    r"offen[cs]es?|damages|compensation|revenue|turnover|disgorge\w*)\b",
+    re.I,
+)
+TELL_WORDS = re.compile(
+    r"\b(?:notif\w*|report\w*|inform\w*|submit\w*|fil(?:e|es|ed|ing)|lodg\w*|disclos\w*|tell|told|send|sent|"
+    r"communicat\w*|alert\w*|publish\w*|provide[sd]?|give[sn]?)\b",
+    re.I,
+)
+BODY = re.compile(
+    r"\b(?:[A-Z][a-z]*[A-Z][\w&]*|[A-Z]{2,}s?|(?i:(?:the |its |a |an |each |every )?(?:\w+ ){0,3}"
+    r"(?:authorit(?:y|ies)|regulators?|commission|agency|agencies|supervisors?|ministry|minister|office|bureau|"
+    r"court|registrar|register|issuers?|board|ombudsm[ae]n|units?|police|exchanges?|operators?|customers?|"
+    r"consumers?|passengers?|clients?|borrowers?|investors?|public|market|department|council|service|"
+    r"secretary|controller|administrator|trustee|centre|center|institute|body|bodies)))\b"
+)
+"""A body a notice may go to: a name in capitals or camel case (an acronym, "BaFin") or an English noun for
+an authority, an institution or a person addressed."""
+RECORD_WORDS = re.compile(
+    r"\b(?:records?|recorded|record-keeping|keep|keeps|kept|retain\w*|retention|stor(?:e|ed|es|age)|preserv\w*|"
+    r"archiv\w*|logs?|logged|registers?)\b",
+    re.I,
+)
+
+
+def states_body(sentence: str) -> bool:
+    """Whether the sentence names whom something goes to: a telling verb followed by a body, or a body after
+    "to"/"with" ("report it to the authority", "notify BaFin", "file with the SEC")."""
+    for m in TELL_WORDS.finditer(sentence):
+        tail = sentence[m.end() : m.end() + 90]
+        if BODY.search(tail[:50]) and re.match(r"\s*(?:it |them |this |that |the \w+ )?(?:to|with)?\s*\S", tail):
+            return True
+    return bool(re.search(rf"\b(?:to|with)\s+{BODY.pattern}", sentence)) and bool(TELL_WORDS.search(sentence))
+
+
+def states_need(aspect: Aspect, text: str, hint: Iterable[str] = ()) -> bool:
+    """Whether the text states what an item of this aspect needs (see `Aspect.needs`); True for aspects that need
+    no particular content."""
+    if aspect == Aspect.deadline:
+        return bool(periods(text)) or (bool(dates(text)) and bool(DEADLINE_WORDS.search(text)))
+    if aspect == Aspect.penalty:
+        if not PENALTY_WORDS.search(text):
+            return False
+        return any(f.unit != "days" for f in figures(text, tuple(hint))) or bool(periods(text))
+    if aspect == Aspect.recipient:
+        return states_body(text)
+    if aspect == Aspect.records:
+        return bool(RECORD_WORDS.search(text))
+    return True
+
+
+def aspect_feature(aspect: Aspect, sentence: str, hint: tuple[str, ...]) -> float | None:
+    """How well a sentence has what one of these aspects asks for (0..1), or None for the other aspects: 1 when it
+    states the need, a little when it only speaks of the matter (it may sit beside the one that does)."""
+    if aspect not in (Aspect.deadline, Aspect.penalty, Aspect.recipient, Aspect.records):
+        return None
+    if states_need(aspect, sentence, hint):
+        if aspect == Aspect.records and not (periods(sentence) or dates(sentence)):
+            return 0.6
+        return 1.0
+    cue = {
+        Aspect.deadline: DEADLINE_WORDS,
+        Aspect.penalty: PENALTY_WORDS,
+        Aspect.recipient: TELL_WORDS,
+        Aspect.records: RECORD_WORDS,
+    }[aspect]
+    return 0.2 if cue.search(sentence) else 0.0

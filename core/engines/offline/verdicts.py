@@ -1,0 +1,147 @@
+"""Verdicts on a change: "has X been extended / raised / repealed?" is answered from the status of the source that
+states the change, never guessed from a sentence that merely shares the question's words.
+
+A change stated by a source in force is a "Yes"; one stated only by a proposal, or by an act not yet applicable,
+is "No, only proposed (date)" / "No, not yet (applies from date)" with the rule in force quoted; a change no source
+states gets no verdict (the verdict item stays open and is disclosed). A question asking "for each" jurisdiction,
+or naming several, gets one verdict per jurisdiction ("EU: No, ... US: Yes. ..."). The verbs below are English
+words for a change, not regulatory knowledge.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+
+from core.domain.answer import Claim, Quote
+from core.domain.documents import DocStatus, DocumentMeta
+from core.domain.figures import format_date
+from core.domain.instructions import has_instructions
+from core.domain.plan import ANY_JURISDICTION, PlanItem, ResearchPlan
+from core.engines.base import EngineContext
+from core.engines.offline.ranking import Candidate
+from core.engines.offline.relevance import min_relevance, said_terms
+from core.engines.offline.sources import short_name
+from core.engines.text import is_anaphoric, sentences
+
+CHANGE_STEMS = (
+    "extend|rais|increas|lower|reduc|repeal|abolish|amend|chang|replac|remov|scrap|expand|broaden|widen|narrow|"
+    "tighten|relax|introduc|adopt|lift|delay|postpon|withdr|revis|updat|doubl|halv|shorten|lengthen|cut|"
+    "modif|strengthen|eas"
+)
+CHANGE_QUESTION = re.compile(
+    rf"\b(?:has|have|had|was|were|did|is|are)\b(?:\s+[\w'-]+){{0,10}}?\s+(?:been\s+)?(?P<verb>(?:{CHANGE_STEMS})\w*)\b",
+    re.I,
+)
+"""A yes/no question about a change: an auxiliary, then (within a few words) a verb of change."""
+CHANGE_WORD = re.compile(rf"\b(?:{CHANGE_STEMS})\w*", re.I)
+HEDGED = re.compile(r"\b(?:may|might|can|could|would|should|propos\w*|plan\w*|consult\w*|draft)\b", re.I)
+"""A sentence stating a change only as possible or planned: not a change made."""
+EACH = re.compile(r"\b(?:for each|each of|in each|respectively|for both|every one)\b", re.I)
+NOT_IN_FORCE = re.compile(r"\bonly proposed\b|\bnot yet\b", re.I)
+"""How a verdict presents a source that does not apply (check_sources lets such a mention be)."""
+
+
+def asked_change(question: str) -> str | None:
+    """The verb of change a yes/no question asks about ("extended"), or None."""
+    m = CHANGE_QUESTION.search(question)
+    return m.group("verb").lower() if m else None
+
+
+def per_jurisdiction(plan: ResearchPlan) -> bool:
+    """Whether the question wants one verdict per jurisdiction."""
+    return len(plan.answer_codes()) > 1 and (
+        bool(EACH.search(plan.question)) or asked_change(plan.question) is not None
+    )
+
+
+def _chunks(doc_id: str, ctx: EngineContext) -> Iterator[tuple[str, str]]:
+    index = 0
+    while (chunk := ctx.chunk(f"{doc_id}#{index}")) is not None:
+        yield chunk.chunk_id, chunk.text
+        index += 1
+
+
+def _verb(question: str) -> re.Pattern[str]:
+    """The asked verb of change as a pattern for its forms ("extended" -> extend, extends, extension ...)."""
+    verb = asked_change(question) or ""
+    stem = next((s for s in CHANGE_STEMS.split("|") if verb.startswith(s)), verb[:5])
+    return re.compile(rf"\b{re.escape(stem)}\w*", re.I) if stem else CHANGE_WORD
+
+
+def _stating(doc: DocumentMeta, plan: ResearchPlan, ctx: EngineContext, made: bool) -> Quote | None:
+    """The sentence of the document that states a change of what the question asks about (`made`: the asked
+    change as done, not as possible or planned; else any change), or None."""
+    changed = _verb(plan.question) if made else CHANGE_WORD
+    topic = set(plan.topic_terms)
+    needed = max(1, round(min_relevance(topic) * len(topic)))
+    best: tuple[int, Quote] | None = None
+    for chunk_id, text in _chunks(doc.id, ctx):
+        for s in sentences(text):
+            if not changed.search(s) or is_anaphoric(s) or has_instructions(s) or (made and HEDGED.search(s)):
+                continue
+            shared = len(said_terms(topic, s, plan.topic_terms))
+            if shared >= needed and (best is None or shared > best[0]):
+                best = (shared, Quote(doc_id=doc.id, chunk_id=chunk_id, quote=s))
+    return best[1] if best else None
+
+
+def _part(
+    code: str, plan: ResearchPlan, cands: Sequence[Candidate], ctx: EngineContext
+) -> tuple[str, tuple[Quote, ...]] | None:
+    """The verdict for one jurisdiction (ANY_JURISDICTION: all), with its quotes, or None when no source states
+    the change."""
+    docs = [d for d in ctx.catalog.all() if code in (ANY_JURISDICTION, d.jurisdiction)]
+    in_force = [d for d in docs if ctx.catalog.status_at(d.id, ctx.as_of) == DocStatus.in_force]
+    pending = [
+        d for d in docs if ctx.catalog.status_at(d.id, ctx.as_of) in (DocStatus.proposed, DocStatus.not_yet_applicable)
+    ]
+    for doc in sorted(in_force, key=lambda d: d.effective or ctx.as_of, reverse=True):
+        quote = _stating(doc, plan, ctx, made=True)
+        if quote is not None:
+            return f"Yes. {quote.quote}", (quote,)
+    rule = next((c for c in cands if code in (ANY_JURISDICTION, c.jurisdiction) and _in_force(c.doc_id, ctx)), None)
+    for doc in pending:
+        quote = _stating(doc, plan, ctx, made=False)
+        if quote is None:
+            continue
+        status = ctx.catalog.status_at(doc.id, ctx.as_of)
+        when = format_date(doc.effective) if doc.effective else "not adopted"
+        lead = (
+            f"No, only proposed ({when}): {short_name(doc)} is a proposal, not law in force."
+            if status == DocStatus.proposed
+            else f"No, not yet: {short_name(doc)} applies only from {when}."
+        )
+        quotes = (quote, *(rule.quotes if rule else ()))
+        text = f"{lead} {quote.quote}" + (f" In force: {rule.text}" if rule else "")
+        return text, quotes
+    return None
+
+
+def _in_force(doc_id: str, ctx: EngineContext) -> bool:
+    return doc_id in ctx.catalog and ctx.catalog.status_at(doc_id, ctx.as_of) == DocStatus.in_force
+
+
+def change_verdict(item: PlanItem, plan: ResearchPlan, cands: Sequence[Candidate], ctx: EngineContext) -> Claim | None:
+    """The verdict on a change question, per jurisdiction when asked for each; None when no source states it."""
+    codes = plan.answer_codes() or [ANY_JURISDICTION]
+    parts: list[tuple[str, tuple[Quote, ...]]] = []
+    for code in codes:
+        found = _part(code, plan, cands, ctx)
+        if found is None:
+            continue
+        text, quotes = found
+        parts.append((f"{code}: {text}" if len(codes) > 1 else text, quotes))
+    if not parts:
+        return None
+    return Claim(
+        text=" ".join(t for t, _ in parts),
+        plan_item_ids=(item.id,),
+        kind="verdict",
+        citations=tuple(q for _, qs in parts for q in qs),
+    )
+
+
+def presents_as_pending(claim: Claim, doc: DocumentMeta) -> bool:
+    """Whether a verdict names the document as only proposed or not yet applicable (citing it as such is honest)."""
+    return claim.kind == "verdict" and short_name(doc) in claim.text and bool(NOT_IN_FORCE.search(claim.text))
