@@ -377,3 +377,22 @@ def test_a_reset_with_a_failing_file_keeps_the_old_corpus_unless_partial_is_allo
     capsys.readouterr()
     assert main(["ingest", "--allow-partial", str(zz)]) == 2
     assert "--allow-partial only applies to --reset" in capsys.readouterr().err
+
+
+def test_commands_that_only_read_create_no_collection(
+    tmp_path: Path, data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["search", "owners", "--collection", "CON"]) == 2
+    assert capsys.readouterr().err == (
+        f"error: collection 'CON' in {data_dir} does not exist; run `python -m core ingest --collection CON PATH` "
+        "first\n"
+    )
+    assert main(["run", "Who discloses owners in XY?", "--approve", "all", "--collection", "nosuchcoll"]) == 2
+    assert capsys.readouterr().err.startswith(
+        "error: the corpus is empty: collection 'nosuchcoll' does not exist; ingest documents first"
+    )
+    assert not (data_dir / "qdrant").exists()
+    (tmp_path / "xy.md").write_text(XY, encoding="utf-8")
+    assert main(["ingest", str(tmp_path / "xy.md"), "--collection", "CON"]) == 0  # the first write creates it
+    assert main(["search", "owners", "--collection", "CON", "-k", "1"]) == 0
+    assert sorted(p.name for p in (data_dir / "qdrant").iterdir()) == [".CON.swap.lock", "CON"]

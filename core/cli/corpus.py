@@ -199,8 +199,7 @@ def run_search(args: argparse.Namespace) -> int:
     try:
         store = _open(settings, collection)
         if store.count() == 0:
-            where = f"collection '{store.collection}' in {settings.data_dir}"
-            raise CliError(f"{where} is empty; run `python -m core ingest PATH` first")
+            raise CliError(_nothing_to_search(store, settings))
         results = store.search_many([q for _, q in queries], k=args.k, flt=flt, mode=args.mode)
     except RetrievalError as exc:
         raise CliError(str(exc)) from None
@@ -212,6 +211,14 @@ def run_search(args: argparse.Namespace) -> int:
     else:
         _print_hits(results[0])
     return 0
+
+
+def _nothing_to_search(store: Store, settings: Settings) -> str:
+    """Why a search cannot run: the collection does not exist, or it is empty."""
+    where = "on the Qdrant server at QDRANT_URL" if settings.qdrant_url else f"in {settings.data_dir}"
+    named = "" if store.collection == settings.collection else f" --collection {store.collection}"
+    state = "is empty" if store.exists() else "does not exist"
+    return f"collection '{store.collection}' {where} {state}; run `python -m core ingest{named} PATH` first"
 
 
 def _open(settings: Settings, collection: str | None) -> Store:

@@ -243,9 +243,14 @@ def test_the_as_of_range_bounds_are_accepted(wb: Workbench) -> None:
 
 
 def test_an_empty_corpus_is_refused_before_a_session_exists(real_wb: Workbench) -> None:
-    with pytest.raises(InputError, match=r"the corpus is empty: ingest documents first \(python -m core ingest PATH"):
+    with pytest.raises(
+        InputError,
+        match=r"the corpus is empty: collection 'regulatory' does not exist; ingest documents first "
+        r"\(python -m core ingest PATH",
+    ):
         real_wb.start(RU_QUESTION, as_of=AS_OF)
     assert real_wb.sessions() == []
+    assert not real_wb.settings.qdrant_path.exists()  # asking created no collection
 
 
 def test_uploads_report_each_bad_file_by_its_name(real_wb: Workbench) -> None:
