@@ -43,7 +43,11 @@ ZZ traders may not accept cash above ZZD 9,000.
 @pytest.fixture
 def use_data_dir(monkeypatch: pytest.MonkeyPatch, opened_stores: list[Store]) -> Iterator[Callable[[Path], Path]]:
     """path -> path: make the in-process CLI use `path` through WORKBENCH_DATA_DIR (every other WORKBENCH_* and
-    QDRANT_* variable cleared); the stores it opened are closed afterwards."""
+    QDRANT_* variable cleared); the stores it opened are closed afterwards. Ingest progress lines (every 5 s) are
+    held back, so that stderr does not depend on the machine's speed; the progress test sets its own interval."""
+    from core.cli import corpus as cli_corpus
+
+    monkeypatch.setattr(cli_corpus, "PROGRESS_EVERY_S", 3600.0)
 
     def use(path: Path) -> Path:
         for key in [k for k in os.environ if k.startswith(("WORKBENCH_", "QDRANT_"))]:
@@ -396,3 +400,27 @@ def test_commands_that_only_read_create_no_collection(
     assert main(["ingest", str(tmp_path / "xy.md"), "--collection", "CON"]) == 0  # the first write creates it
     assert main(["search", "owners", "--collection", "CON", "-k", "1"]) == 0
     assert sorted(p.name for p in (data_dir / "qdrant").iterdir()) == [".CON.swap.lock", "CON"]
+
+
+def test_ingest_prints_progress_while_one_slow_step_runs(
+    tmp_path: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import time
+
+    from core.cli import corpus as cli_corpus
+    from core.retrieval import ingest as ingest_mod
+
+    read = ingest_mod.read_file
+
+    def slow_read(*args: object) -> object:
+        time.sleep(1.0)  # one step longer than the progress interval: a huge .jsonl, a slow PDF
+        return read(*args)
+
+    monkeypatch.setattr(cli_corpus, "PROGRESS_EVERY_S", 0.2)
+    monkeypatch.setattr(ingest_mod, "read_file", slow_read)
+    (tmp_path / "xy.md").write_text(XY, encoding="utf-8")
+    assert main(["ingest", str(tmp_path / "xy.md")]) == 0
+    out, err = capsys.readouterr()
+    lines = err.splitlines()
+    assert len(lines) >= 3 and all(line.startswith("ingest: 0/1 files: xy.md (") for line in lines[:3]), err
+    assert out.splitlines()[0] == f"ok     {tmp_path / 'xy.md'} -> xy-bo (1 chunks)"

@@ -8,6 +8,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import threading
+import time
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
@@ -24,6 +26,8 @@ if TYPE_CHECKING:
 
 MAX_K = 100
 SNIPPET_CHARS = 240
+PROGRESS_EVERY_S = 5.0
+"""Longest silence of an ingest on stderr: the progress line is repeated at least this often."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -82,7 +86,7 @@ def run_ingest(args: argparse.Namespace) -> int:
         missing = ", ".join(args.paths)
         raise CliError(f"nothing to ingest: no .md, .txt, .pdf or .jsonl files at {missing}")
     defaults = {"jurisdiction": args.jurisdiction} if args.jurisdiction else None
-    progress = _Progress() if sys.stderr.isatty() else None
+    progress = _Progress(sys.stderr.isatty())
 
     def ingest(target: Store) -> IngestReport:
         return ingest_paths(
@@ -101,8 +105,7 @@ def run_ingest(args: argparse.Namespace) -> int:
     except RetrievalError as exc:
         raise CliError(str(exc)) from None
     finally:
-        if progress is not None:
-            progress.end()
+        progress.end()
     for r in report.results:
         if r.ok:
             print(f"ok     {r.path} -> {', '.join(r.doc_ids)} ({r.chunks} chunks)")
@@ -143,17 +146,47 @@ def _rebuild(store: Store, ingest: Callable[[Store], IngestReport], allow_partia
 
 
 class _Progress:
-    """Ingest progress rewritten in place on one terminal line (used only when stderr is a terminal)."""
+    """Ingest progress on stderr. On a terminal one line is rewritten in place as files go; elsewhere (a log, a
+    pipe) a line is printed every PROGRESS_EVERY_S. A background ticker repeats the latest state at least every
+    PROGRESS_EVERY_S whatever one step takes (a .jsonl of 100,000 lines, a slow PDF), so an ingest is never
+    silent for long; one that ends sooner prints nothing off a terminal."""
 
-    def __init__(self) -> None:
+    def __init__(self, tty: bool) -> None:
+        self.tty = tty
+        self.state = "starting"
+        self.started = self.last = time.monotonic()
         self.drawn = False
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._ticker = threading.Thread(target=self._tick, name="ingest-progress", daemon=True)
+        self._ticker.start()
 
     def __call__(self, done: int, total: int, label: str) -> None:
-        print(f"\r\033[K{done}/{total} files: {label}", end="", file=sys.stderr, flush=True)
-        self.drawn = True
+        with self._lock:
+            self.state = f"{done}/{total} files: {label}"
+            if self.tty:
+                self._draw()
+
+    def _tick(self) -> None:
+        while not self._stop.wait(PROGRESS_EVERY_S / 10):
+            with self._lock:
+                if time.monotonic() - self.last >= PROGRESS_EVERY_S:
+                    self._draw()
+
+    def _draw(self) -> None:
+        """Print the state with the time so far (the caller holds the lock)."""
+        line = f"{self.state} ({time.monotonic() - self.started:.0f} s)"
+        if self.tty:
+            print(f"\r\033[K{line}", end="", file=sys.stderr, flush=True)
+            self.drawn = True
+        else:
+            print(f"ingest: {line}", file=sys.stderr, flush=True)
+        self.last = time.monotonic()
 
     def end(self) -> None:
-        """Finish the progress line, if one was drawn, so what follows starts on a line of its own."""
+        """Stop the ticker and finish a line drawn in place, so what follows starts on a line of its own."""
+        self._stop.set()
+        self._ticker.join()
         if self.drawn:
             print(file=sys.stderr)
             self.drawn = False
