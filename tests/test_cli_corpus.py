@@ -424,3 +424,22 @@ def test_ingest_prints_progress_while_one_slow_step_runs(
     lines = err.splitlines()
     assert len(lines) >= 3 and all(line.startswith("ingest: 0/1 files: xy.md (") for line in lines[:3]), err
     assert out.splitlines()[0] == f"ok     {tmp_path / 'xy.md'} -> xy-bo (1 chunks)"
+
+
+def test_a_reset_on_a_qdrant_server_says_it_could_not_keep_the_old_corpus(
+    tmp_path: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("QDRANT_URL", ":memory:")  # qdrant-client's local mode: a server store, no atomic rebuild
+    get_settings.cache_clear()
+    xy, zz, bad = tmp_path / "xy.md", tmp_path / "zz.md", tmp_path / "bad.md"
+    xy.write_text(XY, encoding="utf-8")
+    zz.write_text(ZZ, encoding="utf-8")
+    bad.write_text("---\nid: b\ntitle: B\njurisdiction: XY\nstatus: maybe\n---\nText.\n", encoding="utf-8")
+    assert main(["ingest", str(xy)]) == 0
+    capsys.readouterr()
+    assert main(["ingest", "--reset", str(bad), str(zz)]) == 2
+    assert capsys.readouterr().err == (
+        "error: --reset could not keep the old corpus (a Qdrant server collection is emptied before it is "
+        "rebuilt): it holds the files that went in; 1 of 2 files failed (see above)\n"
+    )
+    assert [d.id for d in open_store(get_settings()).documents()] == ["zz-cash"]

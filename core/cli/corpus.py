@@ -115,11 +115,16 @@ def run_ingest(args: argparse.Namespace) -> int:
     print(f"{summary}; collection '{store.collection}' now holds {store.count()} chunks")
     if not report.succeeded:
         raise CliError("no file could be ingested (see the errors above)")
+    n, total = len(report.failed), len(report.results)
     if kept:
-        n, total = len(report.failed), len(report.results)
         raise CliError(
             f"--reset kept the old corpus: {n} of {total} files failed (see above); fix them, or add "
             "--allow-partial to rebuild from the files that went in"
+        )
+    if args.reset and report.failed and not args.allow_partial:  # a store without an atomic rebuild
+        raise CliError(
+            f"--reset could not keep the old corpus (a Qdrant server collection is emptied before it is rebuilt): "
+            f"it holds the files that went in; {n} of {total} files failed (see above)"
         )
     return 1 if report.failed else 0
 
@@ -134,7 +139,11 @@ class _Discarded(Exception):
 
 def _rebuild(store: Store, ingest: Callable[[Store], IngestReport], allow_partial: bool) -> tuple[IngestReport, bool]:
     """`--reset`: ingest into a collection built aside, swapped in only when every file went in (with
-    `allow_partial`, when at least one did). The report, and whether the old corpus was kept."""
+    `allow_partial`, when at least one did). The report, and whether the old corpus was kept (only a store
+    with an atomic rebuild can keep it)."""
+    if not store.atomic_rebuild:
+        with store.staging() as staged:
+            return ingest(staged), False
     try:
         with store.staging() as staged:
             report = ingest(staged)

@@ -40,6 +40,8 @@ class EdgeStore(BaseStore):
     empty (`exists()` is False) and nothing is created on disk, not even the directory or the lock file.
     """
 
+    atomic_rebuild = True
+
     def __init__(
         self,
         path: Path,

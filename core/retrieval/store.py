@@ -58,6 +58,7 @@ class Store(Protocol):
     """What the app, the service and the CLI may call on a corpus store (both backends)."""
 
     collection: str
+    atomic_rebuild: bool
 
     def upsert_document(self, meta: DocumentMeta, chunks: Sequence[Chunk]) -> int: ...
     def upsert_documents(self, docs: Sequence[tuple[DocumentMeta, Sequence[Chunk]]]) -> int: ...
@@ -82,6 +83,9 @@ class Store(Protocol):
 
 class BaseStore(ABC):
     """Embedding, payload layout and hit building shared by both backends; subclasses run the engine calls."""
+
+    atomic_rebuild = False
+    """Whether `staging` builds aside and swaps in (a failed rebuild keeps the old corpus) or empties this store."""
 
     def __init__(self, collection: str, model_name: str, on_close: Callable[[BaseStore], None] | None = None):
         self.collection = collection
