@@ -443,3 +443,13 @@ def test_a_reset_on_a_qdrant_server_says_it_could_not_keep_the_old_corpus(
         "rebuilt): it holds the files that went in; 1 of 2 files failed (see above)\n"
     )
     assert [d.id for d in open_store(get_settings()).documents()] == ["zz-cash"]
+
+
+def test_the_ok_line_of_a_file_with_many_documents_names_the_first_few(
+    tmp_path: Path, data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = [{"id": f"p{i}", "text": f"Owners of firm {i}.", "jurisdiction": "XY"} for i in range(8)]
+    many = tmp_path / "many.jsonl"
+    many.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    assert main(["ingest", str(many)]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == f"ok     {many} -> p0, p1, p2, p3, p4 and 3 more (8 chunks)"

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 MAX_K = 100
 SNIPPET_CHARS = 240
+SHOWN_IDS = 5
 PROGRESS_EVERY_S = 5.0
 """Longest silence of an ingest on stderr: the progress line is repeated at least this often."""
 
@@ -108,7 +109,7 @@ def run_ingest(args: argparse.Namespace) -> int:
         progress.end()
     for r in report.results:
         if r.ok:
-            print(f"ok     {r.path} -> {', '.join(r.doc_ids)} ({r.chunks} chunks)")
+            print(f"ok     {r.path} -> {_ids(r.doc_ids)} ({r.chunks} chunks)")
         else:
             print(f"error  {r.error}")
     summary = report.summary() if not kept else f"{report.summary()}; the rebuild was discarded"
@@ -127,6 +128,13 @@ def run_ingest(args: argparse.Namespace) -> int:
             f"it holds the files that went in; {n} of {total} files failed (see above)"
         )
     return 1 if report.failed else 0
+
+
+def _ids(doc_ids: tuple[str, ...]) -> str:
+    """A file's document ids for its `ok` line; a .jsonl of thousands of documents names the first few."""
+    if len(doc_ids) <= SHOWN_IDS:
+        return ", ".join(doc_ids)
+    return f"{', '.join(doc_ids[:SHOWN_IDS])} and {len(doc_ids) - SHOWN_IDS:,} more"
 
 
 class _Discarded(Exception):
@@ -177,9 +185,9 @@ class _Progress:
                 self._draw()
 
     def _tick(self) -> None:
-        while not self._stop.wait(PROGRESS_EVERY_S / 10):
+        while not self._stop.wait(PROGRESS_EVERY_S / 20):
             with self._lock:
-                if time.monotonic() - self.last >= PROGRESS_EVERY_S:
+                if time.monotonic() - self.last >= PROGRESS_EVERY_S * 0.9:  # wakes late: never over the interval
                     self._draw()
 
     def _draw(self) -> None:
