@@ -8,7 +8,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-from pydantic import Field, ValidationError, field_validator
+from pydantic import Field, ValidationError, ValidationInfo, field_validator
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
@@ -69,7 +69,10 @@ def _one_of(v: object, names: tuple[str, ...], what: str) -> object:
 class Settings(BaseSettings):
     """Every tunable of the workbench. Environment variables use the `WORKBENCH_` prefix unless aliased."""
 
-    model_config = SettingsConfigDict(env_prefix="WORKBENCH_", extra="ignore", populate_by_name=True)
+    model_config = SettingsConfigDict(
+        env_prefix="WORKBENCH_", extra="ignore", populate_by_name=True, allow_inf_nan=False
+    )
+    """`allow_inf_nan=False`: no setting takes nan or inf (a threshold of nan would never be met)."""
 
     data_dir: Path = Path("./data")
     collection: str = "regulatory"
@@ -79,21 +82,21 @@ class Settings(BaseSettings):
     db_pool_size: int = Field(default=20, ge=2)
 
     embedding_model: str = "all-MiniLM-L6-v2"
-    chunk_words: int = 180
-    chunk_overlap_words: int = 30
-    max_upload_mb: int = 50
-    max_query_chars: int = 4000
+    chunk_words: int = Field(default=180, ge=1)
+    chunk_overlap_words: int = Field(default=30, ge=0)
+    max_upload_mb: int = Field(default=50, ge=1)
+    max_query_chars: int = Field(default=4000, ge=1)
 
     engine: EngineName | None = None
     openai_api_key: str | None = Field(default=None, validation_alias="OPENAI_API_KEY")
     openai_base_url: str | None = Field(default=None, validation_alias="OPENAI_BASE_URL")
     llm_model: str = "gpt-4o-mini"
     llm_timeout_s: float = Field(default=60.0, gt=0)
-    llm_max_retries: int = 3
-    llm_backoff_s: float = 1.0
-    llm_max_wait_s: float = 20.0
-    llm_budget_calls: int = 0
-    llm_budget_tokens: int = 0
+    llm_max_retries: int = Field(default=3, ge=0)
+    llm_backoff_s: float = Field(default=1.0, ge=0)
+    llm_max_wait_s: float = Field(default=20.0, ge=0)
+    llm_budget_calls: int = Field(default=0, ge=0)
+    llm_budget_tokens: int = Field(default=0, ge=0)
     llm_deadline_s: float = Field(default=90.0, gt=0)
     llm_breaker_after: int = Field(default=3, ge=0)
     llm_breaker_cooldown_s: float = Field(default=300.0, ge=0)
@@ -101,20 +104,28 @@ class Settings(BaseSettings):
     llm_max_claims: int = Field(default=40, ge=1)
     llm_max_findings: int = Field(default=20, ge=0)
 
-    retrieval_k: int = 8
-    correction_k: int = 4
+    retrieval_k: int = Field(default=8, ge=1)
+    correction_k: int = Field(default=4, ge=1)
     max_cycles: int = Field(default=4, ge=0, le=MAX_CYCLES)
-    quality_threshold: float = 0.85
+    quality_threshold: float = Field(default=0.85, ge=0, le=1)
     blocking_severity: Severity = Severity.medium
-    plateau_epsilon: float = 0.01
-    plateau_cycles: int = 2
-    unresolvable_after: int = 2
+    plateau_epsilon: float = Field(default=0.01, ge=0)
+    plateau_cycles: int = Field(default=2, ge=1)
+    unresolvable_after: int = Field(default=2, ge=1)
 
     @field_validator("data_dir")
     @classmethod
     def _a_directory(cls, v: Path) -> Path:
         if v.exists() and not v.is_dir():
             raise ValueError(f"{v} exists and is not a directory")
+        return v
+
+    @field_validator("chunk_overlap_words")
+    @classmethod
+    def _overlap_below_chunk(cls, v: int, info: ValidationInfo) -> int:
+        words = info.data.get("chunk_words")
+        if words is not None and v >= words:
+            raise ValueError(f"must be less than WORKBENCH_CHUNK_WORDS ({words})")
         return v
 
     @field_validator("engine", mode="before")

@@ -19,6 +19,9 @@ class KeywordStore:
     def count(self) -> int:
         return sum(len(c) for c in self._chunks.values())
 
+    def exists(self) -> bool:
+        return True
+
     def catalog(self) -> Catalog:
         return Catalog(self._meta.values())
 

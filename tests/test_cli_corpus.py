@@ -43,7 +43,11 @@ ZZ traders may not accept cash above ZZD 9,000.
 @pytest.fixture
 def use_data_dir(monkeypatch: pytest.MonkeyPatch, opened_stores: list[Store]) -> Iterator[Callable[[Path], Path]]:
     """path -> path: make the in-process CLI use `path` through WORKBENCH_DATA_DIR (every other WORKBENCH_* and
-    QDRANT_* variable cleared); the stores it opened are closed afterwards."""
+    QDRANT_* variable cleared); the stores it opened are closed afterwards. Ingest progress lines (every 5 s) are
+    held back, so that stderr does not depend on the machine's speed; the progress test sets its own interval."""
+    from core.cli import corpus as cli_corpus
+
+    monkeypatch.setattr(cli_corpus, "PROGRESS_EVERY_S", 3600.0)
 
     def use(path: Path) -> Path:
         for key in [k for k in os.environ if k.startswith(("WORKBENCH_", "QDRANT_"))]:
@@ -377,3 +381,75 @@ def test_a_reset_with_a_failing_file_keeps_the_old_corpus_unless_partial_is_allo
     capsys.readouterr()
     assert main(["ingest", "--allow-partial", str(zz)]) == 2
     assert "--allow-partial only applies to --reset" in capsys.readouterr().err
+
+
+def test_commands_that_only_read_create_no_collection(
+    tmp_path: Path, data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["search", "owners", "--collection", "CON"]) == 2
+    assert capsys.readouterr().err == (
+        f"error: collection 'CON' in {data_dir} does not exist; run `python -m core ingest --collection CON PATH` "
+        "first\n"
+    )
+    assert main(["run", "Who discloses owners in XY?", "--approve", "all", "--collection", "nosuchcoll"]) == 2
+    assert capsys.readouterr().err.startswith(
+        "error: the corpus is empty: collection 'nosuchcoll' does not exist; ingest documents first"
+    )
+    assert not (data_dir / "qdrant").exists()
+    (tmp_path / "xy.md").write_text(XY, encoding="utf-8")
+    assert main(["ingest", str(tmp_path / "xy.md"), "--collection", "CON"]) == 0  # the first write creates it
+    assert main(["search", "owners", "--collection", "CON", "-k", "1"]) == 0
+    assert sorted(p.name for p in (data_dir / "qdrant").iterdir()) == [".CON.swap.lock", "CON"]
+
+
+def test_ingest_prints_progress_while_one_slow_step_runs(
+    tmp_path: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import time
+
+    from core.cli import corpus as cli_corpus
+    from core.retrieval import ingest as ingest_mod
+
+    read = ingest_mod.read_file
+
+    def slow_read(*args: object) -> object:
+        time.sleep(1.0)  # one step longer than the progress interval: a huge .jsonl, a slow PDF
+        return read(*args)
+
+    monkeypatch.setattr(cli_corpus, "PROGRESS_EVERY_S", 0.2)
+    monkeypatch.setattr(ingest_mod, "read_file", slow_read)
+    (tmp_path / "xy.md").write_text(XY, encoding="utf-8")
+    assert main(["ingest", str(tmp_path / "xy.md")]) == 0
+    out, err = capsys.readouterr()
+    lines = err.splitlines()
+    assert len(lines) >= 3 and all(line.startswith("ingest: 0/1 files: xy.md (") for line in lines[:3]), err
+    assert out.splitlines()[0] == f"ok     {tmp_path / 'xy.md'} -> xy-bo (1 chunks)"
+
+
+def test_a_reset_on_a_qdrant_server_says_it_could_not_keep_the_old_corpus(
+    tmp_path: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("QDRANT_URL", ":memory:")  # qdrant-client's local mode: a server store, no atomic rebuild
+    get_settings.cache_clear()
+    xy, zz, bad = tmp_path / "xy.md", tmp_path / "zz.md", tmp_path / "bad.md"
+    xy.write_text(XY, encoding="utf-8")
+    zz.write_text(ZZ, encoding="utf-8")
+    bad.write_text("---\nid: b\ntitle: B\njurisdiction: XY\nstatus: maybe\n---\nText.\n", encoding="utf-8")
+    assert main(["ingest", str(xy)]) == 0
+    capsys.readouterr()
+    assert main(["ingest", "--reset", str(bad), str(zz)]) == 2
+    assert capsys.readouterr().err == (
+        "error: --reset could not keep the old corpus (a Qdrant server collection is emptied before it is "
+        "rebuilt): it holds the files that went in; 1 of 2 files failed (see above)\n"
+    )
+    assert [d.id for d in open_store(get_settings()).documents()] == ["zz-cash"]
+
+
+def test_the_ok_line_of_a_file_with_many_documents_names_the_first_few(
+    tmp_path: Path, data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = [{"id": f"p{i}", "text": f"Owners of firm {i}.", "jurisdiction": "XY"} for i in range(8)]
+    many = tmp_path / "many.jsonl"
+    many.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    assert main(["ingest", str(many)]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == f"ok     {many} -> p0, p1, p2, p3, p4 and 3 more (8 chunks)"

@@ -58,7 +58,8 @@ def test_show_and_export_work_while_the_app_holds_the_store_and_the_rest_fail_in
 ) -> None:
     done = session(settings)
     paused = session(settings, approve="manual")
-    open_store(settings).close()  # the shard exists, as it does once the app has started
+    open_store(settings).reset()  # the shard exists, as it does once the app has started
+    open_store(settings).close()
     hold = "import sys, qdrant_edge as qe; s = qe.EdgeShard.load(sys.argv[1]); print('ready', flush=True); sys.stdin.read()"
     holder = subprocess.Popen(
         [sys.executable, "-c", hold, str(settings.qdrant_path / settings.collection)],
@@ -246,6 +247,7 @@ def test_bad_arguments_are_one_line_not_a_usage_block(
 
 
 def test_a_damaged_qdrant_store_is_one_line(settings: Settings, capsys: pytest.CaptureFixture[str]) -> None:
+    open_store(settings).reset()  # the shard exists
     open_store(settings).close()
     shard = settings.qdrant_path / settings.collection
     (shard / "edge_config.json").write_text("garbage{", encoding="utf-8")

@@ -135,3 +135,18 @@ def test_a_jsonl_corpus_is_capped_per_passage_and_per_document_not_per_file(
         r"the limit is 500 per passage",
     ):
         read_file(long_passage)
+
+
+def test_a_large_jsonl_file_reports_progress_while_read_and_checked(
+    store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(readers, "PROGRESS_LINES", 10)
+    monkeypatch.setattr(ingest_mod, "CHECK_PROGRESS_DOCS", 10)
+    rows = [{"id": f"p{i}", "text": f"Passage {i} on owners.", "jurisdiction": "XY"} for i in range(25)]
+    many = write(tmp_path, "many.jsonl", "".join(json.dumps(r) + "\n" for r in rows))
+    calls: list[tuple[int, int, str]] = []
+    report = ingest_paths(store, [many], progress=lambda *a: calls.append(a))
+    assert report.documents == 25
+    labels = [c[2] for c in calls]
+    assert labels[:3] == ["many.jsonl", "many.jsonl (line 10)", "many.jsonl (line 20)"]
+    assert "many.jsonl (checking 10 of 25 documents)" in labels and "many.jsonl (checking 20 of 25 documents)" in labels

@@ -257,6 +257,7 @@ def test_server_backend_is_chosen_by_qdrant_url(make_settings: Callable[..., Set
 
 def test_store_locked_by_another_process_is_a_clear_error(make_settings: Callable[..., Settings]) -> None:
     settings = edge_settings(make_settings)
+    open_store(settings).reset()  # the shard exists
     open_store(settings).close()
     shard_dir = settings.qdrant_path / "reg"
     hold = "import sys, qdrant_edge as qe; s = qe.EdgeShard.load(sys.argv[1]); print('ready', flush=True); sys.stdin.read()"

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from core.config import Settings
+from core.config import Settings, describe_settings_error
 from core.domain.records import Severity
 
 
@@ -47,3 +47,32 @@ def test_engine_and_severity_take_only_known_names() -> None:
         Settings(engine="turbo")
     with pytest.raises(ValidationError, match="unknown severity: use one of low, medium, high, critical"):
         Settings(blocking_severity="urgent")
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "message"),
+    [
+        ("WORKBENCH_QUALITY_THRESHOLD", "nan", "Input should be a finite number"),
+        ("WORKBENCH_QUALITY_THRESHOLD", "1.5", "Input should be less than or equal to 1"),
+        ("WORKBENCH_QUALITY_THRESHOLD", "-0.1", "Input should be greater than or equal to 0"),
+        ("WORKBENCH_PLATEAU_EPSILON", "inf", "Input should be a finite number"),
+        ("WORKBENCH_LLM_TIMEOUT_S", "inf", "Input should be a finite number"),
+        ("WORKBENCH_MAX_QUERY_CHARS", "-5", "Input should be greater than or equal to 1"),
+        ("WORKBENCH_RETRIEVAL_K", "0", "Input should be greater than or equal to 1"),
+        ("WORKBENCH_CORRECTION_K", "0", "Input should be greater than or equal to 1"),
+        ("WORKBENCH_CHUNK_WORDS", "0", "Input should be greater than or equal to 1"),
+        ("WORKBENCH_CHUNK_OVERLAP_WORDS", "180", "must be less than WORKBENCH_CHUNK_WORDS (180)"),
+        ("WORKBENCH_MAX_UPLOAD_MB", "0", "Input should be greater than or equal to 1"),
+        ("WORKBENCH_PLATEAU_CYCLES", "0", "Input should be greater than or equal to 1"),
+        ("WORKBENCH_UNRESOLVABLE_AFTER", "0", "Input should be greater than or equal to 1"),
+        ("WORKBENCH_LLM_MAX_RETRIES", "-1", "Input should be greater than or equal to 0"),
+    ],
+)
+def test_settings_out_of_range_or_not_finite_are_refused_naming_the_variable(
+    variable: str, value: str, message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(ValidationError) as info:
+        Settings()
+    assert describe_settings_error(info.value) == f"invalid setting {variable}={value!r}: {message}"

@@ -8,6 +8,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import threading
+import time
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
@@ -24,6 +26,9 @@ if TYPE_CHECKING:
 
 MAX_K = 100
 SNIPPET_CHARS = 240
+SHOWN_IDS = 5
+PROGRESS_EVERY_S = 5.0
+"""Longest silence of an ingest on stderr: the progress line is repeated at least this often."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -82,7 +87,7 @@ def run_ingest(args: argparse.Namespace) -> int:
         missing = ", ".join(args.paths)
         raise CliError(f"nothing to ingest: no .md, .txt, .pdf or .jsonl files at {missing}")
     defaults = {"jurisdiction": args.jurisdiction} if args.jurisdiction else None
-    progress = _Progress() if sys.stderr.isatty() else None
+    progress = _Progress(sys.stderr.isatty())
 
     def ingest(target: Store) -> IngestReport:
         return ingest_paths(
@@ -101,24 +106,35 @@ def run_ingest(args: argparse.Namespace) -> int:
     except RetrievalError as exc:
         raise CliError(str(exc)) from None
     finally:
-        if progress is not None:
-            progress.end()
+        progress.end()
     for r in report.results:
         if r.ok:
-            print(f"ok     {r.path} -> {', '.join(r.doc_ids)} ({r.chunks} chunks)")
+            print(f"ok     {r.path} -> {_ids(r.doc_ids)} ({r.chunks} chunks)")
         else:
             print(f"error  {r.error}")
     summary = report.summary() if not kept else f"{report.summary()}; the rebuild was discarded"
     print(f"{summary}; collection '{store.collection}' now holds {store.count()} chunks")
     if not report.succeeded:
         raise CliError("no file could be ingested (see the errors above)")
+    n, total = len(report.failed), len(report.results)
     if kept:
-        n, total = len(report.failed), len(report.results)
         raise CliError(
             f"--reset kept the old corpus: {n} of {total} files failed (see above); fix them, or add "
             "--allow-partial to rebuild from the files that went in"
         )
+    if args.reset and report.failed and not args.allow_partial:  # a store without an atomic rebuild
+        raise CliError(
+            f"--reset could not keep the old corpus (a Qdrant server collection is emptied before it is rebuilt): "
+            f"it holds the files that went in; {n} of {total} files failed (see above)"
+        )
     return 1 if report.failed else 0
+
+
+def _ids(doc_ids: tuple[str, ...]) -> str:
+    """A file's document ids for its `ok` line; a .jsonl of thousands of documents names the first few."""
+    if len(doc_ids) <= SHOWN_IDS:
+        return ", ".join(doc_ids)
+    return f"{', '.join(doc_ids[:SHOWN_IDS])} and {len(doc_ids) - SHOWN_IDS:,} more"
 
 
 class _Discarded(Exception):
@@ -131,7 +147,11 @@ class _Discarded(Exception):
 
 def _rebuild(store: Store, ingest: Callable[[Store], IngestReport], allow_partial: bool) -> tuple[IngestReport, bool]:
     """`--reset`: ingest into a collection built aside, swapped in only when every file went in (with
-    `allow_partial`, when at least one did). The report, and whether the old corpus was kept."""
+    `allow_partial`, when at least one did). The report, and whether the old corpus was kept (only a store
+    with an atomic rebuild can keep it)."""
+    if not store.atomic_rebuild:
+        with store.staging() as staged:
+            return ingest(staged), False
     try:
         with store.staging() as staged:
             report = ingest(staged)
@@ -143,17 +163,47 @@ def _rebuild(store: Store, ingest: Callable[[Store], IngestReport], allow_partia
 
 
 class _Progress:
-    """Ingest progress rewritten in place on one terminal line (used only when stderr is a terminal)."""
+    """Ingest progress on stderr. On a terminal one line is rewritten in place as files go; elsewhere (a log, a
+    pipe) a line is printed every PROGRESS_EVERY_S. A background ticker repeats the latest state at least every
+    PROGRESS_EVERY_S whatever one step takes (a .jsonl of 100,000 lines, a slow PDF), so an ingest is never
+    silent for long; one that ends sooner prints nothing off a terminal."""
 
-    def __init__(self) -> None:
+    def __init__(self, tty: bool) -> None:
+        self.tty = tty
+        self.state = "starting"
+        self.started = self.last = time.monotonic()
         self.drawn = False
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._ticker = threading.Thread(target=self._tick, name="ingest-progress", daemon=True)
+        self._ticker.start()
 
     def __call__(self, done: int, total: int, label: str) -> None:
-        print(f"\r\033[K{done}/{total} files: {label}", end="", file=sys.stderr, flush=True)
-        self.drawn = True
+        with self._lock:
+            self.state = f"{done}/{total} files: {label}"
+            if self.tty:
+                self._draw()
+
+    def _tick(self) -> None:
+        while not self._stop.wait(PROGRESS_EVERY_S / 20):
+            with self._lock:
+                if time.monotonic() - self.last >= PROGRESS_EVERY_S * 0.9:  # wakes late: never over the interval
+                    self._draw()
+
+    def _draw(self) -> None:
+        """Print the state with the time so far (the caller holds the lock)."""
+        line = f"{self.state} ({time.monotonic() - self.started:.0f} s)"
+        if self.tty:
+            print(f"\r\033[K{line}", end="", file=sys.stderr, flush=True)
+            self.drawn = True
+        else:
+            print(f"ingest: {line}", file=sys.stderr, flush=True)
+        self.last = time.monotonic()
 
     def end(self) -> None:
-        """Finish the progress line, if one was drawn, so what follows starts on a line of its own."""
+        """Stop the ticker and finish a line drawn in place, so what follows starts on a line of its own."""
+        self._stop.set()
+        self._ticker.join()
         if self.drawn:
             print(file=sys.stderr)
             self.drawn = False
@@ -199,8 +249,7 @@ def run_search(args: argparse.Namespace) -> int:
     try:
         store = _open(settings, collection)
         if store.count() == 0:
-            where = f"collection '{store.collection}' in {settings.data_dir}"
-            raise CliError(f"{where} is empty; run `python -m core ingest PATH` first")
+            raise CliError(_nothing_to_search(store, settings))
         results = store.search_many([q for _, q in queries], k=args.k, flt=flt, mode=args.mode)
     except RetrievalError as exc:
         raise CliError(str(exc)) from None
@@ -212,6 +261,14 @@ def run_search(args: argparse.Namespace) -> int:
     else:
         _print_hits(results[0])
     return 0
+
+
+def _nothing_to_search(store: Store, settings: Settings) -> str:
+    """Why a search cannot run: the collection does not exist, or it is empty."""
+    where = "on the Qdrant server at QDRANT_URL" if settings.qdrant_url else f"in {settings.data_dir}"
+    named = "" if store.collection == settings.collection else f" --collection {store.collection}"
+    state = "is empty" if store.exists() else "does not exist"
+    return f"collection '{store.collection}' {where} {state}; run `python -m core ingest{named} PATH` first"
 
 
 def _open(settings: Settings, collection: str | None) -> Store:

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Mapping
 from datetime import date
 from typing import Any
+
+from pydantic import ValidationError
 
 from core.domain.limits import MAX_CYCLES, MAX_NOTE_CHARS, MIN_AS_OF, latest_as_of
 from core.domain.records import ApprovalPolicy, ResolutionStatus, ReviewResponse, deficiency_id
@@ -76,6 +79,18 @@ def validate_policy(approve: str | None) -> ApprovalPolicy:
         raise InputError(str(exc)) from exc
 
 
+def describe_invalid(exc: ValidationError) -> str:
+    """The first error of a validation as `field.path: what is wrong (got value)`, e.g.
+    `decisions.D-1.action: Input should be 'approve', 'edit' or 'reject' (got 'aprove')`."""
+    err = exc.errors()[0]
+    field = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err["loc"]).lstrip(".") or "the decisions"
+    message = str(err["msg"]).removeprefix("Value error, ")
+    if "input" not in err or isinstance(err["input"], Mapping):  # a whole object: its fields are named above
+        return f"{field}: {message}"
+    shown = repr(err["input"])
+    return f"{field}: {message} (got {shown if len(shown) <= 80 else shown[:79] + '…'})"
+
+
 def cap(text: str | None, limit: int, what: str, setting: str | None = None) -> None:
     """Refuse `text` longer than `limit`, naming what it is and the setting that raises the limit."""
     if text is not None and len(text) > limit:
@@ -88,6 +103,8 @@ def parse_review(decisions: Any, max_query_chars: int, current: RunResult) -> Re
     analyst-added rows made unique by stable ID (a row entered twice is one deficiency, corrected once)."""
     try:
         response = ReviewResponse.parse(decisions)
+    except ValidationError as exc:
+        raise InputError(f"invalid review decisions: {describe_invalid(exc)}") from exc
     except ValueError as exc:
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise InputError(f"invalid review decisions: {first}") from exc

@@ -15,7 +15,7 @@ from datetime import date
 from enum import Enum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator, model_validator
 
 
 class DeficiencyType(str, Enum):
@@ -145,6 +145,15 @@ class Evidence(BaseModel):
     """Whole sentences of the passage that serve the correction, best first (the snippet joins them)."""
 
 
+_INVISIBLE_RE = re.compile(r"[\x00-\x1f\x7f\u200b-\u200f\u2060\ufeff]")
+"""Control characters (NUL included) and zero-width characters: text made only of them (and spaces) is blank."""
+
+
+def is_blank(text: str) -> bool:
+    """Whether `text` holds nothing but whitespace, control characters and zero-width characters."""
+    return not _INVISIBLE_RE.sub("", text).strip()
+
+
 class ReviewDecision(BaseModel):
     """The analyst's (or the approval policy's) decision on one proposed correction."""
 
@@ -158,9 +167,15 @@ class ReviewDecision(BaseModel):
     @field_validator("query")
     @classmethod
     def _query_not_blank(cls, v: str | None) -> str | None:
-        if v is not None and not v.strip():
-            raise ValueError("an edited correction query must not be empty")
+        if v is not None and is_blank(v):
+            raise ValueError("an edited correction query must not be empty (or only control characters)")
         return v
+
+    @model_validator(mode="after")
+    def _edit_has_query(self) -> ReviewDecision:
+        if self.action == "edit" and self.query is None:
+            raise ValueError('an edit needs the edited correction query ("query")')
+        return self
 
 
 class AnalystDeficiency(BaseModel):
@@ -175,6 +190,14 @@ class AnalystDeficiency(BaseModel):
     severity: Severity = Severity.medium
     note: str = ""
     affected_section: str = ""
+
+    @field_validator("subject", "description", "suggested_correction_query")
+    @classmethod
+    def _not_blank(cls, v: str) -> str:
+        if is_blank(v):
+            raise ValueError("must not be empty (or only control characters)")
+        return v
+
     """The answer section (jurisdiction code) its correction belongs to, chosen on the board."""
 
 
@@ -188,10 +211,10 @@ class ReviewResponse(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    cycle: int | None = None
+    cycle: StrictInt | None = None
     decisions: dict[str, ReviewDecision] = Field(default_factory=dict)
     added: tuple[AnalystDeficiency, ...] = ()
-    stop: bool = False
+    stop: StrictBool = False
     reviewer: str = "analyst"
 
     @classmethod

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import glob
 import os
 import shutil
 import uuid
@@ -34,7 +35,12 @@ class EdgeStore(BaseStore):
     two renames; a process killed in between leaves the old shard renamed aside, and the next open puts it back.
     Opening and swapping take a lock file beside the shard (`.<collection>.swap.lock`), so no other process opens
     the shard, or puts a retired one back, while a swap is under way.
+
+    A collection that does not exist yet is created by the first write, never by a read: until then it reads as
+    empty (`exists()` is False) and nothing is created on disk, not even the directory or the lock file.
     """
+
+    atomic_rebuild = True
 
     def __init__(
         self,
@@ -42,6 +48,7 @@ class EdgeStore(BaseStore):
         collection: str,
         model_name: str,
         on_close: Callable[[BaseStore], None] | None = None,
+        create: bool = False,
     ):
         super().__init__(validate_collection(collection), model_name, on_close)
         self.path = Path(path)
@@ -50,11 +57,32 @@ class EdgeStore(BaseStore):
             sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
         )
         self._hit_payload = qe.PayloadSelector.Include(HIT_FIELDS)
-        self._shard = self._open()
+        self._shard: qe.EdgeShard | None = self._open() if create or self._on_disk() else None
 
     def _open(self) -> qe.EdgeShard:
         with self._swap_lock():
             return self._load()
+
+    def _on_disk(self) -> bool:
+        """Whether the shard exists (or a swap cut off between its renames left it renamed aside)."""
+        return self.path.exists() or any(self.path.parent.glob(f".{glob.escape(self.path.name)}{_RETIRED}*"))
+
+    def _reading(self) -> qe.EdgeShard | None:
+        """The shard for a read; None while the collection does not exist (another process may create it)."""
+        self._check_open()
+        if self._shard is None and self._on_disk():
+            self._shard = self._open()
+        return self._shard
+
+    def _writing(self) -> qe.EdgeShard:
+        """The shard for a write, created on the first one."""
+        self._check_open()
+        if self._shard is None:
+            self._shard = self._open()
+        return self._shard
+
+    def exists(self) -> bool:
+        return self._reading() is not None
 
     @contextmanager
     def _swap_lock(self) -> Iterator[None]:
@@ -95,8 +123,8 @@ class EdgeStore(BaseStore):
         return shard
 
     def count(self) -> int:
-        self._check_open()
-        return self._shard.count(qe.CountRequest(exact=True, filter=_NOT_STAMP))
+        shard = self._reading()
+        return 0 if shard is None else shard.count(qe.CountRequest(exact=True, filter=_NOT_STAMP))
 
     def reset(self) -> None:
         """Swap in an empty shard (atomic: a killed reset leaves the old corpus)."""
@@ -106,9 +134,9 @@ class EdgeStore(BaseStore):
     @contextmanager
     def staging(self) -> Iterator[BaseStore]:
         """A new, empty shard beside this one; swapped in when the block ends, discarded when it raises."""
-        self._check_open()
+        self._writing()  # the collection's own shard, held while the new one is built
         staged_path = self._sibling(_STAGING)
-        staged = EdgeStore(staged_path, self.collection, self._model_name)
+        staged = EdgeStore(staged_path, self.collection, self._model_name, create=True)
         try:
             yield staged
         except BaseException:
@@ -121,9 +149,10 @@ class EdgeStore(BaseStore):
     def _swap_in(self, staged_path: Path) -> None:
         """Replace this shard's directory by `staged_path` with two renames, then reopen."""
         retired = self._sibling(_RETIRED)
+        shard = self._writing()
         with self._swap_lock():
-            self._shard.flush()
-            self._shard.close()
+            shard.flush()
+            shard.close()
             os.rename(self.path, retired)
             os.rename(staged_path, self.path)
             self._shard = self._load()
@@ -148,20 +177,20 @@ class EdgeStore(BaseStore):
                 shutil.rmtree(leftover, ignore_errors=True)
 
     def _upsert(self, points: list[tuple[str, list[float], qe.SparseVector, dict[str, Any]]]) -> None:
-        self._shard.update(
+        self._writing().update(
             qe.UpdateOperation.upsert_points(
                 [qe.Point(pid, {DENSE: dense, SPARSE: sparse}, payload) for pid, dense, sparse, payload in points]
             )
         )
 
     def _write_stamp(self, pid: str, payload: dict[str, Any]) -> None:
-        self._shard.update(qe.UpdateOperation.upsert_points([qe.Point(pid, {}, payload)]))
+        self._writing().update(qe.UpdateOperation.upsert_points([qe.Point(pid, {}, payload)]))
 
     def _delete_from(self, doc_id: str, first_index: int) -> None:
         must = [qe.FieldCondition(key="doc_id", match=qe.MatchValue(doc_id))]
         if first_index:
             must.append(qe.FieldCondition(key="chunk_index", range=qe.RangeFloat(gte=first_index)))
-        self._shard.update(qe.UpdateOperation.delete_points_by_filter(qe.Filter(must=must)))
+        self._writing().update(qe.UpdateOperation.delete_points_by_filter(qe.Filter(must=must)))
 
     def _request(self, plan: QueryPlan, k: int, flt: SearchFilter | None) -> qe.QueryRequest:
         f = _filter(flt)
@@ -182,17 +211,22 @@ class EdgeStore(BaseStore):
         )
 
     def _query(self, plan: QueryPlan, k: int, flt: SearchFilter | None) -> list[tuple[float, dict[str, Any]]]:
-        return [(p.score, p.payload) for p in self._shard.query(self._request(plan, k, flt))]
+        shard = self._reading()
+        return [] if shard is None else [(p.score, p.payload) for p in shard.query(self._request(plan, k, flt))]
 
     def _query_batch(
         self, plans: list[QueryPlan], k: int, flt: SearchFilter | None
     ) -> list[list[tuple[float, dict[str, Any]]]]:
-        if not plans:
-            return []
+        shard = self._reading()
+        if shard is None or not plans:
+            return [[] for _ in plans]
         batch = qe.QueryBatchRequest([self._request(p, k, flt) for p in plans])
-        return [[(p.score, p.payload) for p in res] for res in self._shard.query_batch(batch)]
+        return [[(p.score, p.payload) for p in res] for res in shard.query_batch(batch)]
 
     def _scroll(self, doc_id: str | None, first_chunk_only: bool, fields: list[str]) -> list[dict[str, Any]]:
+        shard = self._reading()
+        if shard is None:
+            return []
         must = []
         if doc_id is not None:
             must.append(qe.FieldCondition(key="doc_id", match=qe.MatchValue(doc_id)))
@@ -202,7 +236,7 @@ class EdgeStore(BaseStore):
         out: list[dict[str, Any]] = []
         offset = None
         while True:
-            records, offset = self._shard.scroll(
+            records, offset = shard.scroll(
                 qe.ScrollRequest(offset=offset, limit=_PAGE, filter=f, with_payload=qe.PayloadSelector.Include(fields))
             )
             out.extend(r.payload or {} for r in records)
@@ -210,17 +244,24 @@ class EdgeStore(BaseStore):
                 return out
 
     def _retrieve(self, pid: str, fields: list[str]) -> dict[str, Any] | None:
-        records = self._shard.retrieve([pid], with_payload=qe.PayloadSelector.Include(fields), with_vector=False)
+        shard = self._reading()
+        if shard is None:
+            return None
+        records = shard.retrieve([pid], with_payload=qe.PayloadSelector.Include(fields), with_vector=False)
         return records[0].payload if records else None
 
     def _facet(self, key: str) -> dict[str, int]:
+        shard = self._reading()
+        if shard is None:
+            return {}
         first = qe.Filter(must=[qe.FieldCondition(key="chunk_index", match=qe.MatchValue(0))])
-        response = self._shard.facet(qe.FacetRequest(key=key, limit=10_000, exact=True, filter=first))
+        response = shard.facet(qe.FacetRequest(key=key, limit=10_000, exact=True, filter=first))
         return {str(h.value): h.count for h in response}
 
     def _close_engine(self) -> None:
-        self._shard.flush()
-        self._shard.close()
+        if self._shard is not None:
+            self._shard.flush()
+            self._shard.close()
 
 
 def _filter(flt: SearchFilter | None) -> qe.Filter | None:

@@ -48,16 +48,30 @@ class ServerStore(BaseStore):
         self._owns_client = owns_client
         self._dim = embedding_dim(model_name)
         self._hit_payload = models.PayloadSelectorInclude(include=HIT_FIELDS)
-        try:
-            exists = client.collection_exists(collection)
-        except ApiException as exc:
-            raise StoreUnavailableError(f"cannot reach the Qdrant server at QDRANT_URL: {exc}") from None
-        if not exists:
+        self._exists = False
+        self.exists()  # fails fast when the server does not answer
+
+    def exists(self) -> bool:
+        """Whether the collection is on the server (asked again until it is: another process may create it); a
+        read never creates it, the first write does."""
+        self._check_open()
+        if not self._exists:
             try:
-                self._create_collection()
-            except Exception:
-                if not client.collection_exists(collection):
-                    raise
+                self._exists = self.client.collection_exists(self.collection)
+            except ApiException as exc:
+                raise StoreUnavailableError(f"cannot reach the Qdrant server at QDRANT_URL: {exc}") from None
+        return self._exists
+
+    def _writable(self) -> None:
+        """Create the collection on the first write."""
+        if self.exists():
+            return
+        try:
+            self._create_collection()
+        except Exception:
+            if not self.client.collection_exists(self.collection):
+                raise
+        self._exists = True
 
     def _create_collection(self) -> None:
         self.client.create_collection(
@@ -73,13 +87,15 @@ class ServerStore(BaseStore):
                 self.client.create_payload_index(self.collection, field, models.PayloadSchemaType.INTEGER)
 
     def count(self) -> int:
-        self._check_open()
+        if not self.exists():
+            return 0
         return self.client.count(self.collection, count_filter=_NOT_STAMP, exact=True).count
 
     def reset(self) -> None:
-        self._check_open()
-        self.client.delete_collection(self.collection)
+        if self.exists():
+            self.client.delete_collection(self.collection)
         self._create_collection()
+        self._exists = True
 
     def _upsert(self, points: list[tuple[str, list[float], qe.SparseVector, dict[str, Any]]]) -> None:
         structs = [
@@ -90,16 +106,19 @@ class ServerStore(BaseStore):
             )
             for pid, dense, sparse, payload in points
         ]
+        self._writable()
         for start in range(0, len(structs), _UPSERT_BATCH):
             self.client.upsert(self.collection, structs[start : start + _UPSERT_BATCH], wait=True)
 
     def _write_stamp(self, pid: str, payload: dict[str, Any]) -> None:
+        self._writable()
         self.client.upsert(self.collection, [models.PointStruct(id=pid, vector={}, payload=payload)], wait=True)
 
     def _delete_from(self, doc_id: str, first_index: int) -> None:
         must: list[models.Condition] = [models.FieldCondition(key="doc_id", match=models.MatchValue(value=doc_id))]
         if first_index:
             must.append(models.FieldCondition(key="chunk_index", range=models.Range(gte=first_index)))
+        self._writable()
         self.client.delete(self.collection, models.FilterSelector(filter=models.Filter(must=must)), wait=True)
 
     def _request(self, plan: QueryPlan, k: int, flt: SearchFilter | None) -> models.QueryRequest:
@@ -130,12 +149,14 @@ class ServerStore(BaseStore):
     def _query_batch(
         self, plans: list[QueryPlan], k: int, flt: SearchFilter | None
     ) -> list[list[tuple[float, dict[str, Any]]]]:
-        if not plans:
-            return []
+        if not plans or not self.exists():
+            return [[] for _ in plans]
         responses = self.client.query_batch_points(self.collection, [self._request(p, k, flt) for p in plans])
         return [[(p.score, p.payload or {}) for p in res.points] for res in responses]
 
     def _scroll(self, doc_id: str | None, first_chunk_only: bool, fields: list[str]) -> list[dict[str, Any]]:
+        if not self.exists():
+            return []
         must: list[models.Condition] = []
         if doc_id is not None:
             must.append(models.FieldCondition(key="doc_id", match=models.MatchValue(value=doc_id)))
@@ -153,10 +174,14 @@ class ServerStore(BaseStore):
                 return out
 
     def _retrieve(self, pid: str, fields: list[str]) -> dict[str, Any] | None:
+        if not self.exists():
+            return None
         records = self.client.retrieve(self.collection, [pid], with_payload=fields, with_vectors=False)
         return (records[0].payload or {}) if records else None
 
     def _facet(self, key: str) -> dict[str, int]:
+        if not self.exists():
+            return {}
         first = models.Filter(must=[models.FieldCondition(key="chunk_index", match=models.MatchValue(value=0))])
         response = self.client.facet(self.collection, key=key, facet_filter=first, limit=10_000, exact=True)
         return {str(h.value): h.count for h in response.hits}

@@ -58,6 +58,7 @@ class Store(Protocol):
     """What the app, the service and the CLI may call on a corpus store (both backends)."""
 
     collection: str
+    atomic_rebuild: bool
 
     def upsert_document(self, meta: DocumentMeta, chunks: Sequence[Chunk]) -> int: ...
     def upsert_documents(self, docs: Sequence[tuple[DocumentMeta, Sequence[Chunk]]]) -> int: ...
@@ -65,6 +66,7 @@ class Store(Protocol):
     def reset(self) -> None: ...
     def staging(self) -> AbstractContextManager[Store]: ...
     def count(self) -> int: ...
+    def exists(self) -> bool: ...
     def search(
         self, query: str, k: int = 10, flt: SearchFilter | None = None, mode: SearchMode = "hybrid"
     ) -> list[Hit]: ...
@@ -81,6 +83,9 @@ class Store(Protocol):
 
 class BaseStore(ABC):
     """Embedding, payload layout and hit building shared by both backends; subclasses run the engine calls."""
+
+    atomic_rebuild = False
+    """Whether `staging` builds aside and swaps in (a failed rebuild keeps the old corpus) or empties this store."""
 
     def __init__(self, collection: str, model_name: str, on_close: Callable[[BaseStore], None] | None = None):
         self.collection = collection
@@ -137,8 +142,10 @@ class BaseStore(ABC):
         return len(points)
 
     def delete_document(self, doc_id: str) -> None:
-        """Remove every chunk of a document (no-op when absent)."""
+        """Remove every chunk of a document (no-op when absent, and in a collection that does not exist)."""
         self._check_open()
+        if not self.exists():
+            return
         self._delete_from(doc_id, 0)
         self._renew_catalog_version()
 
@@ -205,8 +212,10 @@ class BaseStore(ABC):
         """The date-aware catalog over every indexed document, cached: one point lookup tells whether a write
         here, in another process or in another replica has changed the corpus since it was built. The version is
         read before the documents and renewed after each write, so a catalog can be rebuilt needlessly, never
-        kept stale."""
+        kept stale. A collection that does not exist has an empty catalog (and is not created by asking)."""
         self._check_open()
+        if not self.exists():
+            return Catalog([])
         version = self._catalog_version() or self._renew_catalog_version()
         cached = self._catalog
         if cached is not None and cached[0] == version:
@@ -270,6 +279,10 @@ class BaseStore(ABC):
     @abstractmethod
     def count(self) -> int:
         """Number of indexed chunks (points other than the catalog version's)."""
+
+    @abstractmethod
+    def exists(self) -> bool:
+        """Whether the collection exists; one that does not reads as empty and is created by the first write."""
 
     @abstractmethod
     def reset(self) -> None:

@@ -146,6 +146,52 @@ def test_edited_queries_and_notes_are_capped(wb: Workbench) -> None:
         wb.annotate(done.thread_id, target, editor="bob", reason="r", note="n" * 4001)
 
 
+def test_review_decisions_take_strict_types_and_errors_name_the_field_and_value(wb: Workbench) -> None:
+    paused = wb.start(RU_QUESTION, as_of=AS_OF)
+    target = paused.pending_review["proposals"][0]["id"]
+    rest = {p["id"]: {"action": "approve"} for p in paused.pending_review["proposals"][1:]}
+    row = {"deficiency_type": "missing_jurisdiction", "subject": "SG", "description": "d"}
+    cases = [
+        ({"cycle": False, target: {"action": "approve"}}, "cycle: Input should be a valid integer (got False)"),
+        ({"cycle": 0.0, target: {"action": "approve"}}, "cycle: Input should be a valid integer (got 0.0)"),
+        ({"cycle": 0, "decisions": rest, "stop": "yes"}, "stop: Input should be a valid boolean (got 'yes')"),
+        (
+            {"cycle": 0, target: {"action": "edit"}},
+            f'decisions.{target}: an edit needs the edited correction query ("query")',
+        ),
+        (
+            {"cycle": 0, target: {"action": "edit", "query": "\x00\x00 \x07"}},
+            f"decisions.{target}.query: an edited correction query must not be empty (or only control characters) "
+            "(got '\\x00\\x00 \\x07')",
+        ),
+        (
+            {"cycle": 0, target: {"action": "aprove"}},
+            f"decisions.{target}.action: Input should be 'approve', 'edit' or 'reject' (got 'aprove')",
+        ),
+        (
+            {"cycle": 0, target: {"action": "approve", "severity": "urgent"}},
+            f"decisions.{target}.severity: Input should be 'low', 'medium', 'high' or 'critical' (got 'urgent')",
+        ),
+        (
+            {
+                "cycle": 0,
+                "decisions": rest,
+                "added": [{**row, "deficiency_type": "typo", "suggested_correction_query": "q"}],
+            },
+            "added[0].deficiency_type: Input should be 'outdated_source', ",
+        ),
+        (
+            {"cycle": 0, "decisions": rest, "added": [{**row, "suggested_correction_query": "\x00"}]},
+            "added[0].suggested_correction_query: must not be empty (or only control characters) (got '\\x00')",
+        ),
+    ]
+    for payload, message in cases:
+        with pytest.raises(InputError) as info:
+            wb.resume(paused.thread_id, {**payload, **({} if "decisions" in payload else rest)})
+        assert str(info.value).startswith(f"invalid review decisions: {message}"), payload
+    assert wb.show(paused.thread_id).status == "awaiting_review"  # nothing applied
+
+
 def test_a_duplicated_analyst_row_is_one_deficiency_corrected_once(wb: Workbench) -> None:
     row = {
         "deficiency_type": "missing_jurisdiction",
@@ -197,9 +243,14 @@ def test_the_as_of_range_bounds_are_accepted(wb: Workbench) -> None:
 
 
 def test_an_empty_corpus_is_refused_before_a_session_exists(real_wb: Workbench) -> None:
-    with pytest.raises(InputError, match=r"the corpus is empty: ingest documents first \(python -m core ingest PATH"):
+    with pytest.raises(
+        InputError,
+        match=r"the corpus is empty: collection 'regulatory' does not exist; ingest documents first "
+        r"\(python -m core ingest PATH",
+    ):
         real_wb.start(RU_QUESTION, as_of=AS_OF)
     assert real_wb.sessions() == []
+    assert not real_wb.settings.qdrant_path.exists()  # asking created no collection
 
 
 def test_uploads_report_each_bad_file_by_its_name(real_wb: Workbench) -> None:
@@ -248,10 +299,8 @@ def test_uploads_report_each_bad_file_by_its_name(real_wb: Workbench) -> None:
     )
     assert errors["no-jur.txt"].startswith("no-jur.txt: key 'jurisdiction': missing")
     assert not any("workbench-upload-" in (e or "") for e in errors.values())  # no temp paths leak into messages
-    # one line per file in order; a slow file (the bomb, under load) may add progress ticks of its own
-    assert list(dict.fromkeys(s[0] for s in seen)) == list(range(1, len(files) + 1)) and {s[1] for s in seen} == {
-        len(files)
-    }
+    done = [s[0] for s in seen]  # each file as it starts and as it ends
+    assert done == sorted(done) and set(done) == set(range(1, len(files) + 1)) and {s[1] for s in seen} == {len(files)}
     store = real_wb.store()
     assert [d.id for d in store.documents()] == ["xy-law"]
     assert store.get_document("xy-law").title == "XY law"  # the duplicate did not replace the first upload
