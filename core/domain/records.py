@@ -155,7 +155,9 @@ class ReviewDecision(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    action: Literal["approve", "edit", "reject"]
+    action: Literal["approve", "edit", "reject", "confirm", "reopen"]
+    """`confirm` / `reopen`: the analyst's answer on a deficiency they added whose correction ran (resolved, or
+    not: open again, its correction retried with `query` or its own)."""
     query: str | None = None
     note: str = ""
     severity: Severity | None = None
@@ -271,12 +273,13 @@ class EvaluationCycleRecord(BaseModel):
 
 class HumanActRecord(BaseModel):
     """One act of a person on a deficiency, hash-chained with the cycle records: a review decision, a field the
-    review or the board changed while paused (severity, status, query, note), a deficiency the analyst added, or a
-    post-run annotation (note, accepted risk, severity). `prev_hash` is the hash of the record before it in the one audit chain."""
+    review or the board changed while paused (severity, status, query, note), a deficiency the analyst added, a
+    post-run annotation (note, accepted risk, severity), a post-run confirmation of an analyst-added deficiency, or
+    a claim struck from the answer (`deficiency_id` is then the claim's id, C-...). `prev_hash` is the hash of the record before it in the one audit chain."""
 
     model_config = ConfigDict(frozen=True)
 
-    kind: Literal["decision", "review_edit", "added", "annotation"]
+    kind: Literal["decision", "review_edit", "added", "annotation", "confirmation", "strike"]
     deficiency_id: str
     field: str
     old: str = ""

@@ -11,7 +11,7 @@ from langgraph.types import Command, Send, interrupt
 
 from core.domain.audit import added_act, chain_head, decision_act, review_acts, sealed_acts
 from core.domain.clock import utc_now
-from core.domain.deficiencies import Event, allowed, apply, open_ones
+from core.domain.deficiencies import Event, allowed, apply, awaiting_confirmation, open_ones
 from core.domain.records import (
     AnalystDeficiency,
     ApprovalPolicy,
@@ -28,19 +28,22 @@ from core.loop.state import WorkbenchState
 
 
 def review(state: WorkbenchState, runtime: Runtime[Deps]) -> Command:
-    """Pause for the analyst on the proposals the approval policy leaves, then route to the corrections (or to
-    finalize when nothing is to be corrected or the analyst stopped)."""
+    """Pause for the analyst on the proposals the approval policy leaves and on the deficiencies they added whose
+    correction ran (is each resolved?), then route to the corrections (or to finalize when nothing is to be
+    corrected or the analyst stopped)."""
     cycle = state.get("evaluation_cycle", 0)
     waiting_on = open_ones(state.get("identified_deficiencies", []))
     auto = policy_decisions(waiting_on, ApprovalPolicy.parse(state.get("approval_policy")))
     pending = [d for d in waiting_on if d.id not in auto]
+    to_confirm = awaiting_confirmation(state.get("identified_deficiencies", []))
     response = ReviewResponse()
-    if pending:
+    if pending or to_confirm:
         response = ReviewResponse.parse(
             interrupt(
                 {
                     "cycle": cycle,
                     "proposals": [proposal(d) for d in pending],
+                    "confirmations": [proposal(d) for d in to_confirm],
                     "auto_decided": {k: v.action for k, v in auto.items()},
                     "answer": state.get("current_answer", ""),
                 }
@@ -90,8 +93,9 @@ def apply_review(
     decisions, the fields they change (old -> new) and the rows they add are human acts, chained at once (a review
     that ends the loop is followed by no cycle record).
 
-    A rejection moves a deficiency through the lifecycle table (`Event.rejected`) wherever the table allows it:
-    the board offers exactly those moves (core.domain.deficiencies.analyst_choices)."""
+    A rejection moves a deficiency through the lifecycle table (`Event.rejected`) wherever the table allows it,
+    and so do the analyst's confirmation of a deficiency they added (`confirm`: resolved; `reopen`: open again, its
+    correction retried): the board offers exactly those moves (core.domain.deficiencies.analyst_choices)."""
     by_id = {d.id: d for d in state.get("identified_deficiencies", [])}
     head = chain_head([*state.get("evaluation_history", []), *state.get("human_acts", [])])
     at = utc_now()
@@ -125,7 +129,11 @@ def apply_review(
         )
         if dec.action == "reject":
             d = apply(d, Event.rejected, unresolvable_after) if allowed(d.resolution_status, Event.rejected) else d
-        elif d.resolution_status == ResolutionStatus.open:
+        elif dec.action == "confirm":
+            d = apply(d, Event.confirmed, unresolvable_after)
+        elif dec.action == "reopen":
+            d = apply(d, Event.not_confirmed, unresolvable_after)
+        if dec.action in ("approve", "edit", "reopen") and d.resolution_status == ResolutionStatus.open:
             query = dec.query or d.suggested_correction_query
             d = d.model_copy(update={"suggested_correction_query": query})
             sends.append(Send("correct", {"deficiency": d, "query": query, "cycle": cycle, "plan": state.get("plan")}))

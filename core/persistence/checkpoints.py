@@ -19,7 +19,7 @@ from filelock import FileLock
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
 from core.config import Settings
-from core.domain.answer import Answer, AnswerSection, Claim, Gap, Quote
+from core.domain.answer import Answer, AnswerSection, Claim, Gap, Quote, StruckClaim
 from core.domain.plan import Aspect, PlanItem, PlannedJurisdiction, ResearchPlan
 from core.domain.records import (
     AnalystDeficiency,
@@ -51,6 +51,7 @@ CHECKPOINT_TYPES: tuple[type, ...] = (
     Claim,
     AnswerSection,
     Gap,
+    StruckClaim,
     Answer,
     DeficiencyType,
     Severity,
