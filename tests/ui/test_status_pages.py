@@ -7,7 +7,6 @@ from streamlit.testing.v1 import AppTest
 
 from core.service import RunResult, Workbench
 from tests.ui.support import open_session
-from ui.outcome import badge_markdown
 
 RESEARCH = "views/research.py"
 
@@ -21,7 +20,7 @@ def test_a_critical_residual_turns_the_badge_red(app: AppTest, wb: Workbench, q1
     target = q1_done.residual_deficiencies[0]
     done = wb.annotate(q1_done.thread_id, target.id, editor="t", reason="test", severity="critical")
     open_session(app, done.thread_id, RESEARCH)
-    badge = badge_markdown(done.status, done.residual_deficiencies)
+    badge = done.outcome.badge_markdown()
     assert badge.startswith(":red-badge[completed with ") and "critical" in badge
     assert badge in markdown(app)  # the page header
     assert badge in " ".join(str(m.value) for m in app.sidebar.markdown)
