@@ -192,7 +192,7 @@ else:
             with st.container(height=640, border=True):
                 st.markdown(answer_markdown(pending["answer"]))
         with queue:
-            st.info(result.outcome.headline, icon=":material/pending_actions:")
+            st.info(outcome_markdown(result.outcome), icon=":material/pending_actions:")
             if pending.get("auto_decided"):
                 st.caption(
                     "Decided by the approval policy: "

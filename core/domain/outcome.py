@@ -178,9 +178,20 @@ def count(
     )
 
 
-def outcome(status: SessionStatus | str, reason: str | None, counts: OutcomeCounts) -> Outcome:
-    """The badge, headline and stop sentence of a session in `status` that stopped for `reason`."""
+def outcome(status: SessionStatus | str, reason: str | None, counts: OutcomeCounts | None) -> Outcome:
+    """The badge, headline and stop sentence of a session in `status` that stopped for `reason`; with counts None
+    (a list entry that kept none) only what the status and the reason say."""
     status = SessionStatus(status)
+    if counts is None:
+        said = describe(reason) if status == SessionStatus.completed else _unfinished_headline(status, OutcomeCounts())
+        return Outcome(
+            status=status,
+            counts=OutcomeCounts(),
+            color=STATUS_COLORS.get(status, "gray"),
+            badge=status.words,
+            headline=said,
+            reason=describe(reason) if status == SessionStatus.completed else "",
+        )
     if status != SessionStatus.completed:
         return Outcome(
             status=status,

@@ -106,7 +106,7 @@ class SessionSummary(BaseModel):
     @property
     def outcome(self) -> Outcome:
         """The same badge, headline and stop sentence as the session's own `RunResult.outcome`."""
-        return outcome(self.status, self.termination_reason, self.counts or OutcomeCounts())
+        return outcome(self.status, self.termination_reason, self.counts)
 
 
 @dataclass

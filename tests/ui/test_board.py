@@ -35,7 +35,7 @@ def metric(app: AppTest, name: str) -> int:
 def test_the_board_offers_only_analyst_moves_and_fits_the_screen(app: AppTest, q1_paused: RunResult) -> None:
     open_session(app, q1_paused.thread_id, BOARD)
     config = columns(app)
-    assert config["decision"]["type_config"]["options"] == ["approve", "dismissed"]
+    assert config["decision"]["type_config"]["options"] == ["approve", "dismissed", "resolved", "open"]
     assert config["status"]["disabled"] is True and config["status"]["type_config"]["type"] == "text"
     assert config["type"]["required"] and config["severity"]["required"]  # no blank choice for an added row
     assert config["description"]["width"] >= 300 and app.dataframe[0].proto.row_height > 64  # wraps

@@ -65,9 +65,10 @@ def test_the_corpus_page_shows_full_text_verifies_and_deletes_an_upload(app: App
         assert ours and all(live_markup(v) == [] for v in ours), [live_markup(v) for v in ours]
         assert any("Uploaded by local" in v and "not verified" in v for v in shown)
 
+        next(t for t in app.sidebar.text_input if t.label == "Your name").set_value("ana").run()
         next(b for b in app.button if b.label == "Mark verified").click().run()
-        assert wb.catalog().get("zz-hostile-upload").provenance.verified_by == "local"
-        assert any("verified by local" in str(m.value) for m in app.markdown)
+        assert wb.catalog().get("zz-hostile-upload").provenance.verified_by == "ana"  # one identity for every act
+        assert any("verified by ana" in str(m.value) for m in app.markdown)
 
         delete = next(b for b in app.button if b.label == "Delete this upload")
         assert delete.disabled
