@@ -11,7 +11,7 @@ import streamlit as st
 
 from core.domain.deficiencies import awaiting_confirmation
 from core.domain.safe_markdown import md_escape
-from core.service import InputError, RunResult, SessionBusyError, Workbench
+from core.service import InputError, RunResult, SessionBusyError, Workbench, claim_id
 from ui import shared
 from ui.frames import label, severity_badge
 
@@ -37,6 +37,24 @@ def strike_form(wb: Workbench, result: RunResult, cid: str) -> None:
             "Why strike this claim", placeholder="e.g. out of scope, or not what the source says", key=f"why-{cid}"
         )
         if st.form_submit_button("Strike this claim", icon=":material/format_strikethrough:"):
+            _act(
+                lambda: wb.strike_claim(
+                    result.thread_id, cid, editor=shared.reviewer(), reason=reason, user_id=shared.user_id()
+                ),
+                f"Struck claim {cid} from the answer; the exports list it as struck.",
+            )
+
+
+def strike_panel(wb: Workbench, result: RunResult) -> None:
+    """After the run, on the board: pick any claim of the answer and strike it, with a reason."""
+    claims = {claim_id(code, c): f"{code} · {c.text}" for code, c in result.answer.claims()} if result.answer else {}
+    if not claims:
+        return
+    expander = st.expander("Strike a claim from the answer", icon=":material/format_strikethrough:")
+    with expander, st.form(f"strike-any-{result.thread_id}", border=False):
+        cid = st.selectbox("Claim", list(claims), format_func=claims.get, key=f"strike-pick-{result.thread_id}")
+        reason = st.text_input("Why strike it", key=f"strike-why-{result.thread_id}")
+        if st.form_submit_button("Strike the claim", icon=":material/format_strikethrough:") and cid:
             _act(
                 lambda: wb.strike_claim(
                     result.thread_id, cid, editor=shared.reviewer(), reason=reason, user_id=shared.user_id()

@@ -187,6 +187,7 @@ else:
                     shared.flash(f"Saved {len(changes)} annotation(s) by {md_escape(editor)}.")
                     st.rerun()
         acts.confirm_panel(wb, result)
+        acts.strike_panel(wb, result)
 
     else:
         read_only_board()

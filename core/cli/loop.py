@@ -160,6 +160,7 @@ def _print_result(result: RunResult, as_json: bool) -> None:
     if as_json:
         out = result.to_json()
         out["termination_reason"] = result.termination_reason
+        out["outcome"] = result.outcome.model_dump(mode="json")
         print(json.dumps(out, indent=2, default=str))
         return
     outcome = result.outcome
