@@ -94,6 +94,21 @@ def confirm_panel(wb: Workbench, result: RunResult) -> None:
                 )
 
 
+def review_strikes(result: RunResult, cycle: int) -> list[dict[str, str]]:
+    """In a review: claims of the draft to strike with the review's answer, and why (the revision keeps them out)."""
+    claims = {claim_id(code, c): f"{code} · {c.text}" for code, c in result.answer.claims()} if result.answer else {}
+    if not claims:
+        return []
+    with st.expander("Strike claims from the draft", icon=":material/format_strikethrough:"):
+        chosen = st.multiselect(
+            "Claims to strike", list(claims), format_func=claims.get, key=f"review-strike-{result.thread_id}-{cycle}"
+        )
+        reason = st.text_input("Why strike them", key=f"review-strike-why-{result.thread_id}-{cycle}").strip()
+        if chosen and not reason:
+            st.caption("Give a reason: claims are struck only with one.")
+    return [{"claim_id": cid, "reason": reason} for cid in chosen] if reason else []
+
+
 def confirmation_cards(thread_id: str, cycle: int, confirmations: Sequence[Mapping[str, Any]]) -> dict[str, dict]:
     """In a review: one card per deficiency the analyst added whose correction ran; the answered ones as review
     decisions (`confirm` or `reopen`, with the note). An unanswered card leaves the deficiency to the next review."""

@@ -208,6 +208,7 @@ else:
                 with st.container(border=True):
                     cards[p["id"]] = review_card(tid, cycle, p, result)
             confirmed = acts.confirmation_cards(tid, cycle, pending.get("confirmations", []))
+            struck = acts.review_strikes(result, cycle)
             undecided = sum(1 for action, _, _ in cards.values() if action is None)
             buttons = st.container(horizontal=True, vertical_alignment="center")
             buttons.button(
@@ -249,6 +250,7 @@ else:
                         decisions[p["id"]] = decision
             payload = review_payload(proposals, decisions, board, shared.reviewer(), cycle=cycle, stop=kind == "stop")
             payload["decisions"].update(confirmed)
+            payload["struck"] = struck
             for error in errors:
                 st.error(md_escape(error))
             if not errors:

@@ -93,6 +93,10 @@ def parse_review(decisions: Any, max_query_chars: int, current: RunResult) -> Re
         cap(added.note, MAX_NOTE_CHARS, f"the note of added row {n}")
         unique.setdefault(deficiency_id(added.deficiency_type, added.subject), added)
     response = response.model_copy(update={"added": tuple(unique.values())})
+    for strike in response.struck:
+        cap(strike.reason, MAX_NOTE_CHARS, f"the reason for striking {strike.claim_id}")
+        if current.answer is None or current.answer.find(strike.claim_id) is None:
+            raise InputError(f"the answer under review holds no claim {strike.claim_id}: it cannot be struck")
     _check_answers(response, current)
     return response
 

@@ -185,10 +185,20 @@ class AnalystDeficiency(BaseModel):
     """The answer section (jurisdiction code) its correction belongs to, chosen on the board."""
 
 
+class StrikeRequest(BaseModel):
+    """A claim the analyst strikes from the answer in a review (`claim_id` from core.domain.answer), and why."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    claim_id: str = Field(min_length=1)
+    reason: str = Field(min_length=1)
+
+
 class ReviewResponse(BaseModel):
     """The resume payload of the review interrupt, validated.
 
-    Accepts `{"cycle": N, "decisions": {...}, "added": [...], "stop": bool, "reviewer": str}` or the short form
+    Accepts `{"cycle": N, "decisions": {...}, "added": [...], "struck": [{"claim_id", "reason"}], "stop": bool,
+    "reviewer": str}` or the short form
     `{"cycle": N, deficiency_id: {"action": ..., "query": ..., "note": ...}}`. `cycle` names the review answered,
     so a stale answer is told apart from the current one (the service requires it).
     """
@@ -198,6 +208,7 @@ class ReviewResponse(BaseModel):
     cycle: int | None = None
     decisions: dict[str, ReviewDecision] = Field(default_factory=dict)
     added: tuple[AnalystDeficiency, ...] = ()
+    struck: tuple[StrikeRequest, ...] = ()
     stop: bool = False
     reviewer: str = "analyst"
 
@@ -208,7 +219,7 @@ class ReviewResponse(BaseModel):
             return payload
         if not isinstance(payload, Mapping):
             raise ValueError("review response must be a JSON object")
-        if set(payload) & {"decisions", "added", "stop", "reviewer"}:
+        if set(payload) & {"decisions", "added", "struck", "stop", "reviewer"}:
             return cls.model_validate(dict(payload))
         rest = {k: v for k, v in payload.items() if k != "cycle"}
         return cls.model_validate({"decisions": rest, **({"cycle": payload["cycle"]} if "cycle" in payload else {})})

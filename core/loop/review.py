@@ -9,7 +9,8 @@ from typing import Any
 from langgraph.runtime import Runtime
 from langgraph.types import Command, Send, interrupt
 
-from core.domain.audit import added_act, chain_head, decision_act, review_acts, sealed_acts
+from core.domain.answer import Answer, strike
+from core.domain.audit import added_act, chain_head, decision_act, review_acts, sealed_acts, strike_act
 from core.domain.clock import utc_now
 from core.domain.deficiencies import Event, allowed, apply, awaiting_confirmation, open_ones
 from core.domain.records import (
@@ -23,7 +24,7 @@ from core.domain.records import (
     ReviewResponse,
 )
 from core.domain.stop_reasons import STOPPED_BY_ANALYST
-from core.loop.deps import Deps
+from core.loop.deps import Deps, rendered
 from core.loop.state import WorkbenchState
 
 
@@ -102,14 +103,12 @@ def apply_review(
     if response.stop:
         stops = [DecisionRecord(deficiency_id=d.id, action="stop", decided_by=response.reviewer) for d in pending]
         stop_acts = [decision_act(d.id, "stop", "", response.reviewer, cycle, at) for d in pending]
-        return Command(
-            goto="finalize",
-            update={
-                "evaluation_termination_reason": STOPPED_BY_ANALYST,
-                "pending_decisions": stops,
-                "human_acts": sealed_acts(stop_acts, head),
-            },
-        )
+        stopped: dict[str, Any] = {"evaluation_termination_reason": STOPPED_BY_ANALYST, "pending_decisions": stops}
+        if response.struck:
+            answer, struck_acts = _struck(state, response, cycle, at)
+            stop_acts += struck_acts
+            stopped["answer"] = answer
+        return Command(goto="finalize", update={**stopped, "human_acts": sealed_acts(stop_acts, head)})
     decisions = _decisions(by_id, pending, auto, response)
     records: list[DecisionRecord] = []
     acts: list[HumanActRecord] = []
@@ -154,12 +153,29 @@ def apply_review(
         acts.append(added_act(d, added.note, response.reviewer, cycle, at))
         updates.append(d)
         sends.append(Send("correct", {"deficiency": d, "query": d.suggested_correction_query, "cycle": cycle}))
-    update: dict[str, Any] = {
-        "identified_deficiencies": updates,
-        "pending_decisions": records,
-        "human_acts": sealed_acts(acts, head),
-    }
+    update: dict[str, Any] = {"identified_deficiencies": updates, "pending_decisions": records}
+    if response.struck:
+        answer, struck_acts = _struck(state, response, cycle, at)
+        acts += struck_acts
+        update |= {"answer": answer, "current_answer": rendered(answer, state.get("plan"), state.get("citations", []))}
+    update["human_acts"] = sealed_acts(acts, head)
     return Command(goto=sends or "finalize", update=update)
+
+
+def _struck(
+    state: WorkbenchState, response: ReviewResponse, cycle: int, at: str
+) -> tuple[Answer, list[HumanActRecord]]:
+    """The answer with the claims the review strikes taken out (plan items left unanswered become gaps; the
+    revision keeps them out), and one human act per struck claim."""
+    answer = state.get("answer") or Answer()
+    acts = []
+    for request in response.struck:
+        found = answer.find(request.claim_id)
+        if found is None:  # struck twice in one review
+            continue
+        answer = strike(answer, state.get("plan"), request.claim_id, request.reason, response.reviewer, at)
+        acts.append(strike_act(request.claim_id, found[1].text, found[0], response.reviewer, request.reason, cycle))
+    return answer, acts
 
 
 def _decisions(

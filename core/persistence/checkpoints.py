@@ -35,6 +35,7 @@ from core.domain.records import (
     ReviewDecision,
     ReviewResponse,
     Severity,
+    StrikeRequest,
 )
 from core.persistence.run_locks import RunLock, advisory_lock, file_lock, in_process_only, unlock_all
 
@@ -61,6 +62,7 @@ CHECKPOINT_TYPES: tuple[type, ...] = (
     Evidence,
     ReviewDecision,
     AnalystDeficiency,
+    StrikeRequest,
     ReviewResponse,
     DecisionRecord,
     EvaluationCycleRecord,

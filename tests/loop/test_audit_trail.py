@@ -244,3 +244,23 @@ def test_striking_a_claim_is_a_human_act_that_can_leave_a_gap(workbench_factory:
     md = unescape(wb.export(r.thread_id, "md", exported_by="ana").decode())
     assert f"| {first} | RU | {threshold[0][1].text} | out of scope | ana |" in md
     assert next(s for s in wb.sessions() if s.thread_id == r.thread_id).counts.struck == 2
+
+
+def test_a_claim_struck_in_a_review_stays_out_of_the_revised_answer(workbench_factory: Factory) -> None:
+    wb = workbench_factory()
+    paused = wb.start(RU_QUESTION, as_of="2026-11-30", max_cycles=2)
+    code, claim = next((code, c) for code, c in paused.answer.claims() if c.plan_item_ids)
+    cid = claim_id(code, claim)
+    decisions = {p["id"]: {"action": "approve"} for p in paused.pending_review["proposals"]}
+    with pytest.raises(InputError, match="holds no claim C-0000000000"):
+        wb.resume(
+            paused.thread_id,
+            {"cycle": 0, "decisions": decisions, "struck": [{"claim_id": "C-0000000000", "reason": "x"}]},
+        )
+    struck = [{"claim_id": cid, "reason": "not what the source says"}]
+    r = wb.resume(paused.thread_id, {"cycle": 0, "decisions": decisions, "struck": struck, "reviewer": "ana"})
+    assert len(r.evaluation_history) == 2  # the answer was revised after the review
+    assert r.answer.find(cid) is None and claim.text not in r.current_answer
+    assert [(s.id, s.reason, s.by) for s in r.answer.struck] == [(cid, "not what the source says", "ana")]
+    act = next(a for a in r.human_acts if a.kind == "strike")
+    assert (act.deficiency_id, act.actor, act.cycle) == (cid, "ana", 0) and verify_chain(r.audit_records)[0]
