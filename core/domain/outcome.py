@@ -89,6 +89,7 @@ class OutcomeCounts(BaseModel):
 
     @property
     def live(self) -> int:
+        """Residuals still counting against the answer."""
         return sum(self.live_by_severity.values())
 
     def line(self) -> str:

@@ -53,10 +53,12 @@ class Export:
 
     @property
     def outcome(self) -> Outcome:
+        """The session's outcome (core.domain.outcome), as every page shows it."""
         return self.result.outcome
 
     @property
     def finished(self) -> bool:
+        """Whether the session has finished (else the export is provisional)."""
         return self.result.status == SessionStatus.completed
 
 

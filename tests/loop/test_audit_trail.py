@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import io
 import json
+import re
 from collections.abc import Callable
 
 import pytest
@@ -241,8 +242,17 @@ def test_striking_a_claim_is_a_human_act_that_can_leave_a_gap(workbench_factory:
         (second, "ana", "wrong figure"),
     ]
     assert verify_chain(r.audit_records)[0] and r.outcome.counts.struck == 2
-    md = unescape(wb.export(r.thread_id, "md", exported_by="ana").decode())
+    raw = wb.export(r.thread_id, "md", exported_by="ana").decode()
+    md = unescape(raw)
     assert f"| {first} | RU | {threshold[0][1].text} | out of scope | ana |" in md
+    assert not re.findall(r"\\[.:,;()%/'-]", raw) and "| Exported by | ana |" in raw  # reads cleanly as a file
+    word = Document(io.BytesIO(wb.export(r.thread_id, "docx")))
+    text = "\n".join(
+        [p.text for p in word.paragraphs] + [c.text for t in word.tables for row in t.rows for c in row.cells]
+    )
+    codes = {d.deficiency_type.value for d in r.identified_deficiencies} | {"in_force", "no_open_deficiencies"}
+    assert not [c for c in codes if "_" in c and (c in text or c in md)]
+    assert not [p.text for p in word.paragraphs if re.match(r"\s*(#|- |\|)", p.text) or "**" in p.text]
     assert next(s for s in wb.sessions() if s.thread_id == r.thread_id).counts.struck == 2
 
 
