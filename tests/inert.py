@@ -14,8 +14,11 @@ HOSTILE = (
 )
 
 _LIVE_SYNTAX = re.compile(
-    r"(?<!\\)!\[|(?<!\\)\]\(|(?<!\\)<|(?<!\\):[a-z]+(?:-[a-z]+)?\[|(?<!\\):material/|(?<!\\)\$|(?<!\\)\]:|(?<!\\)`"
+    r"(?<!\\)\]\(|(?<!\\)\]\[|(?<!\\)<(?=[A-Za-z/!?])|(?<!\\):[a-z]+(?:-[a-z]+)?\[|(?<!\\):material/|(?<!\\)\$"
+    r"|(?<!\\)\]:|(?<!\\)`"
 )
+"""Images and links need `](` (inline), `][` (reference) or a `]:` definition; HTML and autolinks open with `<` and
+a letter, `/`, `!` or `?` (CommonMark); directives, material icons, math and code have their own openers."""
 # what the GFM autolink transform (run on the text after escapes are resolved) turns into links
 _LIVE_TEXT = re.compile(r"(?i)https?://|www(?=\.)|[-.\w+]+@[-\w]+(?:\.[-\w]+)+")
 

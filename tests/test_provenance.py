@@ -162,3 +162,8 @@ def test_passage_delete_and_verify_with_access_rules(store: Store, tmp_path: Pat
     upload(wb, "nz.md", NZ_UPLOAD, "alice")
     wb.delete_document("nz-bo-guidance", "local")  # single-user mode: anyone
     assert store.get_document("nz-bo-guidance") is None
+
+    report = wb.ingest_uploads([("nz.md", NZ_UPLOAD.encode(), {})], user_id="local", actor="ana")
+    assert not report.failed and store.get_document("nz-bo-guidance").provenance.actor == "ana"
+    verified = wb.verify_document("nz-bo-guidance", "local", actor="ana")  # single-user mode: the name is recorded
+    assert verified.provenance.verified_by == "ana"

@@ -15,7 +15,17 @@ import streamlit as st
 from core.domain.answer import UNVERIFIED_MARK, Claim
 from core.domain.records import Deficiency
 from core.domain.safe_markdown import md_escape
-from core.service import Catalog, DocumentMeta, Passage, Provenance, RunResult, Workbench
+from core.service import (
+    Catalog,
+    DocumentMeta,
+    Passage,
+    Provenance,
+    RunResult,
+    SessionStatus,
+    Workbench,
+    claim_id,
+)
+from ui import acts
 
 ARRIVALS = {"bundled": "Bundled sample corpus", "path": "Ingested from a file", "upload": "Uploaded"}
 LABEL_WORDS = 16
@@ -96,15 +106,16 @@ def claim_label(claim: Claim, unverified: tuple[str, ...]) -> str:
 
 
 def claim_evidence(wb: Workbench, result: RunResult) -> None:
-    """One expander per claim of the answer; expanded, it shows each passage the claim quotes."""
+    """One expander per claim of the answer; expanded, it shows each passage the claim quotes, and (once the run
+    has finished) a form to strike the claim from the answer."""
     answer = result.answer
-    claims = [c for _, c in answer.claims() if c.citations] if answer is not None else []
+    claims = [(code, c) for code, c in answer.claims() if c.citations] if answer is not None else []
     if not claims:
         st.caption("The answer quotes no passage.")
         return
     catalog = wb.catalog()
     passages: dict[str, Passage | None] = {}
-    for n, claim in enumerate(claims):
+    for n, (code, claim) in enumerate(claims):
         with st.expander(claim_label(claim, answer.unverified_doc_ids), key=f"evidence-{result.thread_id}-{n}"):  # type: ignore[union-attr]
             for quote in claim.citations:
                 if not quote.chunk_id:  # a statement drawn from the document's metadata (e.g. its dates)
@@ -113,6 +124,8 @@ def claim_evidence(wb: Workbench, result: RunResult) -> None:
                 if quote.chunk_id not in passages:
                     passages[quote.chunk_id] = wb.passage(quote.chunk_id)
                 show_passage(passages[quote.chunk_id], quote.quote, catalog, result.as_of)
+            if result.status == SessionStatus.completed:
+                acts.strike_form(wb, result, claim_id(code, claim))
 
 
 def deficiency_evidence(wb: Workbench, result: RunResult, deficiency: Deficiency) -> None:

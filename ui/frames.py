@@ -14,20 +14,22 @@ from typing import Any
 import pandas as pd
 
 from core.domain.gazetteer import country_name, iso_code
+from core.domain.outcome import SEVERITY_COLORS
 from core.domain.records import DeficiencyType, EvaluationCycleRecord, ResolutionStatus, Severity
 from core.domain.safe_markdown import answer_markdown as safe_answer_markdown
-from core.service import REASON_CODES, RunResult, SessionSummary, reason_label
+from core.domain.wording import action_words, words
+from core.service import RunResult, SessionStatus, SessionSummary
 
 SEVERITIES: tuple[str, ...] = tuple(s.value for s in Severity)
 STATUSES: tuple[str, ...] = tuple(s.value for s in ResolutionStatus)
 TYPES: tuple[str, ...] = tuple(t.value for t in DeficiencyType)
-SEVERITY_COLORS: dict[str, str] = {"low": "gray", "medium": "blue", "high": "orange", "critical": "red"}
 
 
 def label(value: str) -> str:
-    """The one on-screen wording of a type, status or stop reason: `missing_jurisdiction` -> `missing
-    jurisdiction`, `only_unresolvable_remaining` -> `only dismissed or unresolvable deficiencies remain`."""
-    return reason_label(value) if value in REASON_CODES or value.startswith("degraded_") else value.replace("_", " ")
+    """The one on-screen wording of a type, status or stop reason (core.domain.wording): `missing_jurisdiction`
+    -> `missing jurisdiction`, `only_unresolvable_remaining` -> `only dismissed or unresolvable deficiencies
+    remain`."""
+    return words(value)
 
 
 def answer_markdown(answer: str) -> str:
@@ -37,8 +39,9 @@ def answer_markdown(answer: str) -> str:
 
 
 def severity_badge(severity: str) -> str:
-    """A fixed-markup Streamlit badge for a severity value."""
-    return f":{SEVERITY_COLORS.get(severity, 'gray')}-badge[{severity if severity in SEVERITY_COLORS else '?'}]"
+    """A fixed-markup Streamlit badge for a severity value, in the one severity palette."""
+    known = severity in SEVERITIES
+    return f":{SEVERITY_COLORS[Severity(severity)] if known else 'gray'}-badge[{severity if known else '?'}]"
 
 
 # ------------------------------------------------------------------------------------------------ board
@@ -74,7 +77,7 @@ def cycle_frame(
                 "resolved": len(r.deficiencies_resolved),
                 **{label(s): r.status_counts.get(s, 0) for s in STATUSES},
                 "queries": len(r.retrieval_queries_issued),
-                "decisions": ", ".join(f"{x.action}:{x.deficiency_id}" for x in r.decisions),
+                "decisions": ", ".join(f"{x.deficiency_id} {action_words(x.action)}" for x in r.decisions),
                 "seconds": round(sum(node_seconds.get(r.cycle_number, {}).values()), 3),
                 "engine": r.engine,
                 "hash": r.record_hash[:12],
@@ -85,14 +88,14 @@ def cycle_frame(
 
 # ---------------------------------------------------------------------------------------------- sessions
 def session_frame(sessions: Sequence[SessionSummary]) -> pd.DataFrame:
-    """The session list as a table."""
+    """The session list as a table: status and outcome from each session's outcome (core.domain.outcome)."""
     return pd.DataFrame(
         [
             {
                 "question": s.question,
-                "status": label(s.status),
+                "status": s.outcome.badge,
                 "score": s.quality_score,
-                "termination": s.termination_text,
+                "termination": s.outcome.headline,
                 "created (UTC)": s.created_at.replace("T", " ").replace("+00:00", ""),
                 "engine": s.engine,
                 "branched from": f"{s.parent_thread_id} @ cycle {s.branched_from_cycle}" if s.parent_thread_id else "",
@@ -106,9 +109,9 @@ def session_frame(sessions: Sequence[SessionSummary]) -> pd.DataFrame:
 
 def status_line(result: RunResult) -> str:
     """Where the session stands, in a few words."""
-    if result.status == "completed":
-        return f"finished after cycle {result.evaluation_cycle}: {reason_label(result.termination_reason)}"
-    if result.status == "awaiting_review":
+    if result.status == SessionStatus.completed:
+        return f"finished after cycle {result.evaluation_cycle}: {result.outcome.badge}"
+    if result.status == SessionStatus.awaiting_review:
         return f"paused for review at cycle {result.pending_review['cycle'] if result.pending_review else '?'}"
     return label(result.status)
 

@@ -8,10 +8,9 @@ from typing import Any
 
 import streamlit as st
 
-from core.domain.results import AWAITING_REVIEW, COMPLETED
 from core.domain.safe_markdown import md_escape
-from core.service import ProgressEvent, RunResult
-from ui.frames import label, status_line
+from core.service import ProgressEvent, RunResult, SessionStatus
+from ui.frames import status_line
 
 RUN_LOG_KEY = "run-log"
 NODE_NAMES = {
@@ -112,11 +111,11 @@ def event_line(event: ProgressEvent) -> str:
 
 def outcome_line(result: RunResult) -> str:
     """Where a run left the session."""
-    if result.status == AWAITING_REVIEW and result.pending_review:
+    if result.status == SessionStatus.awaiting_review and result.pending_review:
         n = len(result.pending_review["proposals"])
         return f"Paused for review at cycle {result.pending_review['cycle']}: {n} proposed correction{'s' * (n != 1)}"
-    if result.status == COMPLETED:
-        return f"Finished: {label(result.termination_reason or '')}"
+    if result.status == SessionStatus.completed:
+        return f"Finished: {result.outcome.badge}"
     return status_line(result).capitalize()
 
 

@@ -27,7 +27,7 @@ from core.service import (
 )
 from ui import live
 from ui.frames import answer_markdown
-from ui.outcome import badge_markdown, flag_answer
+from ui.outcome import flag_answer
 
 log = logging.getLogger(__name__)
 
@@ -98,11 +98,13 @@ def user_id() -> str:
 
 
 def reviewer() -> str:
-    """The name recorded with review decisions and annotations: the signed-in user when a login is configured,
-    else the sidebar's "Your name", which the URL keeps (`?reviewer=`) so it survives a reload."""
+    """The one name recorded with every act (uploads, verifications, replacements, review decisions,
+    annotations, confirmations, struck claims, exports, questions asked): the signed-in user when a login is
+    configured, else the sidebar's "Your name", which the URL keeps (`?reviewer=`) so it survives a reload;
+    `local` when no name is given."""
     if auth_configured():
         return user_id()
-    return (st.session_state.get(REVIEWER_KEY) or "").strip() or DEFAULT_REVIEWER
+    return (st.session_state.get(REVIEWER_KEY) or "").strip() or LOCAL_USER
 
 
 # ---------------------------------------------------------------------------------------- the open session
@@ -212,8 +214,8 @@ def sidebar(wb: Workbench, result: RunResult | None) -> None:
                 max_chars=MAX_REVIEWER_CHARS,
                 key=REVIEWER_KEY,
                 bind="query-params",
-                help="Recorded in the audit trail with your review decisions and annotations; the address keeps "
-                "it, so a reload or a bookmark remembers it.",
+                help="Recorded with everything you do here: uploads, verifications, review decisions, annotations "
+                "and exports; the address keeps it, so a reload or a bookmark remembers it.",
             )
             st.caption(
                 "Single-user mode: no login is configured, so every session here is visible to anyone "
@@ -222,8 +224,9 @@ def sidebar(wb: Workbench, result: RunResult | None) -> None:
 
 
 def status_badge(result: RunResult) -> str:
-    """The session's status badge (Streamlit Markdown): a finished session is coloured by its worst residual."""
-    return badge_markdown(result.status, result.residual_deficiencies)
+    """The session's status badge (Streamlit Markdown), from its outcome (core.domain.outcome): a finished session
+    is red with a residual at or above the blocking severity, orange with any other, green with none."""
+    return result.outcome.badge_markdown()
 
 
 def flagged_answer(result: RunResult) -> str:

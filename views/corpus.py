@@ -72,7 +72,8 @@ def document_view(catalog: Catalog, ids: list[str]) -> None:
     st.markdown(evidence.document_line(doc, catalog, date.today()))
     actions = st.container(horizontal=True)
     if not doc.provenance.verified and actions.button("Mark verified", icon=":material/verified:"):
-        act(lambda: wb.verify_document(doc.id, user), f"{doc.id} is marked verified by {user}.")
+        who = shared.reviewer()
+        act(lambda: wb.verify_document(doc.id, user, actor=who), f"{doc.id} is marked verified by {who}.")
     if doc.provenance.kind == "upload" and (user == SINGLE_USER or doc.provenance.actor == user):
         sure = actions.checkbox("Confirm deletion", key=f"confirm-delete-{doc.id}")
         if actions.button("Delete this upload", icon=":material/delete:", disabled=not sure):
@@ -191,6 +192,7 @@ def upload_tab() -> None:
             progress=bar,
             replace=replace,
             user_id=shared.user_id(),
+            actor=shared.reviewer(),
         )
         messages = [("success", report.summary())] if report.succeeded else []
         messages += [("error", md_escape(r.error or "")) for r in report.failed]

@@ -5,10 +5,12 @@ import pandas as pd
 import streamlit as st
 
 from core.domain.safe_markdown import md_escape
+from core.service import SessionStatus
 from ui import shared
 from ui.charts import score_figure, status_figure, type_figure
 from ui.diffs import ADDED, CHANGED, REMOVED, cycle_claim_diff
-from ui.frames import cycle_frame, label, status_line
+from ui.frames import cycle_frame, label
+from ui.outcome import outcome_markdown
 
 CHANGE_BADGES = {ADDED: ":green-badge[added]", REMOVED: ":red-badge[removed]", CHANGED: ":orange-badge[changed]"}
 
@@ -24,10 +26,8 @@ elif not result.evaluation_history:
 else:
     history = result.evaluation_history
     node_seconds = result.metrics.get("node_seconds", {})
-    if result.status == "completed":
-        st.info(f"**Why the loop stopped:** {md_escape(result.termination_text)}", icon=":material/flag:")
-    else:
-        st.info(f"The loop is not finished: {status_line(result)}.", icon=":material/pending:")
+    finished = result.status == SessionStatus.completed
+    st.info(outcome_markdown(result.outcome), icon=":material/flag:" if finished else ":material/pending:")
 
     if result.settings is not None:
         threshold = result.settings.quality_threshold

@@ -2,10 +2,9 @@
 
 import streamlit as st
 
-from core.domain.results import RUNNING
 from core.domain.safe_markdown import md_escape
-from core.service import InputError
-from ui import shared
+from core.service import InputError, SessionStatus
+from ui import acts, shared
 from ui.board import (
     DECISIONS,
     FINISHED_ORDER,
@@ -82,14 +81,14 @@ else:
 
     counted: tuple[list, BoardChanges] = (rows, BoardChanges())
 
-    if wb.is_running(tid) or result.status == RUNNING:
+    if wb.is_running(tid) or result.status == SessionStatus.running:
         st.info(
             "A run is executing on this session: the board is read-only until it pauses or finishes.",
             icon=":material/lock:",
         )
         read_only_board()
 
-    elif result.status == "awaiting_review" and result.pending_review:
+    elif result.status == SessionStatus.awaiting_review and result.pending_review:
         cycle = result.pending_review["cycle"]
         proposals = result.pending_review["proposals"]
         st.info(
@@ -151,7 +150,7 @@ else:
                 lambda progress: wb.resume(tid, payload, on_event=progress, user_id=user),
             )
 
-    elif result.status == "completed":
+    elif result.status == SessionStatus.completed:
         st.caption(
             "The run is finished. Add a note, mark a residual deficiency as accepted risk, or change a "
             "severity; each change is saved with your name and a reason in the session's history."
@@ -187,6 +186,8 @@ else:
                     st.session_state["annotation-generation"][tid] = generation + 1
                     shared.flash(f"Saved {len(changes)} annotation(s) by {md_escape(editor)}.")
                     st.rerun()
+        acts.confirm_panel(wb, result)
+        acts.strike_panel(wb, result)
 
     else:
         read_only_board()

@@ -5,7 +5,9 @@ import streamlit as st
 
 from core.domain.audit import chain_head, verify_chain
 from core.domain.safe_markdown import md_escape
+from core.service import SessionStatus
 from ui import shared
+from ui.outcome import outcome_markdown
 
 MIME = {
     "md": "text/markdown",
@@ -28,20 +30,21 @@ else:
         st.caption(f"Chain head: `{chain_head(result.audit_records) or 'none'}`")
     else:
         st.error(f"Audit chain broken: {md_escape(message)}. The export says so too.", icon=":material/gpp_bad:")
-    if result.status != "completed":
+    if result.status != SessionStatus.completed:
         st.warning("This session has not finished: the export is provisional and says so.", icon=":material/pending:")
 
-    residual = len(result.residual_deficiencies)
+    st.markdown(outcome_markdown(result.outcome))
     st.caption(
-        f"Every format carries the answer, its citations, the cycle records, every human act (who, when, what "
-        f"changed, why), the settings the session started with, the termination reason and "
-        f"{residual} residual deficienc{'y' if residual == 1 else 'ies'}."
+        "Every format carries the answer, its citations, the cycle records, every human act (who, when, what "
+        "changed, why), the settings the session started with, the termination reason, the struck claims and the "
+        "residual deficiencies counted above."
     )
-    markdown = wb.export_result(result, "md")
+    who = shared.reviewer()
+    markdown = wb.export_result(result, "md", exported_by=who)
     downloads = (
         ("Markdown", "md", markdown, ":material/description:"),
-        ("JSON", "json", lambda: wb.export_result(result, "json"), ":material/data_object:"),
-        ("Word (DOCX)", "docx", lambda: wb.export_result(result, "docx"), ":material/article:"),
+        ("JSON", "json", lambda: wb.export_result(result, "json", exported_by=who), ":material/data_object:"),
+        ("Word (DOCX)", "docx", lambda: wb.export_result(result, "docx", exported_by=who), ":material/article:"),
     )
     for col, (title, fmt, data, icon) in zip(st.columns(3), downloads):
         col.download_button(

@@ -2,13 +2,14 @@
 
 import streamlit as st
 
-from core.domain.results import AWAITING_REVIEW
 from core.domain.safe_markdown import md_escape
+from core.service import SessionStatus
 from ui import shared
+from ui.outcome import outcome_markdown
 
 wb = shared.workbench()
 waiting = sorted(
-    (s for s in wb.sessions(user_id=shared.user_id()) if s.status == AWAITING_REVIEW),
+    (s for s in wb.sessions(user_id=shared.user_id()) if s.status == SessionStatus.awaiting_review),
     key=lambda s: s.created_at,
     reverse=True,
 )
@@ -34,6 +35,7 @@ else:
         with st.container(border=True):
             text, action = st.columns([5, 1], vertical_alignment="center")
             text.markdown(f"**{md_escape(s.question)}**")
+            text.markdown(outcome_markdown(s.outcome))
             text.caption(
                 f"Started {s.created_at[:16].replace('T', ' ')} UTC · engine {md_escape(s.engine)} · session {s.thread_id}"
             )

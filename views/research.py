@@ -5,12 +5,12 @@ from datetime import date
 import streamlit as st
 
 from core.domain.limits import MAX_CYCLES, MIN_AS_OF, latest_as_of
-from core.domain.results import RUNNING
 from core.domain.safe_markdown import md_escape
-from core.service import InputError, RunResult
-from ui import evidence, live, shared
+from core.service import InputError, RunResult, SessionStatus
+from ui import acts, evidence, live, shared
 from ui.board import BoardChanges, card_decision, paused_changes, review_payload, undecided_line
 from ui.frames import answer_markdown, citation_frame, label, severity_badge
+from ui.outcome import outcome_markdown
 
 POLICIES = {
     "manual": "Manual: I review every proposed correction",
@@ -109,7 +109,7 @@ def resume(thread_id: str, cycle: int, payload: dict, progress: live.LiveProgres
         return wb.resume(thread_id, payload, on_event=progress, user_id=user)
     except InputError:
         now = wb.show(thread_id, user_id=user)
-        if now.status != "awaiting_review" or (now.pending_review or {}).get("cycle") != cycle:
+        if now.status != SessionStatus.awaiting_review or (now.pending_review or {}).get("cycle") != cycle:
             raise InputError(STALE) from None
         raise
 
@@ -137,7 +137,13 @@ if asked:
     shared.run_live(
         "Starting the loop…",
         lambda progress: wb.start(
-            question, as_of=as_of, max_cycles=int(max_cycles), approve=policy, user_id=user, on_event=progress
+            question,
+            as_of=as_of,
+            max_cycles=int(max_cycles),
+            approve=policy,
+            user_id=user,
+            actor=shared.reviewer(),
+            on_event=progress,
         ),
     )
 
@@ -159,19 +165,19 @@ else:
     intent = st.session_state.pop(INTENT_KEY, None)
     if intent is not None and intent["thread"] != tid:
         intent = None
-    answerable = result.status == "awaiting_review" and result.pending_review and not wb.is_running(tid)
+    answerable = result.status == SessionStatus.awaiting_review and result.pending_review and not wb.is_running(tid)
     if intent is not None and not (answerable and result.pending_review["cycle"] == intent["cycle"]):
         stale_review(intent)
         intent = None
 
     # ------------------------------------------------------------------------------------- review queue
-    if wb.is_running(tid) or result.status == RUNNING:
+    if wb.is_running(tid) or result.status == SessionStatus.running:
         st.info(
             "A run is executing on this session (in another tab, or on another server). Refresh to see where it stands."
         )
         st.button("Refresh", icon=":material/refresh:")
 
-    elif result.status == "awaiting_review" and result.pending_review:
+    elif result.status == SessionStatus.awaiting_review and result.pending_review:
         pending = result.pending_review
         cycle, proposals = pending["cycle"], pending["proposals"]
         staged = wb.staged_edits(tid, user, cycle=cycle)
@@ -186,11 +192,7 @@ else:
             with st.container(height=640, border=True):
                 st.markdown(answer_markdown(pending["answer"]))
         with queue:
-            st.info(
-                f"Paused after cycle {cycle}: {len(proposals)} proposed correction(s) wait for your decision. "
-                "Nothing is retrieved until you decide.",
-                icon=":material/pending_actions:",
-            )
+            st.info(outcome_markdown(result.outcome), icon=":material/pending_actions:")
             if pending.get("auto_decided"):
                 st.caption(
                     "Decided by the approval policy: "
@@ -205,6 +207,8 @@ else:
             for p in proposals:
                 with st.container(border=True):
                     cards[p["id"]] = review_card(tid, cycle, p, result)
+            confirmed = acts.confirmation_cards(tid, cycle, pending.get("confirmations", []))
+            struck = acts.review_strikes(result, cycle)
             undecided = sum(1 for action, _, _ in cards.values() if action is None)
             buttons = st.container(horizontal=True, vertical_alignment="center")
             buttons.button(
@@ -245,14 +249,16 @@ else:
                     else:
                         decisions[p["id"]] = decision
             payload = review_payload(proposals, decisions, board, shared.reviewer(), cycle=cycle, stop=kind == "stop")
+            payload["decisions"].update(confirmed)
+            payload["struck"] = struck
             for error in errors:
                 st.error(md_escape(error))
             if not errors:
                 shared.run_live("Resuming the loop…", lambda progress: resume(tid, cycle, payload, progress))
 
     # ------------------------------------------------------------------------------------------- answer
-    elif result.status == "completed":
-        st.info(f"**Why the loop stopped:** {md_escape(result.termination_text)}", icon=":material/flag:")
+    elif result.status == SessionStatus.completed:
+        st.info(outcome_markdown(result.outcome), icon=":material/flag:")
         residual = sorted(result.residual_deficiencies, key=lambda d: -d.severity.rank)
         with st.container(border=True):
             if residual:
@@ -294,8 +300,9 @@ else:
             "status at the as-of date, its dates and how it arrived."
         )
         evidence.claim_evidence(wb, result)
+        acts.confirm_panel(wb, result)
 
-    elif result.status == "interrupted":
+    elif result.status == SessionStatus.interrupted:
         st.warning(
             "The last run on this session was cut off before it paused or finished (the server stopped "
             "mid-run). It can carry on from its last checkpoint.",

@@ -5,7 +5,8 @@ import streamlit as st
 from core.domain.safe_markdown import md_escape
 from core.service import InputError, SessionBusyError, SessionNotFoundError
 from ui import shared
-from ui.frames import label, session_frame
+from ui.frames import session_frame
+from ui.outcome import outcome_markdown
 
 wb = shared.workbench()
 sessions = wb.sessions(user_id=shared.user_id())
@@ -26,12 +27,15 @@ else:
         },
     )
     by_id = {s.thread_id: s for s in sessions}
+    current_summary = by_id.get(shared.current_thread() or "")
+    if current_summary is not None:
+        st.markdown(f"**Open session {current_summary.thread_id}:** " + outcome_markdown(current_summary.outcome))
     ids = list(by_id)
     current = shared.current_thread()
 
     def choice(thread_id: str) -> str:
         s = by_id[thread_id]
-        return f"{s.question[:90]} · {label(s.status)} · {s.created_at[:16].replace('T', ' ')} · {thread_id}"
+        return f"{s.question[:90]} · {s.outcome.badge} · {s.created_at[:16].replace('T', ' ')} · {thread_id}"
 
     chosen = st.selectbox("Session", ids, index=ids.index(current) if current in by_id else 0, format_func=choice)
 

@@ -12,7 +12,16 @@ from typing import Any
 
 from core.cli.errors import CliError
 from core.domain import safe_json
-from core.service import InputError, ProgressEvent, RunResult, SessionBusyError, SessionNotFoundError, Workbench
+from core.domain.wording import words
+from core.service import (
+    InputError,
+    ProgressEvent,
+    RunResult,
+    SessionBusyError,
+    SessionNotFoundError,
+    SessionStatus,
+    Workbench,
+)
 
 
 def register(sub: Any) -> None:
@@ -32,7 +41,8 @@ def register(sub: Any) -> None:
         "--decisions",
         default=None,
         help='JSON file: {"cycle": N, "decisions": {...}, "added": [...], "stop": false} or '
-        '{"cycle": N, deficiency_id: {action, query, note}}, N being the review answered; '
+        '{"cycle": N, deficiency_id: {action, query, note}}, N being the review answered (action: approve, edit, '
+        "reject; confirm or reopen for a deficiency you added whose correction ran); "
         "without it, a run cut off by a crash continues from its last checkpoint",
     )
     resume.add_argument("--json", action="store_true")
@@ -125,9 +135,9 @@ def _sessions(args: argparse.Namespace) -> int:
         print("no sessions yet")
     for s in items:
         score = f"{s.quality_score:.2f}" if s.quality_score is not None else "-"
-        print(
-            f"{s.thread_id}  {s.created_at}  {s.status:<16} score {score:<5} {s.termination_reason or '':<28} {s.question[:70]}"
-        )
+        print(f"{s.thread_id}  {s.created_at}  score {score:<5} {s.outcome.badge}")
+        print(f"    {s.question[:100]}")
+        print(f"    {s.outcome.headline}")
     return 0
 
 
@@ -171,15 +181,22 @@ def _print_result(result: RunResult, as_json: bool) -> None:
     if as_json:
         out = result.to_json()
         out["termination_reason"] = result.termination_reason
+        out["outcome"] = result.outcome.model_dump(mode="json")
         print(json.dumps(out, indent=2, default=str))
         return
-    print(f"session {result.thread_id}: {result.status} (engine {result.engine})")
-    if result.status == "awaiting_review" and result.pending_review:
+    outcome = result.outcome
+    print(f"session {result.thread_id}: {outcome.badge} (engine {result.engine})")
+    print(outcome.headline)
+    print(f"deficiencies: {outcome.counts.line()}")
+    if result.status == SessionStatus.awaiting_review and result.pending_review:
         print(f"\nCurrent answer (cycle {result.pending_review['cycle']}):\n{result.current_answer}\n")
         print("Proposed corrections awaiting review:")
         for p in result.pending_review["proposals"]:
-            print(f"  {p['id']}  [{p['severity']}] {p['deficiency_type']}: {p['description']}")
+            print(f"  {p['id']}  [{p['severity']}] {words(p['deficiency_type'])}: {p['description']}")
             print(f"      query: {p['query'] or '(none: the revision uses the corpus metadata, no retrieval)'}")
+        for p in result.pending_review.get("confirmations", []):
+            print(f"  {p['id']}  you added this ({p['description']}); its correction ran: is it resolved?")
+            print('      answer with {"action": "confirm"} (resolved) or {"action": "reopen"} (retry its correction)')
         print(
             f"\nAnswer with: python -m core resume {result.thread_id} --decisions FILE.json "
             f'(the file names this review: "cycle": {result.pending_review["cycle"]})'
@@ -187,5 +204,6 @@ def _print_result(result: RunResult, as_json: bool) -> None:
         return
     print(f"\n{result.final_answer or result.current_answer}\n")
     score = f"{result.quality_score:.2f}" if result.quality_score is not None else "-"
-    print(f"quality score {score}; stopped: {result.termination_reason} - {result.termination_text}")
-    print(f"cycles: {len(result.evaluation_history)}; residual deficiencies: {len(result.residual_deficiencies)}")
+    print(f"quality score {score}; cycles: {len(result.evaluation_history)}")
+    if outcome.reason:
+        print(f"why the loop stopped: {outcome.reason}")

@@ -6,6 +6,7 @@ state keeps the rendered text for pages, exports and the audit record).
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Collection, Iterable
 from typing import Literal
@@ -120,6 +121,28 @@ Located = tuple[str, Claim]
 """A claim with the jurisdiction of its section (the verdict's is ANY_JURISDICTION)."""
 
 
+def claim_id(code: str, claim: Claim) -> str:
+    """A claim's stable reference within an answer: its section and its words (white space ignored)."""
+    digest = hashlib.sha256(f"{code}|{' '.join(claim.text.split())}".encode()).hexdigest()[:10]
+    return f"C-{digest}"
+
+
+class StruckClaim(BaseModel):
+    """A claim an analyst removed from the answer, with why, by whom and when (the act is in the audit chain)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    jurisdiction: str
+    claim: Claim
+    reason: str
+    by: str
+    at: str
+
+    @property
+    def id(self) -> str:
+        return claim_id(self.jurisdiction, self.claim)
+
+
 class Answer(BaseModel):
     """The whole answer: an optional verdict, sections per jurisdiction and the gaps."""
 
@@ -130,6 +153,8 @@ class Answer(BaseModel):
     gaps: tuple[Gap, ...] = ()
     unverified_doc_ids: tuple[str, ...] = ()
     """Cited documents that were unverified uploads when the answer was drafted (see `with_unverified`)."""
+    struck: tuple[StruckClaim, ...] = ()
+    """Claims the analyst struck out, kept to be listed in the exports."""
 
     def claims(self) -> list[Located]:
         """Every claim with its section's jurisdiction (the verdict under "*")."""
@@ -161,6 +186,21 @@ class Answer(BaseModel):
         )
         return self.model_copy(update={"unverified_doc_ids": ids})
 
+    def find(self, cid: str) -> Located | None:
+        """The claim with this `claim_id`, with its section's jurisdiction, or None."""
+        return next(((code, c) for code, c in self.claims() if claim_id(code, c) == cid), None)
+
+    def without(self, cid: str) -> Answer:
+        """A copy without the claim `cid` (the verdict, or a claim of a section; a section left empty is dropped)."""
+        if self.verdict is not None and claim_id(ANY_JURISDICTION, self.verdict) == cid:
+            return self.model_copy(update={"verdict": None})
+        out = self
+        for section in self.sections:
+            kept = [c for c in section.claims if claim_id(section.jurisdiction, c) != cid]
+            if len(kept) != len(section.claims):
+                out = out.with_claims(section.jurisdiction, kept)
+        return out
+
     def body_text(self) -> str:
         """The answer's own statements as plain text (no gaps, no disclosure), for fact coverage and word counts."""
         return "\n".join(c.text for _, c in self.claims())
@@ -168,6 +208,23 @@ class Answer(BaseModel):
     def word_count(self) -> int:
         """Words of the answer's statements (disclosures aside: they say what is left, not what the law is)."""
         return sum(len(c.text.split()) for _, c in self.claims() if c.kind != "disclosure")
+
+
+def strike(answer: Answer, plan: ResearchPlan | None, cid: str, reason: str, by: str, at: str) -> Answer:
+    """The answer with claim `cid` struck out (ValueError when it holds no such claim); every plan item the claim
+    answered is checked again, and one that no remaining claim answers becomes a gap."""
+    found = answer.find(cid)
+    if found is None:
+        raise ValueError(f"the answer holds no claim {cid}")
+    code, claim = found
+    out = answer.without(cid)
+    answered = {i for _, c in out.claims() for i in c.plan_item_ids}
+    gaps = {g.plan_item_id: g for g in out.gaps}
+    for item in plan.items if plan is not None else ():
+        if item.id in claim.plan_item_ids and item.id not in answered and item.id not in gaps:
+            gaps[item.id] = gap_for(item)
+    struck = StruckClaim(jurisdiction=code, claim=claim, reason=reason, by=by, at=at)
+    return out.model_copy(update={"gaps": tuple(gaps.values()), "struck": (*out.struck, struck)})
 
 
 GAP_HEADING = "Not answered by the corpus"
@@ -193,7 +250,7 @@ def render_markdown(
     flagged = set(answer.unverified_doc_ids if unverified is None else unverified)
     parts: list[str] = []
     if answer.verdict is not None:
-        parts.append(f"Short answer: {_line(answer.verdict, flagged)}")
+        parts.append(f"Short answer: {claim_line(answer.verdict, flagged)}")
     if plan is not None and plan.comparison:
         table = comparison_table(answer, plan)
         if table:
@@ -203,7 +260,7 @@ def render_markdown(
             continue
         name = names.get(section.jurisdiction)
         heading = f"## {section.jurisdiction}" + (f" ({name})" if name and name != section.jurisdiction else "")
-        body = heading + "\n" + "\n".join(_line(c, flagged) for c in section.claims)
+        body = heading + "\n" + "\n".join(claim_line(c, flagged) for c in section.claims)
         named = [sources[d] for d in dict.fromkeys(d for c in section.claims for d in c.doc_ids) if d in sources]
         if named:
             body += "\n\nSources: " + "; ".join(named) + "."
@@ -213,7 +270,8 @@ def render_markdown(
     return "\n\n".join(parts).strip()
 
 
-def _line(claim: Claim, unverified: Collection[str]) -> str:
+def claim_line(claim: Claim, unverified: Collection[str]) -> str:
+    """One claim as the answer states it: its text, its `[doc-id]` marks and the unverified-upload mark."""
     marks = " ".join(f"[{d}]" for d in claim.doc_ids)
     lead = "History: " if claim.history else ""
     mark = f" {UNVERIFIED_MARK}" if claim.rests_on(unverified) else ""
@@ -238,23 +296,33 @@ SECTION_REF = re.compile(r"\b(?:Art(?:icle)?s?\.?|Section|Sec\.|§|Rule|Regulati
 COMPARATOR_WORDS = {">": "more than {}", ">=": "{} or more", "<=": "up to {}", "<": "less than {}"}
 
 
-def comparison_table(answer: Answer, plan: ResearchPlan) -> str:
-    """Jurisdiction x aspect table: each cell holds the figure, period, date or short rule of the first claim on
-    that item, with its source ("25% or more (eu-amlr, Article 52)"), never a truncated sentence."""
+def comparison_rows(answer: Answer, plan: ResearchPlan) -> list[list[str]]:
+    """The comparison as rows, header first: jurisdiction x aspect, each cell the figure, period, date or short
+    rule of the first claim on that item with its source ("25% or more (eu-amlr, Article 52)"), never a truncated
+    sentence; no rows when fewer than two jurisdictions are answered."""
     aspects = [a for a in TABLE_ASPECTS if any(i.aspect == a for i in plan.items)]
     codes = [s.jurisdiction for s in answer.sections if s.claims]
     if len(codes) < 2 or not aspects:
-        return ""
-    rows = ["| jurisdiction | " + " | ".join(a.label for a in aspects) + " |", "|---|" + "---|" * len(aspects)]
+        return []
+    rows = [["jurisdiction", *(a.label for a in aspects)]]
     for code in codes:
         section = answer.section(code)
-        cells = []
+        cells = [code]
         for aspect in aspects:
             wanted = item_id(code, aspect)
             claim = next((c for c in section.claims if wanted in c.plan_item_ids), None) if section else None
             cells.append(_cell(claim, aspect, code) if claim else "not found in the corpus")
-        rows.append(f"| {code} | " + " | ".join(cells) + " |")
-    return "\n".join(rows)
+        rows.append(cells)
+    return rows
+
+
+def comparison_table(answer: Answer, plan: ResearchPlan) -> str:
+    """The comparison (`comparison_rows`) as a Markdown table, '' when there is none."""
+    rows = comparison_rows(answer, plan)
+    if not rows:
+        return ""
+    lines = ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join([lines[0], "|---|" + "---|" * (len(rows[0]) - 1), *lines[1:]])
 
 
 def _cell(claim: Claim, aspect: Aspect, code: str) -> str:

@@ -147,6 +147,36 @@ def added_act(d: Deficiency, note: str, actor: str, cycle: int, at: str) -> Huma
     )
 
 
+def confirmation_act(before: Deficiency, after: Deficiency, actor: str, reason: str, cycle: int) -> HumanActRecord:
+    """After a run: the analyst's answer on a deficiency they added whose correction ran (status old -> new)."""
+    return HumanActRecord(
+        kind="confirmation",
+        deficiency_id=before.id,
+        field="status",
+        old=before.resolution_status.value,
+        new=after.resolution_status.value,
+        reason=reason,
+        actor=actor,
+        at=utc_now(),
+        cycle=cycle,
+    )
+
+
+def strike_act(claim_id: str, text: str, section: str, actor: str, reason: str, cycle: int) -> HumanActRecord:
+    """A claim the analyst struck from the answer: its id, section and words, why."""
+    return HumanActRecord(
+        kind="strike",
+        deficiency_id=claim_id,
+        field="claim",
+        old=f"{section}: {text}",
+        new="struck",
+        reason=reason,
+        actor=actor,
+        at=utc_now(),
+        cycle=cycle,
+    )
+
+
 def annotation_acts(before: Deficiency, after: Deficiency, actor: str, reason: str, cycle: int) -> list[HumanActRecord]:
     """A post-run annotation: one act per field it changed (note, accepted risk, severity)."""
     at = utc_now()

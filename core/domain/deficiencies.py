@@ -18,6 +18,8 @@ class Event(str, Enum):
     found_again = "found_again"
     found_uncorrectable = "found_uncorrectable"
     not_found = "not_found"
+    confirmed = "confirmed"
+    not_confirmed = "not_confirmed"
 
 
 TRANSITIONS: dict[tuple[ResolutionStatus, Event], ResolutionStatus] = {
@@ -30,6 +32,8 @@ TRANSITIONS: dict[tuple[ResolutionStatus, Event], ResolutionStatus] = {
     (S.addressed, Event.found_uncorrectable): S.unresolvable,
     (S.addressed, Event.not_found): S.resolved,
     (S.addressed, Event.rejected): S.dismissed,
+    (S.addressed, Event.confirmed): S.resolved,
+    (S.addressed, Event.not_confirmed): S.open,
     (S.resolved, Event.found_again): S.open,
     (S.resolved, Event.found_uncorrectable): S.unresolvable,
     (S.resolved, Event.not_found): S.resolved,
@@ -44,16 +48,18 @@ TRANSITIONS: dict[tuple[ResolutionStatus, Event], ResolutionStatus] = {
 """(status, event) -> next status. `found_again` after a correction also counts an attempt (see `apply`);
 `found_uncorrectable` is a finding the critic says no retrieval can fix (e.g. a contradiction the answer already
 discloses). Dismissed is terminal: the analyst's rejection is kept and disclosed even if a later revision happens to
-fix it."""
+fix it. No critic judges an analyst-added deficiency, so once its correction ran (addressed) only the analyst moves
+it on: `confirmed` resolves it, `not_confirmed` opens it again as a failed attempt."""
 
 COUNTS_ATTEMPT = {
     (S.addressed, Event.found_again),
     (S.resolved, Event.found_again),
     (S.addressed, Event.found_uncorrectable),
     (S.resolved, Event.found_uncorrectable),
+    (S.addressed, Event.not_confirmed),
 }
 
-ANALYST_EVENTS: dict[Event, str] = {Event.rejected: "reject"}
+ANALYST_EVENTS: dict[Event, str] = {Event.rejected: "reject", Event.confirmed: "confirm", Event.not_confirmed: "reopen"}
 """The events an analyst causes, with the review action that carries each (the board's status choices)."""
 
 
@@ -103,7 +109,8 @@ def reconcile(
 ) -> list[Deficiency]:
     """Statuses after a critique: known problems found again or not, new problems opened.
 
-    Analyst-added deficiencies are never judged by the critics, so they keep their status.
+    Analyst-added deficiencies are never judged by the critics, so they keep their status (an addressed one waits
+    for the analyst's confirmation: `awaiting_confirmation`).
     A problem found again takes the critic's fresh wording, query and origin but keeps the analyst's severity.
     A problem the critic reports as not correctable is `found_uncorrectable`: unresolvable at once, since no
     retrieval can fix it, so none is proposed.
@@ -150,6 +157,12 @@ def _found(fresh: Deficiency) -> Event:
 def residual(deficiencies: Iterable[Deficiency]) -> list[Deficiency]:
     """Everything not resolved: what the final answer must disclose."""
     return [d for d in deficiencies if d.resolution_status != S.resolved]
+
+
+def awaiting_confirmation(deficiencies: Iterable[Deficiency]) -> list[Deficiency]:
+    """Analyst-added deficiencies whose correction ran: the next review (or the board after the run) asks the
+    analyst whether each is resolved."""
+    return [d for d in deficiencies if d.origin == "analyst" and d.resolution_status == S.addressed]
 
 
 def open_ones(deficiencies: Iterable[Deficiency]) -> list[Deficiency]:

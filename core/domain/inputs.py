@@ -119,6 +119,10 @@ def parse_review(decisions: Any, max_query_chars: int, current: RunResult) -> Re
         cap(added.note, MAX_NOTE_CHARS, f"the note of added row {n}")
         unique.setdefault(deficiency_id(added.deficiency_type, added.subject), added)
     response = response.model_copy(update={"added": tuple(unique.values())})
+    for strike in response.struck:
+        cap(strike.reason, MAX_NOTE_CHARS, f"the reason for striking {strike.claim_id}")
+        if current.answer is None or current.answer.find(strike.claim_id) is None:
+            raise InputError(f"the answer under review holds no claim {strike.claim_id}: it cannot be struck")
     _check_answers(response, current)
     return response
 
@@ -126,7 +130,9 @@ def parse_review(decisions: Any, max_query_chars: int, current: RunResult) -> Re
 def _check_answers(response: ReviewResponse, current: RunResult) -> None:
     """Refuse decisions that do not answer the pending review: another (or no) cycle, unknown deficiencies, a
     decision on a deficiency this review does not ask about (beyond the board's edits of severity, note or
-    dismissal on addressed, unresolvable or dismissed ones), or a proposal left undecided."""
+    dismissal on addressed, unresolvable or dismissed ones), a confirmation of a deficiency that awaits none, or a
+    proposal left undecided. Confirmations may be left unanswered: the deficiency then stays addressed, asked
+    again at the next review."""
     review = current.pending_review or {}
     cycle = review.get("cycle")
     if response.cycle is None:
@@ -144,9 +150,15 @@ def _check_answers(response: ReviewResponse, current: RunResult) -> None:
     if unknown:
         raise InputError(f"decisions name unknown deficiencies: {', '.join(sorted(unknown))}")
     pending_ids = {p["id"] for p in review.get("proposals", [])}
+    confirmable = {p["id"] for p in review.get("confirmations", [])}
     editable = {ResolutionStatus.addressed, ResolutionStatus.unresolvable, ResolutionStatus.dismissed}
     for did, decision in sorted(response.decisions.items()):
-        if did in pending_ids:
+        if decision.action in ("confirm", "reopen") and did not in confirmable:
+            raise InputError(
+                f"{did} does not wait for a confirmation in the review of cycle {cycle}: only a deficiency you "
+                "added, whose correction ran, is confirmed resolved or reopened"
+            )
+        if did in pending_ids or decision.action == "reopen":
             continue
         d = by_id[did]
         if d.resolution_status not in editable:

@@ -159,7 +159,9 @@ class ReviewDecision(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    action: Literal["approve", "edit", "reject"]
+    action: Literal["approve", "edit", "reject", "confirm", "reopen"]
+    """`confirm` / `reopen`: the analyst's answer on a deficiency they added whose correction ran (resolved, or
+    not: open again, its correction retried with `query` or its own)."""
     query: str | None = None
     note: str = ""
     severity: Severity | None = None
@@ -201,10 +203,20 @@ class AnalystDeficiency(BaseModel):
     """The answer section (jurisdiction code) its correction belongs to, chosen on the board."""
 
 
+class StrikeRequest(BaseModel):
+    """A claim the analyst strikes from the answer in a review (`claim_id` from core.domain.answer), and why."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    claim_id: str = Field(min_length=1)
+    reason: str = Field(min_length=1)
+
+
 class ReviewResponse(BaseModel):
     """The resume payload of the review interrupt, validated.
 
-    Accepts `{"cycle": N, "decisions": {...}, "added": [...], "stop": bool, "reviewer": str}` or the short form
+    Accepts `{"cycle": N, "decisions": {...}, "added": [...], "struck": [{"claim_id", "reason"}], "stop": bool,
+    "reviewer": str}` or the short form
     `{"cycle": N, deficiency_id: {"action": ..., "query": ..., "note": ...}}`. `cycle` names the review answered,
     so a stale answer is told apart from the current one (the service requires it).
     """
@@ -214,6 +226,7 @@ class ReviewResponse(BaseModel):
     cycle: StrictInt | None = None
     decisions: dict[str, ReviewDecision] = Field(default_factory=dict)
     added: tuple[AnalystDeficiency, ...] = ()
+    struck: tuple[StrikeRequest, ...] = ()
     stop: StrictBool = False
     reviewer: str = "analyst"
 
@@ -224,7 +237,7 @@ class ReviewResponse(BaseModel):
             return payload
         if not isinstance(payload, Mapping):
             raise ValueError("review response must be a JSON object")
-        if set(payload) & {"decisions", "added", "stop", "reviewer"}:
+        if set(payload) & {"decisions", "added", "struck", "stop", "reviewer"}:
             return cls.model_validate(dict(payload))
         rest = {k: v for k, v in payload.items() if k != "cycle"}
         return cls.model_validate({"decisions": rest, **({"cycle": payload["cycle"]} if "cycle" in payload else {})})
@@ -289,12 +302,13 @@ class EvaluationCycleRecord(BaseModel):
 
 class HumanActRecord(BaseModel):
     """One act of a person on a deficiency, hash-chained with the cycle records: a review decision, a field the
-    review or the board changed while paused (severity, status, query, note), a deficiency the analyst added, or a
-    post-run annotation (note, accepted risk, severity). `prev_hash` is the hash of the record before it in the one audit chain."""
+    review or the board changed while paused (severity, status, query, note), a deficiency the analyst added, a
+    post-run annotation (note, accepted risk, severity), a post-run confirmation of an analyst-added deficiency, or
+    a claim struck from the answer (`deficiency_id` is then the claim's id, C-...). `prev_hash` is the hash of the record before it in the one audit chain."""
 
     model_config = ConfigDict(frozen=True)
 
-    kind: Literal["decision", "review_edit", "added", "annotation"]
+    kind: Literal["decision", "review_edit", "added", "annotation", "confirmation", "strike"]
     deficiency_id: str
     field: str
     old: str = ""

@@ -14,17 +14,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from core.domain.answer import Answer
 from core.domain.audit import AuditRecord, SettingsSnapshot
 from core.domain.deficiencies import residual
+from core.domain.outcome import Outcome, OutcomeCounts, SessionStatus, count, outcome
 from core.domain.plan import ResearchPlan
-from core.domain.records import Citation, Deficiency, EvaluationCycleRecord, HumanActRecord
-from core.domain.stop_reasons import describe, reason_label
+from core.domain.records import Citation, Deficiency, EvaluationCycleRecord, HumanActRecord, Severity
+from core.domain.stop_reasons import reason_label
 
-RUNNING = "running"
-AWAITING_REVIEW = "awaiting_review"
-INTERRUPTED = "interrupted"
-COMPLETED = "completed"
-FAILED = "failed"
-EMPTY = "empty"
-"""No checkpoint yet: the list entry decides between INTERRUPTED and FAILED (see `entry_status`)."""
+S = SessionStatus
 
 
 class RunResult(BaseModel):
@@ -33,7 +28,7 @@ class RunResult(BaseModel):
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     thread_id: str
-    status: str
+    status: SessionStatus
     question: str
     as_of: date | None = None
     engine: str = "offline"
@@ -56,8 +51,28 @@ class RunResult(BaseModel):
     max_evaluation_cycles: int = 0
     evaluation_cycle: int = 0
     user_id: str = "local"
+    started_by: str = ""
+    """Who asked the question (the reviewer's name in single-user mode, where `user_id` is `local`)."""
     settings: SettingsSnapshot | None = None
     """The termination and engine settings the session started with (None for sessions older than the snapshot)."""
+
+    @property
+    def counts(self) -> OutcomeCounts:
+        """The session's outcome counts, under the blocking severity and plateau epsilon it started with."""
+        return count(
+            self.identified_deficiencies,
+            self.residual_deficiencies,
+            self.evaluation_history,
+            blocking=Severity(self.settings.blocking_severity) if self.settings else None,
+            epsilon=self.settings.plateau_epsilon if self.settings else 0.0,
+            pending_review=self.pending_review if self.status == S.awaiting_review else None,
+            struck=len(self.answer.struck) if self.answer is not None else 0,
+        )
+
+    @property
+    def outcome(self) -> Outcome:
+        """Badge, headline and stop sentence: what every page, the CLI and the exports say of the session."""
+        return outcome(self.status, self.termination_reason, self.counts)
 
     @property
     def audit_records(self) -> list[AuditRecord]:
@@ -74,7 +89,7 @@ class SessionSummary(BaseModel):
 
     thread_id: str
     question: str
-    status: str
+    status: SessionStatus
     quality_score: float | None = None
     termination_reason: str | None = None
     termination_text: str = ""
@@ -85,6 +100,13 @@ class SessionSummary(BaseModel):
     engine: str = "offline"
     parent_thread_id: str | None = None
     branched_from_cycle: int | None = None
+    counts: OutcomeCounts | None = None
+    """The outcome counts kept with the list entry (None for an entry written before they were kept)."""
+
+    @property
+    def outcome(self) -> Outcome:
+        """The same badge, headline and stop sentence as the session's own `RunResult.outcome`."""
+        return outcome(self.status, self.termination_reason, self.counts)
 
 
 @dataclass
@@ -96,12 +118,12 @@ class ProgressEvent:
     detail: str
 
 
-def entry_status(meta: dict[str, Any], has_checkpoint: bool) -> str:
+def entry_status(meta: dict[str, Any], has_checkpoint: bool) -> SessionStatus:
     """Status of a session that nobody executes and whose checkpoint does not finish it: INTERRUPTED (continuable)
     when it has a checkpoint or its list entry keeps the inputs to start again, else FAILED."""
     if has_checkpoint or ("max_evaluation_cycles" in meta and "approval_policy" in meta):
-        return INTERRUPTED
-    return FAILED
+        return S.interrupted
+    return S.failed
 
 
 def snapshot_result(thread_id: str, snap: Any, default_engine: str) -> RunResult:
@@ -113,7 +135,7 @@ def snapshot_result(thread_id: str, snap: Any, default_engine: str) -> RunResult
         for intr in task.interrupts:
             pending = intr.value
     finished = "final_answer" in v and v["final_answer"] is not None and not snap.tasks
-    status = AWAITING_REVIEW if pending else INTERRUPTED if snap.tasks else COMPLETED if finished else EMPTY
+    status = S.awaiting_review if pending else S.interrupted if snap.tasks else S.completed if finished else S.empty
     metrics = {
         "retrievals": 0,
         "critic_calls": 0,
@@ -122,7 +144,7 @@ def snapshot_result(thread_id: str, snap: Any, default_engine: str) -> RunResult
     }
     deficiencies = list(v.get("identified_deficiencies", []))
     reason = v.get("evaluation_termination_reason") if finished else None
-    return RunResult(
+    result = RunResult(
         thread_id=thread_id,
         status=status,
         question=v.get("original_query", ""),
@@ -135,7 +157,6 @@ def snapshot_result(thread_id: str, snap: Any, default_engine: str) -> RunResult
         final_answer=v.get("final_answer", ""),
         quality_score=v.get("quality_score"),
         termination_reason=reason,
-        termination_text=describe(reason, len(deficiencies)) if finished else "",
         residual_deficiencies=list(v.get("residual_deficiencies", [])) if finished else residual(deficiencies),
         identified_deficiencies=deficiencies,
         evaluation_history=list(v.get("evaluation_history", [])),
@@ -147,6 +168,8 @@ def snapshot_result(thread_id: str, snap: Any, default_engine: str) -> RunResult
         evaluation_cycle=v.get("evaluation_cycle", 0),
         user_id=v.get("user_id", "local"),
     )
+    result.termination_text = result.outcome.reason
+    return result
 
 
 def with_entry_figures(result: RunResult, meta: Mapping[str, Any]) -> RunResult:
@@ -156,6 +179,7 @@ def with_entry_figures(result: RunResult, meta: Mapping[str, Any]) -> RunResult:
     if meta.get("settings"):
         result.settings = SettingsSnapshot.model_validate(meta["settings"])
     result.metrics["node_seconds"] = cycle_seconds(meta, result.evaluation_history)
+    result.started_by = meta.get("started_by", "")
     return result
 
 

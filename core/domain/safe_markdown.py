@@ -77,3 +77,40 @@ def answer_markdown(answer: str, *, heading_shift: int) -> str:
     if table:
         out.append("\n".join(table))
     return "\n\n".join(out)
+
+
+# ------------------------------------------------------------------------------------------ files for a reader
+_FILE_INLINE_RE = re.compile(
+    r"[`*~$|]"  # code, emphasis, strikethrough, math, table cells: always markup
+    r"|\\(?=[!-/:-@\[-`{-~])"  # a backslash only where it would escape the next character
+    r"|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])"  # `_` opens or closes emphasis only at a word's edge
+    r"|\](?=[(\[:])"  # a link, image, reference or definition needs `](`, `][` or `]:`
+    r"|<(?=[A-Za-z/!?])"  # HTML and autolinks start `<` + letter, `/`, `!` or `?`
+    r"|:(?=[A-Za-z][\w/+-]*[\[:])"  # Streamlit directives (`:red[`, `:material/x:`) and emoji shortcodes
+)
+_FILE_BLOCK_RE = re.compile(
+    r"^(\s{0,3})(#{1,6}(?=\s|$)|>|[-+](?=\s|$)|\d{1,9}(?=[.)](?:\s|$))|=+\s*$|-+\s*$|_(?=(?:\s*_){2,}\s*$))"
+)
+
+
+def md_file_inline(text: str) -> str:
+    """Untrusted text as inert Markdown for a file a person reads (the Markdown export), on one line: only what
+    would render live is escaped, so `0.46`, `Sources:` and `19:44:33` stay as written. No link, image, autolink,
+    HTML, directive, math, code or emphasis can form; raw URLs and e-mail addresses are broken as in `md_escape`."""
+    line = _URL_RE.sub(lambda m: m.group(0) + WORD_JOINER, CONTROL_RE.sub(" ", text))
+    return _FILE_INLINE_RE.sub(lambda m: "\\" + m.group(0), line)
+
+
+def md_file_escape(text: str) -> str:
+    """Untrusted text for a Markdown file, line breaks kept as hard breaks: `md_file_inline` on each line, and the
+    first character of a line escaped only when the line would open a block (heading, quote, list, setext
+    underline, thematic break)."""
+    lines = []
+    for line in CONTROL_RE.sub(" ", text).replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        inline = md_file_inline(line)
+        block = _FILE_BLOCK_RE.match(inline)
+        if block:
+            at = block.end(1) + (len(block.group(2)) if block.group(2)[0].isdigit() else 0)
+            inline = inline[:at] + "\\" + inline[at:]
+        lines.append(inline)
+    return "  \n".join(lines)

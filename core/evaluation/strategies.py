@@ -24,6 +24,7 @@ from typing import Any
 
 from core.domain.answer import Answer
 from core.domain.limits import MAX_CYCLES
+from core.domain.outcome import SessionStatus
 from core.domain.plan import ResearchPlan
 from core.domain.records import Citation, Deficiency, ResolutionStatus
 from core.engines.base import EngineContext
@@ -131,7 +132,7 @@ def run_loop(wb: Any, q: EvalQuestion, *, collection: str | None = None, max_cyc
     started = time.perf_counter()
     result = wb.start(q.question, as_of=q.as_of, max_cycles=max_cycles, approve="all", collection=collection)
     wall = time.perf_counter() - started
-    if result.status != "completed":
+    if result.status != SessionStatus.completed:
         raise RuntimeError(f"the loop did not finish for {q.label} (status {result.status})")
     identified = list(result.identified_deficiencies)
     last = result.evaluation_history[-1] if result.evaluation_history else None

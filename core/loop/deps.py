@@ -19,6 +19,7 @@ from core.domain.documents import Hit
 from core.domain.gazetteer import jurisdiction_name
 from core.domain.plan import PlanItem, ResearchPlan
 from core.domain.records import Citation, Deficiency, DeficiencyType
+from core.domain.wording import words
 from core.engines.base import Critic, Drafter, EngineContext, Planner, Usage
 from core.loop.termination import TerminationPolicy
 
@@ -88,7 +89,7 @@ def source_names(citations: Iterable[Citation]) -> dict[str, str]:
     """How each cited document is named under its section: title, citation and status at the as-of date."""
     out = {}
     for c in citations:
-        status = c.status_at_as_of.replace("_", " ")
+        status = words(c.status_at_as_of)
         out[c.doc_id] = f"{c.title}" + (f", {c.citation}" if c.citation else "") + f" ({status})"
     return out
 
@@ -142,5 +143,6 @@ def final_text(answer: str, left: list[Deficiency]) -> str:
         return answer
     lines = ["", "", f"## {RESIDUAL_HEADING}"]
     for d in sorted(left, key=lambda x: -x.severity.rank):
-        lines.append(f"- [{d.severity.value}] {d.deficiency_type.value} ({d.resolution_status.value}): {d.description}")
+        kind, status = words(d.deficiency_type.value), words(d.resolution_status.value)
+        lines.append(f"- [{d.severity.value}] {kind} ({status}): {d.description}")
     return answer + "\n".join(lines)

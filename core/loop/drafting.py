@@ -81,11 +81,19 @@ def draft(state: WorkbenchState, runtime: Runtime[Deps]) -> dict[str, Any]:
     }
 
 
+def without_struck(revised: Answer, before: Answer) -> Answer:
+    """The revised answer keeping out (and listing) the claims the analyst struck from the answer before it."""
+    for struck in before.struck:
+        revised = revised.without(struck.id)
+    return revised.model_copy(update={"struck": before.struck})
+
+
 def revise(state: WorkbenchState, runtime: Runtime[Deps]) -> dict[str, Any]:
     """The answer after this cycle's approved corrections, with the evidence they retrieved; opens the next
     cycle (its notes go into the next record)."""
     deps = runtime.context
-    approved = {r.deficiency_id for r in state.get("pending_decisions", []) if r.action in ("approve", "edit", "add")}
+    corrected = ("approve", "edit", "add", "reopen")
+    approved = {r.deficiency_id for r in state.get("pending_decisions", []) if r.action in corrected}
     addressed = [
         d
         for d in state.get("identified_deficiencies", [])
@@ -107,9 +115,10 @@ def revise(state: WorkbenchState, runtime: Runtime[Deps]) -> dict[str, Any]:
             "evaluation_cycle": cycle,
             "cycle_notes": [f"revision failed: {exc}"],
         }
+    answer = without_struck(result.answer, state.get("answer") or Answer())
     return {
-        "answer": result.answer,
-        "current_answer": rendered(result.answer, state["plan"], result.citations),
+        "answer": answer,
+        "current_answer": rendered(answer, state["plan"], result.citations),
         "citations": result.citations,
         "evaluation_cycle": cycle,
         "metrics": usage_metrics(result.usage),

@@ -9,9 +9,10 @@ from typing import Any
 from langgraph.runtime import Runtime
 from langgraph.types import Command, Send, interrupt
 
-from core.domain.audit import added_act, chain_head, decision_act, review_acts, sealed_acts
+from core.domain.answer import Answer, strike
+from core.domain.audit import added_act, chain_head, decision_act, review_acts, sealed_acts, strike_act
 from core.domain.clock import utc_now
-from core.domain.deficiencies import Event, allowed, apply, open_ones
+from core.domain.deficiencies import Event, allowed, apply, awaiting_confirmation, open_ones
 from core.domain.records import (
     AnalystDeficiency,
     ApprovalPolicy,
@@ -23,24 +24,27 @@ from core.domain.records import (
     ReviewResponse,
 )
 from core.domain.stop_reasons import STOPPED_BY_ANALYST
-from core.loop.deps import Deps
+from core.loop.deps import Deps, rendered
 from core.loop.state import WorkbenchState
 
 
 def review(state: WorkbenchState, runtime: Runtime[Deps]) -> Command:
-    """Pause for the analyst on the proposals the approval policy leaves, then route to the corrections (or to
-    finalize when nothing is to be corrected or the analyst stopped)."""
+    """Pause for the analyst on the proposals the approval policy leaves and on the deficiencies they added whose
+    correction ran (is each resolved?), then route to the corrections (or to finalize when nothing is to be
+    corrected or the analyst stopped)."""
     cycle = state.get("evaluation_cycle", 0)
     waiting_on = open_ones(state.get("identified_deficiencies", []))
     auto = policy_decisions(waiting_on, ApprovalPolicy.parse(state.get("approval_policy")))
     pending = [d for d in waiting_on if d.id not in auto]
+    to_confirm = awaiting_confirmation(state.get("identified_deficiencies", []))
     response = ReviewResponse()
-    if pending:
+    if pending or to_confirm:
         response = ReviewResponse.parse(
             interrupt(
                 {
                     "cycle": cycle,
                     "proposals": [proposal(d) for d in pending],
+                    "confirmations": [proposal(d) for d in to_confirm],
                     "auto_decided": {k: v.action for k, v in auto.items()},
                     "answer": state.get("current_answer", ""),
                 }
@@ -90,22 +94,21 @@ def apply_review(
     decisions, the fields they change (old -> new) and the rows they add are human acts, chained at once (a review
     that ends the loop is followed by no cycle record).
 
-    A rejection moves a deficiency through the lifecycle table (`Event.rejected`) wherever the table allows it:
-    the board offers exactly those moves (core.domain.deficiencies.analyst_choices)."""
+    A rejection moves a deficiency through the lifecycle table (`Event.rejected`) wherever the table allows it,
+    and so do the analyst's confirmation of a deficiency they added (`confirm`: resolved; `reopen`: open again, its
+    correction retried): the board offers exactly those moves (core.domain.deficiencies.analyst_choices)."""
     by_id = {d.id: d for d in state.get("identified_deficiencies", [])}
     head = chain_head([*state.get("evaluation_history", []), *state.get("human_acts", [])])
     at = utc_now()
     if response.stop:
         stops = [DecisionRecord(deficiency_id=d.id, action="stop", decided_by=response.reviewer) for d in pending]
         stop_acts = [decision_act(d.id, "stop", "", response.reviewer, cycle, at) for d in pending]
-        return Command(
-            goto="finalize",
-            update={
-                "evaluation_termination_reason": STOPPED_BY_ANALYST,
-                "pending_decisions": stops,
-                "human_acts": sealed_acts(stop_acts, head),
-            },
-        )
+        stopped: dict[str, Any] = {"evaluation_termination_reason": STOPPED_BY_ANALYST, "pending_decisions": stops}
+        if response.struck:
+            answer, struck_acts = _struck(state, response, cycle, at)
+            stop_acts += struck_acts
+            stopped["answer"] = answer
+        return Command(goto="finalize", update={**stopped, "human_acts": sealed_acts(stop_acts, head)})
     decisions = _decisions(by_id, pending, auto, response)
     records: list[DecisionRecord] = []
     acts: list[HumanActRecord] = []
@@ -125,7 +128,11 @@ def apply_review(
         )
         if dec.action == "reject":
             d = apply(d, Event.rejected, unresolvable_after) if allowed(d.resolution_status, Event.rejected) else d
-        elif d.resolution_status == ResolutionStatus.open:
+        elif dec.action == "confirm":
+            d = apply(d, Event.confirmed, unresolvable_after)
+        elif dec.action == "reopen":
+            d = apply(d, Event.not_confirmed, unresolvable_after)
+        if dec.action in ("approve", "edit", "reopen") and d.resolution_status == ResolutionStatus.open:
             query = dec.query or d.suggested_correction_query
             d = d.model_copy(update={"suggested_correction_query": query})
             sends.append(Send("correct", {"deficiency": d, "query": query, "cycle": cycle, "plan": state.get("plan")}))
@@ -146,12 +153,29 @@ def apply_review(
         acts.append(added_act(d, added.note, response.reviewer, cycle, at))
         updates.append(d)
         sends.append(Send("correct", {"deficiency": d, "query": d.suggested_correction_query, "cycle": cycle}))
-    update: dict[str, Any] = {
-        "identified_deficiencies": updates,
-        "pending_decisions": records,
-        "human_acts": sealed_acts(acts, head),
-    }
+    update: dict[str, Any] = {"identified_deficiencies": updates, "pending_decisions": records}
+    if response.struck:
+        answer, struck_acts = _struck(state, response, cycle, at)
+        acts += struck_acts
+        update |= {"answer": answer, "current_answer": rendered(answer, state.get("plan"), state.get("citations", []))}
+    update["human_acts"] = sealed_acts(acts, head)
     return Command(goto=sends or "finalize", update=update)
+
+
+def _struck(
+    state: WorkbenchState, response: ReviewResponse, cycle: int, at: str
+) -> tuple[Answer, list[HumanActRecord]]:
+    """The answer with the claims the review strikes taken out (plan items left unanswered become gaps; the
+    revision keeps them out), and one human act per struck claim."""
+    answer = state.get("answer") or Answer()
+    acts = []
+    for request in response.struck:
+        found = answer.find(request.claim_id)
+        if found is None:  # struck twice in one review
+            continue
+        answer = strike(answer, state.get("plan"), request.claim_id, request.reason, response.reviewer, at)
+        acts.append(strike_act(request.claim_id, found[1].text, found[0], response.reviewer, request.reason, cycle))
+    return answer, acts
 
 
 def _decisions(

@@ -19,7 +19,7 @@ from filelock import FileLock
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
 from core.config import Settings
-from core.domain.answer import Answer, AnswerSection, Claim, Gap, Quote
+from core.domain.answer import Answer, AnswerSection, Claim, Gap, Quote, StruckClaim
 from core.domain.plan import Aspect, PlanItem, PlannedJurisdiction, ResearchPlan
 from core.domain.records import (
     AnalystDeficiency,
@@ -35,6 +35,7 @@ from core.domain.records import (
     ReviewDecision,
     ReviewResponse,
     Severity,
+    StrikeRequest,
 )
 from core.persistence.run_locks import RunLock, advisory_lock, file_lock, in_process_only, unlock_all
 
@@ -51,6 +52,7 @@ CHECKPOINT_TYPES: tuple[type, ...] = (
     Claim,
     AnswerSection,
     Gap,
+    StruckClaim,
     Answer,
     DeficiencyType,
     Severity,
@@ -60,6 +62,7 @@ CHECKPOINT_TYPES: tuple[type, ...] = (
     Evidence,
     ReviewDecision,
     AnalystDeficiency,
+    StrikeRequest,
     ReviewResponse,
     DecisionRecord,
     EvaluationCycleRecord,

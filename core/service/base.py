@@ -10,7 +10,8 @@ from typing import Any
 
 from core.config import Settings, get_settings
 from core.domain.inputs import InputError
-from core.domain.results import EMPTY, RunResult, entry_status, snapshot_result, with_entry_figures
+from core.domain.outcome import SessionStatus
+from core.domain.results import RunResult, entry_status, snapshot_result, with_entry_figures
 from core.engines.factory import make_engines
 from core.loop.deps import Deps
 from core.loop.graph import build_graph
@@ -144,7 +145,7 @@ class WorkbenchBase:
     def _stored(self, thread_id: str, meta: dict[str, Any]) -> RunResult:
         """The session as its last checkpoint has it (callers holding the lock see `interrupted`, not `running`)."""
         result = self._result(thread_id, self.graph())
-        if result.status == EMPTY:
+        if result.status == SessionStatus.empty:
             result.status = entry_status(meta, has_checkpoint=False)
         return with_entry_figures(result, meta)
 

@@ -111,9 +111,12 @@ class Corpus(WorkbenchBase):
             raise DocumentAccessError(f"{doc_id!r} was uploaded by another user; only its uploader can delete it")
         store.delete_document(doc_id)
 
-    def verify_document(self, doc_id: str, user_id: str, collection: str | None = None) -> DocumentMeta:
-        """Record that `user_id` has checked the document against its source (who and when, in its provenance).
-        With logins, an uploader cannot verify their own upload: a second analyst must."""
+    def verify_document(
+        self, doc_id: str, user_id: str, collection: str | None = None, *, actor: str | None = None
+    ) -> DocumentMeta:
+        """Record that `actor` (the reviewer's name; `user_id` when none is given) has checked the document against
+        its source (who and when, in its provenance). With logins, an uploader cannot verify their own upload: a
+        second analyst must."""
         store = self.store(collection)
         doc = store.get_document(doc_id)
         if doc is None:
@@ -121,7 +124,9 @@ class Corpus(WorkbenchBase):
         if user_id != SINGLE_USER and doc.provenance.kind == "upload" and doc.provenance.actor == user_id:
             raise DocumentAccessError(f"{doc_id!r} is your own upload; another analyst must verify it")
         now = datetime.now(UTC).replace(microsecond=0)
-        provenance = doc.provenance.model_copy(update={"verified": True, "verified_by": user_id, "verified_at": now})
+        provenance = doc.provenance.model_copy(
+            update={"verified": True, "verified_by": actor or user_id, "verified_at": now}
+        )
         verified = doc.model_copy(update={"provenance": provenance})
         store.upsert_documents([(verified, store.chunks(doc_id))])
         return verified
@@ -140,12 +145,14 @@ class Corpus(WorkbenchBase):
         collection: str | None = None,
         replace: bool = False,
         user_id: str = "local",
+        actor: str | None = None,
     ) -> Any:
         """Ingest uploaded files `(name, content, metadata defaults)` as one batch (a document id used by two
         uploads is refused for the second); one IngestReport with per-file errors that name the upload.
 
-        An upload whose document id is already indexed with other content is refused unless `replace` is set;
-        a replacement records `user_id` and the time in the document's metadata."""
+        An upload whose document id is already indexed with other content is refused unless `replace` is set.
+        Every upload and replacement records who made it (`actor`, the reviewer's name; `user_id` when none is
+        given) and the time in the document's provenance."""
         from core.retrieval.errors import IngestError
         from core.retrieval.ingest import FileResult, IngestReport, check_file_size, ingest_paths
 
@@ -182,7 +189,7 @@ class Corpus(WorkbenchBase):
                 defaults_for=lambda p: {**written[str(p)][2], "source_path": f"upload:{written[str(p)][1]}"},
                 progress=None if progress is None else lambda done, _t, label: progress(refused + done, total, label),
                 replace=replace,
-                actor=user_id,
+                actor=actor or user_id,
                 kind="upload",
             )
             for r in report.results:

@@ -25,11 +25,8 @@ from core.domain.inputs import (
     validate_question,
 )
 from core.domain.limits import MAX_CYCLES
+from core.domain.outcome import SessionStatus
 from core.domain.results import (
-    AWAITING_REVIEW,
-    EMPTY,
-    INTERRUPTED,
-    RUNNING,
     ProgressEvent,
     RunResult,
     entry_status,
@@ -64,10 +61,12 @@ class Runs(WorkbenchBase):
         approve: str | None = "manual",
         collection: str | None = None,
         user_id: str = "local",
+        actor: str | None = None,
         on_event: OnEvent = None,
     ) -> RunResult:
-        """Start a new session and run it until it pauses for review or finishes. Its list entry keeps the inputs
-        and a snapshot of the termination and engine settings it starts with."""
+        """Start a new session and run it until it pauses for review or finishes. Its list entry keeps the inputs,
+        who asked (`actor`, the reviewer's name; `user_id` when none is given) and a snapshot of the termination
+        and engine settings it starts with."""
         q = validate_question(question, self.settings.max_query_chars)
         day = validate_as_of(as_of)
         cycles = validate_max_cycles(self.settings.max_cycles if max_cycles is None else max_cycles)
@@ -83,10 +82,11 @@ class Runs(WorkbenchBase):
         now = utc_now()
         meta = {
             "question": q,
-            "status": RUNNING,
+            "status": SessionStatus.running.value,
             "created_at": now,
             "updated_at": now,
             "user_id": user_id,
+            "started_by": actor or user_id,
             "engine": self.engine_name,
             "collection": collection or self.settings.collection,
             "as_of": day.isoformat(),
@@ -112,8 +112,9 @@ class Runs(WorkbenchBase):
         meta = self._owned(thread_id, user_id)
         with self._exclusive(thread_id) as lease:
             current = self._stored(thread_id, meta)
-            if current.status != AWAITING_REVIEW or not current.pending_review:
-                hint = "; continue the cut-off run instead (continue_run)" if current.status == INTERRUPTED else ""
+            if current.status != SessionStatus.awaiting_review or not current.pending_review:
+                cut_off = current.status == SessionStatus.interrupted
+                hint = "; continue the cut-off run instead (continue_run)" if cut_off else ""
                 raise InputError(f"session {thread_id} is not waiting for a review (status: {current.status}){hint}")
             response = parse_review(decisions, self.settings.max_query_chars, current)
             result = self._run_locked(thread_id, Command(resume=response.model_dump(mode="json")), on_event, lease)
@@ -130,7 +131,7 @@ class Runs(WorkbenchBase):
         meta = self._owned(thread_id, user_id)
         with self._exclusive(thread_id) as lease:
             current = self._stored(thread_id, meta)
-            if current.status != INTERRUPTED:
+            if current.status != SessionStatus.interrupted:
                 raise InputError(f"session {thread_id} was not cut off mid-run (status: {current.status})")
             payload = None if self._has_checkpoint(thread_id) else session_input(thread_id, meta)
             return self._run_locked(thread_id, payload, on_event, lease)
@@ -165,7 +166,7 @@ class Runs(WorkbenchBase):
             new_id,
             {
                 **meta,
-                "status": INTERRUPTED,
+                "status": SessionStatus.interrupted.value,
                 "created_at": now,
                 "updated_at": now,
                 "parent_thread_id": thread_id,
@@ -211,7 +212,7 @@ class Runs(WorkbenchBase):
             "recursion_limit": step_budget(graph, meta.get("max_evaluation_cycles", MAX_CYCLES)),
         }
         started = time.perf_counter()
-        self._save_session(thread_id, {**meta, "status": RUNNING, "updated_at": utc_now()}, store)
+        self._save_session(thread_id, {**meta, "status": SessionStatus.running.value, "updated_at": utc_now()}, store)
         elapsed = meta.get("elapsed_s", 0.0)
         clock = NodeClock()
         try:
@@ -232,21 +233,21 @@ class Runs(WorkbenchBase):
             result = self._result(thread_id, graph)
             if not lease.lost():  # else the session entry belongs to whoever holds the lock now
                 stored = self._session(thread_id, store)
-                if result.status == EMPTY:
+                if result.status == SessionStatus.empty:
                     result.status = entry_status(stored, has_checkpoint=False)
                 elapsed = round(stored.get("elapsed_s", 0.0) + time.perf_counter() - started, 4)
                 last = result.evaluation_history[-1].cycle_number if result.evaluation_history else 0
                 stored = {
                     **stored,
-                    "status": result.status,
+                    "status": SessionStatus(result.status).value,
                     "updated_at": utc_now(),
                     "quality_score": result.quality_score,
                     "termination_reason": result.termination_reason,
                     "elapsed_s": elapsed,
                     "node_seconds": clock.added_to(stored.get("node_seconds", {}), last),
                 }
-                self._save_session(thread_id, stored, store)
                 with_entry_figures(result, stored)
+                self._save_session(thread_id, {**stored, "counts": result.counts.model_dump(mode="json")}, store)
         return result
 
 

@@ -1,17 +1,20 @@
-"""One audit trail for every human act: review decisions, board edits, added rows and annotations are hash-chained
-with the cycle records, through the service; the settings a session started with are kept with it."""
+"""One audit trail for every human act: review decisions, board edits, added rows, annotations, confirmations and
+struck claims are hash-chained with the cycle records, through the service; the settings a session started with
+are kept with it."""
 
 from __future__ import annotations
 
 import copy
 import io
 import json
+import re
 from collections.abc import Callable
 
+import pytest
 from docx import Document
 
 from core.domain.audit import verify_chain
-from core.service import Workbench
+from core.service import InputError, Workbench, claim_id
 from core.service.runs import session_deps
 from tests.inert import unescape
 from tests.loop.corpora import RU_QUESTION
@@ -148,3 +151,126 @@ def test_a_resumed_session_keeps_the_termination_rules_it_started_with(workbench
         "awaiting_review",
     )
     assert session_deps(later.deps(), {}).policy.quality_threshold == 0.99  # older sessions: today's rules
+
+
+ADDED = {
+    "deficiency_type": "missing_jurisdiction",
+    "subject": "ZZ",
+    "description": "Zedland not covered",
+    "suggested_correction_query": "Xylandia owner disclosure",
+}
+
+
+def _with_added(wb: Workbench, max_cycles: int) -> tuple[str, str]:
+    """A session whose first review approves everything and adds ZZ; its thread id and ZZ's id."""
+    paused = wb.start(RU_QUESTION, as_of="2026-11-30", max_cycles=max_cycles)
+    decisions = {p["id"]: {"action": "approve"} for p in paused.pending_review["proposals"]}
+    r = wb.resume(paused.thread_id, {"cycle": 0, "decisions": decisions, "added": [ADDED], "reviewer": "ana"})
+    mine = next(d for d in r.identified_deficiencies if d.origin == "analyst")
+    return r.thread_id, mine.id
+
+
+def test_the_next_review_asks_the_analyst_to_confirm_what_they_added(workbench_factory: Factory) -> None:
+    wb = workbench_factory()
+    tid, mine = _with_added(wb, max_cycles=3)
+    paused = wb.show(tid)
+    assert [p["id"] for p in paused.pending_review["confirmations"]] == [mine]
+    assert next(d for d in paused.identified_deficiencies if d.id == mine).resolution_status.value == "addressed"
+    assert paused.outcome.counts.awaiting_confirmation == 1 and "1 confirmation" in paused.outcome.badge
+    proposals = {p["id"]: {"action": "approve"} for p in paused.pending_review["proposals"]}
+    with pytest.raises(InputError, match="does not wait for a confirmation"):
+        wb.resume(tid, {"cycle": 1, "decisions": {**proposals, next(iter(proposals)): {"action": "confirm"}}})
+    r = wb.resume(tid, {"cycle": 1, "decisions": {**proposals, mine: {"action": "confirm", "note": "checked"}}})
+    assert next(d for d in r.identified_deficiencies if d.id == mine).resolution_status.value == "resolved"
+    acts = [a for a in r.human_acts if a.deficiency_id == mine and a.cycle == 1]
+    assert {(a.field, a.old, a.new) for a in acts} == {
+        ("action", "proposed", "confirm"),
+        ("status", "addressed", "resolved"),
+        ("note", "", "checked"),
+    }
+    assert verify_chain(r.audit_records)[0]
+
+
+def test_after_the_run_the_analyst_confirms_or_reopens_what_they_added(workbench_factory: Factory) -> None:
+    wb = workbench_factory()
+    tid, mine = _with_added(wb, max_cycles=1)
+    done = wb.show(tid)
+    assert done.status == "completed" and done.outcome.counts.awaiting_confirmation == 1
+    assert "waits for your confirmation" in done.outcome.headline
+    critics = next(d for d in done.identified_deficiencies if d.origin != "analyst")
+    with pytest.raises(InputError, match="does not wait for a confirmation"):
+        wb.confirm_deficiency(tid, critics.id, resolved=True, editor="ana", reason="x")
+    with pytest.raises(InputError, match="needs the editor's name and a reason"):
+        wb.confirm_deficiency(tid, mine, resolved=True, editor="ana", reason=" ")
+    r = wb.confirm_deficiency(tid, mine, resolved=False, editor="ana", reason="Zedland still missing")
+    reopened = next(d for d in r.identified_deficiencies if d.id == mine)
+    assert (reopened.resolution_status.value, reopened.resolution_attempt_count) == ("open", 1)
+    assert reopened in r.residual_deficiencies and "Zedland not covered" in r.final_answer
+    act = r.human_acts[-1]
+    assert (act.kind, act.old, act.new, act.actor, act.reason) == (
+        "confirmation",
+        "addressed",
+        "open",
+        "ana",
+        "Zedland still missing",
+    )
+    assert verify_chain(r.audit_records)[0]
+    listed = next(s for s in wb.sessions() if s.thread_id == tid)
+    assert listed.outcome == r.outcome  # the session list shows what the session shows
+
+
+def test_striking_a_claim_is_a_human_act_that_can_leave_a_gap(workbench_factory: Factory) -> None:
+    wb = workbench_factory()
+    done = wb.start(RU_QUESTION, as_of="2026-11-30", approve="all")
+    threshold = [(code, c) for code, c in done.answer.claims() if "RU:threshold" in c.plan_item_ids]
+    assert len(threshold) == 2
+    first, second = (claim_id(code, c) for code, c in threshold)
+    with pytest.raises(InputError, match="holds no claim C-0000000000"):
+        wb.strike_claim(done.thread_id, "C-0000000000", editor="ana", reason="x")
+    r = wb.strike_claim(done.thread_id, first, editor="ana", reason="out of scope")
+    assert r.answer.find(first) is None and threshold[0][1].text not in r.current_answer
+    assert "RU:threshold" not in {g.plan_item_id for g in r.answer.gaps}  # the other claim still answers it
+    r = wb.strike_claim(done.thread_id, second, editor="ana", reason="wrong figure")
+    assert "RU:threshold" in {g.plan_item_id for g in r.answer.gaps}
+    assert [(s.id, s.reason, s.by) for s in r.answer.struck] == [
+        (first, "out of scope", "ana"),
+        (second, "wrong figure", "ana"),
+    ]
+    strikes = [a for a in r.human_acts if a.kind == "strike"]
+    assert [(a.deficiency_id, a.actor, a.reason) for a in strikes] == [
+        (first, "ana", "out of scope"),
+        (second, "ana", "wrong figure"),
+    ]
+    assert verify_chain(r.audit_records)[0] and r.outcome.counts.struck == 2
+    raw = wb.export(r.thread_id, "md", exported_by="ana").decode()
+    md = unescape(raw)
+    assert f"| {first} | RU | {threshold[0][1].text} | out of scope | ana |" in md
+    assert not re.findall(r"\\[.:,;()%/'-]", raw) and "| Exported by | ana |" in raw  # reads cleanly as a file
+    word = Document(io.BytesIO(wb.export(r.thread_id, "docx")))
+    text = "\n".join(
+        [p.text for p in word.paragraphs] + [c.text for t in word.tables for row in t.rows for c in row.cells]
+    )
+    codes = {d.deficiency_type.value for d in r.identified_deficiencies} | {"in_force", "no_open_deficiencies"}
+    assert not [c for c in codes if "_" in c and (c in text or c in md)]
+    assert not [p.text for p in word.paragraphs if re.match(r"\s*(#|- |\|)", p.text) or "**" in p.text]
+    assert next(s for s in wb.sessions() if s.thread_id == r.thread_id).counts.struck == 2
+
+
+def test_a_claim_struck_in_a_review_stays_out_of_the_revised_answer(workbench_factory: Factory) -> None:
+    wb = workbench_factory()
+    paused = wb.start(RU_QUESTION, as_of="2026-11-30", max_cycles=2)
+    code, claim = next((code, c) for code, c in paused.answer.claims() if c.plan_item_ids)
+    cid = claim_id(code, claim)
+    decisions = {p["id"]: {"action": "approve"} for p in paused.pending_review["proposals"]}
+    with pytest.raises(InputError, match="holds no claim C-0000000000"):
+        wb.resume(
+            paused.thread_id,
+            {"cycle": 0, "decisions": decisions, "struck": [{"claim_id": "C-0000000000", "reason": "x"}]},
+        )
+    struck = [{"claim_id": cid, "reason": "not what the source says"}]
+    r = wb.resume(paused.thread_id, {"cycle": 0, "decisions": decisions, "struck": struck, "reviewer": "ana"})
+    assert len(r.evaluation_history) == 2  # the answer was revised after the review
+    assert r.answer.find(cid) is None and claim.text not in r.current_answer
+    assert [(s.id, s.reason, s.by) for s in r.answer.struck] == [(cid, "not what the source says", "ana")]
+    act = next(a for a in r.human_acts if a.kind == "strike")
+    assert (act.deficiency_id, act.actor, act.cycle) == (cid, "ana", 0) and verify_chain(r.audit_records)[0]

@@ -133,6 +133,10 @@ def test_resume_after_the_process_is_killed_at_the_review_pause(
     assert ("they are stale" if r["status"] == "awaiting_review" else "not waiting for a review") in stale.stderr
     listed = run_core("sessions", "--json")
     assert thread_id in {s["thread_id"] for s in json.loads(listed.stdout)}
+    outcome = json.loads(run_core("show", thread_id, "--json").stdout)["outcome"]
+    for text in (run_core("show", thread_id).stdout, run_core("sessions").stdout):  # one outcome, said the same
+        assert outcome["badge"] in text and outcome["headline"] in text
+    assert f"deficiencies: {r['outcome']['counts']['found']} deficienc" in run_core("show", thread_id).stdout
     md = run_core("export", thread_id, "--format", "md")
     assert md.returncode == 0 and "Residual deficiencies" in md.stdout
 

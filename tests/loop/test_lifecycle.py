@@ -12,6 +12,7 @@ from core.domain.deficiencies import (
     analyst_action,
     analyst_choices,
     apply,
+    awaiting_confirmation,
     reconcile,
     residual,
 )
@@ -60,6 +61,9 @@ def test_id_is_stable_across_rewording_and_subject_spelling() -> None:
         (S.addressed, Event.found_uncorrectable, 0, S.unresolvable, 1),
         (S.resolved, Event.found_uncorrectable, 0, S.unresolvable, 1),
         (S.dismissed, Event.found_uncorrectable, 0, S.dismissed, 0),
+        (S.addressed, Event.confirmed, 0, S.resolved, 0),
+        (S.addressed, Event.not_confirmed, 0, S.open, 1),
+        (S.addressed, Event.not_confirmed, 1, S.unresolvable, 2),
     ],
 )
 def test_transition_table(status: S, event: Event, attempts: int, expected: S, expected_attempts: int) -> None:
@@ -68,9 +72,11 @@ def test_transition_table(status: S, event: Event, attempts: int, expected: S, e
 
 
 def test_every_table_entry_is_reachable_and_illegal_events_raise() -> None:
-    assert len(TRANSITIONS) == 19
+    assert len(TRANSITIONS) == 21
     with pytest.raises(TransitionError):
         apply(make(status=S.resolved), Event.approved_and_retrieved, 2)
+    with pytest.raises(TransitionError):
+        apply(make(status=S.open), Event.confirmed, 2)
     with pytest.raises(TransitionError):
         apply(make(status=S.dismissed), Event.rejected, 2)
 
@@ -101,7 +107,7 @@ def test_a_finding_no_retrieval_can_fix_is_unresolvable_at_once() -> None:
     ("status", "choices"),
     [
         (S.open, (S.open, S.dismissed)),
-        (S.addressed, (S.addressed, S.dismissed)),
+        (S.addressed, (S.addressed, S.dismissed, S.resolved, S.open)),
         (S.unresolvable, (S.unresolvable, S.dismissed)),
         (S.resolved, (S.resolved,)),
         (S.dismissed, (S.dismissed,)),
@@ -109,10 +115,21 @@ def test_a_finding_no_retrieval_can_fix_is_unresolvable_at_once() -> None:
 )
 def test_analyst_choices_are_the_tables_analyst_moves(status: S, choices: tuple[S, ...]) -> None:
     assert analyst_choices(status) == choices
+    events = {"reject": Event.rejected, "confirm": Event.confirmed, "reopen": Event.not_confirmed}
     for chosen in choices[1:]:
-        assert analyst_action(status, chosen) == "reject"
-        assert apply(make(status=status), Event.rejected, 2).resolution_status == chosen
+        action = analyst_action(status, chosen)
+        assert action in events
+        assert apply(make(status=status), events[action], 2).resolution_status == chosen
     assert analyst_action(status, status) is None
+
+
+def test_an_analyst_added_deficiency_waits_for_its_analyst() -> None:
+    """No critic re-checks it: addressed after its correction, it stays so (disclosed) until the analyst says."""
+    mine = make("SG", status=S.addressed, origin="analyst")
+    critics = make("EU", status=S.addressed)
+    out = reconcile([mine, critics], [], cycle=2, unresolvable_after=2)
+    assert awaiting_confirmation(out) == [mine] and mine in residual(out)
+    assert awaiting_confirmation([critics]) == []
 
 
 def test_merge_reducer_accepts_dicts_validates_and_never_mutates() -> None:

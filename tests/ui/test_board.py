@@ -35,7 +35,7 @@ def metric(app: AppTest, name: str) -> int:
 def test_the_board_offers_only_analyst_moves_and_fits_the_screen(app: AppTest, q1_paused: RunResult) -> None:
     open_session(app, q1_paused.thread_id, BOARD)
     config = columns(app)
-    assert config["decision"]["type_config"]["options"] == ["approve", "dismissed"]
+    assert config["decision"]["type_config"]["options"] == ["approve", "dismissed", "resolved", "open"]
     assert config["status"]["disabled"] is True and config["status"]["type_config"]["type"] == "text"
     assert config["type"]["required"] and config["severity"]["required"]  # no blank choice for an added row
     assert config["description"]["width"] >= 300 and app.dataframe[0].proto.row_height > 64  # wraps
@@ -80,3 +80,37 @@ def test_resuming_from_the_board_applies_and_clears_the_staged_edits(
     after = wb.show(tid)
     assert next(d for d in after.identified_deficiencies if d.id == first).resolution_status.value == "dismissed"
     assert wb.staged_edits(tid, "local") is None
+
+
+def test_after_the_run_the_board_asks_to_confirm_an_added_deficiency_and_strikes_a_claim(
+    app: AppTest, wb: Workbench, q1_paused: RunResult
+) -> None:
+    added = {
+        "deficiency_type": "missing_exemption",
+        "subject": "MSB agents",
+        "description": "Agents of money service businesses are not covered",
+        "suggested_correction_query": "money service business agents customer due diligence",
+        "affected_section": "US",
+    }
+    decisions = {p["id"]: {"action": "approve"} for p in q1_paused.pending_review["proposals"]}
+    tid = q1_paused.thread_id
+    done = wb.resume(tid, {"cycle": 0, "decisions": decisions, "added": [added], "reviewer": "analyst"})
+    while done.status == "awaiting_review":  # later reviews: approve what they propose, leave the confirmation
+        proposals = {p["id"]: {"action": "approve"} for p in done.pending_review["proposals"]}
+        done = wb.resume(tid, {"cycle": done.pending_review["cycle"], "decisions": proposals, "stop": not proposals})
+    mine = next(d for d in done.identified_deficiencies if d.origin == "analyst")
+    assert mine.resolution_status.value == "addressed" and done.outcome.counts.awaiting_confirmation == 1
+
+    open_session(app, tid, BOARD)
+    app.text_input(key=f"confirm-why-{mine.id}").input("the US section now names agents")
+    click(app, "Resolved")
+    assert not app.exception, app.exception
+    confirmed = wb.show(tid)
+    assert next(d for d in confirmed.identified_deficiencies if d.id == mine.id).resolution_status.value == "resolved"
+    assert (confirmed.human_acts[-1].kind, confirmed.human_acts[-1].actor) == ("confirmation", "analyst")
+
+    app.text_input(key=f"strike-why-{tid}").input("not asked")
+    click(app, "Strike the claim")
+    assert not app.exception, app.exception
+    struck = wb.show(tid)
+    assert len(struck.answer.struck) == 1 and struck.answer.struck[0].reason == "not asked"

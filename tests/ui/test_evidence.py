@@ -6,7 +6,7 @@ from __future__ import annotations
 from streamlit.testing.v1 import AppTest
 
 from core.domain.safe_markdown import md_escape
-from core.service import RunResult, Workbench
+from core.service import RunResult, Workbench, claim_id
 from tests.inert import HOSTILE, live_markup, unescape
 from tests.ui.support import open_session
 from ui.evidence import highlighted
@@ -65,9 +65,10 @@ def test_the_corpus_page_shows_full_text_verifies_and_deletes_an_upload(app: App
         assert ours and all(live_markup(v) == [] for v in ours), [live_markup(v) for v in ours]
         assert any("Uploaded by local" in v and "not verified" in v for v in shown)
 
+        next(t for t in app.sidebar.text_input if t.label == "Your name").set_value("ana").run()
         next(b for b in app.button if b.label == "Mark verified").click().run()
-        assert wb.catalog().get("zz-hostile-upload").provenance.verified_by == "local"
-        assert any("verified by local" in str(m.value) for m in app.markdown)
+        assert wb.catalog().get("zz-hostile-upload").provenance.verified_by == "ana"  # one identity for every act
+        assert any("verified by ana" in str(m.value) for m in app.markdown)
 
         delete = next(b for b in app.button if b.label == "Delete this upload")
         assert delete.disabled
@@ -119,3 +120,20 @@ def test_a_card_shows_the_flagged_claim_and_the_critics_evidence(wb: Workbench, 
     assert any("**" + md_escape(quote.quote) in v for v in shown)  # the quoted passage, its sentence in bold
     assert any(md_escape(catalog.get(uncited).title) in v for v in shown)  # the uncited document's closest passage
     assert all(live_markup(v) == [] for v in shown)
+
+
+def test_a_claim_is_struck_from_its_evidence_with_a_reason(app: AppTest, wb: Workbench, q1_done: RunResult) -> None:
+    code, claim = next((code, c) for code, c in q1_done.answer.claims() if c.citations)
+    cid = claim_id(code, claim)
+    open_session(app, q1_done.thread_id, "views/research.py")
+    next(t for t in app.sidebar.text_input if t.label == "Your name").set_value("ana").run()
+    strike = next(b for b in app.button if b.label == "Strike this claim" and cid in str(b.proto.form_id))
+    strike.click().run()
+    assert "needs the editor's name and a reason" in " ".join(str(e.value) for e in app.error)
+    app.text_input(key=f"why-{cid}").input("out of scope for this client")
+    next(b for b in app.button if b.label == "Strike this claim" and cid in str(b.proto.form_id)).click().run()
+    assert not app.exception, app.exception
+    after = wb.show(q1_done.thread_id)
+    assert [(s.id, s.reason, s.by) for s in after.answer.struck] == [(cid, "out of scope for this client", "ana")]
+    assert after.human_acts[-1].kind == "strike" and after.human_acts[-1].actor == "ana"
+    assert any("Struck claim" in str(s.value) for s in app.success)

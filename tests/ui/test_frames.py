@@ -103,8 +103,8 @@ def test_a_proposal_needs_an_explicit_decision_on_the_board(deficiencies: list[D
 
 
 def test_the_decision_column_offers_only_analyst_moves() -> None:
-    assert DECISIONS == ("approve", "dismissed")
-    loop_only = {S.resolved.value, S.addressed.value, S.unresolvable.value, S.open.value}
+    assert DECISIONS == ("approve", "dismissed", "resolved", "open")  # resolved / open: confirming an added one
+    loop_only = {S.addressed.value, S.unresolvable.value}
     assert not loop_only & set(DECISIONS)
 
 
@@ -291,4 +291,7 @@ def test_the_session_table_shows_the_status_and_why_the_loop_stopped() -> None:
     running = SessionSummary(thread_id="t2", question="q", status="running", created_at="x", updated_at="x")
     frame = session_frame([done, running])
     assert list(frame["status"]) == ["completed", "running"]
-    assert list(frame["termination"]) == ["Stopped after the maximum.", ""]
+    assert list(frame["termination"]) == [
+        "The maximum number of correction cycles was reached.",
+        "A run is executing on this session.",
+    ]

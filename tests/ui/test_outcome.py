@@ -1,16 +1,18 @@
-"""How an outcome reads: the badge by worst residual, the answer's inline markers, the stop reasons."""
+"""How an outcome reads: the one outcome function (counts, badge, headline), the palette, the answer's inline
+markers, the stop reasons."""
 
 from __future__ import annotations
 
 import pytest
 
-from core.domain.records import Deficiency, DeficiencyType, ResolutionStatus, Severity
+from core.domain.outcome import SEVERITY_COLORS, Outcome, OutcomeCounts, SessionStatus, count, outcome
+from core.domain.records import Deficiency, DeficiencyType, EvaluationCycleRecord, ResolutionStatus, Severity
 from core.domain.results import progress_event
-from core.domain.stop_reasons import NO_OPEN_DEFICIENCIES, ONLY_UNRESOLVABLE_REMAINING, describe
+from core.domain.stop_reasons import MAX_CYCLES_REACHED, NO_OPEN_DEFICIENCIES, ONLY_UNRESOLVABLE_REMAINING, describe
 from tests.inert import live_markup
-from ui.frames import answer_markdown, label
+from ui.frames import answer_markdown, label, severity_badge
 from ui.live import event_line
-from ui.outcome import badge_markdown, flag_answer, outcome_badge
+from ui.outcome import flag_answer
 
 S = ResolutionStatus
 
@@ -26,27 +28,80 @@ def residual(severity: Severity, status: S = S.unresolvable, affected: str = "",
     )
 
 
+def outcome_of(found: list, *, blocking: Severity | None = Severity.medium, status: str = "completed") -> Outcome:
+    items = [residual(*f) if isinstance(f, tuple) else residual(f, subject=str(i)) for i, f in enumerate(found)]
+    return outcome(status, MAX_CYCLES_REACHED, count(items, items, [], blocking=blocking))
+
+
+def cycle_record(n: int, score: float) -> EvaluationCycleRecord:
+    return EvaluationCycleRecord(
+        cycle_number=n,
+        timestamp="2026-01-01T00:00:00+00:00",
+        deficiencies_found=(),
+        deficiencies_resolved=(),
+        overall_score=score,
+    )
+
+
 @pytest.mark.parametrize(
-    ("found", "expected"),
+    ("found", "blocking", "expected"),
     [
-        ([], ("green", "completed")),
-        ([Severity.low], ("green", "completed")),
-        ([(Severity.critical, S.dismissed)], ("green", "completed")),
-        ([Severity.critical, Severity.critical], ("red", "completed with 2 critical residuals")),
-        ([Severity.critical, Severity.high, Severity.low], ("red", "completed with 1 critical and 1 high residuals")),
-        ([Severity.high], ("orange", "completed with 1 high residual")),
-        ([Severity.medium, Severity.low], ("orange", "completed with 1 medium residual")),
+        ([Severity.low], Severity.medium, ("orange", "completed with 1 residual (1 low)")),
+        ([(Severity.critical, S.dismissed)], Severity.medium, ("green", "completed with 1 residual (1 dismissed)")),
+        ([Severity.critical, Severity.critical], Severity.high, ("red", "completed with 2 residuals (2 critical)")),
+        (
+            [Severity.critical, Severity.high, Severity.low],
+            Severity.critical,
+            ("red", "completed with 3 residuals (1 critical, 1 high, 1 low)"),
+        ),
+        ([Severity.high], Severity.critical, ("orange", "completed with 1 residual (1 high)")),
+        ([Severity.medium, Severity.low], Severity.medium, ("red", "completed with 2 residuals (1 medium, 1 low)")),
+        ([Severity.medium], None, ("orange", "completed with 1 residual (1 medium)")),
     ],
 )
-def test_a_finished_badge_takes_the_colour_of_the_worst_residual(found: list, expected: tuple[str, str]) -> None:
-    items = [residual(*f) if isinstance(f, tuple) else residual(f, subject=str(i)) for i, f in enumerate(found)]
-    assert outcome_badge("completed", items) == expected
-    assert badge_markdown("completed", items) == f":{expected[0]}-badge[{expected[1]}]"
+def test_a_finished_badge_counts_every_residual_and_follows_the_blocking_severity(
+    found: list, blocking: Severity | None, expected: tuple[str, str]
+) -> None:
+    result = outcome_of(found, blocking=blocking)
+    assert (result.color, result.badge) == expected
+    assert result.badge_markdown() == f":{expected[0]}-badge[{expected[1]}]"
+    assert result.counts.residual == len(found)  # the badge's number is the box's number
+
+
+def test_nothing_found_and_everything_resolved_read_differently() -> None:
+    nothing = outcome("completed", NO_OPEN_DEFICIENCIES, count([], [], []))
+    assert (nothing.color, nothing.badge) == ("green", "completed")
+    assert nothing.headline.startswith("No problem was found") and nothing.reason.startswith("No problem was found")
+    fixed = residual(Severity.high, S.resolved)
+    resolved = outcome("completed", NO_OPEN_DEFICIENCIES, count([fixed], [], []))
+    assert resolved.headline == "The one deficiency found was resolved."
+    assert "every problem the critics found was resolved" in resolved.reason
+
+
+def test_a_session_whose_corrections_never_helped_says_so() -> None:
+    stuck = [residual(Severity.medium, S.unresolvable, subject=str(i)) for i in range(3)]
+    history = [cycle_record(n, 0.46) for n in range(3)]
+    result = outcome("completed", MAX_CYCLES_REACHED, count(stuck, stuck, history, epsilon=0.01))
+    assert result.badge == "stopped: no correction helped"
+    assert result.headline == (
+        "No correction helped: the score stayed at 0.46 over 3 cycles and none of the 3 deficiencies found was "
+        "resolved."
+    )
+    rising = [cycle_record(0, 0.46), cycle_record(1, 0.6)]
+    assert outcome("completed", MAX_CYCLES_REACHED, count(stuck, stuck, rising)).badge.startswith("completed with")
 
 
 def test_an_unfinished_badge_says_where_the_session_stands() -> None:
-    assert outcome_badge("awaiting_review", [residual(Severity.critical)]) == ("orange", "awaiting review")
-    assert outcome_badge("interrupted", []) == ("red", "interrupted")
+    paused = outcome_of([Severity.critical], status="awaiting_review")
+    assert (paused.color, paused.status) == ("orange", SessionStatus.awaiting_review)
+    assert outcome("interrupted", None, OutcomeCounts()).badge == "interrupted"
+    assert outcome("interrupted", None, OutcomeCounts()).color == "red"
+
+
+def test_one_severity_palette() -> None:
+    assert set(SEVERITY_COLORS) == set(Severity) and len(set(SEVERITY_COLORS.values())) == len(Severity)
+    for severity, color in SEVERITY_COLORS.items():
+        assert severity_badge(severity.value) == f":{color}-badge[{severity.value}]"
 
 
 def test_flagged_sentences_carry_an_inert_marker() -> None:

@@ -11,6 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.config import Settings
+from core.domain.answer import Answer, AnswerSection, Claim
 from core.retrieval import ingest
 from core.retrieval.embeddings import Embedder
 from core.retrieval.ingest import SAMPLE_CORPUS_DIR
@@ -238,7 +239,14 @@ def test_hostile_corpus_text_cannot_load_or_link_anything(app: AppTest, wb: Work
     Export preview show it as text."""
     tid = q1_done.thread_id
     answer = f"## EU\n{HOSTILE} [eu-amlr-2024]\n## US\nNo hostile text here [us-fincen-cdd-2016]."
-    wb.graph().update_state({"configurable": {"thread_id": tid}}, {"current_answer": answer}, as_node="finalize")
+    typed = Answer(  # the exports are built from the typed answer
+        sections=(
+            AnswerSection(jurisdiction="EU", claims=(Claim(text=HOSTILE),)),
+            AnswerSection(jurisdiction="US", claims=(Claim(text="No hostile text here."),)),
+        )
+    )
+    update = {"current_answer": answer, "answer": typed}
+    wb.graph().update_state({"configurable": {"thread_id": tid}}, update, as_node="finalize")
     open_session(app, tid)
     for page in (RESEARCH, EXPORT):
         app.switch_page(page).run()

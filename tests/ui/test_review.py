@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.service import RunResult, Workbench
+from core.service import RunResult, Workbench, claim_id
 from tests.ui.support import open_session
 from tests.ui.test_pages import click, decide_all, text
 
@@ -85,3 +85,17 @@ def test_a_review_answered_during_the_submit_says_so(
     click(app, "Submit decisions")
     assert "This review was already answered (in another tab?): reload to see where" in text(app.error)
     assert wb.show(tid).termination_reason == "stopped_by_analyst"
+
+
+def test_claims_struck_in_the_review_leave_the_answer(app: AppTest, wb: Workbench, q1_paused: RunResult) -> None:
+    code, claim = next((code, c) for code, c in q1_paused.answer.claims() if c.citations)
+    cid = claim_id(code, claim)
+    open_session(app, q1_paused.thread_id, "views/research.py")
+    app.multiselect(key=f"review-strike-{q1_paused.thread_id}-0").set_value([cid]).run()
+    app.text_input(key=f"review-strike-why-{q1_paused.thread_id}-0").input("out of scope").run()
+    next(b for b in app.button if b.label == "Stop and finalize").click().run()
+    assert not app.exception, app.exception
+    done = wb.show(q1_paused.thread_id)
+    assert done.status == "completed" and [(s.id, s.reason) for s in done.answer.struck] == [(cid, "out of scope")]
+    assert claim.text not in done.current_answer
+    assert next(a for a in done.human_acts if a.kind == "strike").actor == "analyst"
