@@ -42,6 +42,9 @@ class Claim(BaseModel):
     kind: ClaimKind = "finding"
     history: bool = False
     """States what an instrument that no longer applies said (the question asked about it)."""
+    written_by: str = ""
+    """The drafter that wrote this claim when it is not the run's engine (hybrid: the offline drafter answering
+    an item the model's draft left out); '' otherwise."""
 
     @property
     def said(self) -> str:
@@ -182,7 +185,8 @@ def _line(claim: Claim, unverified: Collection[str]) -> str:
     marks = " ".join(f"[{d}]" for d in claim.doc_ids)
     lead = "History: " if claim.history else ""
     mark = f" {UNVERIFIED_MARK}" if claim.rests_on(unverified) else ""
-    return f"{lead}{claim.text} {marks}".strip() + mark
+    by = f" (written by the {claim.written_by} drafter)" if claim.written_by else ""
+    return f"{lead}{claim.text} {marks}".strip() + mark + by
 
 
 def comparison_table(answer: Answer, plan: ResearchPlan) -> str:

@@ -63,6 +63,7 @@ def critique(state: WorkbenchState, runtime: Runtime[Deps]) -> dict[str, Any]:
         "pending_queries": None,
         "evidence": None,
         "cycle_notes": None,
+        "model_calls": None,
         "metrics": {"critic_calls": 1, **usage_metrics(findings.usage)},
     }
 
@@ -172,6 +173,7 @@ def seal(
         llm_calls=spent.llm_calls,
         prompt_tokens=spent.prompt_tokens,
         completion_tokens=spent.completion_tokens,
+        model_calls=(*state.get("model_calls", []), *findings.usage.calls),
     ).sealed(chain_head([*state.get("evaluation_history", []), *state.get("human_acts", [])]))
 
 

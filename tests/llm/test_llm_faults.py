@@ -222,10 +222,10 @@ def test_a_refusing_critic_is_not_retried_and_the_rules_cover_the_cycle(
     """A refusal would repeat at temperature 0: one attempt, then the rule critic covers that cycle; the next
     cycle uses the model again."""
     llm_server.model = FakeModel(skip_jurisdictions=("XY",), findings=[completion(None, refusal="I cannot help.")])
-    r = llm_workbench().start(QUESTION, as_of=AS_OF, approve="all")
+    r = llm_workbench(engine="llm").start(QUESTION, as_of=AS_OF, approve="all")
     assert llm_server.schemas() == ["PlanOut", "AnswerOut", "FindingsOut", "AnswerOut", "FindingsOut"]
     first, second = r.evaluation_history
-    assert first.critics == ("rules",) and second.critics == ("llm", "rules")
+    assert first.critics == ("rules",) and second.critics == ("llm", "rule floor")
     assert "llm critic: attempt 1 failed: refusal: I cannot help." in first.notes
     assert "llm critic unavailable (refusal); the rules critic covered this cycle" in first.notes
     assert first.llm_calls == 3 and first.prompt_tokens == 360  # the refused completion is still accounted
