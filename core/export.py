@@ -88,6 +88,7 @@ def _metadata_rows(result: RunResult, exported_at: str) -> list[Row]:
         ["As-of date", result.as_of.isoformat() if result.as_of else "not set"],
         ["Status", result.status],
         ["Engine", result.engine],
+        ["Written by", result.written_by or "not recorded"],
         ["Quality score", _score(result.quality_score)],
         ["Cycle", f"{result.evaluation_cycle} of {result.max_evaluation_cycles}"],
         ["Termination reason", _termination(result)],

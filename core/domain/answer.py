@@ -7,7 +7,7 @@ state keeps the rendered text for pages, exports and the audit record).
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -71,16 +71,27 @@ class AnswerSection(BaseModel):
 
 
 class Gap(BaseModel):
-    """A plan item the corpus could not answer, said plainly in the answer."""
+    """A plan item the answer leaves open, said plainly: the corpus could not answer it, or (with `retrieved`)
+    passages were found for it but the draft does not answer it."""
 
     model_config = ConfigDict(frozen=True)
 
     plan_item_id: str
     text: str
+    retrieved: tuple[str, ...] = ()
+    """The chunk ids retrieved for the item, when the corpus had passages the draft did not use."""
 
 
-def gap_for(item: PlanItem) -> Gap:
-    """The plain statement of a plan item the corpus could not answer."""
+def gap_for(item: PlanItem, retrieved: Sequence[str] = ()) -> Gap:
+    """The plain statement of a plan item left open: not in the corpus, or (passages retrieved) not answered by
+    the draft, naming the passages found, so the corpus is not blamed for what the draft left out."""
+    if retrieved:
+        found = ", ".join(dict.fromkeys(retrieved))
+        return Gap(
+            plan_item_id=item.id,
+            text=f"The draft does not answer {item.ask}; passages retrieved for it: {found}.",
+            retrieved=tuple(dict.fromkeys(retrieved)),
+        )
     return Gap(plan_item_id=item.id, text=f"The corpus holds no source on {item.ask}.")
 
 
@@ -139,6 +150,7 @@ class Answer(BaseModel):
 
 
 GAP_HEADING = "Not answered by the corpus"
+DRAFT_GAP_HEADING = "Not answered by the draft"
 RESIDUAL_HEADING = "Residual deficiencies (not resolved)"
 """Heading of the disclosure of what the loop left unresolved, in the final answer and every export."""
 
@@ -176,8 +188,12 @@ def render_markdown(
         if named:
             body += "\n\nSources: " + "; ".join(named) + "."
         parts.append(body)
-    if answer.gaps:
-        parts.append(f"## {GAP_HEADING}\n" + "\n".join(f"- {g.text}" for g in answer.gaps))
+    for heading, gaps in (
+        (DRAFT_GAP_HEADING, [g for g in answer.gaps if g.retrieved]),
+        (GAP_HEADING, [g for g in answer.gaps if not g.retrieved]),
+    ):
+        if gaps:
+            parts.append(f"## {heading}\n" + "\n".join(f"- {g.text}" for g in gaps))
     return "\n\n".join(parts).strip()
 
 

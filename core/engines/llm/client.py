@@ -26,7 +26,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_core.runnables import Runnable
 from langchain_openai import ChatOpenAI
 from pydantic import BaseModel, SecretStr, ValidationError
-from tenacity import RetryCallState, Retrying, retry_if_exception_type, stop_after_attempt, stop_before_delay
+from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt, stop_before_delay
 from urllib3.exceptions import InvalidHeader
 from urllib3.util import Retry
 
@@ -79,7 +79,16 @@ RETRY_ON: tuple[type[BaseException], ...] = (
     MalformedOutputError,
 )
 """Failures worth another attempt. Refusals, content filters and other 4xx are not: they would repeat. Timeouts
-are not either: the server may still be busy with the abandoned request."""
+(an `APIConnectionError` too) are not either: see `retried`."""
+
+
+def retried(exc: BaseException) -> bool:
+    """Whether a failed attempt is tried again: one of `RETRY_ON`, but never a timeout. A server that did not
+    answer within the attempt's budget may still be working on the abandoned request (llama-cpp-python finishes
+    a non-streaming request whatever the client does), so a retry inside the same deadline window would queue
+    behind it: a timed-out call is one failure."""
+    return isinstance(exc, RETRY_ON) and not isinstance(exc, openai.APITimeoutError)
+
 
 OUTAGE: tuple[type[BaseException], ...] = (
     openai.APITimeoutError,
@@ -296,7 +305,7 @@ class LlmClient:
         retrying = Retrying(
             stop=stop_after_attempt(self.attempts) | stop_before_delay(self.deadline_s),
             wait=self._wait,
-            retry=retry_if_exception_type(RETRY_ON),
+            retry=retry_if_exception(retried),
             sleep=self._sleep,
             reraise=True,
         )
