@@ -15,8 +15,16 @@ from dataclasses import dataclass, field
 from core.engines.llm.tokens import TokenCounter
 from core.engines.text import overlap, quote_in, sentences, term_set
 
-NOTE_RESERVE = 80
+NOTE_RESERVE = 120
 """Tokens kept for the line that reports what was left out."""
+NOTE_IDS = 6
+"""Passages that line names of each kind; the rest are counted."""
+
+
+def _ids(chunk_ids: Sequence[str]) -> str:
+    named = ", ".join(chunk_ids[:NOTE_IDS])
+    more = len(chunk_ids) - NOTE_IDS
+    return f"{named} and {more} more" if more > 0 else named
 
 
 @dataclass(frozen=True)
@@ -52,12 +60,13 @@ class Fitted:
         return len(self.shortened) + len(self.left_out)
 
     def note(self) -> str:
-        """The line telling the model what the budget cut ('' when nothing was)."""
+        """The line telling the model what the budget cut ('' when nothing was), naming at most `NOTE_IDS`
+        passages of each kind."""
         parts = []
         if self.shortened:
-            parts.append(f"shortened to their most relevant sentences: {', '.join(self.shortened)}")
+            parts.append(f"shortened to their most relevant sentences: {_ids(self.shortened)}")
         if self.left_out:
-            parts.append(f"left out: {', '.join(self.left_out)}")
+            parts.append(f"left out: {_ids(self.left_out)}")
         return ("To fit the prompt budget, passages were " + "; ".join(parts) + ".") if parts else ""
 
 
