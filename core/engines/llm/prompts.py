@@ -191,7 +191,13 @@ def draft_prompt(
         [Passage(h.chunk_id, h.text, about=f"{item.ask} {item.query}") for h in hits.get(item.id, ())]
         for item in plan.items
     ]
-    fitted = _fitted(round_robin(groups), ctx, room, head + meta, doc_of)
+    headers = "\n".join(
+        f"Passages for {item.id} ({data(item.ask)}):\nAlso for this item, shown above: "
+        + ", ".join(h.chunk_id for h in hits.get(item.id, ()))
+        for item in plan.items
+        if hits.get(item.id)
+    )  # the group lines, at most: what the passages' room must leave for them
+    fitted = _fitted(round_robin(groups), ctx, room, f"{head}\n{meta}\nPassages:\n{headers}", doc_of)
     bodies = {p.chunk_id: text for p, text in fitted.shown}
     shown: set[str] = set()
     blocks = []
