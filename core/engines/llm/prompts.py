@@ -18,6 +18,7 @@ from core.domain.plan import ASPECT_LABELS, ResearchPlan
 from core.domain.records import Deficiency, Evidence, ResolutionStatus
 from core.engines.base import EngineContext
 from core.engines.llm.budget import Fitted, Passage, Room, fit, round_robin
+from core.engines.text import term_set
 
 PASSAGE_CHARS = 2000
 """How much of one passage the critic sees at most (the budget may shorten it further)."""
@@ -324,13 +325,18 @@ def known_line(d: Deficiency) -> str:
     return f"{line}: {d.description}"
 
 
-def _metadata(doc_id: str, ctx: EngineContext) -> str:
+def _metadata(doc_id: str, ctx: EngineContext, entities: set[str]) -> str:
+    """A cited document's metadata for the critic: statuses, thresholds, and the exemptions' rules for the
+    plan's entity types (`entities`: their terms); other exemptions by entity only, to keep the prompt small."""
     doc = ctx.catalog.get(doc_id)
     if doc is None:
         return f"- {doc_id}: not in the corpus"
     parts = [f"status_at_as_of={ctx.catalog.status_at(doc.id, ctx.as_of).value}", f"declared_status={doc.status.value}"]
     parts += [f"threshold {t.name}: {t.comparator} {t.value:g} {t.unit}" for t in doc.thresholds]
-    parts += [f"exemption {e.entity}: {e.rule}" for e in doc.exemptions]
+    parts += [f"exemption {e.entity}: {e.rule}" for e in doc.exemptions if term_set(e.entity) & entities]
+    others = [e.entity for e in doc.exemptions if not term_set(e.entity) & entities]
+    if others:
+        parts.append(f"exemptions for other entities: {', '.join(others)}")
     return f"- {doc.id} ({doc.title}, {doc.jurisdiction}): " + "; ".join(parts)
 
 
@@ -339,7 +345,8 @@ def critic_prompt(
 ) -> tuple[str, Fitted]:
     """The critic's user message: plan, claims with quotes, the cited documents' metadata once, known
     deficiencies, then the cited passages as the budget allows (the quoted sentences kept when shortened)."""
-    meta = "\n".join(_metadata(d, ctx) for d in answer.cited_doc_ids()) or "none"
+    entities = term_set(" ".join(plan.entity_types))
+    meta = "\n".join(_metadata(d, ctx, entities) for d in answer.cited_doc_ids()) or "none"
     known_lines = "\n".join(known_line(d) for d in known) or "none"
     head = (
         plan_lines(plan) + f"\n\n<answer>\n{data(claim_lines(answer))}\n</answer>\n\n"
