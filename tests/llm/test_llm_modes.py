@@ -147,3 +147,21 @@ def test_records_without_model_calls_keep_their_hash_and_calls_are_covered_by_it
 def _forget_modes(llm_server: LoopbackLLM) -> None:
     """Each test's server is new (its own port), so nothing remembered leaks; said here for the reader."""
     MODES.forget((llm_server.base_url, "loopback-model"))
+
+
+@pytest.mark.parametrize(
+    ("reply", "reason"),
+    [
+        (error(400, "This model's maximum context length is 2048 tokens; your request has 4000"), "HTTP 400"),
+        (error(500, "upstream exploded"), "HTTP 500"),
+    ],
+    ids=["context length", "plain 500"],
+)
+def test_only_a_refusal_of_the_format_moves_auto_to_the_next_mode(
+    llm_server: LoopbackLLM, llm_settings: Callable[..., Settings], reply: object, reason: str
+) -> None:
+    """A context-length 400 or a 500 that names no format is the call's failure, in the same mode."""
+    llm_server.push(*[reply] * 3)  # type: ignore[list-item]
+    with pytest.raises(LlmUnavailableError) as caught:
+        LlmClient(llm_settings()).call("llm critic", FindingsOut, "s", "u")
+    assert caught.value.reason == reason and set(llm_server.modes()) == {"json_schema"}
