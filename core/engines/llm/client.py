@@ -14,10 +14,8 @@ is kept as a `ModelCall` in the usage it returns.
 
 from __future__ import annotations
 
-import re
 import time
-from collections.abc import Callable, Sequence
-from contextlib import suppress
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 import openai
@@ -27,14 +25,23 @@ from langchain_core.runnables import Runnable
 from langchain_openai import ChatOpenAI
 from pydantic import BaseModel, SecretStr, ValidationError
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt, stop_before_delay
-from urllib3.exceptions import InvalidHeader
-from urllib3.util import Retry
 
 from core.config import Settings
 from core.domain.records import ModelCall
 from core.engines.base import Usage
 from core.engines.llm.budget import Room
 from core.engines.llm.deadlines import CircuitBreaker, DeadlineExceeded, deadline_http_client, run_within
+from core.engines.llm.failures import (
+    OUTAGE,
+    RETRY_ON,
+    LlmUnavailableError,
+    MalformedOutputError,
+    TruncatedOutputError,
+    reason,
+    retried,
+    retry_after_s,
+    strip_fences,
+)
 from core.engines.llm.modes import (
     MODES,
     FormatRefusedError,
@@ -49,54 +56,6 @@ from core.engines.llm.modes import (
 from core.engines.llm.tokens import TokenCounter
 
 M = TypeVar("M", bound=BaseModel)
-
-
-class MalformedOutputError(ValueError):
-    """The model's reply is not strictly valid JSON for the schema (partial, malformed or of the wrong shape)."""
-
-
-class TruncatedOutputError(ValueError):
-    """The reply stopped at its token limit (the SDK raises `LengthFinishReasonError` only for parsed replies)."""
-
-
-class LlmUnavailableError(RuntimeError):
-    """Every attempt failed, the call is not worth retrying, or the breaker is open. `component` names it for
-    `degraded_llm`."""
-
-    component = "llm"
-
-    def __init__(self, role: str, reason: str, attempts: int, usage: Usage, notes: Sequence[str]):
-        super().__init__(f"{role}: {reason} (after {attempts} attempt{'s' if attempts != 1 else ''})")
-        self.role, self.reason, self.attempts, self.usage, self.notes = role, reason, attempts, usage, tuple(notes)
-
-
-RETRY_ON: tuple[type[BaseException], ...] = (
-    openai.APIConnectionError,
-    openai.RateLimitError,
-    openai.InternalServerError,
-    openai.LengthFinishReasonError,
-    TruncatedOutputError,
-    MalformedOutputError,
-)
-"""Failures worth another attempt. Refusals, content filters and other 4xx are not: they would repeat. Timeouts
-(an `APIConnectionError` too) are not either: see `retried`."""
-
-
-def retried(exc: BaseException) -> bool:
-    """Whether a failed attempt is tried again: one of `RETRY_ON`, but never a timeout. A server that did not
-    answer within the attempt's budget may still be working on the abandoned request (llama-cpp-python finishes
-    a non-streaming request whatever the client does), so a retry inside the same deadline window would queue
-    behind it: a timed-out call is one failure."""
-    return isinstance(exc, RETRY_ON) and not isinstance(exc, openai.APITimeoutError)
-
-
-OUTAGE: tuple[type[BaseException], ...] = (
-    openai.APITimeoutError,
-    openai.APIConnectionError,
-    openai.RateLimitError,
-    openai.InternalServerError,
-)
-"""Failures that say the server is not serving; only calls lost to these count towards the breaker."""
 
 
 def add_usage(a: Usage, b: Usage) -> Usage:
@@ -121,47 +80,6 @@ def with_counts(usage: Usage, *, dropped: int = 0, left_out: int = 0) -> Usage:
 def part(role: str) -> str:
     """The part of the engine a role names: `llm drafter` -> drafter."""
     return role.removeprefix("llm ").strip()
-
-
-def reason(exc: BaseException) -> str:
-    """A short, stable name of a failure for notes and tests."""
-    if isinstance(exc, DeadlineExceeded):
-        return "deadline"
-    if isinstance(exc, openai.APITimeoutError):
-        return "timeout"
-    if isinstance(exc, openai.APIConnectionError):
-        return "connection failed"
-    if isinstance(exc, openai.APIStatusError):
-        return f"HTTP {exc.status_code}"
-    if isinstance(exc, (openai.LengthFinishReasonError, TruncatedOutputError)):
-        return "truncated output"
-    if isinstance(exc, MalformedOutputError):
-        return "malformed output"
-    if isinstance(exc, FormatRefusedError):
-        return f"{exc.mode} refused"
-    if isinstance(exc, (ModelRefusalError, openai.ContentFilterFinishReasonError)):
-        return "refusal"
-    return type(exc).__name__
-
-
-def retry_after_s(exc: BaseException) -> float | None:
-    """The wait a 429/503 response asks for: OpenAI's `retry-after-ms`, else `Retry-After` (seconds or an HTTP
-    date, parsed by urllib3; a value it rejects means no wait was asked for)."""
-    headers = getattr(getattr(exc, "response", None), "headers", None)
-    if headers is None:
-        return None
-    if ms := headers.get("retry-after-ms"):
-        with suppress(ValueError):
-            return float(ms) / 1000
-    if value := headers.get("retry-after"):
-        with suppress(InvalidHeader):
-            return float(Retry().parse_retry_after(value))
-    return None
-
-
-def _strip_fences(text: str) -> str:
-    match = re.fullmatch(r"\s*```(?:json)?\s*(.*?)\s*```\s*", text, re.S)
-    return match.group(1) if match else text
 
 
 # ------------------------------------------------------------------------------------------------ client
@@ -373,7 +291,7 @@ class LlmClient:
             cut.usage = usage  # type: ignore[attr-defined]
             raise cut
         try:
-            return schema.model_validate_json(_strip_fences(reply_text(raw, mode))), usage
+            return schema.model_validate_json(strip_fences(reply_text(raw, mode))), usage
         except ValidationError as exc:
             failure = MalformedOutputError(f"reply is not valid {schema.__name__} JSON: {str(exc).splitlines()[0]}")
             failure.usage = usage  # type: ignore[attr-defined]
