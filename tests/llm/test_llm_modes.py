@@ -12,7 +12,7 @@ from core.config import Settings
 from core.domain.audit import verify_chain
 from core.domain.records import EvaluationCycleRecord, ModelCall
 from core.engines.llm import LlmClient, LlmUnavailableError
-from core.engines.llm.modes import MODES
+from core.engines.llm.modes import MODES, schema_instruction
 from core.engines.llm.schemas import FindingsOut
 from core.service import Workbench
 from tests.llm.conftest import AS_OF, QUESTION
@@ -165,3 +165,9 @@ def test_only_a_refusal_of_the_format_moves_auto_to_the_next_mode(
     with pytest.raises(LlmUnavailableError) as caught:
         LlmClient(llm_settings()).call("llm critic", FindingsOut, "s", "u")
     assert caught.value.reason == reason and set(llm_server.modes()) == {"json_schema"}
+
+
+def test_the_schema_stated_in_the_prompt_keeps_every_field_even_one_named_description() -> None:
+    text = schema_instruction(FindingsOut)
+    assert '"description":{"type":"string"}' in text and '"title"' not in text
+    assert '"required":["deficiency_type","subject","description","severity"' in text

@@ -56,9 +56,25 @@ def strict_schema(schema: type[BaseModel]) -> dict[str, Any]:
 
 
 def schema_instruction(schema: type[BaseModel]) -> str:
-    """What the system prompt adds in `json_object` and `tools` mode: the schema the reply must validate against."""
-    body = json.dumps(strict_schema(schema)["parameters"], separators=(",", ":"))
+    """What the system prompt adds in `json_object` and `tools` mode: the schema the reply must validate against,
+    without its descriptions (the system prompt's rules say what the fields mean; the request carries the whole
+    schema), to keep every prompt short."""
+    body = json.dumps(_bare(strict_schema(schema)["parameters"]), separators=(",", ":"))
     return f"\nReply with one JSON object, nothing else, that validates against this JSON schema:\n{body}"
+
+
+def _bare(node: Any) -> Any:
+    """A JSON schema without its descriptions, titles and `additionalProperties: false` (every field is required
+    and listed; extra keys fail validation anyway)."""
+    if isinstance(node, dict):
+        return {
+            k: {name: _bare(sub) for name, sub in v.items()} if k == "properties" else _bare(v)
+            for k, v in node.items()
+            if k not in ("description", "title", "additionalProperties")
+        }
+    if isinstance(node, list):
+        return [_bare(v) for v in node]
+    return node
 
 
 def runnable(chat: BaseChatModel, schema: type[BaseModel], mode: StructuredMode) -> Runnable:
