@@ -22,6 +22,7 @@ def test_requests_have_the_structured_output_shape(
     value, usage, notes = LlmClient(llm_settings(llm_max_tokens=333)).call("test", FindingsOut, "sys", "usr")
     req = llm_server.requests[0]
     assert (req["model"], req["temperature"], req["max_completion_tokens"]) == ("loopback-model", 0, 333)
+    assert req["max_tokens"] == 333  # local servers (llama-cpp-python) read only the legacy name
     fmt = req["response_format"]
     assert fmt["type"] == "json_schema" and fmt["json_schema"]["name"] == "FindingsOut"
     assert fmt["json_schema"]["strict"] is True and fmt["json_schema"]["schema"]["additionalProperties"] is False

@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+import httpx
 import openai
 from langchain_core.exceptions import ModelRefusalError
 from langchain_core.messages import HumanMessage, SystemMessage
@@ -56,6 +57,13 @@ from core.engines.llm.modes import (
 from core.engines.llm.tokens import TokenCounter
 
 M = TypeVar("M", bound=BaseModel)
+
+
+def local_server(base_url: str | None) -> bool:
+    """Whether the base URL is a server other than OpenAI's own API (which refuses the legacy `max_tokens` for
+    some models)."""
+    host = httpx.URL(base_url).host if base_url else "api.openai.com"
+    return not host.endswith("openai.com")
 
 
 def add_usage(a: Usage, b: Usage) -> Usage:
@@ -120,6 +128,9 @@ class LlmClient:
             http_socket_options=(),
         )
         self.server = (settings.openai_base_url or "openai", settings.llm_model)
+        self.legacy_max_tokens = local_server(settings.openai_base_url)
+        """Also send `max_tokens`: llama-cpp-python and other local servers ignore `max_completion_tokens` (the
+        name langchain-openai sends) and would otherwise generate until the context is full."""
         self.structured = settings.llm_structured
         self.tokens = TokenCounter(settings.llm_tokenizer)
         self.attempts = 1 + max(0, settings.llm_max_retries)
@@ -153,7 +164,10 @@ class LlmClient:
     def _runnable(self, schema: type[BaseModel], mode: StructuredMode, max_tokens: int) -> Runnable:
         key = (schema, mode, max_tokens)
         if key not in self._runnables:
-            chat = self.chat if max_tokens == self.max_tokens else self.chat.bind(max_completion_tokens=max_tokens)
+            limits: dict[str, Any] = {"max_tokens": max_tokens}  # sent as max_completion_tokens
+            if self.legacy_max_tokens:
+                limits["extra_body"] = {"max_tokens": max_tokens}
+            chat = self.chat.model_copy(update=limits)  # a copy, not a binding: structured output keeps them
             self._runnables[key] = runnable(chat, schema, mode)  # type: ignore[arg-type]
         return self._runnables[key]
 
