@@ -168,7 +168,7 @@ class LlmClient:
             if self.legacy_max_tokens:
                 limits["extra_body"] = {"max_tokens": max_tokens}
             chat = self.chat.model_copy(update=limits)  # a copy, not a binding: structured output keeps them
-            self._runnables[key] = runnable(chat, schema, mode)  # type: ignore[arg-type]
+            self._runnables[key] = runnable(chat, schema, mode)
         return self._runnables[key]
 
     def call(self, role: str, schema: type[M], system: str, user: str) -> tuple[M, Usage, tuple[str, ...]]:
