@@ -13,10 +13,10 @@ from core.domain.audit import verify_chain
 from core.domain.records import EvaluationCycleRecord, ModelCall
 from core.engines.llm import LlmClient, LlmUnavailableError
 from core.engines.llm.modes import MODES, schema_instruction
-from core.engines.llm.schemas import FindingsOut
+from core.engines.llm.schemas import AnswerOut, FindingsOut
 from core.service import Workbench
 from tests.llm.conftest import AS_OF, QUESTION
-from tests.llm.loopback import FakeModel, LoopbackLLM, error, structured, system_text
+from tests.llm.loopback import FakeModel, LoopbackLLM, completion, error, structured, system_text
 
 EMPTY = {"deficiencies": []}
 
@@ -171,3 +171,12 @@ def test_the_schema_stated_in_the_prompt_keeps_every_field_even_one_named_descri
     text = schema_instruction(FindingsOut)
     assert '"description":{"type":"string"}' in text and '"title"' not in text
     assert '"required":["deficiency_type","subject","description","severity"' in text
+
+
+def test_a_raw_line_break_inside_a_json_string_is_accepted(
+    llm_server: LoopbackLLM, llm_settings: Callable[..., Settings]
+) -> None:
+    """Small models under a JSON grammar write raw line breaks inside strings; the reply still validates."""
+    llm_server.push(completion('{"verdict": null, "sections": [{"jurisdiction": "RU\n", "claims": []}]}'))
+    value, _, _ = LlmClient(llm_settings(llm_structured="json_object")).call("llm drafter", AnswerOut, "s", "u")
+    assert value.sections[0].jurisdiction == "RU\n"

@@ -14,6 +14,7 @@ is kept as a `ModelCall` in the usage it returns.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -57,6 +58,12 @@ from core.engines.llm.modes import (
 from core.engines.llm.tokens import TokenCounter
 
 M = TypeVar("M", bound=BaseModel)
+
+
+def parsed(text: str) -> Any:
+    """The JSON value of a reply. Control characters inside strings (a raw line break, which small models write
+    and grammar-constrained servers let through) are accepted; anything else that is not JSON is refused."""
+    return json.loads(text, strict=False)
 
 
 def local_server(base_url: str | None) -> bool:
@@ -305,8 +312,8 @@ class LlmClient:
             cut.usage = usage  # type: ignore[attr-defined]
             raise cut
         try:
-            return schema.model_validate_json(strip_fences(reply_text(raw, mode))), usage
-        except ValidationError as exc:
+            return schema.model_validate(parsed(strip_fences(reply_text(raw, mode)))), usage
+        except (ValidationError, ValueError) as exc:
             failure = MalformedOutputError(f"reply is not valid {schema.__name__} JSON: {str(exc).splitlines()[0]}")
             failure.usage = usage  # type: ignore[attr-defined]
             raise failure from exc
