@@ -19,6 +19,9 @@ from core.domain.records import Severity
 EngineName = Literal["offline", "llm", "hybrid"]
 """The engines WORKBENCH_ENGINE names (core.engines.factory builds them)."""
 ENGINE_NAMES: tuple[str, ...] = get_args(EngineName)
+StructuredSetting = Literal["auto", "json_schema", "json_object", "tools"]
+"""How model calls ask for structured output (core.engines.llm.modes); auto tries each and remembers."""
+STRUCTURED_NAMES: tuple[str, ...] = get_args(StructuredSetting)
 SEVERITY_NAMES: tuple[str, ...] = tuple(s.value for s in Severity)
 SECRETS_FILE = Path(".streamlit/secrets.toml")
 """Where Streamlit reads the app's secrets (relative to the working directory, as Streamlit does)."""
@@ -103,6 +106,11 @@ class Settings(BaseSettings):
     llm_max_tokens: int = Field(default=4096, ge=1)
     llm_max_claims: int = Field(default=40, ge=1)
     llm_max_findings: int = Field(default=20, ge=0)
+    llm_structured: StructuredSetting = "auto"
+    llm_context_tokens: int = Field(default=8192, ge=1024)
+    llm_tokenizer: Path | None = None
+    """A tokenizer.json (Hugging Face `tokenizers` format) to count prompt tokens with; default: the one shipped
+    with the embedding model's package."""
 
     retrieval_k: int = Field(default=8, ge=1)
     correction_k: int = Field(default=4, ge=1)
@@ -134,6 +142,18 @@ class Settings(BaseSettings):
         if isinstance(v, str) and not v.strip():
             return None
         return _one_of(v, ENGINE_NAMES, "engine")
+
+    @field_validator("llm_structured", mode="before")
+    @classmethod
+    def _known_structured(cls, v: object) -> object:
+        return _one_of(v, STRUCTURED_NAMES, "structured-output mode")
+
+    @field_validator("llm_tokenizer")
+    @classmethod
+    def _a_tokenizer_file(cls, v: Path | None) -> Path | None:
+        if v is not None and not v.is_file():
+            raise ValueError(f"{v} is not a file (expected a tokenizer.json)")
+        return v
 
     @field_validator("blocking_severity", mode="before")
     @classmethod

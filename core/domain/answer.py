@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -44,6 +44,9 @@ class Claim(BaseModel):
     kind: ClaimKind = "finding"
     history: bool = False
     """States what an instrument that no longer applies said (the question asked about it)."""
+    written_by: str = ""
+    """The drafter that wrote this claim when it is not the run's engine (hybrid: the offline drafter answering
+    an item the model's draft left out); '' otherwise."""
 
     @property
     def said(self) -> str:
@@ -70,17 +73,28 @@ class AnswerSection(BaseModel):
 
 
 class Gap(BaseModel):
-    """A plan item the corpus could not answer, said plainly in the answer."""
+    """A plan item the answer leaves open, said plainly: the corpus could not answer it, or (with `retrieved`)
+    passages were found for it but the draft does not answer it."""
 
     model_config = ConfigDict(frozen=True)
 
     plan_item_id: str
     text: str
+    retrieved: tuple[str, ...] = ()
+    """The chunk ids retrieved for the item, when the corpus had passages the draft did not use."""
 
 
-def gap_for(item: PlanItem, plan: ResearchPlan | None = None) -> Gap:
-    """The plain statement of a plan item the corpus could not answer, made from what the item asks (its
-    jurisdiction and aspect), never from the question's words."""
+def gap_for(item: PlanItem, plan: ResearchPlan | None = None, retrieved: Sequence[str] = ()) -> Gap:
+    """The plain statement of a plan item left open, made from what the item asks (its jurisdiction and aspect),
+    never from the question's words: not in the corpus, or (passages retrieved) not answered by the draft, naming
+    the passages found, so the corpus is not blamed for what the draft left out."""
+    if retrieved:
+        found = ", ".join(dict.fromkeys(retrieved))
+        return Gap(
+            plan_item_id=item.id,
+            text=f"The draft does not answer {item.ask}; passages retrieved for it: {found}.",
+            retrieved=tuple(dict.fromkeys(retrieved)),
+        )
     planned = plan.jurisdiction(item.jurisdiction) if plan is not None else None
     name = planned.name if planned is not None else item.jurisdiction
     if item.jurisdiction == ANY_JURISDICTION:
@@ -228,6 +242,7 @@ def strike(answer: Answer, plan: ResearchPlan | None, cid: str, reason: str, by:
 
 
 GAP_HEADING = "Not answered by the corpus"
+DRAFT_GAP_HEADING = "Not answered by the draft"
 RESIDUAL_HEADING = "Residual deficiencies (not resolved)"
 """Heading of the disclosure of what the loop left unresolved, in the final answer and every export."""
 
@@ -265,8 +280,12 @@ def render_markdown(
         if named:
             body += "\n\nSources: " + "; ".join(named) + "."
         parts.append(body)
-    if answer.gaps:
-        parts.append(f"## {GAP_HEADING}\n" + "\n".join(f"- {g.text}" for g in answer.gaps))
+    for heading, gaps in (
+        (DRAFT_GAP_HEADING, [g for g in answer.gaps if g.retrieved]),
+        (GAP_HEADING, [g for g in answer.gaps if not g.retrieved]),
+    ):
+        if gaps:
+            parts.append(f"## {heading}\n" + "\n".join(f"- {g.text}" for g in gaps))
     return "\n\n".join(parts).strip()
 
 
@@ -275,7 +294,8 @@ def claim_line(claim: Claim, unverified: Collection[str]) -> str:
     marks = " ".join(f"[{d}]" for d in claim.doc_ids)
     lead = "History: " if claim.history else ""
     mark = f" {UNVERIFIED_MARK}" if claim.rests_on(unverified) else ""
-    return f"{lead}{claim.text} {marks}".strip() + mark
+    by = f" (written by the {claim.written_by} drafter)" if claim.written_by else ""
+    return f"{lead}{claim.text} {marks}".strip() + mark + by
 
 
 TABLE_ASPECTS = (

@@ -256,6 +256,31 @@ class DecisionRecord(BaseModel):
     automatic: bool = False
 
 
+class ModelCall(BaseModel):
+    """One model call of a cycle: which part asked, in which structured-output mode, the tokens it spent, and
+    whether the model's reply was used or the call failed and an offline part wrote that step instead (and why)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    role: str
+    """planner, drafter, reviser or critic."""
+    outcome: Literal["answered", "failed"]
+    mode: str = ""
+    """The structured-output mode the server answered in (json_schema, json_object, tools); '' when none did."""
+    reason: str = ""
+    """Why the call failed (deadline, HTTP 500, structured output refused, circuit open, ...)."""
+    attempts: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    prompt_estimate: int = 0
+    """The prompt's size as counted before sending it (the budget's measure)."""
+    seconds: float = 0.0
+    dropped: int = 0
+    """What validation dropped from the reply (jurisdictions, items, entity types, claims, citations, findings)."""
+    left_out: int = 0
+    """Passages left out of the prompt, or shortened, to keep it within the context budget."""
+
+
 class EvaluationCycleRecord(BaseModel):
     """One immutable audit record per critique; `record_hash` covers the previous record's hash."""
 
@@ -280,14 +305,17 @@ class EvaluationCycleRecord(BaseModel):
     llm_calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    model_calls: tuple[ModelCall, ...] = ()
+    """Each model call of the cycle (tokens, mode, outcome). Records written before calls were kept have none, and
+    an empty tuple is left out of the hash, so they still verify."""
     prev_hash: str = ""
     record_hash: str = ""
 
     def compute_hash(self) -> str:
-        """SHA-256 over every field but `record_hash` (and `node_seconds` when absent), in canonical JSON."""
-        body = self.model_dump(
-            mode="json", exclude={"record_hash"} | ({"node_seconds"} if self.node_seconds is None else set())
-        )
+        """SHA-256 over every field but `record_hash` (and `node_seconds` when absent, `model_calls` when empty),
+        in canonical JSON."""
+        left_out = {"record_hash"} | ({"node_seconds"} if self.node_seconds is None else set())
+        body = self.model_dump(mode="json", exclude=left_out | ({"model_calls"} if not self.model_calls else set()))
         return _digest(body)
 
     def sealed(self, prev_hash: str) -> EvaluationCycleRecord:

@@ -16,6 +16,7 @@ from core.domain.audit import AuditRecord, SettingsSnapshot
 from core.domain.deficiencies import residual
 from core.domain.outcome import Outcome, OutcomeCounts, SessionStatus, count, outcome
 from core.domain.plan import ResearchPlan
+from core.domain.provenance import PartProvenance, provenance, written_by
 from core.domain.records import Citation, Deficiency, EvaluationCycleRecord, HumanActRecord, Severity
 from core.domain.stop_reasons import reason_label
 
@@ -55,6 +56,11 @@ class RunResult(BaseModel):
     """Who asked the question (the reviewer's name in single-user mode, where `user_id` is `local`)."""
     settings: SettingsSnapshot | None = None
     """The termination and engine settings the session started with (None for sessions older than the snapshot)."""
+    written_by: str = ""
+    """Who wrote the answer: the model, the offline engine, or both (and what fell back), in one line."""
+    provenance: list[PartProvenance] = Field(default_factory=list)
+    """Per cycle and part (planner, drafter, reviser, critic): the model (in which mode) or the offline fallback
+    (and why), from the cycle records' model calls."""
 
     @property
     def counts(self) -> OutcomeCounts:
@@ -144,12 +150,14 @@ def snapshot_result(thread_id: str, snap: Any, default_engine: str) -> RunResult
     }
     deficiencies = list(v.get("identified_deficiencies", []))
     reason = v.get("evaluation_termination_reason") if finished else None
+    engine = v.get("engine", default_engine)
+    history = list(v.get("evaluation_history", []))
     result = RunResult(
         thread_id=thread_id,
         status=status,
         question=v.get("original_query", ""),
         as_of=v.get("as_of"),
-        engine=v.get("engine", default_engine),
+        engine=engine,
         approval_policy=v.get("approval_policy", "manual"),
         plan=v.get("plan"),
         answer=v.get("answer"),
@@ -159,7 +167,9 @@ def snapshot_result(thread_id: str, snap: Any, default_engine: str) -> RunResult
         termination_reason=reason,
         residual_deficiencies=list(v.get("residual_deficiencies", [])) if finished else residual(deficiencies),
         identified_deficiencies=deficiencies,
-        evaluation_history=list(v.get("evaluation_history", [])),
+        evaluation_history=history,
+        written_by=written_by(engine, history) if history else "",
+        provenance=provenance(history),
         human_acts=list(v.get("human_acts", [])),
         citations=list(v.get("citations", [])),
         pending_review=pending,

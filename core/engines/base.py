@@ -10,7 +10,7 @@ from typing import Protocol
 from core.domain.answer import Answer
 from core.domain.documents import Catalog, Chunk, Hit
 from core.domain.plan import ResearchPlan
-from core.domain.records import Citation, Deficiency, Evidence
+from core.domain.records import Citation, Deficiency, Evidence, ModelCall
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,8 @@ class Usage:
     llm_calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    calls: tuple[ModelCall, ...] = ()
+    """Each model call made (or refused at once by the breaker), in order."""
 
 
 @dataclass(frozen=True)

@@ -49,5 +49,7 @@ def make_engines(settings: Settings) -> tuple[Planner, Drafter, Critic, str]:
         rules,
         name="llm+rules" if name == "hybrid" else "llm",
     )
-    drafter = LlmDrafter(client, fallback=OfflineDrafter(), max_claims=settings.llm_max_claims)
+    drafter = LlmDrafter(
+        client, fallback=OfflineDrafter(), max_claims=settings.llm_max_claims, fill_gaps=name == "hybrid"
+    )
     return LlmPlanner(client, fallback=OfflinePlanner()), drafter, critic, name

@@ -114,6 +114,7 @@ def metadata_rows(e: Export) -> list[Row]:
         ["Outcome", o.headline],
         ["Deficiencies", o.counts.line()],
         ["Engine", r.engine],
+        ["Written by", r.written_by or "not recorded"],
         ["Quality score", score(r.quality_score)],
         ["Cycle", f"{r.evaluation_cycle} of {r.max_evaluation_cycles}"],
         ["Termination reason", termination(e)],

@@ -15,6 +15,7 @@ from core.domain.answer import Answer
 from core.domain.audit import chain_head
 from core.domain.clock import utc_now
 from core.domain.deficiencies import reconcile
+from core.domain.provenance import calls_note
 from core.domain.records import Deficiency, EvaluationCycleRecord, ResolutionStatus
 from core.domain.stop_reasons import LLM_BUDGET_EXHAUSTED
 from core.engines.base import Usage
@@ -63,6 +64,7 @@ def critique(state: WorkbenchState, runtime: Runtime[Deps]) -> dict[str, Any]:
         "pending_queries": None,
         "evidence": None,
         "cycle_notes": None,
+        "model_calls": None,
         "metrics": {"critic_calls": 1, **usage_metrics(findings.usage)},
     }
 
@@ -155,6 +157,8 @@ def seal(
         if d.resolution_status == ResolutionStatus.resolved and before.get(d.id) != ResolutionStatus.resolved
     ]
     spent = cycle_usage(state, findings.usage)
+    calls = (*state.get("model_calls", []), *findings.usage.calls)
+    said = calls_note(calls)
     return EvaluationCycleRecord(
         cycle_number=state.get("evaluation_cycle", 0),
         timestamp=utc_now(),
@@ -168,10 +172,11 @@ def seal(
         status_counts=dict(Counter(d.resolution_status.value for d in deficiencies)),
         type_counts=dict(Counter(d.deficiency_type.value for d in deficiencies)),
         answer=state.get("current_answer", ""),
-        notes=(*state.get("cycle_notes", []), *findings.notes, *notes),
+        notes=(*state.get("cycle_notes", []), *((said,) if said else ()), *findings.notes, *notes),
         llm_calls=spent.llm_calls,
         prompt_tokens=spent.prompt_tokens,
         completion_tokens=spent.completion_tokens,
+        model_calls=calls,
     ).sealed(chain_head([*state.get("evaluation_history", []), *state.get("human_acts", [])]))
 
 

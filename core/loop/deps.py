@@ -8,7 +8,7 @@ happen only in `retrieve` and in `correct`, which runs strictly after the review
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -125,16 +125,28 @@ def about_item(d: Deficiency, item: PlanItem) -> bool:
     )
 
 
-def with_gaps(answer: Answer, plan: ResearchPlan | None, left: list[Deficiency]) -> Answer:
-    """The answer saying plainly which plan items the corpus could not answer (coverage deficiencies left)."""
+def with_gaps(
+    answer: Answer, plan: ResearchPlan | None, left: list[Deficiency], found: Mapping[str, Sequence[str]] | None = None
+) -> Answer:
+    """The answer saying plainly which plan items it leaves open (coverage deficiencies left): an item with
+    passages retrieved for it (`found`: item id -> chunk ids) as not answered by the draft, naming them; any
+    other as not answered by the corpus."""
     if plan is None:
         return answer
     gaps = {g.plan_item_id: g for g in answer.gaps}
     for d in left:
         for item in plan.items:
             if about_item(d, item) and item.id not in gaps and d.origin != "analyst":
-                gaps[item.id] = gap_for(item, plan)
+                gaps[item.id] = gap_for(item, plan, (found or {}).get(item.id, ()) if item.answerable else ())
     return answer.model_copy(update={"gaps": tuple(gaps.values())})
+
+
+def retrieved_by_item(snippets: Iterable[Mapping[str, Any]]) -> dict[str, list[str]]:
+    """Plan item id -> the chunk ids retrieved for it (from the state's retrieved snippets)."""
+    out: dict[str, list[str]] = {}
+    for s in snippets:
+        out.setdefault(str(s.get("plan_item_id", "")), []).append(str(s["chunk_id"]))
+    return out
 
 
 def final_text(answer: str, left: list[Deficiency]) -> str:

@@ -25,7 +25,12 @@ def plan(state: WorkbenchState, runtime: Runtime[Deps]) -> dict[str, Any]:
     except Exception as exc:
         log.exception("planning failed")
         return {"degraded": getattr(exc, "component", "planner"), "cycle_notes": [f"planning failed: {exc}"]}
-    return {"plan": result.plan, "metrics": usage_metrics(result.usage), "cycle_notes": list(result.notes)}
+    return {
+        "plan": result.plan,
+        "metrics": usage_metrics(result.usage),
+        "cycle_notes": list(result.notes),
+        "model_calls": list(result.usage.calls),
+    }
 
 
 def retrieve(state: WorkbenchState, runtime: Runtime[Deps]) -> dict[str, Any]:
@@ -78,6 +83,7 @@ def draft(state: WorkbenchState, runtime: Runtime[Deps]) -> dict[str, Any]:
         "evaluation_cycle": 0,
         "metrics": usage_metrics(result.usage),
         "cycle_notes": list(result.notes),
+        "model_calls": list(result.usage.calls),
     }
 
 
@@ -123,4 +129,5 @@ def revise(state: WorkbenchState, runtime: Runtime[Deps]) -> dict[str, Any]:
         "evaluation_cycle": cycle,
         "metrics": usage_metrics(result.usage),
         "cycle_notes": list(result.notes),
+        "model_calls": list(result.usage.calls),
     }

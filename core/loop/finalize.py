@@ -8,8 +8,9 @@ from langgraph.runtime import Runtime
 
 from core.domain.answer import Answer
 from core.domain.deficiencies import residual
+from core.domain.provenance import model_wrote_nothing, written_by
 from core.domain.stop_reasons import MAX_CYCLES_REACHED
-from core.loop.deps import Deps, final_text, rendered, with_gaps
+from core.loop.deps import Deps, final_text, rendered, retrieved_by_item, with_gaps
 from core.loop.state import WorkbenchState
 from core.loop.termination import decide
 
@@ -32,16 +33,20 @@ def finalize(state: WorkbenchState, runtime: Runtime[Deps]) -> dict[str, Any]:
         )
         or MAX_CYCLES_REACHED
     )
-    answer = with_gaps(state.get("answer") or Answer(), state.get("plan"), left)
+    engine, history = state.get("engine", "offline"), state.get("evaluation_history", [])
+    # a model's draft may leave out items its passages answer: those are the draft's gaps, not the corpus'
+    found = retrieved_by_item(state.get("retrieved_snippets", [])) if engine != "offline" else {}
+    answer = with_gaps(state.get("answer") or Answer(), state.get("plan"), left, found)
     current = (
         rendered(answer, state.get("plan"), state.get("citations", []))
         if state.get("plan")
         else state.get("current_answer", "")
     )
+    label = f"> {written_by(engine, history)}\n\n" if model_wrote_nothing(engine, history) else ""
     return {
         "answer": answer,
         "current_answer": current,
-        "final_answer": final_text(current, left),
+        "final_answer": label + final_text(current, left),
         "quality_score": state.get("last_evaluation_score") or 0.0,
         "residual_deficiencies": left,
         "evaluation_termination_reason": reason,

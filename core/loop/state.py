@@ -19,6 +19,7 @@ from core.domain.records import (
     EvaluationCycleRecord,
     Evidence,
     HumanActRecord,
+    ModelCall,
 )
 
 
@@ -85,8 +86,8 @@ class SessionInput(TypedDict):
 class WorkbenchState(TypedDict, total=False):
     """The graph state. Holds document IDs and short snippets, never whole documents. `messages` is the analysts'
     annotation log; `human_acts` holds the review decisions, board edits, added rows and annotations, hash-chained
-    with `evaluation_history` (core.domain.audit); what the engines note about a cycle collects in `cycle_notes` until that
-    cycle's record is sealed."""
+    with `evaluation_history` (core.domain.audit); what the engines note about a cycle collects in `cycle_notes`, and
+    their model calls in `model_calls`, until that cycle's record is sealed."""
 
     original_query: str
     as_of: date
@@ -112,6 +113,7 @@ class WorkbenchState(TypedDict, total=False):
     pending_decisions: Annotated[list[DecisionRecord], accumulate]
     pending_queries: Annotated[list[str], accumulate]
     cycle_notes: Annotated[list[str], accumulate]
+    model_calls: Annotated[list[ModelCall], accumulate]
     evidence: Annotated[list[Evidence], accumulate]
     metrics: Annotated[dict[str, float], add_metrics]
     degraded: str | None

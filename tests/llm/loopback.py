@@ -1,7 +1,9 @@
 """A scripted OpenAI-compatible chat-completions server on 127.0.0.1, for the LLM engine tests.
 
-It implements `POST /v1/chat/completions` as langchain-openai uses it for structured output
-(`response_format: {"type": "json_schema", "json_schema": {...}}`) and answers from a per-test script:
+It implements `POST /v1/chat/completions` as langchain-openai uses it for structured output in the three modes
+(`response_format: {"type": "json_schema", "json_schema": {...}}`, `{"type": "json_object", "schema": {...}}`,
+or one forced tool), accepts the modes in `formats` and refuses the others with `refusal` (by default the way
+llama-cpp-python refuses json_schema: HTTP 500 naming response_format), and answers from a per-test script:
 valid JSON, malformed or truncated JSON, refusals, slow or dripping replies, 429 with Retry-After, 5xx. When the
 script is empty, an optional `FakeModel` answers from the request itself, so whole loops can run against it.
 """
@@ -87,11 +89,63 @@ def closed_port() -> int:
         return s.getsockname()[1]
 
 
+SCHEMA_KEYS = {"deficiencies": "FindingsOut", "jurisdictions": "PlanOut", "sections": "AnswerOut"}
+"""The schema a request asks for, told by a top-level property (json_object requests carry no schema name)."""
+LLAMA_REFUSAL = (
+    "1 validation error for CreateChatCompletionRequest\nresponse_format.type\n  Input should be 'text' or "
+    "'json_object' [type=literal_error, input_value='json_schema', input_type=str]"
+)
+
+
+def request_mode(request: dict[str, Any]) -> str:
+    """json_schema, json_object, tools or text: how the request asks for structured output."""
+    fmt = request.get("response_format") or {}
+    if fmt.get("type") in ("json_schema", "json_object"):
+        return str(fmt["type"])
+    return "tools" if request.get("tools") else "text"
+
+
+def schema_name(request: dict[str, Any]) -> str:
+    """The name of the schema a structured request asks for, in any mode."""
+    fmt = request.get("response_format") or {}
+    if fmt.get("type") == "json_schema":
+        return str(fmt["json_schema"]["name"])
+    if request.get("tools"):
+        return str(request["tools"][0]["function"]["name"])
+    props = (fmt.get("schema") or {}).get("properties", {})
+    return next((name for key, name in SCHEMA_KEYS.items() if key in props), "")
+
+
+def as_tool_call(reply: Reply, name: str) -> Reply:
+    """A scripted completion turned into the forced tool call of a `tools` request (its content the arguments)."""
+    if not isinstance(reply.body, dict) or "choices" not in reply.body:
+        return reply
+    body = json.loads(json.dumps(reply.body))
+    message = body["choices"][0]["message"]
+    arguments, message["content"] = message.get("content") or "", None
+    message["tool_calls"] = [
+        {"id": "call-loopback", "type": "function", "function": {"name": name, "arguments": arguments}}
+    ]
+    if body["choices"][0]["finish_reason"] == "stop":
+        body["choices"][0]["finish_reason"] = "tool_calls"
+    return Reply(reply.status, body, reply.headers, reply.delay_s, reply.drip_s)
+
+
 class LoopbackLLM:
     """The server: a queue of scripted replies, the requests it received, and an optional fallback model."""
 
-    def __init__(self, model: Callable[[dict[str, Any]], Reply] | None = None):
+    def __init__(
+        self,
+        model: Callable[[dict[str, Any]], Reply] | None = None,
+        *,
+        formats: tuple[str, ...] = ("json_schema", "json_object", "tools"),
+        refusal: Reply | None = None,
+    ):
         self.requests: list[dict[str, Any]] = []
+        self.refused: list[dict[str, Any]] = []
+        """Requests answered with the refusal of their format (not in `requests`, not taken from the script)."""
+        self.formats = formats
+        self.refusal = refusal or error(500, LLAMA_REFUSAL)
         self.model = model
         self._script: deque[Reply] = deque()
         self.aborted = threading.Event()
@@ -114,8 +168,12 @@ class LoopbackLLM:
             self._script.extend(replies)
 
     def schemas(self) -> list[str]:
-        """The structured-output schema name of every request received, in order."""
-        return [r["response_format"]["json_schema"]["name"] for r in self.requests]
+        """The structured-output schema name of every request answered, in order."""
+        return [schema_name(r) for r in self.requests]
+
+    def modes(self) -> list[str]:
+        """The structured-output mode of every request answered, in order."""
+        return [request_mode(r) for r in self.requests]
 
     def close(self) -> None:
         """Stop serving and wake any reply that is still waiting out its delay."""
@@ -147,10 +205,15 @@ class LoopbackLLM:
                     request = json.loads(raw)
                 except json.JSONDecodeError:
                     return self._send(error(400, "request body is not JSON"))
-                fmt = request.get("response_format") or {}
-                if fmt.get("type") != "json_schema" or "schema" not in fmt.get("json_schema", {}):
-                    return self._send(error(400, "expected response_format of type json_schema with a schema"))
+                mode = request_mode(request)
+                if mode not in server.formats:
+                    server.refused.append(request)
+                    return self._send(server.refusal)
+                if not schema_name(request):
+                    return self._send(error(400, f"a {mode} request without a schema this server knows"))
                 reply = server._next(request)
+                if mode == "tools":
+                    reply = as_tool_call(reply, schema_name(request))
                 if reply.delay_s and server._stop.wait(reply.delay_s):
                     return None
                 return self._send(reply)
@@ -258,7 +321,7 @@ class FakeModel:
         self.drafts = 0
 
     def __call__(self, request: dict[str, Any]) -> Reply:
-        name = request["response_format"]["json_schema"]["name"]
+        name = schema_name(request)
         text = user_text(request)
         if name == "FindingsOut":
             found = self.findings.popleft() if self.findings else []

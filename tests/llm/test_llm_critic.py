@@ -122,10 +122,11 @@ def test_the_critic_sees_plan_claims_quotes_passages_and_attempts_and_never_repe
     plan, answer = two_country_plan(), ru_answer()
     (d,) = LlmCritic(LlmClient(llm_settings())).critique(plan, answer, [tried], ctx).deficiencies
     prompt = user_text(llm_server.requests[0])
-    assert prompt == critic_prompt(plan, answer, [tried], ctx)
+    assert prompt == critic_prompt(plan, answer, [tried], ctx)[0]
     assert "- XY:threshold: the owner disclosure threshold in Xylandia" in prompt
     assert f'c1 [RU] items=RU:threshold: Owner disclosure applies above 30%.\n    cites ru-act#0: "{RU_TEXT}"' in prompt
-    assert '<document id="ru-act" chunk_id="ru-act#0"' in prompt and 'status="in_force"' in prompt
+    assert '<document id="ru-act" chunk_id="ru-act#0" jurisdiction="RU">' in prompt
+    assert "- ru-act (Ruritania Payments Act, RU): status_at_as_of=in_force" in prompt
     assert "threshold owner_disclosure: > 30 percent" in prompt
     assert 'correction already attempted 1x with query "Xylandia threshold"' in prompt
     assert d.id == tried.id and d.suggested_correction_query == "Xylandia threshold XY threshold"

@@ -203,7 +203,8 @@ def test_revision_may_cite_the_current_answers_and_the_evidence_passages_only(
     )
     prompt = user_text(llm_server.requests[0])
     assert f"- {missing.id} [missing_jurisdiction] subject=XY section=: No Xylandia source." in prompt
-    assert 'chunk_id="xy-guidance#0" title="Xylandia owner disclosure guidance" jurisdiction="XY"' in prompt
+    assert '<document id="xy-guidance" chunk_id="xy-guidance#0" jurisdiction="XY"' in prompt
+    assert "- xy-guidance: Xylandia owner disclosure guidance; XY; status in_force" in prompt  # metadata once
     assert f'fixes="{missing.id}" plan_items="XY:threshold"' in prompt
     assert [(s.jurisdiction, [c.text for c in s.claims]) for s in result.answer.sections] == [
         ("RU", ["Owner disclosure applies above 30%."]),

@@ -46,15 +46,16 @@ FABRICATED_ANSWER = Answer(sections=(AnswerSection(jurisdiction="RU", claims=(FA
 """An answer whose one claim states a figure (10%) that the Payments Act passage it quotes (30%) does not."""
 
 
-def test_hybrid_loop_plans_drafts_and_converges_with_merged_origins_and_accounting(
+def test_llm_loop_plans_drafts_and_converges_with_merged_origins_and_accounting(
     llm_server: LoopbackLLM, llm_workbench: Callable[..., Workbench]
 ) -> None:
-    """Draft misses XY; rules and LLM both find it (llm+rules), the LLM adds its own finding; one cycle fixes both."""
+    """Draft misses XY; the rule floor and the LLM both find it (llm+rules), the LLM adds its own finding; one
+    cycle fixes both (llm engine: no offline drafter fills what the model left out)."""
     llm_server.model = FakeModel(skip_jurisdictions=("XY",), findings=[[MISSING_XY, VAGUE_RU]])
-    wb = llm_workbench()
+    wb = llm_workbench(engine="llm")
     r = wb.start(QUESTION, as_of=AS_OF, approve="all")
 
-    assert (r.engine, r.status, r.termination_reason) == ("hybrid", "completed", NO_OPEN_DEFICIENCIES)
+    assert (r.engine, r.status, r.termination_reason) == ("llm", "completed", NO_OPEN_DEFICIENCIES)
     assert llm_server.schemas() == ["PlanOut", "AnswerOut", "FindingsOut", "AnswerOut", "FindingsOut"]
     assert r.plan is not None and r.plan.planner == "llm" and {"RU", "XY"} <= {j.code for j in r.plan.jurisdictions}
     origins = {d.subject: d.origin for d in r.identified_deficiencies}
@@ -73,7 +74,7 @@ def test_hybrid_loop_plans_drafts_and_converges_with_merged_origins_and_accounti
     assert r.metrics["llm_calls"] == 5
     assert (r.metrics["prompt_tokens"], r.metrics["completion_tokens"]) == (5 * 120, 5 * 40)
     history = r.evaluation_history
-    assert [rec.critics for rec in history] == [("llm", "rules"), ("llm", "rules")]
+    assert [rec.critics for rec in history] == [("llm", "rule floor"), ("llm", "rule floor")]
     assert [rec.llm_calls for rec in history] == [3, 2]  # plan + draft + critique, then revise + critique
     assert sum(rec.prompt_tokens for rec in history) == r.metrics["prompt_tokens"]
     assert wb.verify_audit(r.thread_id)[0]
@@ -162,7 +163,7 @@ def test_budget_exhaustion_ends_the_loop_with_its_own_reason(
 ) -> None:
     """Plan + draft + first critique spend 3 calls / 480 tokens: the loop stops with a deficiency still open."""
     llm_server.model = FakeModel(skip_jurisdictions=("XY",))
-    r = llm_workbench(**budget).start(QUESTION, as_of=AS_OF, approve="all")
+    r = llm_workbench(engine="llm", **budget).start(QUESTION, as_of=AS_OF, approve="all")
     assert r.status == "completed" and r.termination_reason == LLM_BUDGET_EXHAUSTED
     assert r.termination_text == describe(LLM_BUDGET_EXHAUSTED) != LLM_BUDGET_EXHAUSTED
     assert len(llm_server.requests) == 3 and len(r.evaluation_history) == 1
@@ -194,7 +195,7 @@ def test_prompt_injection_stays_inside_the_data_delimiters(
 ) -> None:
     """The injected passage reaches the model only inside its <document> block, whose fake closing tag is defused."""
     llm_server.model = FakeModel()
-    r = llm_workbench(injected=True).start(QUESTION, as_of=AS_OF, approve="all")
+    r = llm_workbench(injected=True, engine="llm").start(QUESTION, as_of=AS_OF, approve="all")
     draft = llm_server.requests[1]
     assert DATA_RULE in system_text(draft) and INJECTION not in system_text(draft)
     text = user_text(draft)
@@ -230,7 +231,7 @@ def test_a_model_that_follows_an_injection_cannot_cite_or_head_outside_what_it_w
     }
     llm_server.push(structured(EMPTY_PLAN), structured(follows))
     llm_server.model = FakeModel()
-    r = llm_workbench(injected=True).start(QUESTION, as_of=AS_OF, approve="all")
+    r = llm_workbench(injected=True, engine="llm").start(QUESTION, as_of=AS_OF, approve="all")
     assert "attacker-doc" not in r.final_answer and "anywhere" not in r.final_answer
     assert "SYSTEM" not in r.final_answer
     notes = " | ".join(r.evaluation_history[0].notes)

@@ -1,123 +1,100 @@
-"""The model client: strict structured calls with bounded retries, a wall-clock deadline and a circuit breaker.
+"""The model client: structured calls with bounded retries, a wall-clock deadline and a circuit breaker.
 
-Every model call goes through `LlmClient.call`. Each attempt runs under a total wall-clock budget (connect to last
-byte, not per read), so a server that drips a byte every few seconds cannot hold the loop; the whole call,
-retries and waits included, stops at `llm_deadline_s`. After `llm_breaker_after` consecutive calls lost to an
-outage (timeouts, refused connections, 429, 5xx) the breaker opens and further calls fail at once until
-`llm_breaker_cooldown_s` has passed; then one trial call decides. Each failure ends as `LlmUnavailableError`,
-which the engines turn into a fallback with a note.
+Every model call goes through `LlmClient.call`. It asks for structured output in the configured mode, or under
+`auto` in the first mode the server accepts (core.engines.llm.modes). Each attempt runs under a total wall-clock
+budget (connect to last byte, not per read), so a server that drips a byte every few seconds cannot hold the
+loop; the whole call, retries and waits included, stops at `llm_deadline_s`. A timed-out attempt is not retried:
+the server may still be working on it (a local server with one slot would queue the retry behind it), so it is
+one failure, not several queued requests. After `llm_breaker_after` consecutive calls lost to an outage
+(timeouts, refused connections, 429, 5xx) the breaker opens and further calls fail at once until
+`llm_breaker_cooldown_s` has passed; then one trial call decides. A refused format does not count. Each failure
+ends as `LlmUnavailableError`, which the engines turn into a fallback with a note; every call, answered or not,
+is kept as a `ModelCall` in the usage it returns.
 """
 
 from __future__ import annotations
 
-import re
+import json
 import time
-from collections.abc import Callable, Sequence
-from contextlib import suppress
+from collections.abc import Callable
 from typing import Any, TypeVar
 
+import httpx
 import openai
 from langchain_core.exceptions import ModelRefusalError
 from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_core.runnables import Runnable
-from langchain_core.utils.function_calling import convert_to_openai_function
 from langchain_openai import ChatOpenAI
 from pydantic import BaseModel, SecretStr, ValidationError
-from tenacity import RetryCallState, Retrying, retry_if_exception_type, stop_after_attempt, stop_before_delay
-from urllib3.exceptions import InvalidHeader
-from urllib3.util import Retry
+from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt, stop_before_delay
 
 from core.config import Settings
+from core.domain.records import ModelCall
 from core.engines.base import Usage
+from core.engines.llm.budget import Room
 from core.engines.llm.deadlines import CircuitBreaker, DeadlineExceeded, deadline_http_client, run_within
+from core.engines.llm.failures import (
+    OUTAGE,
+    RETRY_ON,
+    LlmUnavailableError,
+    MalformedOutputError,
+    TruncatedOutputError,
+    reason,
+    retried,
+    retry_after_s,
+    strip_fences,
+)
+from core.engines.llm.modes import (
+    MODES,
+    FormatRefusedError,
+    StructuredMode,
+    candidates,
+    refusal_of,
+    reply_message,
+    reply_text,
+    runnable,
+    schema_instruction,
+)
+from core.engines.llm.tokens import TokenCounter
 
 M = TypeVar("M", bound=BaseModel)
 
 
-class MalformedOutputError(ValueError):
-    """The model's reply is not strictly valid JSON for the schema (partial, malformed or of the wrong shape)."""
+def parsed(text: str) -> Any:
+    """The JSON value of a reply. Control characters inside strings (a raw line break, which small models write
+    and grammar-constrained servers let through) are accepted; anything else that is not JSON is refused."""
+    return json.loads(text, strict=False)
 
 
-class LlmUnavailableError(RuntimeError):
-    """Every attempt failed, the call is not worth retrying, or the breaker is open. `component` names it for
-    `degraded_llm`."""
-
-    component = "llm"
-
-    def __init__(self, role: str, reason: str, attempts: int, usage: Usage, notes: Sequence[str]):
-        super().__init__(f"{role}: {reason} (after {attempts} attempt{'s' if attempts != 1 else ''})")
-        self.role, self.reason, self.attempts, self.usage, self.notes = role, reason, attempts, usage, tuple(notes)
-
-
-RETRY_ON: tuple[type[BaseException], ...] = (
-    openai.APITimeoutError,
-    openai.APIConnectionError,
-    openai.RateLimitError,
-    openai.InternalServerError,
-    openai.LengthFinishReasonError,
-    MalformedOutputError,
-)
-"""Failures worth another attempt. Refusals, content filters and other 4xx are not: they would repeat."""
-
-OUTAGE: tuple[type[BaseException], ...] = (
-    openai.APITimeoutError,
-    openai.APIConnectionError,
-    openai.RateLimitError,
-    openai.InternalServerError,
-)
-"""Failures that say the server is not serving; only calls lost to these count towards the breaker."""
+def local_server(base_url: str | None) -> bool:
+    """Whether the base URL is a server other than OpenAI's own API (which refuses the legacy `max_tokens` for
+    some models)."""
+    host = httpx.URL(base_url).host if base_url else "api.openai.com"
+    return not host.endswith("openai.com")
 
 
 def add_usage(a: Usage, b: Usage) -> Usage:
-    """Sum of two usages."""
+    """Sum of two usages, their calls in order."""
     return Usage(
-        a.llm_calls + b.llm_calls, a.prompt_tokens + b.prompt_tokens, a.completion_tokens + b.completion_tokens
+        a.llm_calls + b.llm_calls,
+        a.prompt_tokens + b.prompt_tokens,
+        a.completion_tokens + b.completion_tokens,
+        (*a.calls, *b.calls),
     )
 
 
-def response_format(schema: type[BaseModel]) -> dict[str, Any]:
-    """The strict `json_schema` response format of a pydantic schema."""
-    fn = convert_to_openai_function(schema, strict=True)
-    return {"name": fn["name"], "description": fn.get("description", ""), "schema": fn["parameters"], "strict": True}
+def with_counts(usage: Usage, *, dropped: int = 0, left_out: int = 0) -> Usage:
+    """The usage with what validation dropped and the budget left out added to its last call."""
+    if not usage.calls or not (dropped or left_out):
+        return usage
+    last = usage.calls[-1]
+    done = last.model_copy(update={"dropped": last.dropped + dropped, "left_out": last.left_out + left_out})
+    return Usage(usage.llm_calls, usage.prompt_tokens, usage.completion_tokens, (*usage.calls[:-1], done))
 
 
-def reason(exc: BaseException) -> str:
-    """A short, stable name of a failure for notes and tests."""
-    if isinstance(exc, DeadlineExceeded):
-        return "deadline"
-    if isinstance(exc, openai.APITimeoutError):
-        return "timeout"
-    if isinstance(exc, openai.APIConnectionError):
-        return "connection failed"
-    if isinstance(exc, openai.APIStatusError):
-        return f"HTTP {exc.status_code}"
-    if isinstance(exc, openai.LengthFinishReasonError):
-        return "truncated output"
-    if isinstance(exc, MalformedOutputError):
-        return "malformed output"
-    if isinstance(exc, (ModelRefusalError, openai.ContentFilterFinishReasonError)):
-        return "refusal"
-    return type(exc).__name__
-
-
-def retry_after_s(exc: BaseException) -> float | None:
-    """The wait a 429/503 response asks for: OpenAI's `retry-after-ms`, else `Retry-After` (seconds or an HTTP
-    date, parsed by urllib3; a value it rejects means no wait was asked for)."""
-    headers = getattr(getattr(exc, "response", None), "headers", None)
-    if headers is None:
-        return None
-    if ms := headers.get("retry-after-ms"):
-        with suppress(ValueError):
-            return float(ms) / 1000
-    if value := headers.get("retry-after"):
-        with suppress(InvalidHeader):
-            return float(Retry().parse_retry_after(value))
-    return None
-
-
-def _strip_fences(text: str) -> str:
-    match = re.fullmatch(r"\s*```(?:json)?\s*(.*?)\s*```\s*", text, re.S)
-    return match.group(1) if match else text
+def part(role: str) -> str:
+    """The part of the engine a role names: `llm drafter` -> drafter."""
+    return role.removeprefix("llm ").strip()
 
 
 # ------------------------------------------------------------------------------------------------ client
@@ -130,8 +107,9 @@ class LlmClient:
     past `llm_deadline_s` (`stop_before_delay`), each wait the Retry-After asked for or exponential backoff from
     `llm_backoff_s`, never more than `llm_max_wait_s`. The SDK's own retries stay off (`max_retries=0`): they
     sleep up to two minutes on a Retry-After, know no call deadline, keep retrying on a worker thread the caller
-    has abandoned, and hide the failed attempts from the notes and the breaker. `max_tokens` bounds every reply.
-    `sleep` and `clock` (the breaker's) are injectable for tests.
+    has abandoned, and hide the failed attempts from the notes and the breaker. Each reply is bounded by
+    `llm_max_tokens` and by what the prompt leaves of `llm_context_tokens`. `sleep` and `clock` (the breaker's)
+    are injectable for tests.
     """
 
     def __init__(
@@ -143,6 +121,8 @@ class LlmClient:
     ):
         key = settings.openai_api_key or "not-needed"  # local OpenAI-compatible servers accept any key
         self.attempt_s = settings.llm_timeout_s
+        self.max_tokens = settings.llm_max_tokens
+        self.context_tokens = settings.llm_context_tokens
         self.chat = ChatOpenAI(
             model=settings.llm_model,
             temperature=0,
@@ -154,30 +134,117 @@ class LlmClient:
             http_client=deadline_http_client(self.attempt_s),
             http_socket_options=(),
         )
+        self.server = (settings.openai_base_url or "openai", settings.llm_model)
+        self.legacy_max_tokens = local_server(settings.openai_base_url)
+        """Also send `max_tokens`: llama-cpp-python and other local servers ignore `max_completion_tokens` (the
+        name langchain-openai sends) and would otherwise generate until the context is full."""
+        self.structured = settings.llm_structured
+        self.tokens = TokenCounter(settings.llm_tokenizer)
         self.attempts = 1 + max(0, settings.llm_max_retries)
         self.deadline_s = settings.llm_deadline_s
         self.backoff_s = settings.llm_backoff_s
         self.max_wait_s = settings.llm_max_wait_s
         self.breaker = CircuitBreaker(settings.llm_breaker_after, settings.llm_breaker_cooldown_s, clock)
         self._sleep = sleep
-        self._runnables: dict[type[BaseModel], Runnable] = {}
+        self._runnables: dict[tuple[type[BaseModel], StructuredMode, int], Runnable] = {}
 
-    def _runnable(self, schema: type[BaseModel]) -> Runnable:
-        if schema not in self._runnables:
-            self._runnables[schema] = self.chat.with_structured_output(
-                response_format(schema), method="json_schema", include_raw=True
-            )
-        return self._runnables[schema]
+    @property
+    def reply_reserve(self) -> int:
+        """Tokens kept for the reply when a prompt is fitted: `llm_max_tokens`, at most a third of the context."""
+        return min(self.max_tokens, self.context_tokens // 3)
+
+    @property
+    def prompt_budget(self) -> int:
+        """Tokens a prompt (system and user message) may take: the context less the reply's reserve."""
+        return self.context_tokens - self.reply_reserve
+
+    def room(self, system: str, schema: type[BaseModel]) -> Room:
+        """The tokens the user message of a call may take: the prompt budget less the system prompt, with the
+        schema it states unless the server is known to take json_schema."""
+        instruction = "" if self.mode() == "json_schema" else schema_instruction(schema)
+        return Room(self.tokens, self.prompt_budget - self.tokens.messages(system + instruction, ""))
+
+    def mode(self) -> str:
+        """The structured-output mode calls use now: the configured one, or under auto the one that worked."""
+        return MODES.get(self.server) or self.structured
+
+    def _runnable(self, schema: type[BaseModel], mode: StructuredMode, max_tokens: int) -> Runnable:
+        key = (schema, mode, max_tokens)
+        if key not in self._runnables:
+            limits: dict[str, Any] = {"max_tokens": max_tokens}  # sent as max_completion_tokens
+            if self.legacy_max_tokens:
+                limits["extra_body"] = {"max_tokens": max_tokens}
+            chat = self.chat.model_copy(update=limits)  # a copy, not a binding: structured output keeps them
+            self._runnables[key] = runnable(chat, schema, mode)
+        return self._runnables[key]
 
     def call(self, role: str, schema: type[M], system: str, user: str) -> tuple[M, Usage, tuple[str, ...]]:
-        """The validated reply, the usage of every completion received, and notes on failed attempts."""
+        """The validated reply, the usage of every completion received (with one `ModelCall`), and notes on
+        failed attempts and refused modes."""
         if why := self.breaker.blocked():
-            raise LlmUnavailableError(role, "circuit open", 0, Usage(), (f"{role}: {why}",))
+            failed = ModelCall(role=part(role), outcome="failed", reason="circuit open")
+            raise LlmUnavailableError(role, "circuit open", 0, Usage(calls=(failed,)), (f"{role}: {why}",))
+        usage, notes, attempts, started = Usage(), [], 0, time.monotonic()
+        tried: list[str] = []
+        for mode in candidates(self.structured, MODES.get(self.server)):
+            prompt = system + (schema_instruction(schema) if mode != "json_schema" else "")
+            estimate = self.tokens.messages(prompt, user)
+            reply_tokens = max(64, min(self.max_tokens, self.context_tokens - estimate))
+            try:
+                value, spent, more, n = self._attempts(role, schema, prompt, user, mode, reply_tokens)
+            except FormatRefusedError as exc:
+                tried.append(mode)
+                attempts += 1
+                usage = add_usage(usage, Usage(getattr(exc, "llm_calls", 0)))
+                notes.append(f"{role}: the server refused the {mode} mode ({exc.detail[:120]})")
+                if MODES.get(self.server) == mode:
+                    MODES.forget(self.server)
+                continue
+            except LlmUnavailableError as exc:
+                failed = ModelCall(
+                    role=part(role),
+                    outcome="failed",
+                    mode=mode,
+                    reason=exc.reason,
+                    attempts=attempts + exc.attempts,
+                    prompt_tokens=exc.usage.prompt_tokens,
+                    completion_tokens=exc.usage.completion_tokens,
+                    prompt_estimate=estimate,
+                    seconds=round(time.monotonic() - started, 3),
+                )
+                lost = add_usage(add_usage(usage, exc.usage), Usage(calls=(failed,)))
+                raise LlmUnavailableError(
+                    role, exc.reason, attempts + exc.attempts, lost, (*notes, *exc.notes)
+                ) from exc
+            MODES.put(self.server, mode)
+            if spent.prompt_tokens:
+                self.tokens.learn(self.tokens.raw_messages(prompt, user), spent.prompt_tokens)
+            answered = ModelCall(
+                role=part(role),
+                outcome="answered",
+                mode=mode,
+                attempts=attempts + n,
+                prompt_tokens=spent.prompt_tokens,
+                completion_tokens=spent.completion_tokens,
+                prompt_estimate=estimate,
+                seconds=round(time.monotonic() - started, 3),
+            )
+            return value, add_usage(add_usage(usage, spent), Usage(calls=(answered,))), (*notes, *more)
+        why = f"structured output refused ({', '.join(tried)})"
+        failed = ModelCall(role=part(role), outcome="failed", reason=why, attempts=attempts)
+        raise LlmUnavailableError(role, why, attempts, add_usage(usage, Usage(calls=(failed,))), notes)
+
+    def _attempts(
+        self, role: str, schema: type[M], system: str, user: str, mode: StructuredMode, reply_tokens: int
+    ) -> tuple[M, Usage, list[str], int]:
+        """One call in one mode: the reply, its usage, notes on failed attempts and the attempts made. Raises
+        `FormatRefusedError` when the server refuses the mode (not retried, not counted by the breaker) and
+        `LlmUnavailableError` when every attempt failed."""
         messages = [SystemMessage(system), HumanMessage(user)]
         retrying = Retrying(
             stop=stop_after_attempt(self.attempts) | stop_before_delay(self.deadline_s),
             wait=self._wait,
-            retry=retry_if_exception_type(RETRY_ON),
+            retry=retry_if_exception(retried),
             sleep=self._sleep,
             reraise=True,
         )
@@ -191,8 +258,11 @@ class LlmClient:
                     cut = left < self.attempt_s  # this attempt ends at the call's deadline, not its own timeout
                     try:
                         value, spent = run_within(
-                            lambda: self._once(schema, messages), max(0.01, min(self.attempt_s, left))
+                            lambda: self._once(schema, messages, mode, reply_tokens),
+                            max(0.01, min(self.attempt_s, left)),
                         )
+                    except FormatRefusedError:
+                        raise
                     except Exception as exc:
                         usage = add_usage(usage, getattr(exc, "usage", Usage()))
                         detail = "" if isinstance(exc, RETRY_ON) else f": {str(exc)[:200]}"
@@ -200,15 +270,18 @@ class LlmClient:
                         why = "deadline" if cut and reason(exc) == "timeout" else reason(exc)
                         notes.append(f"{role}: attempt {attempt} failed: {why}{detail}")
                         raise
+        except FormatRefusedError as exc:
+            exc.llm_calls = attempt - 1  # type: ignore[attr-defined]
+            raise
         except Exception as exc:
             self.breaker.record(isinstance(exc, OUTAGE))
-            # a timeout with retries left, or on an attempt cut short, is the call's deadline running out
-            stopped = reason(exc) == "timeout" and (cut or attempt < self.attempts)
+            # a timeout on an attempt cut to the call's deadline, or with attempts left, is the deadline running out
+            stopped = reason(exc) == "timeout" and (cut or attempt < self.attempts or isinstance(exc, DeadlineExceeded))
             raise LlmUnavailableError(role, "deadline" if stopped else reason(exc), attempt, usage, notes) from exc
         self.breaker.record(False)
         if attempt > 1:
             notes.append(f"{role}: recovered on attempt {attempt}")
-        return value, add_usage(usage, spent), tuple(notes)
+        return value, add_usage(usage, spent), notes, attempt
 
     def _wait(self, state: RetryCallState) -> float:
         error = state.outcome.exception() if state.outcome else None
@@ -216,23 +289,31 @@ class LlmClient:
         wanted = asked if asked is not None else self.backoff_s * 2 ** (state.attempt_number - 1)
         return min(self.max_wait_s, wanted)
 
-    def _once(self, schema: type[M], messages: list[Any]) -> tuple[M, Usage]:
+    def _once(self, schema: type[M], messages: list[Any], mode: StructuredMode, reply_tokens: int) -> tuple[M, Usage]:
         try:
-            out = self._runnable(schema).invoke(messages)
+            out = self._runnable(schema, mode, reply_tokens).invoke(messages)
         except openai.LengthFinishReasonError as exc:
             u = exc.completion.usage
             exc.usage = Usage(1, u.prompt_tokens, u.completion_tokens) if u else Usage(1)  # type: ignore[attr-defined]
             raise
-        raw = out["raw"]
+        except openai.APIStatusError as exc:
+            if (refused := refusal_of(exc, mode)) is not None:
+                raise refused from exc
+            raise
+        raw = reply_message(out)
         meta = getattr(raw, "usage_metadata", None) or {}
         usage = Usage(1, int(meta.get("input_tokens", 0)), int(meta.get("output_tokens", 0)))
-        error = out.get("parsing_error")
+        error = out.get("parsing_error") if isinstance(out, dict) else None
         if isinstance(error, ModelRefusalError):
             error.usage = usage  # type: ignore[attr-defined]
             raise error
+        if raw.response_metadata.get("finish_reason") == "length":
+            cut = TruncatedOutputError(f"the reply reached the {reply_tokens}-token limit")
+            cut.usage = usage  # type: ignore[attr-defined]
+            raise cut
         try:
-            return schema.model_validate_json(_strip_fences(raw.text)), usage
-        except ValidationError as exc:
+            return schema.model_validate(parsed(strip_fences(reply_text(raw, mode)))), usage
+        except (ValidationError, ValueError) as exc:
             failure = MalformedOutputError(f"reply is not valid {schema.__name__} JSON: {str(exc).splitlines()[0]}")
             failure.usage = usage  # type: ignore[attr-defined]
             raise failure from exc

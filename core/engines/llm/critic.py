@@ -31,7 +31,7 @@ from core.domain.plan import ANY_JURISDICTION, ResearchPlan
 from core.domain.quality import quality_score
 from core.domain.records import Deficiency, DeficiencyType, Severity
 from core.engines.base import CritiqueResult, EngineContext
-from core.engines.llm.client import LlmClient
+from core.engines.llm.client import LlmClient, with_counts
 from core.engines.llm.prompts import CRITIC_SYSTEM, critic_prompt
 from core.engines.llm.schemas import FindingOut, FindingsOut
 
@@ -152,9 +152,10 @@ class LlmCritic:
     ) -> CritiqueResult:
         """The model's findings with canonical subjects, one per stable ID; the score has no plan share (the
         composite critic scores with the rule critic's answered items)."""
-        out, usage, notes = self.client.call(
-            "llm critic", FindingsOut, CRITIC_SYSTEM, critic_prompt(plan, answer, known, ctx)
-        )
+        prompt, fitted = critic_prompt(plan, answer, known, ctx, self.client.room(CRITIC_SYSTEM, FindingsOut))
+        out, usage, notes = self.client.call("llm critic", FindingsOut, CRITIC_SYSTEM, prompt)
+        if fitted.cut:
+            notes = (f"llm critic: {fitted.note()}", *notes)
         subjects = _Subjects(plan, answer, ctx)
         by_id = {d.id: d for d in known}
         found: dict[str, Deficiency] = {}
@@ -174,10 +175,11 @@ class LlmCritic:
                 f"the cap of {self.max_findings}"
             )
         result = list(found.values())
+        excess = max(0, len(out.deficiencies) - self.max_findings)
         return CritiqueResult(
             deficiencies=result,
             score=quality_score(result),
             critics=(self.name,),
-            usage=usage,
+            usage=with_counts(usage, dropped=len(dropped) - (excess > 0) + excess, left_out=fitted.cut),
             notes=(*notes, *dropped),
         )

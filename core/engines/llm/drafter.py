@@ -7,10 +7,10 @@ from dataclasses import dataclass, replace
 
 from core.domain.answer import Answer, Claim, ClaimKind, Gap, Quote, gap_for
 from core.domain.documents import Hit
-from core.domain.plan import Aspect, ResearchPlan
+from core.domain.plan import ANY_JURISDICTION, Aspect, ResearchPlan
 from core.domain.records import Deficiency, Evidence
 from core.engines.base import Drafter, DraftResult, EngineContext
-from core.engines.llm.client import LlmClient, LlmUnavailableError, add_usage
+from core.engines.llm.client import LlmClient, LlmUnavailableError, add_usage, with_counts
 from core.engines.llm.prompts import DRAFT_SYSTEM, REVISE_SYSTEM, draft_prompt, revise_prompt
 from core.engines.llm.schemas import AnswerOut, ClaimOut
 from core.engines.offline.sources import cited
@@ -134,8 +134,14 @@ def _merged(before: Claim | None, claim: Claim) -> Claim:
     )
 
 
-def _given_hits(hits: Mapping[str, Sequence[Hit]]) -> dict[str, Given]:
-    return {h.chunk_id: Given(h.doc_id, (h.text,)) for found in hits.values() for h in found}
+def _given_hits(hits: Mapping[str, Sequence[Hit]], shown: set[str]) -> dict[str, Given]:
+    return {h.chunk_id: Given(h.doc_id, (h.text,)) for found in hits.values() for h in found if h.chunk_id in shown}
+
+
+def unanswered(plan: ResearchPlan, answer: Answer, hits: Mapping[str, Sequence[Hit]]) -> list[str]:
+    """Ids of the answerable plan items that have retrieved passages but no claim of the answer."""
+    said = {i for _, c in answer.claims() for i in c.plan_item_ids}
+    return [i.id for i in plan.items if i.answerable and hits.get(i.id) and i.id not in said]
 
 
 def _given_revision(answer: Answer, evidence: Sequence[Evidence]) -> dict[str, Given]:
@@ -155,28 +161,67 @@ class LlmDrafter:
 
     name = "llm"
 
-    def __init__(self, client: LlmClient, fallback: Drafter | None, *, max_claims: int = 40):
+    def __init__(self, client: LlmClient, fallback: Drafter | None, *, max_claims: int = 40, fill_gaps: bool = False):
         self.client = client
         self.fallback = fallback
         self.max_claims = max_claims
+        self.fill_gaps = fill_gaps
+        """hybrid: the fallback drafter answers the items the model's draft left without a claim."""
 
     def draft(self, plan: ResearchPlan, hits: Mapping[str, Sequence[Hit]], ctx: EngineContext) -> DraftResult:
         """A typed answer from the passages retrieved per plan item; items the corpus cannot answer become gaps."""
         gaps = [gap_for(i, plan) for i in plan.items if not i.answerable]
-        given = _given_hits(hits)
-        if not given:
+        if not any(hits.values()):
             answer = Answer(gaps=tuple(gaps))
             return DraftResult(
                 answer=answer,
                 citations=[],
                 notes=("llm drafter: no passage was retrieved for any plan item; no model call",),
             )
+        prompt, fitted = draft_prompt(plan, hits, ctx, self.client.room(DRAFT_SYSTEM, AnswerOut))
+        budget = (f"llm drafter: {fitted.note()}",) if fitted.cut else ()
         try:
-            out, usage, notes = self.client.call("llm drafter", AnswerOut, DRAFT_SYSTEM, draft_prompt(plan, hits, ctx))
+            out, usage, notes = self.client.call("llm drafter", AnswerOut, DRAFT_SYSTEM, prompt)
         except LlmUnavailableError as exc:
             return self._fall_back(exc, "draft", lambda f: f.draft(plan, hits, ctx))
+        given = _given_hits(hits, {p.chunk_id for p, _ in fitted.shown})
         answer, dropped = AnswerBuilder(plan, given, ctx, self.max_claims).build(out, gaps)
-        return cited(answer, ctx, usage, notes + dropped)
+        usage = with_counts(usage, dropped=len(dropped), left_out=fitted.cut)
+        result = cited(answer, ctx, usage, (*budget, *notes, *dropped))
+        left = unanswered(plan, answer, hits)
+        if left and self.fill_gaps and self.fallback is not None:
+            return self._filled(plan, hits, ctx, result, left)
+        return result
+
+    def _filled(
+        self,
+        plan: ResearchPlan,
+        hits: Mapping[str, Sequence[Hit]],
+        ctx: EngineContext,
+        result: DraftResult,
+        left: list[str],
+    ) -> DraftResult:
+        """The model's draft with the fallback drafter's claims on the items the model left without one, each
+        marked as written by the fallback."""
+        assert self.fallback is not None
+        todo = set(left)
+        part = plan.model_copy(update={"items": tuple(i for i in plan.items if i.id in todo)})
+        filler = self.fallback.draft(part, {k: v for k, v in hits.items() if k in todo}, ctx)
+        answer = result.answer
+        added = 0
+        for code, c in filler.answer.claims():
+            if code == ANY_JURISDICTION or not set(c.plan_item_ids) & todo:
+                continue
+            section = answer.section(code)
+            answer = answer.with_claims(
+                code, (*(section.claims if section else ()), c.model_copy(update={"written_by": self.fallback.name}))
+            )
+            added += 1
+        note = (
+            f"llm drafter: the model's draft left {len(left)} item(s) with retrieved passages unanswered "
+            f"({', '.join(left)}); the {self.fallback.name} drafter wrote {added} claim(s) for them"
+        )
+        return cited(answer, ctx, add_usage(result.usage, filler.usage), (*result.notes, note))
 
     def revise(
         self,
@@ -189,15 +234,18 @@ class LlmDrafter:
         """The answer revised with the correction evidence; unchanged (and no call) when nothing was addressed."""
         if not addressed:
             return cited(answer, ctx)
+        prompt, fitted = revise_prompt(
+            plan, answer, addressed, evidence, ctx, self.client.room(REVISE_SYSTEM, AnswerOut)
+        )
+        budget = (f"llm reviser: {fitted.note()}",) if fitted.cut else ()
         try:
-            out, usage, notes = self.client.call(
-                "llm drafter", AnswerOut, REVISE_SYSTEM, revise_prompt(plan, answer, addressed, evidence, ctx)
-            )
+            out, usage, notes = self.client.call("llm reviser", AnswerOut, REVISE_SYSTEM, prompt)
         except LlmUnavailableError as exc:
             return self._fall_back(exc, "revision", lambda f: f.revise(plan, answer, addressed, evidence, ctx))
         builder = AnswerBuilder(plan, _given_revision(answer, evidence), ctx, self.max_claims)
         revised, dropped = builder.build(out, answer.gaps)
-        return cited(revised, ctx, usage, notes + dropped)
+        usage = with_counts(usage, dropped=len(dropped), left_out=fitted.cut)
+        return cited(revised, ctx, usage, (*budget, *notes, *dropped))
 
     def _fall_back(self, exc: LlmUnavailableError, what: str, run: Callable[[Drafter], DraftResult]) -> DraftResult:
         if self.fallback is None:
@@ -206,5 +254,6 @@ class LlmDrafter:
             result = run(self.fallback)
         except Exception as fallback_exc:
             raise exc from fallback_exc
-        note = f"llm drafter unavailable ({exc.reason}); the {self.fallback.name} drafter wrote this {what}"
+        role = "llm reviser" if what == "revision" else "llm drafter"
+        note = f"{role} unavailable ({exc.reason}); the {self.fallback.name} drafter wrote this {what}"
         return replace(result, usage=add_usage(result.usage, exc.usage), notes=(*exc.notes, *result.notes, note))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from core.domain.gazetteer import country_name, covered_by, iso_country, occurrences
+from core.domain.gazetteer import country_name, covered_by, iso_country, occurrences, read_places
 from core.domain.plan import (
     ANY_JURISDICTION,
     Aspect,
@@ -16,7 +16,7 @@ from core.domain.plan import (
     verdict_item,
 )
 from core.engines.base import EngineContext, Planner, PlanResult
-from core.engines.llm.client import LlmClient, LlmUnavailableError, add_usage
+from core.engines.llm.client import LlmClient, LlmUnavailableError, add_usage, with_counts
 from core.engines.llm.prompts import PLAN_SYSTEM, plan_prompt
 from core.engines.llm.schemas import PlanOut
 
@@ -29,6 +29,17 @@ def place_name(code: str) -> str:
     """A readable name for a jurisdiction code: the country's name where the code stands for one, else the code."""
     iso = iso_country(code.split("-")[0])
     return (country_name(iso) if iso else None) or code
+
+
+def names_place(words: str, code: str, ctx: EngineContext) -> bool:
+    """Whether the gazetteer (or the corpus' own names and aliases of a jurisdiction) maps `words` to `code`:
+    "FinCEN" names the jurisdiction whose documents FinCEN issued, not whichever code the model put beside it."""
+    return any(p.code == code or code in p.wider for p in read_places(words, ctx.catalog).places)
+
+
+def corpus_entities(ctx: EngineContext) -> set[str]:
+    """The entity types the corpus' documents declare (their exemptions and applicability rules), lower-cased."""
+    return {e.entity.lower().replace("_", " ") for doc in ctx.catalog.all() for e in doc.exemptions}
 
 
 class _Codes:
@@ -88,6 +99,11 @@ def merge_plan(floor: ResearchPlan, out: PlanOut, ctx: EngineContext) -> tuple[R
         if not words:
             notes.append(f"llm planner: dropped jurisdiction {code}: the question does not name it")
             continue
+        words = tuple(w for w in words if names_place(w, code, ctx))
+        if not words:
+            said = ", ".join(repr(w) for w in pj.named_as)[:80]
+            notes.append(f"llm planner: dropped jurisdiction {code}: the gazetteer does not map {said} to it")
+            continue
         known = places.get(code)
         places[code] = (
             known.model_copy(update={"named_as": tuple(dict.fromkeys((*known.named_as, *words)))})
@@ -106,15 +122,25 @@ def merge_plan(floor: ResearchPlan, out: PlanOut, ctx: EngineContext) -> tuple[R
             continue
         if it.ask.strip():
             items.add(code, aspect, it.ask.strip(), it.query.strip() or it.ask.strip())
+        else:
+            notes.append(f"llm planner: dropped item {raw[:20]}:{aspect.value}: it asks nothing")
     for code in places:
         items.cover(code)
     yes_no = floor.yes_no or out.yes_no
     comparison = floor.comparison or (out.comparison and len(places) > 1)
     items.open_questions(yes_no, comparison)
     entities = list(floor.entity_types)
+    declared = corpus_entities(ctx)
     for e in out.entity_types:
-        if e.strip() and e.strip().lower() not in {x.lower() for x in entities} and len(entities) < MAX_ENTITY_TYPES:
-            entities.append(e.strip())
+        kind = e.strip()
+        if not kind or kind.lower() in {x.lower() for x in entities}:
+            continue
+        if not occurrences(kind, floor.question) and kind.lower() not in declared:
+            notes.append(f"llm planner: dropped entity type {kind[:40]!r}: neither in the question nor in the corpus")
+        elif len(entities) >= MAX_ENTITY_TYPES:
+            notes.append(f"llm planner: dropped entity type {kind[:40]!r}: beyond the cap of {MAX_ENTITY_TYPES}")
+        else:
+            entities.append(kind)
     plan = floor.model_copy(
         update={
             "jurisdictions": tuple(places.values()),
@@ -224,4 +250,5 @@ class LlmPlanner:
             note = f"llm planner unavailable ({exc.reason}); the {self.fallback.name} planner's plan is used"
             return replace(floor, usage=add_usage(floor.usage, exc.usage), notes=(*exc.notes, *floor.notes, note))
         plan, dropped = merge_plan(floor.plan, out, ctx)
+        usage = with_counts(usage, dropped=len(dropped))
         return PlanResult(plan=plan, usage=add_usage(floor.usage, usage), notes=(*floor.notes, *notes, *dropped))

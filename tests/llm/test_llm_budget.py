@@ -1,0 +1,130 @@
+"""The prompt budget: passages ranked per plan item and fitted into WORKBENCH_LLM_CONTEXT_TOKENS, shortened to
+whole sentences (the quoted ones kept) or left out, with the cut said in the prompt and counted in the record."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from core.config import Settings
+from core.domain.answer import Answer, AnswerSection, Claim, Quote
+from core.domain.documents import Catalog, Hit
+from core.engines.base import EngineContext
+from core.engines.llm import LlmClient, LlmCritic, LlmDrafter
+from core.engines.llm.budget import Passage, fit, round_robin
+from core.engines.llm.prompts import DRAFT_SYSTEM, draft_prompt
+from core.engines.llm.schemas import AnswerOut
+from core.engines.llm.tokens import TokenCounter
+from tests.llm.conftest import corpus, two_country_plan
+from tests.llm.loopback import LoopbackLLM, claim, structured, system_text, user_text
+from tests.loop.corpora import AS_OF
+
+FILLER = " ".join(
+    f"Paragraph {n} of the act restates the general duties of every payment firm in detail." for n in range(40)
+)
+"""About 700 tokens of sentences that answer nothing."""
+KEY = "Owner disclosure applies to each person holding more than 30% of a payment firm."
+
+
+def long_ctx() -> tuple[EngineContext, dict[str, list[Hit]]]:
+    """Ten long passages per plan item of the two-country plan, the key sentence in the middle of RU's first."""
+    metas = {m.jurisdiction: m for m, _ in corpus()}
+    passages: dict[str, str] = {}
+    hits: dict[str, list[Hit]] = {}
+    for item in two_country_plan().items:
+        meta = metas[item.jurisdiction]
+        for n in range(10):
+            chunk_id = f"{meta.id}#{n}"
+            half = len(FILLER) // 2
+            body = FILLER[:half] + (f" {KEY} " if (meta.id, n) == ("ru-act", 0) else " ") + FILLER[half:]
+            passages[chunk_id] = body
+            hits.setdefault(item.id, []).append(
+                Hit(
+                    doc_id=meta.id,
+                    chunk_id=chunk_id,
+                    chunk_index=n,
+                    score=1.0 - n / 100,
+                    title=meta.title,
+                    jurisdiction=meta.jurisdiction,
+                    status="in_force",
+                    text=body,
+                )
+            )
+    ctx = EngineContext(
+        catalog=Catalog([m for m, _ in corpus()]),
+        as_of=AS_OF,
+        doc_text=lambda d: "",
+        passage=lambda c: passages.get(c, ""),
+    )
+    return ctx, hits
+
+
+def test_the_draft_prompt_fits_the_budget_best_passages_of_each_item_first(
+    llm_server: LoopbackLLM, llm_settings: Callable[..., Settings]
+) -> None:
+    """At a 3,072-token context twenty 700-token passages cannot all go in: each item's best passage goes in
+    before any item's second; the rest is shortened or left out and the prompt says so."""
+    ctx, hits = long_ctx()
+    client = LlmClient(llm_settings(llm_context_tokens=3072, llm_max_tokens=512))
+    room = client.room(DRAFT_SYSTEM, AnswerOut)
+    text, fitted = draft_prompt(two_country_plan(), hits, ctx, room)
+    assert room.counter.count(text) <= room.tokens
+    shown = [p.chunk_id for p, _ in fitted.shown]
+    assert shown[:2] == ["ru-act#0", "xy-guidance#0"] and fitted.left_out
+    assert "To fit the prompt budget, passages were" in text and fitted.left_out[0] in text and " more." in text
+    assert text.count("Ruritania Payments Act") == 1  # the document's metadata once, not per passage
+
+
+def test_a_shortened_passage_keeps_whole_sentences_and_its_quoted_sentence() -> None:
+    counter = TokenCounter()
+    p = Passage("ru-act#0", FILLER[:1500] + " " + KEY + " " + FILLER[1500:], keep=(KEY,), about="owner disclosure")
+    fitted = fit([p], lambda q, body: f"<document>{body}</document>", counter, 200)
+    ((_, text),) = fitted.shown
+    assert fitted.shortened == ["ru-act#0"] and KEY in text and counter.count(text) <= 200
+    body = text.removeprefix("<document>").removesuffix("</document>")
+    assert all(s.strip().endswith(".") for s in body.split(" … "))
+
+
+def test_round_robin_takes_each_groups_best_first_and_never_twice() -> None:
+    a, b, c = (Passage(x, x) for x in "abc")
+    assert [p.chunk_id for p in round_robin([[a, b], [b, c], [a]])] == ["a", "b", "c"]
+
+
+def test_the_critic_and_drafter_calls_stay_within_the_context_and_record_the_cut(
+    llm_server: LoopbackLLM, llm_settings: Callable[..., Settings]
+) -> None:
+    """Every request's messages fit the context less the reply's max tokens; the drafter's call records the
+    passages the budget cut; the critic's prompt keeps the quoted sentence of a cited passage."""
+    ctx, hits = long_ctx()
+    settings = llm_settings(llm_context_tokens=2048, llm_max_tokens=512)
+    client = LlmClient(settings)
+    plan = two_country_plan()
+    llm_server.push(structured({"verdict": None, "sections": []}))
+    draft = LlmDrafter(client, fallback=None).draft(plan, hits, ctx)
+    assert draft.usage.calls[0].left_out > 0 and any("To fit the prompt budget" in n for n in draft.notes)
+    cited = Claim(
+        text="Disclosure above 30%.",
+        plan_item_ids=("RU:threshold",),
+        citations=tuple(Quote(doc_id="ru-act", chunk_id=f"ru-act#{n}", quote=KEY if n == 0 else "") for n in range(6)),
+    )
+    answer = Answer(sections=(AnswerSection(jurisdiction="RU", claims=(cited,)),))
+    llm_server.push(structured({"deficiencies": []}))
+    LlmCritic(client).critique(plan, answer, [], ctx)
+    for req in llm_server.requests:
+        used = client.tokens.messages(system_text(req), user_text(req))
+        assert used + req["max_completion_tokens"] <= 2048
+    assert KEY in user_text(llm_server.requests[1])
+
+
+def test_the_drafter_may_not_cite_a_passage_the_budget_left_out(
+    llm_server: LoopbackLLM, llm_settings: Callable[..., Settings]
+) -> None:
+    ctx, hits = long_ctx()
+    client = LlmClient(llm_settings(llm_context_tokens=2048, llm_max_tokens=512))
+    out = {
+        "verdict": None,
+        "sections": [{"jurisdiction": "RU", "claims": [claim("Filler.", [], "ru-act#9", FILLER[:80])]}],
+    }
+    llm_server.push(structured(out))
+    result = LlmDrafter(client, fallback=None).draft(two_country_plan(), hits, ctx)
+    assert result.answer.claims() == []
+    assert "dropped a citation of 'ru-act#9': not among the passages given" in " | ".join(result.notes)

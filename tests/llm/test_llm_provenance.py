@@ -1,0 +1,71 @@
+"""Honest provenance and honest gaps: who wrote each part, a model run that wrote nothing labelled at the top,
+hybrid filling what the model left out (marked), the draft's gaps told apart from the corpus', and a planned
+jurisdiction kept only when the gazetteer maps the quoted words to it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from core.config import Settings
+from core.domain.answer import DRAFT_GAP_HEADING
+from core.engines.llm import LlmClient, LlmPlanner
+from core.export import render
+from core.service import Workbench
+from tests.llm.conftest import AS_OF, QUESTION, FloorPlanner, engine_ctx
+from tests.llm.loopback import EMPTY_PLAN, FakeModel, LoopbackLLM, closed_port, structured
+
+
+def test_a_model_run_in_which_the_model_wrote_nothing_says_so_at_the_top_and_in_the_export(
+    llm_workbench: Callable[..., Workbench],
+) -> None:
+    wb = llm_workbench(openai_base_url=f"http://127.0.0.1:{closed_port()}/v1", llm_max_retries=0)
+    r = wb.start(QUESTION, as_of=AS_OF, approve="all")
+    assert r.engine == "hybrid" and r.written_by.startswith("Written by the offline engine: the hybrid engine's")
+    assert "connection failed" in r.written_by
+    assert r.final_answer.startswith(f"> {r.written_by}")
+    parts = {(p.part, p.by) for p in r.provenance}
+    assert ("planner", "offline") in parts and ("drafter", "offline") in parts and ("critic", "offline") in parts
+    exported = render(r, "md", audit_ok=True, audit_message="ok").decode()
+    assert "| Written by | Written by the offline engine\\: the hybrid engine" in exported
+
+
+def test_hybrid_answers_the_items_the_model_left_empty_with_the_offline_drafter_marked_as_such(
+    llm_server: LoopbackLLM, llm_workbench: Callable[..., Workbench]
+) -> None:
+    llm_server.model = FakeModel(skip_jurisdictions=("XY",))
+    r = llm_workbench().start(QUESTION, as_of=AS_OF, approve="all")
+    xy = r.answer.section("XY") if r.answer else None
+    assert xy is not None and all(c.written_by == "offline" for c in xy.claims)
+    assert "(written by the offline drafter)" in r.final_answer
+    draft_notes = " | ".join(r.evaluation_history[0].notes)
+    assert "the model's draft left 2 item(s) with retrieved passages unanswered (XY:scope, XY:threshold)" in draft_notes
+    assert r.written_by.startswith("Written by the model")
+
+
+def test_an_item_with_passages_the_model_left_out_is_not_blamed_on_the_corpus(
+    llm_server: LoopbackLLM, llm_workbench: Callable[..., Workbench]
+) -> None:
+    """llm engine, a model that drafts nothing: the final answer says the draft does not answer the items and
+    names the passages found; it never says the corpus holds no source on them."""
+    llm_server.push(structured(EMPTY_PLAN))
+    llm_server.model = lambda request: structured(
+        {"verdict": None, "sections": []} if "sections" in str(request) else {"deficiencies": []}
+    )
+    r = llm_workbench(engine="llm", max_cycles=0).start(QUESTION, as_of=AS_OF, approve="all")
+    assert f"## {DRAFT_GAP_HEADING}" in r.final_answer
+    assert "- The draft does not answer RU: " in r.final_answer and "- The draft does not answer XY: " in r.final_answer
+    assert "passages retrieved for it: ru-act#0" in r.final_answer
+    assert "The corpus holds no source on" not in r.final_answer
+
+
+def test_a_jurisdiction_the_quoted_words_do_not_name_is_dropped_and_counted(
+    llm_server: LoopbackLLM, llm_settings: Callable[..., Settings]
+) -> None:
+    """The words occur in the question, but the gazetteer maps them to another jurisdiction: dropped."""
+    question = "What owner disclosure threshold applies in Ruritania?"
+    plan = dict(EMPTY_PLAN, jurisdictions=[{"code": "XY", "named_as": ["Ruritania"]}])
+    llm_server.push(structured(plan))
+    result = LlmPlanner(LlmClient(llm_settings()), fallback=FloorPlanner()).plan(question, engine_ctx())
+    assert [j.code for j in result.plan.jurisdictions] == ["RU"]
+    assert "llm planner: dropped jurisdiction XY: the gazetteer does not map 'Ruritania' to it" in result.notes
+    assert result.usage.calls[0].dropped == 1
