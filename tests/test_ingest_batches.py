@@ -35,7 +35,7 @@ def test_batch_reports_bad_files_and_ingests_the_rest(store, tmp_path: Path) -> 
     assert "key 'effective': '2027-13-01' is not an ISO date" in by_name["broken.md"].error
     assert "duplicate document id 'xy-payments-act-2021' (already in" in by_name["zz-dup.md"].error
     assert [c[:2] for c in calls] == [(i, 4) for i in range(1, 5)]
-    assert report.summary() == f"ingested 2 documents ({report.chunks} chunks) from 2 files; 3 files failed"
+    assert report.summary() == f"ingested 2 documents ({report.chunks} passages) from 2 files; 3 files failed"
     assert store.get_document("xy-payments-act-2021").title == "XY Payments Act 2021"
     assert store.count() == report.chunks
 

@@ -13,7 +13,8 @@ import pandas as pd
 from core.domain.deficiencies import analyst_action, analyst_choices
 from core.domain.records import Deficiency, ResolutionStatus
 from core.service import RunResult
-from ui.frames import SEVERITIES, STATUSES, TYPES
+from ui.frames import SEVERITIES, STATUSES, TYPES, label
+from ui.tables import WRAP_ROW_HEIGHT
 
 BOARD_COLUMNS: tuple[str, ...] = (
     "id",
@@ -33,13 +34,13 @@ BOARD_COLUMNS: tuple[str, ...] = (
 )
 PAUSED_ORDER: tuple[str, ...] = (
     "subject",
-    "decision",
-    "severity",
-    "description",
-    "correction query",
-    "section",
-    "note",
     "type",
+    "section",
+    "decision",
+    "description",
+    "severity",
+    "correction query",
+    "note",
     "status",
     "attempts",
     "id",
@@ -58,7 +59,12 @@ FINISHED_ORDER: tuple[str, ...] = (
     "first seen",
     "id",
 )
-"""Column order on screen: the (pinned) subject, then what the analyst may edit."""
+"""Column order on screen: the (pinned) subject, then what the analyst may edit; while paused the columns an added
+row needs (type, section) come right after the subject."""
+ROW_HEIGHT = WRAP_ROW_HEIGHT
+"""Tall enough for the grid to wrap text, so a description reads in three lines."""
+HEADER_HEIGHT = 38
+MAX_GRID_HEIGHT = 1200
 LOCKED_COLUMNS: tuple[str, ...] = ("type", "subject", "section", "description")
 """The critic's own words: editable only on rows the analyst adds."""
 APPROVE = "approve"
@@ -104,6 +110,12 @@ def board_rows(deficiencies: Iterable[Deficiency]) -> list[dict[str, Any]]:
     ]
 
 
+def grid_height(rows: int, *, adding: bool = False) -> int:
+    """The grid's height in pixels for `rows` rows (and the editor's trailing add-row line when rows can be
+    added), so every row shows without scrolling inside the grid up to MAX_GRID_HEIGHT."""
+    return min(HEADER_HEIGHT + ROW_HEIGHT * (rows + int(adding)) + 2, MAX_GRID_HEIGHT)
+
+
 def board_frame(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     """The board rows as a DataFrame with every column present, even when empty."""
     return pd.DataFrame(list(rows), columns=list(BOARD_COLUMNS))
@@ -139,8 +151,15 @@ class BoardChanges:
             if dec.get("note"):
                 parts.append(f"note: {dec['note']}")
             lines.append(f"{did}: {'; '.join(parts) or 'approve'}{undecided}")
-        lines.extend(f"new {a['deficiency_type']}: {a['subject']}" for a in self.added)
+        lines.extend(added_line(a) for a in self.added)
         return lines
+
+
+def added_line(added: Mapping[str, Any]) -> str:
+    """An added deficiency in words: `new deficiency: insufficient specificity in section GB (medium): <subject>`."""
+    kind = label(str(added["deficiency_type"]))
+    section = f" in section {added['affected_section']}" if added.get("affected_section") else ""
+    return f"new deficiency: {kind}{section} ({added.get('severity') or 'medium'}): {added['subject']}"
 
 
 def paused_changes(
@@ -256,6 +275,15 @@ def _added_row(n: int, row: Mapping[str, Any], out: BoardChanges) -> None:
         return
     severity = row.get("severity") if row.get("severity") in SEVERITIES else "medium"
     out.added.append({**values, "severity": severity, "note": row.get("note") or ""})
+
+
+def added_row(row: Mapping[str, Any]) -> tuple[dict[str, Any] | None, list[str]]:
+    """One deficiency the analyst adds (from the "Add deficiency" form, in board columns) as the fields of an
+    AnalystDeficiency, or what it still needs."""
+    out = BoardChanges()
+    _added_row(1, {**row, "note": row.get("note") or " "}, out)  # an empty form says what it needs, too
+    added = [{**a, "note": a["note"].strip()} for a in out.added]
+    return (added[0] if added else None), [p.removeprefix("new row 1: ") for p in out.problems]
 
 
 def board_counts(rows: Sequence[Mapping[str, Any]], changes: BoardChanges) -> dict[str, int]:

@@ -96,10 +96,10 @@ def run_ingest(args: argparse.Namespace) -> int:
             progress.end()
     for r in report.results:
         if r.ok:
-            print(f"ok     {r.path} -> {', '.join(r.doc_ids)} ({r.chunks} chunks)")
+            print(f"ok     {r.path} -> {', '.join(r.doc_ids)} ({r.chunks} passages)")
         else:
             print(f"error  {r.error}")
-    print(f"{report.summary()}; collection '{store.collection}' now holds {store.count()} chunks")
+    print(f"{report.summary()}; collection '{store.collection}' now holds {store.count()} passages")
     if not report.succeeded:
         raise CliError("no file could be ingested (see the errors above)")
     return 1 if report.failed else 0
