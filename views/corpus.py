@@ -161,7 +161,7 @@ def upload_tab() -> None:
         getattr(st, kind)(message)
     st.caption(
         "Markdown with YAML front matter carries its own metadata (id, title, jurisdiction, status, dates, "
-        "thresholds; see the README). Files without it (.txt, .pdf, plain .md) need at least a jurisdiction "
+        "thresholds; see docs/corpus.md). Files without it (.txt, .pdf, plain .md) need at least a jurisdiction "
         "below. A document id that is already indexed with other content is refused unless 'Replace "
         "existing documents' is ticked. Every upload is recorded with your user id and the time, and stays "
         "unverified (claims resting only on it are marked in answers) until an analyst marks it verified."

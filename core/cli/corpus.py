@@ -1,4 +1,4 @@
-"""Corpus commands of `python -m core`: `ingest` and `search` (README, "Command line").
+"""Corpus commands of `python -m core`: `ingest` and `search` (docs/cli.md).
 
 Input is validated before the store or the embedding model is opened, so bad input fails fast with exit 2.
 """

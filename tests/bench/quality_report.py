@@ -1,16 +1,17 @@
-"""The quality benchmark's report (tests/bench/quality.py): the targets, the tables, the README block and the chart."""
+"""The quality benchmark's report (tests/bench/quality.py): the targets, the tables, the block of docs/benchmarks.md
+and the chart."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
 from core.evaluation.scores import EvalReport
+from tests.bench.doc_blocks import markers, replace_block
 
 ORDER = ("single", "retry", "loop")
 LABELS = {"single": "single pass", "retry": "naive retry", "loop": "stateful loop"}
-START, END = "<!-- bench:quality:start -->", "<!-- bench:quality:end -->"
+START, END = markers("quality")
 
 
 # ------------------------------------------------------------------------------------------------ targets
@@ -171,10 +172,10 @@ def text_table(headers: list[str], rows: list[list[str]]) -> str:
     return "\n".join([fmt(headers), "  ".join("-" * w for w in widths), *(fmt(r) for r in rows)])
 
 
-def readme_block(
+def doc_block(
     reports: dict[str, EvalReport], questions_file: str, context: dict[str, Any], with_how_to: bool = True
 ) -> str:
-    """The README text of one questions file (the section between the bench:quality markers holds one per file)."""
+    """The docs/benchmarks.md text of one questions file (the section between the bench:quality markers holds one per file)."""
     checks = targets(reports)
     n = len(reports["loop"].rows)
     lines = [
@@ -208,7 +209,7 @@ def readme_block(
         "single pass (retrieve, draft, one critique, no correction), naive retry (re-draft up to max-cycles times "
         "with a wider retrieval each time, k, 2k, 3k, …, and no memory of earlier deficiencies) and the stateful "
         "loop with every correction approved — prints the tables and the targets, and writes "
-        "`test-artifacts/quality.html`, `.png` and `.json`; add `--update-readme` to regenerate this block. "
+        "`test-artifacts/quality.html`, `.png` and `.json`; add `--update-docs` to regenerate this block. "
         "Any questions file in the same format can be scored one strategy at a time with "
         "`python -m core eval FILE [--strategy loop|single|retry] [--json]` against the configured corpus. "
         "Detection recall is the share of each question's expected deficiency types (the mistakes a naive answer "
@@ -223,13 +224,9 @@ def readme_block(
     return "\n".join(lines)
 
 
-def update_readme(readme: Path, body: str) -> None:
-    """Replace the block between the bench:quality markers."""
-    text = readme.read_text(encoding="utf-8")
-    if START not in text or END not in text:
-        raise SystemExit(f"{readme} has no {START} ... {END} block")
-    pattern = re.compile(re.escape(START) + r".*?" + re.escape(END), re.S)
-    readme.write_text(pattern.sub(lambda _: f"{START}\n{body}\n{END}", text, count=1), encoding="utf-8")
+def update_doc(doc: Path, body: str) -> None:
+    """Replace the block between the bench:quality markers of `doc` (docs/benchmarks.md)."""
+    replace_block("quality", body, doc)
 
 
 # --------------------------------------------------------------------------------------------------- chart

@@ -121,7 +121,7 @@ def test_research_runs_q1_through_the_review_queue(app: AppTest, wb: Workbench) 
     else:
         assert "No residual deficiencies" in text(app.success)
     assert "## US" in text(app.markdown)
-    assert len(app.dataframe[0].value) == len(done.citations)
+    assert len(app.table[0].value) == len(done.citations)  # a table that wraps, not a grid that cuts columns
 
 
 def test_stopping_discloses_the_open_deficiencies(app: AppTest, wb: Workbench, q1_paused: RunResult) -> None:
