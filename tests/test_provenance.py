@@ -152,7 +152,10 @@ def test_passage_delete_and_verify_with_access_rules(store: Store, tmp_path: Pat
     assert wb.passage("nz-bo-guidance#0").chunk.text == passage.chunk.text  # re-indexed unchanged
 
     upload(wb, "second.md", NZ_UPLOAD.replace("nz-bo-guidance", "nz-second"), "alice")
-    with pytest.raises(DocumentAccessError, match="'nz-second' is your own upload; another analyst must verify it; no document 'missing'"):
+    with pytest.raises(
+        DocumentAccessError,
+        match="'nz-second' is your own upload; another analyst must verify it; no document 'missing'",
+    ):
         wb.verify_documents(["nz-second", "missing"], "alice")
     assert store.get_document("nz-second").provenance.unverified_upload  # nothing of a refused batch is written
     both = wb.verify_documents(["nz-second", "xy-path-doc", "nz-second"], "bob")
