@@ -25,11 +25,11 @@ FLAG_COLORS: dict[str, str] = {
     DocStatus.proposed.value: "orange",
     DocStatus.superseded.value: "gray",
     DocStatus.repealed.value: "gray",
-    DocStatus.not_yet_applicable.value: "blue",
     UNVERIFIED: "orange",
 }
-"""The warning flags of a document (its status today, when it is not in force, and an upload nobody verified) and
-their badge colours, in the order they are listed."""
+"""The warning flags of a document (its status today when a reader must not rely on it as the law, and an upload
+nobody verified) and their badge colours, in the order they are listed. A rule not yet applicable is the law to
+come, not a warning: its status column says so."""
 FLAGS: tuple[str, ...] = tuple(FLAG_COLORS)
 DOCUMENT_COLUMNS: tuple[str, ...] = (
     "id",
@@ -59,8 +59,8 @@ def flag_label(flag: str) -> str:
 
 
 def document_flags(status_today: str, provenance: Provenance) -> list[str]:
-    """What a reader must notice about a document before relying on it: its status today when it is not in
-    force, and `unverified` for an upload no analyst has verified."""
+    """What a reader must notice about a document before relying on it: its status today when it is erroneous,
+    proposed, superseded or repealed, and `unverified` for an upload no analyst has verified."""
     flags = [status_today] if status_today in FLAG_COLORS else []
     return flags + ([UNVERIFIED] if provenance.unverified_upload else [])
 

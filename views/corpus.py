@@ -16,21 +16,23 @@ from ui.tables import FLAG_COLORS, FLAGS, WRAP_ROW_HEIGHT, document_frame, flag_
 DOC_STATUSES = [s.value for s in DocStatus]
 SNIPPET_CHARS = 600
 DOCUMENT_COLUMNS = {
-    "id": st.column_config.TextColumn("ID", width="medium", pinned=True),
-    "title": st.column_config.TextColumn("Title", width="large"),
+    "id": st.column_config.TextColumn("ID", width=170, pinned=True),
+    "title": st.column_config.TextColumn("Title", width=300),
     "flags": st.column_config.MultiselectColumn(
         "Flags",
         options=FLAGS,
         color=list(FLAG_COLORS.values()),
         format_func=flag_label,
-        width="medium",
-        help="A status to beware of today (erroneous, proposed, superseded, ...) and uploads nobody verified",
+        width=130,
+        help="A status to beware of today (erroneous, proposed, superseded, repealed) and uploads nobody verified",
     ),
-    "status today": st.column_config.TextColumn("Status today"),
-    "verified": st.column_config.TextColumn("Verified", width="medium"),
-    "source": st.column_config.TextColumn("Source", width="medium"),
+    "status today": st.column_config.TextColumn("Status today", width=110),
+    "verified": st.column_config.TextColumn("Verified", width=130),
+    "source": st.column_config.TextColumn("Source", width=170),
     "topics": st.column_config.TextColumn("Topics", width="medium"),
 }
+DOCUMENT_GRID_HEIGHT = 760
+"""About ten wrapped rows before the list scrolls."""
 
 wb = shared.workbench()
 
@@ -43,7 +45,9 @@ def documents_tab(catalog: Catalog, jurisdictions: list[str]) -> None:
     contains = text_col.text_input("Filter by id or title", placeholder="e.g. AMLR")
     wanted_jurisdictions = jur_col.multiselect("Jurisdiction", jurisdictions)
     wanted_statuses = status_col.multiselect("Status today", [label(s) for s in DOC_STATUSES])
-    flagged_only = flag_col.toggle("Only flagged", help="Erroneous, proposed, superseded, ... or unverified uploads")
+    flagged_only = flag_col.toggle(
+        "Only flagged", help="Erroneous, proposed, superseded or repealed documents and unverified uploads"
+    )
     table = document_frame(documents, {d.id: catalog.status_at(d.id, date.today()).value for d in documents})
     if contains:
         needle = contains.lower()
@@ -65,6 +69,7 @@ def documents_tab(catalog: Catalog, jurisdictions: list[str]) -> None:
         selection_mode="multi-row",
         key="corpus-table",
         row_height=WRAP_ROW_HEIGHT,
+        height=min(DOCUMENT_GRID_HEIGHT, 40 + WRAP_ROW_HEIGHT * len(table)),
     )
     st.caption(
         f"{len(table)} of {len(documents)} documents. 'Status today' applies the documents' dates and "
