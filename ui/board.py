@@ -63,8 +63,6 @@ FINISHED_ORDER: tuple[str, ...] = (
 row needs (type, section) come right after the subject."""
 ROW_HEIGHT = WRAP_ROW_HEIGHT
 """Tall enough for the grid to wrap text, so a description reads in three lines."""
-HEADER_HEIGHT = 38
-MAX_GRID_HEIGHT = 1200
 LOCKED_COLUMNS: tuple[str, ...] = ("type", "subject", "section", "description")
 """The critic's own words: editable only on rows the analyst adds."""
 APPROVE = "approve"
@@ -108,12 +106,6 @@ def board_rows(deficiencies: Iterable[Deficiency]) -> list[dict[str, Any]]:
         }
         for d in items
     ]
-
-
-def grid_height(rows: int, *, adding: bool = False) -> int:
-    """The grid's height in pixels for `rows` rows (and the editor's trailing add-row line when rows can be
-    added), so every row shows without scrolling inside the grid up to MAX_GRID_HEIGHT."""
-    return min(HEADER_HEIGHT + ROW_HEIGHT * (rows + int(adding)) + 2, MAX_GRID_HEIGHT)
 
 
 def board_frame(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:

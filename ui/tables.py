@@ -19,6 +19,10 @@ from core.service import SessionSummary
 WRAP_ROW_HEIGHT = 72
 """Row height in pixels at which a table's cells wrap their text (the grid wraps only above 4 rem, 64 px): three
 lines per cell, so long text reads instead of being cut off."""
+HEADER_HEIGHT = 38
+SCROLLBAR_HEIGHT = 16
+"""Room for the horizontal scroll bar of a grid wider than the page, so it does not hide the last row."""
+MAX_GRID_HEIGHT = 1200
 UNVERIFIED = "unverified"
 FLAG_COLORS: dict[str, str] = {
     DocStatus.erroneous.value: "red",
@@ -51,6 +55,12 @@ DECISION_WORDS: dict[str, str] = {
     "reject": "rejected",
     "add": "added",
 }
+
+
+def grid_height(rows: int, *, adding: bool = False, cap: int = MAX_GRID_HEIGHT) -> int:
+    """The grid's height in pixels for `rows` rows (and the editor's trailing add-row line when rows can be
+    added), so every row shows without scrolling inside the grid up to `cap`."""
+    return min(HEADER_HEIGHT + WRAP_ROW_HEIGHT * (rows + int(adding)) + SCROLLBAR_HEIGHT, cap)
 
 
 def flag_label(flag: str) -> str:

@@ -11,7 +11,7 @@ from core.domain.safe_markdown import md_escape
 from core.service import SEARCH_MODES, SINGLE_USER, UPLOAD_TYPES, Catalog, DocStatus, DocumentAccessError
 from ui import evidence, live, shared
 from ui.frames import frame_records, label, needs_metadata, upload_defaults
-from ui.tables import FLAG_COLORS, FLAGS, WRAP_ROW_HEIGHT, document_frame, flag_label, hit_heading
+from ui.tables import FLAG_COLORS, FLAGS, WRAP_ROW_HEIGHT, document_frame, flag_label, grid_height, hit_heading
 
 DOC_STATUSES = [s.value for s in DocStatus]
 SNIPPET_CHARS = 600
@@ -69,7 +69,7 @@ def documents_tab(catalog: Catalog, jurisdictions: list[str]) -> None:
         selection_mode="multi-row",
         key="corpus-table",
         row_height=WRAP_ROW_HEIGHT,
-        height=min(DOCUMENT_GRID_HEIGHT, 40 + WRAP_ROW_HEIGHT * len(table)),
+        height=grid_height(len(table), cap=DOCUMENT_GRID_HEIGHT),
     )
     st.caption(
         f"{len(table)} of {len(documents)} documents. 'Status today' applies the documents' dates and "

@@ -24,13 +24,13 @@ from ui.board import (
     board_counts,
     board_frame,
     board_rows,
-    grid_height,
     paused_changes,
     review_payload,
     section_options,
     undecided_line,
 )
 from ui.frames import SEVERITIES, STATUSES, TYPES, frame_records, label
+from ui.tables import grid_height
 
 COLUMNS = {
     "id": st.column_config.TextColumn("ID", width=110),

@@ -18,18 +18,18 @@ def desk_scenario(server: str, page: object) -> None:
     settle(page)
     VISITED.add("Corpus")
     main = page.get_by_test_id("stMain")
-    flagged = main.get_by_role("checkbox", name="Only flagged")
-    flagged.check(force=True)  # the grid's hover toolbar may lie over the label
+    flagged = main.get_by_test_id("stCheckbox").filter(has_text="Only flagged").locator("input")
+    flagged.click(force=True)  # the grid's hover toolbar may lie over the label
+    page.wait_for_selector("text=3 of 19 documents")  # the two erroneous distractors and the superseded one
     settle(page)
-    assert "3 of 19 documents" in main.inner_text()  # the two erroneous distractors and the superseded one
     shot(page, "desk-corpus-flagged")
-    flagged.uncheck(force=True)
+    flagged.click(force=True)
     settle(page)
     page.get_by_role("tab", name="Search").click()
     settle(page)
     main.get_by_label("Search the corpus").fill("beneficial ownership threshold 15%")
     main.get_by_test_id("stFormSubmitButton").filter(has_text="Search").click()
-    page.wait_for_selector("text=/passage\\(s\\) for/")
+    page.wait_for_selector("text=/passage\\(s\\) for/", timeout=120_000)  # the first search loads the embedder
     settle(page)
     assert main.locator("[data-testid='stMarkdownContainer'] span", has_text="erroneous").count() >= 1  # a badge
     shot(page, "desk-corpus-search")
@@ -38,7 +38,7 @@ def desk_scenario(server: str, page: object) -> None:
     go(page, "Research")
     question = main.get_by_label("Question")
     question.fill(QUESTION)
-    page.get_by_test_id("stSelectbox").filter(has_text="Manual").click()
+    main.get_by_label("Approval policy").click()
     page.get_by_role("option", name="Reject every correction").click()
     main.get_by_test_id("stFormSubmitButton").filter(has_text="Run").click()
     page.wait_for_selector("text=Why the loop stopped", timeout=120_000)
@@ -47,7 +47,7 @@ def desk_scenario(server: str, page: object) -> None:
     main.get_by_text("New research question").click()
     assert main.get_by_label("Question").input_value() == ""  # the form is cleared once the session exists
     main.get_by_label("Question").fill(QUESTION)
-    page.get_by_test_id("stSelectbox").filter(has_text="Manual").click()
+    main.get_by_label("Approval policy").click()
     page.get_by_role("option", name="Reject every correction").click()
     main.get_by_test_id("stFormSubmitButton").filter(has_text="Run").click()
     page.wait_for_selector("text=You asked this question less than 60 seconds ago")
@@ -61,9 +61,9 @@ def desk_scenario(server: str, page: object) -> None:
     go(page, "Deficiencies")
     page.get_by_role("button", name="Add deficiency").click()
     dialog = page.get_by_test_id("stPopoverBody")
-    dialog.get_by_test_id("stSelectbox").filter(has_text="Choose a type").click()
+    dialog.get_by_label("Type").click()
     page.get_by_role("option", name="insufficient specificity").click()
-    dialog.get_by_test_id("stSelectbox").filter(has_text="Choose a section").click()
+    dialog.get_by_label("Section").click()
     page.get_by_role("option").first.click()
     dialog.get_by_label("Subject").fill(SUBJECT)
     dialog.get_by_label("Description").fill("The answer does not say how long agents keep CDD records.")

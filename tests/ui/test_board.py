@@ -11,7 +11,8 @@ from streamlit.testing.v1 import AppTest
 from core.service import RunResult, Workbench
 from tests.ui.support import APP, open_session
 from tests.ui.test_pages import BOARD, click, text
-from ui.board import HEADER_HEIGHT, MAX_GRID_HEIGHT, ROW_HEIGHT, board_rows, grid_height
+from ui.board import ROW_HEIGHT, board_rows
+from ui.tables import HEADER_HEIGHT, MAX_GRID_HEIGHT, SCROLLBAR_HEIGHT, grid_height
 
 
 def columns(app: AppTest) -> dict:
@@ -87,7 +88,7 @@ def test_resuming_from_the_board_applies_and_clears_the_staged_edits(
 def test_the_grid_is_sized_to_its_rows() -> None:
     """Every row shows (and the editor's add-row line under them), so a row added before a reload is not hidden
     below a fixed height."""
-    assert grid_height(5) == HEADER_HEIGHT + 5 * ROW_HEIGHT + 2
+    assert grid_height(5) == HEADER_HEIGHT + 5 * ROW_HEIGHT + SCROLLBAR_HEIGHT
     assert grid_height(5, adding=True) == grid_height(6)
     assert grid_height(500) == MAX_GRID_HEIGHT
 
