@@ -1,6 +1,6 @@
-"""The deficiency board and the review cards as data: board rows and columns, what an edited board changes (decisions,
-severity, query, note, dismissals, added rows), the counters with staged edits, and the resume payload. Pure: no
-Streamlit, so the rules are tested without a page."""
+"""The deficiency board as data: board rows and columns, what an edited board changes (decisions, severity, query,
+note, dismissals, added rows), the counters with staged edits, and the resume payload (the review cards: ui/cards.py).
+Pure: no Streamlit, so the rules are tested without a page."""
 
 from __future__ import annotations
 
@@ -296,25 +296,6 @@ def undecided_line(undecided: int, total: int, what: str) -> str:
     return f"{undecided} of {total} {what} undecided"
 
 
-def card_decision(
-    proposal: Mapping[str, Any], action: str | None, query: str, note: str
-) -> tuple[dict[str, Any] | None, str | None]:
-    """One review card's values as a decision, or an error saying what the card still needs (a card has no
-    decision until the analyst picks one)."""
-    if action is None:
-        return None, f"{proposal['id']}: choose approve, edit query or reject"
-    query, note = query.strip(), note.strip()
-    if action == "reject":
-        if not note:
-            return None, f"{proposal['id']}: say why you reject this correction (note)"
-        return {"action": "reject", "note": note}, None
-    if action == "edit" or query != proposal["query"]:
-        if not query:
-            return None, f"{proposal['id']}: the edited correction query is empty"
-        return {"action": "edit", "query": query, "note": note}, None
-    return {"action": "approve", "note": note}, None
-
-
 def review_payload(
     proposals: Sequence[Mapping[str, Any]],
     cards: Mapping[str, Mapping[str, Any]],
@@ -359,6 +340,3 @@ def annotation_changes(deficiencies: Iterable[Deficiency], rows: Sequence[Mappin
         if change:
             out.append({"id": d.id, **change})
     return out
-
-
-# ------------------------------------------------------------------------------------------------ cycles

@@ -12,7 +12,8 @@ from core.domain.results import AWAITING_REVIEW
 from core.domain.safe_markdown import md_escape
 from core.service import InputError, RunResult, Workbench
 from ui import evidence, live, shared
-from ui.board import BoardChanges, card_decision, paused_changes, review_payload, undecided_line
+from ui.board import BoardChanges, paused_changes, review_payload, undecided_line
+from ui.cards import card_decision
 from ui.frames import answer_markdown, label, severity_badge
 
 ACTIONS = {"approve": "Approve", "edit": "Edit query", "reject": "Reject"}

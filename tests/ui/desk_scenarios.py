@@ -9,6 +9,7 @@ from tests.ui.browser import VISITED, go, settle, shot
 
 QUESTION = "What record-keeping periods apply to customer due diligence files in the UK and in Singapore?"
 SUBJECT = "record keeping period for agents"
+DESCRIPTION = "The answer does not say how long agents keep CDD records."
 
 
 def desk_scenario(server: str, page: object) -> None:
@@ -39,7 +40,7 @@ def desk_scenario(server: str, page: object) -> None:
     question = main.get_by_label("Question")
     question.fill(QUESTION)
     main.get_by_label("Approval policy").click()
-    page.get_by_role("option", name="Reject every correction").click()
+    page.get_by_role("option", name="Approve every correction automatically").click()
     main.get_by_test_id("stFormSubmitButton").filter(has_text="Run").click()
     page.wait_for_selector("text=Why the loop stopped", timeout=120_000)
     settle(page)
@@ -48,7 +49,7 @@ def desk_scenario(server: str, page: object) -> None:
     assert main.get_by_label("Question").input_value() == ""  # the form is cleared once the session exists
     main.get_by_label("Question").fill(QUESTION)
     main.get_by_label("Approval policy").click()
-    page.get_by_role("option", name="Reject every correction").click()
+    page.get_by_role("option", name="Approve every correction automatically").click()
     main.get_by_test_id("stFormSubmitButton").filter(has_text="Run").click()
     page.wait_for_selector("text=You asked this question less than 60 seconds ago")
     settle(page)
@@ -66,21 +67,20 @@ def desk_scenario(server: str, page: object) -> None:
     dialog.get_by_label("Section").click()
     page.get_by_role("option").first.click()
     dialog.get_by_label("Subject").fill(SUBJECT)
-    dialog.get_by_label("Description").fill("The answer does not say how long agents keep CDD records.")
+    dialog.get_by_label("Description").fill(DESCRIPTION)
     dialog.get_by_label("Correction query").fill("record retention agents")
     dialog.get_by_label("Reason").fill("found on a second read")
     shot(page, "desk-board-add")
     dialog.get_by_test_id("stFormSubmitButton").filter(has_text="Add").click()
     page.wait_for_selector("text=Recorded as a residual by analyst")
     settle(page)
-    assert SUBJECT in main.get_by_test_id("stDataFrame").first.inner_text()
     shot(page, "desk-board-residual")
     go(page, "Export")
-    assert SUBJECT in main.inner_text() or "insufficient specificity" in main.inner_text()
+    assert DESCRIPTION in main.inner_text()  # disclosed in the export
 
     go(page, "Cycles")
     text = main.inner_text()
-    assert "by the approval policy" in text and "approve:" not in text and "reject:" not in text
+    assert "approved" in text and "by the approval policy" in text and "approve:D-" not in text
     shot(page, "desk-cycles")
 
     go(page, "Sessions")
