@@ -91,10 +91,10 @@ def test_ingest_and_search_through_the_real_command(
     in-process on the data dir it wrote."""
     ingest, corpus, data = early.outcome("cli-ingest")
     assert ingest.returncode == 1, ingest.stderr  # one file failed; the others are ingested
-    assert f"ok     {corpus / 'xy.md'} -> xy-bo (1 chunks)" in ingest.stdout
+    assert f"ok     {corpus / 'xy.md'} -> xy-bo (1 passages)" in ingest.stdout
     assert f"error  {corpus / 'broken.md'}: key 'status': 'maybe' is not one of" in ingest.stdout
     assert ingest.stdout.splitlines()[-1] == (
-        "ingested 3 documents (3 chunks) from 3 files; 1 file failed; collection 'regulatory' now holds 3 chunks"
+        "ingested 3 documents (3 passages) from 3 files; 1 file failed; collection 'regulatory' now holds 3 passages"
     )
 
     # the same data dir in-process (the subprocess has exited, so the shard is free)
@@ -217,7 +217,7 @@ def test_a_reset_whose_files_all_fail_keeps_the_old_corpus(
     assert main(["ingest", str(good)]) == 0
     assert main(["ingest", str(bad), "--reset"]) == 2
     out, err = capsys.readouterr()
-    assert "collection 'regulatory' now holds 1 chunks" in out.splitlines()[-1]
+    assert "collection 'regulatory' now holds 1 passages" in out.splitlines()[-1]
     assert err == "error: no file could be ingested (see the errors above)\n"
     store = open_store(get_settings())
     assert [d.id for d in store.documents()] == ["xy-bo"]

@@ -36,7 +36,7 @@ def test_batch_reports_bad_files_and_ingests_the_rest(store, tmp_path: Path) -> 
     assert "duplicate document id 'xy-payments-act-2021' (already in" in by_name["zz-dup.md"].error
     done = [c[0] for c in calls]  # each file as it starts and as it ends
     assert done == sorted(done) and set(done) == {0, 1, 2, 3, 4} and {c[1] for c in calls} == {4}
-    assert report.summary() == f"ingested 2 documents ({report.chunks} chunks) from 2 files; 3 files failed"
+    assert report.summary() == f"ingested 2 documents ({report.chunks} passages) from 2 files; 3 files failed"
     assert store.get_document("xy-payments-act-2021").title == "XY Payments Act 2021"
     assert store.count() == report.chunks
 

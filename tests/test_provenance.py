@@ -151,6 +151,17 @@ def test_passage_delete_and_verify_with_access_rules(store: Store, tmp_path: Pat
     assert stored.actor == "alice" and not stored.unverified_upload
     assert wb.passage("nz-bo-guidance#0").chunk.text == passage.chunk.text  # re-indexed unchanged
 
+    upload(wb, "second.md", NZ_UPLOAD.replace("nz-bo-guidance", "nz-second"), "alice")
+    with pytest.raises(
+        DocumentAccessError,
+        match="'nz-second' is your own upload; another analyst must verify it; no document 'missing'",
+    ):
+        wb.verify_documents(["nz-second", "missing"], "alice")
+    assert store.get_document("nz-second").provenance.unverified_upload  # nothing of a refused batch is written
+    both = wb.verify_documents(["nz-second", "xy-path-doc", "nz-second"], "bob")
+    assert [d.id for d in both] == ["nz-second", "xy-path-doc"]
+    assert all(store.get_document(d.id).provenance.verified_by == "bob" for d in both)
+
     with pytest.raises(DocumentAccessError, match="not an upload"):
         wb.delete_document("xy-path-doc", "local")
     with pytest.raises(DocumentAccessError, match="another user"):

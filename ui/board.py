@@ -1,6 +1,6 @@
-"""The deficiency board and the review cards as data: board rows and columns, what an edited board changes (decisions,
-severity, query, note, dismissals, added rows), the counters with staged edits, and the resume payload. Pure: no
-Streamlit, so the rules are tested without a page."""
+"""The deficiency board as data: board rows and columns, what an edited board changes (decisions, severity, query,
+note, dismissals, added rows), the counters with staged edits, and the resume payload (the review cards: ui/cards.py).
+Pure: no Streamlit, so the rules are tested without a page."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ import pandas as pd
 from core.domain.deficiencies import analyst_action, analyst_choices
 from core.domain.records import Deficiency, ResolutionStatus
 from core.service import RunResult
-from ui.frames import SEVERITIES, STATUSES, TYPES
+from ui.frames import SEVERITIES, STATUSES, TYPES, label
+from ui.tables import WRAP_ROW_HEIGHT
 
 BOARD_COLUMNS: tuple[str, ...] = (
     "id",
@@ -33,13 +34,13 @@ BOARD_COLUMNS: tuple[str, ...] = (
 )
 PAUSED_ORDER: tuple[str, ...] = (
     "subject",
-    "decision",
-    "severity",
-    "description",
-    "correction query",
-    "section",
-    "note",
     "type",
+    "section",
+    "decision",
+    "description",
+    "severity",
+    "correction query",
+    "note",
     "status",
     "attempts",
     "id",
@@ -58,7 +59,10 @@ FINISHED_ORDER: tuple[str, ...] = (
     "first seen",
     "id",
 )
-"""Column order on screen: the (pinned) subject, then what the analyst may edit."""
+"""Column order on screen: the (pinned) subject, then what the analyst may edit; while paused the columns an added
+row needs (type, section) come right after the subject."""
+ROW_HEIGHT = WRAP_ROW_HEIGHT
+"""Tall enough for the grid to wrap text, so a description reads in three lines."""
 LOCKED_COLUMNS: tuple[str, ...] = ("type", "subject", "section", "description")
 """The critic's own words: editable only on rows the analyst adds."""
 APPROVE = "approve"
@@ -139,8 +143,15 @@ class BoardChanges:
             if dec.get("note"):
                 parts.append(f"note: {dec['note']}")
             lines.append(f"{did}: {'; '.join(parts) or 'approve'}{undecided}")
-        lines.extend(f"new {a['deficiency_type']}: {a['subject']}" for a in self.added)
+        lines.extend(added_line(a) for a in self.added)
         return lines
+
+
+def added_line(added: Mapping[str, Any]) -> str:
+    """An added deficiency in words: `new deficiency: insufficient specificity in section GB (medium): <subject>`."""
+    kind = label(str(added["deficiency_type"]))
+    section = f" in section {added['affected_section']}" if added.get("affected_section") else ""
+    return f"new deficiency: {kind}{section} ({added.get('severity') or 'medium'}): {added['subject']}"
 
 
 def paused_changes(
@@ -258,6 +269,15 @@ def _added_row(n: int, row: Mapping[str, Any], out: BoardChanges) -> None:
     out.added.append({**values, "severity": severity, "note": row.get("note") or ""})
 
 
+def added_row(row: Mapping[str, Any]) -> tuple[dict[str, Any] | None, list[str]]:
+    """One deficiency the analyst adds (from the "Add deficiency" form, in board columns) as the fields of an
+    AnalystDeficiency, or what it still needs."""
+    out = BoardChanges()
+    _added_row(1, {**row, "note": row.get("note") or " "}, out)  # an empty form says what it needs, too
+    added = [{**a, "note": a["note"].strip()} for a in out.added]
+    return (added[0] if added else None), [p.removeprefix("new row 1: ") for p in out.problems]
+
+
 def board_counts(rows: Sequence[Mapping[str, Any]], changes: BoardChanges) -> dict[str, int]:
     """Deficiencies per status as the board's staged edits would leave them: dismissals moved, added rows open."""
     counts = dict.fromkeys(STATUSES, 0)
@@ -274,25 +294,6 @@ def undecided_line(undecided: int, total: int, what: str) -> str:
     if not undecided:
         return f"All {total} {what} decided."
     return f"{undecided} of {total} {what} undecided"
-
-
-def card_decision(
-    proposal: Mapping[str, Any], action: str | None, query: str, note: str
-) -> tuple[dict[str, Any] | None, str | None]:
-    """One review card's values as a decision, or an error saying what the card still needs (a card has no
-    decision until the analyst picks one)."""
-    if action is None:
-        return None, f"{proposal['id']}: choose approve, edit query or reject"
-    query, note = query.strip(), note.strip()
-    if action == "reject":
-        if not note:
-            return None, f"{proposal['id']}: say why you reject this correction (note)"
-        return {"action": "reject", "note": note}, None
-    if action == "edit" or query != proposal["query"]:
-        if not query:
-            return None, f"{proposal['id']}: the edited correction query is empty"
-        return {"action": "edit", "query": query, "note": note}, None
-    return {"action": "approve", "note": note}, None
 
 
 def review_payload(
@@ -339,6 +340,3 @@ def annotation_changes(deficiencies: Iterable[Deficiency], rows: Sequence[Mappin
         if change:
             out.append({"id": d.id, **change})
     return out
-
-
-# ------------------------------------------------------------------------------------------------ cycles

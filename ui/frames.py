@@ -8,7 +8,7 @@ reaches `st.markdown`.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pandas as pd
@@ -17,8 +17,9 @@ from core.domain.gazetteer import country_name, iso_code
 from core.domain.outcome import SEVERITY_COLORS
 from core.domain.records import DeficiencyType, EvaluationCycleRecord, ResolutionStatus, Severity
 from core.domain.safe_markdown import answer_markdown as safe_answer_markdown
-from core.domain.wording import action_words, words
+from core.domain.wording import words
 from core.service import RunResult, SessionStatus, SessionSummary
+from ui.tables import branch_text, decision_words
 
 SEVERITIES: tuple[str, ...] = tuple(s.value for s in Severity)
 STATUSES: tuple[str, ...] = tuple(s.value for s in ResolutionStatus)
@@ -77,7 +78,7 @@ def cycle_frame(
                 "resolved": len(r.deficiencies_resolved),
                 **{label(s): r.status_counts.get(s, 0) for s in STATUSES},
                 "queries": len(r.retrieval_queries_issued),
-                "decisions": ", ".join(f"{x.deficiency_id} {action_words(x.action)}" for x in r.decisions),
+                "decisions": decision_words(r.decisions),
                 "seconds": round(sum(node_seconds.get(r.cycle_number, {}).values()), 3),
                 "engine": r.engine,
                 "hash": r.record_hash[:12],
@@ -98,7 +99,7 @@ def session_frame(sessions: Sequence[SessionSummary]) -> pd.DataFrame:
                 "termination": s.outcome.headline,
                 "created (UTC)": s.created_at.replace("T", " ").replace("+00:00", ""),
                 "engine": s.engine,
-                "branched from": f"{s.parent_thread_id} @ cycle {s.branched_from_cycle}" if s.parent_thread_id else "",
+                "branched from": branch_text(s),
                 "id": s.thread_id,
             }
             for s in sessions
@@ -133,37 +134,6 @@ def citation_frame(result: RunResult) -> pd.DataFrame:
             for c in result.citations
         ],
         columns=["document", "title", "jurisdiction", "status at as-of", "effective", "citation", "passages"],
-    )
-
-
-def document_frame(documents: Iterable[Any], status_today: Mapping[str, str]) -> pd.DataFrame:
-    """Corpus documents (DocumentMeta) as a browsable table."""
-    return pd.DataFrame(
-        [
-            {
-                "id": d.id,
-                "title": d.title,
-                "jurisdiction": d.jurisdiction,
-                "declared status": label(d.status.value),
-                "status today": label(status_today.get(d.id, d.status.value)),
-                "effective": d.effective,
-                "authority": d.authority or "",
-                "citation": d.citation or "",
-                "topics": ", ".join(d.topics),
-            }
-            for d in documents
-        ],
-        columns=[
-            "id",
-            "title",
-            "jurisdiction",
-            "declared status",
-            "status today",
-            "effective",
-            "authority",
-            "citation",
-            "topics",
-        ],
     )
 
 

@@ -41,6 +41,8 @@ LOCAL_USER = "local"
 RESEARCH_PAGE = "views/research.py"
 SESSIONS_PAGE = "views/sessions.py"
 READS_KEY = "session-reads"
+ASK_GENERATION_KEY = "ask-generation"
+"""Bumped to give the Research page's question form fresh (empty) widgets."""
 
 
 # --------------------------------------------------------------------------------------------- the service
@@ -140,6 +142,17 @@ def set_thread(thread_id: str | None) -> None:
         del st.query_params[QUERY_KEY]
 
 
+def clear_question_form() -> None:
+    """Empty the Research page's question form on its next render."""
+    st.session_state[ASK_GENERATION_KEY] = st.session_state.get(ASK_GENERATION_KEY, 0) + 1
+
+
+def new_question() -> None:
+    """The sidebar's "New question": close the open session and start from an empty form."""
+    set_thread(None)
+    clear_question_form()
+
+
 def current_result(wb: Workbench) -> RunResult | None:
     """The open session as stored, or None (closing it when it no longer exists)."""
     thread_id = current_thread()
@@ -202,7 +215,7 @@ def sidebar(wb: Workbench, result: RunResult | None) -> None:
         else:
             st.markdown(f":material/folder_open: Session `{result.thread_id}` {status_badge(result)}")
             st.caption(md_escape(_clip(result.question, 140)))
-            st.button("New question", icon=":material/add:", on_click=set_thread, args=(None,), width="stretch")
+            st.button("New question", icon=":material/add:", on_click=new_question, width="stretch")
         st.divider()
         if auth_configured():
             st.caption(f"Signed in as {md_escape(user_id())}: your review decisions and annotations carry this name.")

@@ -12,7 +12,6 @@ from core.service import SEARCH_MODES, SINGLE_USER, UPLOAD_TYPES, Catalog, DocSt
 from ui import evidence, live, shared
 from ui.frames import (
     JURISDICTION_HELP,
-    document_frame,
     frame_records,
     jurisdiction_hints,
     label,
@@ -20,20 +19,43 @@ from ui.frames import (
     upload_defaults,
     with_iso_codes,
 )
+from ui.tables import FLAG_COLORS, FLAGS, WRAP_ROW_HEIGHT, document_frame, flag_label, grid_height, hit_heading
 
 DOC_STATUSES = [s.value for s in DocStatus]
 SNIPPET_CHARS = 600
+DOCUMENT_COLUMNS = {
+    "id": st.column_config.TextColumn("ID", width=170, pinned=True),
+    "title": st.column_config.TextColumn("Title", width=300),
+    "flags": st.column_config.MultiselectColumn(
+        "Flags",
+        options=FLAGS,
+        color=list(FLAG_COLORS.values()),
+        format_func=flag_label,
+        width=130,
+        help="A status to beware of today (erroneous, proposed, superseded, repealed) and uploads nobody verified",
+    ),
+    "status today": st.column_config.TextColumn("Status today", width=110),
+    "verified": st.column_config.TextColumn("Verified", width=130),
+    "source": st.column_config.TextColumn("Source", width=170),
+    "topics": st.column_config.TextColumn("Topics", width="medium"),
+}
+DOCUMENT_GRID_HEIGHT = 760
+"""About ten wrapped rows before the list scrolls."""
 
 wb = shared.workbench()
 
 
 def documents_tab(catalog: Catalog, jurisdictions: list[str]) -> None:
-    """The document table with its filters."""
+    """The document table with its provenance (flags, verification, source) and filters; the rows ticked in
+    it are verified at once."""
     documents = catalog.all()
-    text_col, jur_col, status_col = st.columns([2, 1, 1])
+    text_col, jur_col, status_col, flag_col = st.columns([2, 1, 1, 1], vertical_alignment="bottom")
     contains = text_col.text_input("Filter by id or title", placeholder="e.g. AMLR")
     wanted_jurisdictions = jur_col.multiselect("Jurisdiction", jurisdictions)
     wanted_statuses = status_col.multiselect("Status today", [label(s) for s in DOC_STATUSES])
+    flagged_only = flag_col.toggle(
+        "Only flagged", help="Erroneous, proposed, superseded or repealed documents and unverified uploads"
+    )
     table = document_frame(documents, {d.id: catalog.status_at(d.id, date.today()).value for d in documents})
     if contains:
         needle = contains.lower()
@@ -45,11 +67,29 @@ def documents_tab(catalog: Catalog, jurisdictions: list[str]) -> None:
         table = table[table["jurisdiction"].isin(wanted_jurisdictions)]
     if wanted_statuses:
         table = table[table["status today"].isin(wanted_statuses)]
-    st.dataframe(table, hide_index=True, column_config={"title": st.column_config.TextColumn(width="large")})
+    if flagged_only:
+        table = table[table["flags"].map(bool)]
+    picked = st.dataframe(
+        table,
+        hide_index=True,
+        column_config=DOCUMENT_COLUMNS,
+        on_select="rerun",
+        selection_mode="multi-row",
+        key="corpus-table",
+        row_height=WRAP_ROW_HEIGHT,
+        height=grid_height(len(table), cap=DOCUMENT_GRID_HEIGHT),
+    )
     st.caption(
         f"{len(table)} of {len(documents)} documents. 'Status today' applies the documents' dates and "
-        "successors to today's date; a session judges them at its own as-of date."
+        "successors to today's date; a session judges them at its own as-of date. Tick rows to verify "
+        "several documents at once."
     )
+    chosen = [table.iloc[i]["id"] for i in picked.selection.rows if i < len(table)]
+    unverified = [i for i in chosen if not catalog.get(i).provenance.verified]  # type: ignore[union-attr]
+    if unverified:
+        user = shared.user_id()
+        if st.button(f"Mark {len(unverified)} selected document(s) verified", icon=":material/verified:"):
+            act(lambda: wb.verify_documents(unverified, user), f"{', '.join(unverified)}: marked verified by {user}.")
     document_view(catalog, list(table["id"]))
 
 
@@ -99,8 +139,9 @@ def act(change: Callable[[], object], done: str) -> None:
     st.rerun()
 
 
-def search_tab(jurisdictions: list[str]) -> None:
-    """A hybrid (or dense / BM25) search over the passages."""
+def search_tab(catalog: Catalog, jurisdictions: list[str]) -> None:
+    """A hybrid (or dense / BM25) search over the passages, each hit with badges for a status to beware of and
+    an unverified upload."""
     with st.form("corpus-search"):
         query_col, k_col, mode_col = st.columns([4, 1, 1])
         query = query_col.text_input("Search the corpus", placeholder="beneficial ownership threshold")
@@ -116,8 +157,10 @@ def search_tab(jurisdictions: list[str]) -> None:
         for hit in hits:
             with st.container(border=True):
                 passage = f" · passage {md_escape(hit.passage_id)}" if hit.passage_id is not None else ""
+                doc = catalog.get(hit.doc_id)
                 st.markdown(
-                    f"**{md_escape(hit.title)}**  \n{md_escape(hit.chunk_id)}{passage} · {md_escape(hit.jurisdiction)} · "
+                    f"{hit_heading(hit.title, hit.status, doc.provenance if doc else None)}  \n"
+                    f"{md_escape(hit.chunk_id)}{passage} · {md_escape(hit.jurisdiction)} · "
                     f"{label(hit.status)} · score {hit.score:.3f}"
                 )
                 if hit.metadata:
@@ -132,7 +175,7 @@ def upload_tab() -> None:
         getattr(st, kind)(message)
     st.caption(
         "Markdown with YAML front matter carries its own metadata (id, title, jurisdiction, status, dates, "
-        "thresholds; see the README). Files without it (.txt, .pdf, plain .md) need at least a jurisdiction "
+        "thresholds; see docs/corpus.md). Files without it (.txt, .pdf, plain .md) need at least a jurisdiction "
         "below. A document id that is already indexed with other content is refused unless 'Replace "
         "existing documents' is ticked. Every upload is recorded with your user id and the time, and stays "
         "unverified (claims resting only on it are marked in answers) until an analyst marks it verified."
@@ -218,7 +261,7 @@ if browse.open:
         documents_tab(catalog, jurisdictions)
 if search.open:
     with search:
-        search_tab(jurisdictions)
+        search_tab(catalog, jurisdictions)
 if upload.open:
     with upload:
         upload_tab()

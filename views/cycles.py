@@ -11,6 +11,7 @@ from ui.charts import score_figure, status_figure, type_figure
 from ui.diffs import ADDED, CHANGED, REMOVED, cycle_claim_diff
 from ui.frames import cycle_frame, label
 from ui.outcome import outcome_markdown
+from ui.tables import WRAP_ROW_HEIGHT, decision_frame
 
 CHANGE_BADGES = {ADDED: ":green-badge[added]", REMOVED: ":red-badge[removed]", CHANGED: ":orange-badge[changed]"}
 
@@ -62,8 +63,24 @@ else:
     st.dataframe(
         cycle_frame(history, node_seconds),
         hide_index=True,
-        column_config={"score": st.column_config.NumberColumn(format="%.2f")},
+        row_height=WRAP_ROW_HEIGHT,
+        column_config={
+            "score": st.column_config.NumberColumn(format="%.2f"),
+            "decisions": st.column_config.TextColumn(width="medium"),
+        },
     )
+    decisions = decision_frame(history, result.identified_deficiencies)
+    if not decisions.empty:
+        st.markdown("#### Review decisions")
+        st.dataframe(
+            decisions,
+            hide_index=True,
+            row_height=WRAP_ROW_HEIGHT,
+            column_config={
+                "deficiency": st.column_config.TextColumn(width="large"),
+                "note": st.column_config.TextColumn(width="large"),
+            },
+        )
     if node_seconds:
         st.markdown("#### Seconds per step and cycle")
         st.caption(

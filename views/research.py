@@ -1,16 +1,19 @@
-"""Research: ask a question, watch the loop live, decide on its proposed corrections, read the answer."""
+"""Research: ask a question, watch the loop live, decide on its proposed corrections (ui/review_queue.py), read
+the answer."""
 
-from datetime import date
+from datetime import UTC, date, datetime
+from typing import Any
 
 import streamlit as st
 
 from core.domain.limits import MAX_CYCLES, MIN_AS_OF, latest_as_of
 from core.domain.safe_markdown import md_escape
-from core.service import InputError, RunResult, SessionStatus
+from core.service import RunResult, SessionStatus
 from ui import acts, evidence, live, shared
-from ui.board import BoardChanges, card_decision, paused_changes, review_payload, undecided_line
-from ui.frames import answer_markdown, citation_frame, label, severity_badge
+from ui.asking import DUPLICATE_WINDOW_S, recent_duplicate
+from ui.frames import citation_frame, label, severity_badge
 from ui.outcome import outcome_markdown
+from ui.review_queue import review_queue, take_intent
 
 POLICIES = {
     "manual": "Manual: I review every proposed correction",
@@ -19,299 +22,206 @@ POLICIES = {
     "all": "Approve every correction automatically",
     "none": "Reject every correction (draft and critique only)",
 }
-ACTIONS = {"approve": "Approve", "edit": "Edit query", "reject": "Reject"}
 EXAMPLE = (
-    "e.g. Compare CDD requirements for money service businesses under EU AMLR 2024 and FinCEN's CDD Rule, "
-    "focusing on beneficial ownership thresholds."
+    "e.g. Compare the record-keeping periods for customer due diligence files under the UK Money Laundering "
+    "Regulations 2017 and MAS Notice PSN01."
 )
-INTENT_KEY = "review-intent"
-STALE = "This review was already answered (in another tab?): reload to see where the session stands."
-
-wb = shared.workbench()
-result = shared.current_result(wb)
-user = shared.user_id()
-today = date.today()
+"""The question box's placeholder: a neutral example, not one of the evaluation questions."""
+PENDING_KEY = "ask-pending"
+"""A Run held back because the same question was just asked: its inputs and the earlier session."""
 
 
-def card_key(part: str, thread_id: str, cycle: int, proposal: dict) -> str:
-    """The widget key of one part (action, query, note) of a review card."""
-    return f"{part}-{thread_id}-{cycle}-{proposal['id']}"
-
-
-def review_card(thread_id: str, cycle: int, p: dict, shown: RunResult) -> tuple[str | None, str, str]:
-    """One proposed correction with the flagged claim and the critic's evidence, its decision (none until chosen),
-    query and note; plain widgets, no form, so Enter in a field never submits the review."""
-    st.markdown(f"{severity_badge(p['severity'])} **{label(p['deficiency_type'])}** · {md_escape(p['subject'])}")
-    st.markdown(md_escape(p["description"]))
-    flagged = next((d for d in shown.identified_deficiencies if d.id == p["id"]), None)
-    if flagged is not None:
-        with st.expander("Flagged claim and the evidence the critic used", icon=":material/find_in_page:"):
-            evidence.deficiency_evidence(wb, shown, flagged)
-    st.caption(f"{p['id']} · section {md_escape(p['section'] or '-')} · {p['attempts']} earlier attempt(s)")
-    action = st.radio(
-        "Decision",
-        list(ACTIONS),
-        index=None,
-        format_func=ACTIONS.get,
-        horizontal=True,
-        key=card_key("action", thread_id, cycle, p),
-    )
-    query = st.text_area("Correction query", value=p["query"], height=68, key=card_key("query", thread_id, cycle, p))
-    if not p["query"]:
-        st.caption(
-            "No retrieval needed: the revision uses the corpus metadata. Write a query to retrieve evidence instead."
+def ask_form(result: RunResult | None) -> None:
+    """The question form (cleared by "New question" and after a run starts); a Run of a question asked within
+    the last minute asks first."""
+    generation = st.session_state.get(shared.ASK_GENERATION_KEY, 0)
+    today = date.today()
+    with (
+        st.expander("New research question", expanded=result is None, icon=":material/edit_note:"),
+        st.form(f"ask-{generation}"),
+    ):
+        question = st.text_area(
+            "Question",
+            placeholder=EXAMPLE,
+            max_chars=wb.settings.max_query_chars,
+            height=100,
+            key=f"question-{generation}",
         )
-    note = st.text_input("Note", placeholder="Why (required when rejecting)", key=card_key("note", thread_id, cycle, p))
-    return action, query, note
+        left, middle, right = st.columns(3)
+        as_of = left.date_input(
+            "Answer correct as of",
+            value=today,
+            min_value=MIN_AS_OF,
+            max_value=latest_as_of(today),
+            format="YYYY-MM-DD",
+            help="Sources are judged by their status on this date.",
+        )
+        max_cycles = middle.number_input(
+            "Max correction cycles", min_value=0, max_value=MAX_CYCLES, value=wb.settings.max_cycles, step=1
+        )
+        policy = right.selectbox("Approval policy", list(POLICIES), format_func=POLICIES.get)
+        asked = st.form_submit_button("Run", type="primary", icon=":material/play_arrow:")
+    if asked:
+        inputs = {"question": question, "as_of": as_of, "max_cycles": int(max_cycles), "policy": policy}
+        earlier = recent_duplicate(question, wb.sessions(user_id=shared.user_id()), datetime.now(UTC))
+        if earlier is None:
+            start(inputs)
+        else:
+            st.session_state[PENDING_KEY] = {**inputs, "earlier": earlier.thread_id}
+    pending = st.session_state.get(PENDING_KEY)
+    if pending is not None:
+        duplicate_prompt(pending)
 
 
-def confirm_key(thread_id: str, cycle: int) -> str:
-    return f"confirm-all-{thread_id}-{cycle}"
-
-
-def confirm_all(thread_id: str, cycle: int, asking: bool) -> None:
-    """Open (or cancel) the confirmation that "Approve all" needs."""
-    st.session_state[confirm_key(thread_id, cycle)] = asking
-
-
-def ask(thread_id: str, cycle: int, kind: str, proposals: list[dict]) -> None:
-    """Button callback: remember what was asked of which review, with the cards as they were, before the rerun
-    reads the session again (so an answer meant for a review that is gone is told apart, not lost silently)."""
-    st.session_state[INTENT_KEY] = {
-        "thread": thread_id,
-        "cycle": cycle,
-        "kind": kind,
-        "cards": {
-            p["id"]: (
-                st.session_state.get(card_key("action", thread_id, cycle, p)),
-                st.session_state.get(card_key("query", thread_id, cycle, p), p["query"]),
-                st.session_state.get(card_key("note", thread_id, cycle, p), ""),
-            )
-            for p in proposals
-        },
-    }
-    st.session_state.pop(confirm_key(thread_id, cycle), None)
-
-
-def stale_review(intent: dict) -> None:
-    """Say that the review this tab answered is gone, and show what was decided on it (nothing was applied)."""
-    st.warning(STALE, icon=":material/sync_problem:")
-    decided = [
-        f"{did}: {ACTIONS[a]}" + (f" ({note})" if note else "") for did, (a, _, note) in intent["cards"].items() if a
-    ]
-    if decided:
-        st.caption("Your decisions on it were not applied:  \n" + "  \n".join(md_escape(line) for line in decided))
-
-
-def resume(thread_id: str, cycle: int, payload: dict, progress: live.LiveProgress) -> RunResult:
-    """Answer the review of `cycle`; a refusal because another tab answered it first says so in plain words."""
-    try:
-        return wb.resume(thread_id, payload, on_event=progress, user_id=user)
-    except InputError:
-        now = wb.show(thread_id, user_id=user)
-        if now.status != SessionStatus.awaiting_review or (now.pending_review or {}).get("cycle") != cycle:
-            raise InputError(STALE) from None
-        raise
-
-
-st.title("Research")
-
-# ------------------------------------------------------------------------------------------ a new question
-with st.expander("New research question", expanded=result is None, icon=":material/edit_note:"), st.form("ask"):
-    question = st.text_area("Question", placeholder=EXAMPLE, max_chars=wb.settings.max_query_chars, height=100)
-    left, middle, right = st.columns(3)
-    as_of = left.date_input(
-        "Answer correct as of",
-        value=today,
-        min_value=MIN_AS_OF,
-        max_value=latest_as_of(today),
-        format="YYYY-MM-DD",
-        help="Sources are judged by their status on this date.",
+def duplicate_prompt(pending: dict[str, Any]) -> None:
+    """Ask before a second session of a question asked moments ago: run it again, open the earlier one, or
+    cancel."""
+    st.warning(
+        f"You asked this question less than {DUPLICATE_WINDOW_S} seconds ago (session `{pending['earlier']}`). "
+        "Run it again as a new session?",
+        icon=":material/content_copy:",
     )
-    max_cycles = middle.number_input(
-        "Max correction cycles", min_value=0, max_value=MAX_CYCLES, value=wb.settings.max_cycles, step=1
-    )
-    policy = right.selectbox("Approval policy", list(POLICIES), format_func=POLICIES.get)
-    asked = st.form_submit_button("Run", type="primary", icon=":material/play_arrow:")
-if asked:
-    shared.run_live(
-        "Starting the loop…",
-        lambda progress: wb.start(
-            question,
-            as_of=as_of,
-            max_cycles=int(max_cycles),
-            approve=policy,
-            user_id=user,
+    buttons = st.container(horizontal=True)
+    if buttons.button("Run again", type="primary", icon=":material/play_arrow:"):
+        st.session_state.pop(PENDING_KEY, None)
+        start(pending)
+    if buttons.button("Open the earlier session", icon=":material/folder_open:"):
+        st.session_state.pop(PENDING_KEY, None)
+        shared.set_thread(pending["earlier"])
+        st.rerun()
+    if buttons.button("Cancel"):
+        st.session_state.pop(PENDING_KEY, None)
+        st.rerun()
+
+
+def start(inputs: dict[str, Any]) -> None:
+    """Start the loop on the form's inputs with live progress; the form is cleared once the session exists."""
+
+    def run(progress: live.LiveProgress) -> RunResult:
+        result = wb.start(
+            inputs["question"],
+            as_of=inputs["as_of"],
+            max_cycles=inputs["max_cycles"],
+            approve=inputs["policy"],
+            user_id=shared.user_id(),
             actor=shared.reviewer(),
             on_event=progress,
-        ),
-    )
+        )
+        shared.clear_question_form()
+        return result
 
-if result is None:
-    st.caption(
-        "The loop drafts an answer from the corpus, critiques it into deficiencies, and proposes a targeted "
-        "correction for each; you approve, edit or reject them before any correction retrieval runs."
-    )
-else:
-    tid = result.thread_id
+    shared.run_live("Starting the loop…", run)
+
+
+def header(result: RunResult) -> None:
+    """The session's question, badge, score, cycle, as-of date and approval policy, and its last run's log."""
     st.subheader(md_escape(result.question))
-    st.markdown(f"{shared.status_badge(result)} · session `{tid}` · engine {md_escape(result.engine)}")
+    st.markdown(f"{shared.status_badge(result)} · session `{result.thread_id}` · engine {md_escape(result.engine)}")
     cols = st.columns(4)
     cols[0].metric("Quality score", "—" if result.quality_score is None else f"{result.quality_score:.2f}")
     cols[1].metric("Cycle", f"{result.evaluation_cycle} of {result.max_evaluation_cycles}")
     cols[2].metric("As of", result.as_of.isoformat() if result.as_of else "—")
     cols[3].metric("Approval", result.approval_policy)
-    live.show_run_log(tid)
-    intent = st.session_state.pop(INTENT_KEY, None)
-    if intent is not None and intent["thread"] != tid:
-        intent = None
-    answerable = result.status == SessionStatus.awaiting_review and result.pending_review and not wb.is_running(tid)
-    if intent is not None and not (answerable and result.pending_review["cycle"] == intent["cycle"]):
-        stale_review(intent)
-        intent = None
+    live.show_run_log(result.thread_id)
 
-    # ------------------------------------------------------------------------------------- review queue
-    if wb.is_running(tid) or result.status == SessionStatus.running:
-        st.info(
-            "A run is executing on this session (in another tab, or on another server). Refresh to see where it stands."
+
+def running_note() -> None:
+    st.info(
+        "A run is executing on this session (in another tab, or on another server). Refresh to see where it stands."
+    )
+    st.button("Refresh", icon=":material/refresh:")
+
+
+def residual_box(result: RunResult) -> None:
+    """What the loop left unresolved (disclosed in every export), most severe first, or that nothing is left."""
+    residual = sorted(result.residual_deficiencies, key=lambda d: -d.severity.rank)
+    with st.container(border=True):
+        if not residual:
+            st.success("No residual deficiencies: nothing is left to disclose.", icon=":material/verified:")
+            return
+        st.error(
+            f"**Residual deficiencies: {len(residual)}.** The loop did not resolve "
+            f"{'these' if len(residual) != 1 else 'this one'}; the answer discloses "
+            f"{'them' if len(residual) != 1 else 'it'} in every export.",
+            icon=":material/report:",
         )
-        st.button("Refresh", icon=":material/refresh:")
+        for d in residual:
+            extra = " · accepted risk" if d.accepted_risk else ""
+            st.markdown(
+                f"{severity_badge(d.severity.value)} **{label(d.deficiency_type.value)}** "
+                f"({label(d.resolution_status.value)}{extra}): {md_escape(d.description)}"
+            )
+            if d.analyst_note:
+                st.caption(f"Note: {md_escape(d.analyst_note)}")
 
-    elif result.status == SessionStatus.awaiting_review and result.pending_review:
-        pending = result.pending_review
-        cycle, proposals = pending["cycle"], pending["proposals"]
-        staged = wb.staged_edits(tid, user, cycle=cycle)
-        board = (
-            paused_changes(result.identified_deficiencies, staged.rows, [p["id"] for p in proposals])
-            if staged
-            else BoardChanges()
-        )
-        queue, draft = st.columns([3, 2], gap="large")
-        with draft:
-            st.markdown("**Draft under review**")
-            with st.container(height=640, border=True):
-                st.markdown(answer_markdown(pending["answer"]))
-        with queue:
-            st.info(outcome_markdown(result.outcome), icon=":material/pending_actions:")
-            if pending.get("auto_decided"):
-                st.caption(
-                    "Decided by the approval policy: "
-                    + ", ".join(f"{did} ({action})" for did, action in pending["auto_decided"].items())
-                )
-            if board:
-                st.warning(
-                    "Edits staged on the Deficiencies board travel with this review:  \n"
-                    + "  \n".join(f"- {md_escape(line)}" for line in board.summary())
-                )
-            cards = {}
-            for p in proposals:
-                with st.container(border=True):
-                    cards[p["id"]] = review_card(tid, cycle, p, result)
-            confirmed = acts.confirmation_cards(tid, cycle, pending.get("confirmations", []))
-            struck = acts.review_strikes(result, cycle)
-            undecided = sum(1 for action, _, _ in cards.values() if action is None)
-            buttons = st.container(horizontal=True, vertical_alignment="center")
-            buttons.button(
-                "Submit decisions",
-                type="primary",
-                icon=":material/send:",
-                disabled=undecided > 0,
-                on_click=ask,
-                args=(tid, cycle, "submit", proposals),
-            )
-            buttons.button("Approve all", icon=":material/done_all:", on_click=confirm_all, args=(tid, cycle, True))
-            buttons.button(
-                "Stop and finalize", icon=":material/stop_circle:", on_click=ask, args=(tid, cycle, "stop", proposals)
-            )
-            buttons.caption(undecided_line(undecided, len(proposals), "cards"))
-            if st.session_state.get(confirm_key(tid, cycle)):
-                with st.container(border=True):
-                    st.warning(
-                        f"Approve all {len(proposals)} proposed correction(s) as proposed? Decisions, edited "
-                        "queries and notes on the cards are not used.",
-                        icon=":material/help:",
-                    )
-                    confirm = st.container(horizontal=True)
-                    confirm.button(
-                        f"Yes, approve all {len(proposals)}",
-                        type="primary",
-                        on_click=ask,
-                        args=(tid, cycle, "approve_all", proposals),
-                    )
-                    confirm.button("Cancel", on_click=confirm_all, args=(tid, cycle, False))
-        if intent is not None:
-            kind, decisions, errors = intent["kind"], {}, []
-            if kind == "submit":
-                for p in proposals:
-                    decision, error = card_decision(p, *intent["cards"][p["id"]])
-                    if error:
-                        errors.append(error)
-                    else:
-                        decisions[p["id"]] = decision
-            payload = review_payload(proposals, decisions, board, shared.reviewer(), cycle=cycle, stop=kind == "stop")
-            payload["decisions"].update(confirmed)
-            payload["struck"] = struck
-            for error in errors:
-                st.error(md_escape(error))
-            if not errors:
-                shared.run_live("Resuming the loop…", lambda progress: resume(tid, cycle, payload, progress))
 
-    # ------------------------------------------------------------------------------------------- answer
-    elif result.status == SessionStatus.completed:
-        st.info(outcome_markdown(result.outcome), icon=":material/flag:")
-        residual = sorted(result.residual_deficiencies, key=lambda d: -d.severity.rank)
-        with st.container(border=True):
-            if residual:
-                st.error(
-                    f"**Residual deficiencies: {len(residual)}.** The loop did not resolve "
-                    f"{'these' if len(residual) != 1 else 'this one'}; the answer discloses "
-                    f"{'them' if len(residual) != 1 else 'it'} in every export.",
-                    icon=":material/report:",
-                )
-                for d in residual:
-                    extra = " · accepted risk" if d.accepted_risk else ""
-                    st.markdown(
-                        f"{severity_badge(d.severity.value)} **{label(d.deficiency_type.value)}** "
-                        f"({label(d.resolution_status.value)}{extra}): {md_escape(d.description)}"
-                    )
-                    if d.analyst_note:
-                        st.caption(f"Note: {md_escape(d.analyst_note)}")
-            else:
-                st.success(
-                    "No residual deficiencies: nothing is left to disclose.",
-                    icon=":material/verified:",
-                )
-        st.markdown("#### Answer")
-        with st.container(border=True):
-            st.markdown(shared.flagged_answer(result) or "_The loop produced no answer._")
-        st.markdown("#### Citations")
-        citations = citation_frame(result)
-        st.dataframe(citations, hide_index=True)
-        stale = citations[citations["status at as-of"] != "in force"]
-        if not stale.empty:
-            st.caption(
-                "Cited but not in force at the as-of date: "
-                + ", ".join(md_escape(d) for d in stale["document"])
-                + " (cited for context; see the answer's wording)."
-            )
-        st.markdown("#### Evidence per claim")
+def finished_answer(result: RunResult) -> None:
+    """Why the loop stopped, the residuals, the answer with its flags, the cited sources and each claim's
+    evidence."""
+    st.info(outcome_markdown(result.outcome), icon=":material/flag:")
+    residual_box(result)
+    st.markdown("#### Answer")
+    with st.container(border=True):
+        st.markdown(shared.flagged_answer(result) or "_The loop produced no answer._")
+    st.markdown("#### Citations")
+    citations = citation_frame(result)
+    st.table(citations.set_index("document"))
+    stale = citations[citations["status at as-of"] != "in force"]
+    if not stale.empty:
         st.caption(
-            "Expand a claim to read the passages it quotes, the quoted sentence in bold, with each document's "
-            "status at the as-of date, its dates and how it arrived."
+            "Cited but not in force at the as-of date: "
+            + ", ".join(md_escape(d) for d in stale["document"])
+            + " (cited for context; see the answer's wording)."
         )
-        evidence.claim_evidence(wb, result)
-        acts.confirm_panel(wb, result)
+    st.markdown("#### Evidence per claim")
+    st.caption(
+        "Expand a claim to read the passages it quotes, the quoted sentence in bold, with each document's "
+        "status at the as-of date, its dates and how it arrived."
+    )
+    evidence.claim_evidence(wb, result)
+    acts.confirm_panel(wb, result)
 
+
+def interrupted(result: RunResult) -> None:
+    """A run cut off mid-way, with the button that carries it on from its last checkpoint."""
+    st.warning(
+        "The last run on this session was cut off before it paused or finished (the server stopped "
+        "mid-run). It can carry on from its last checkpoint.",
+        icon=":material/warning:",
+    )
+    if st.button("Continue the run", type="primary", icon=":material/play_arrow:"):
+        user = shared.user_id()
+        shared.run_live(
+            "Continuing the loop…",
+            lambda progress: wb.continue_run(result.thread_id, on_event=progress, user_id=user),
+        )
+
+
+def page(result: RunResult | None) -> None:
+    """The question form, then the open session in the part its status calls for."""
+    st.title("Research")
+    ask_form(result)
+    if result is None:
+        st.caption(
+            "The loop drafts an answer from the corpus, critiques it into deficiencies, and proposes a targeted "
+            "correction for each; you approve, edit or reject them before any correction retrieval runs."
+        )
+        return
+    header(result)
+    running = wb.is_running(result.thread_id)
+    paused = result.status == SessionStatus.awaiting_review and result.pending_review is not None
+    intent = take_intent(result, paused and not running)
+    if running or result.status == SessionStatus.running:
+        running_note()
+    elif paused:
+        review_queue(wb, result, intent)
+    elif result.status == SessionStatus.completed:
+        finished_answer(result)
     elif result.status == SessionStatus.interrupted:
-        st.warning(
-            "The last run on this session was cut off before it paused or finished (the server stopped "
-            "mid-run). It can carry on from its last checkpoint.",
-            icon=":material/warning:",
-        )
-        if st.button("Continue the run", type="primary", icon=":material/play_arrow:"):
-            shared.run_live(
-                "Continuing the loop…", lambda progress: wb.continue_run(tid, on_event=progress, user_id=user)
-            )
-
+        interrupted(result)
     else:
         st.warning("This session holds no loop state (it failed before its first step). Ask the question again.")
+
+
+wb = shared.workbench()
+page(shared.current_result(wb))

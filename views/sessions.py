@@ -7,6 +7,7 @@ from core.service import InputError, SessionBusyError, SessionNotFoundError
 from ui import shared
 from ui.frames import session_frame
 from ui.outcome import outcome_markdown
+from ui.tables import WRAP_ROW_HEIGHT, session_choice
 
 wb = shared.workbench()
 sessions = wb.sessions(user_id=shared.user_id())
@@ -20,10 +21,14 @@ else:
     st.dataframe(
         session_frame(sessions),
         hide_index=True,
+        row_height=WRAP_ROW_HEIGHT,
         column_config={
             "question": st.column_config.TextColumn(width="large"),
             "termination": st.column_config.TextColumn(width="large"),
             "score": st.column_config.NumberColumn(format="%.2f"),
+            "branched from": st.column_config.TextColumn(
+                width="medium", help="A branch names the session and the cycle it was branched from"
+            ),
         },
     )
     by_id = {s.thread_id: s for s in sessions}
@@ -34,8 +39,7 @@ else:
     current = shared.current_thread()
 
     def choice(thread_id: str) -> str:
-        s = by_id[thread_id]
-        return f"{s.question[:90]} · {s.outcome.badge} · {s.created_at[:16].replace('T', ' ')} · {thread_id}"
+        return session_choice(by_id[thread_id], by_id[thread_id].outcome.badge)
 
     chosen = st.selectbox("Session", ids, index=ids.index(current) if current in by_id else 0, format_func=choice)
 

@@ -1,4 +1,4 @@
-"""Corpus commands of `python -m core`: `ingest` and `search` (README, "Command line").
+"""Corpus commands of `python -m core`: `ingest` and `search` (docs/cli.md).
 
 Input is validated before the store or the embedding model is opened, so bad input fails fast with exit 2.
 """
@@ -109,11 +109,11 @@ def run_ingest(args: argparse.Namespace) -> int:
         progress.end()
     for r in report.results:
         if r.ok:
-            print(f"ok     {r.path} -> {_ids(r.doc_ids)} ({r.chunks} chunks)")
+            print(f"ok     {r.path} -> {_ids(r.doc_ids)} ({r.chunks} passages)")
         else:
             print(f"error  {r.error}")
     summary = report.summary() if not kept else f"{report.summary()}; the rebuild was discarded"
-    print(f"{summary}; collection '{store.collection}' now holds {store.count()} chunks")
+    print(f"{summary}; collection '{store.collection}' now holds {store.count()} passages")
     if not report.succeeded:
         raise CliError("no file could be ingested (see the errors above)")
     n, total = len(report.failed), len(report.results)

@@ -44,7 +44,7 @@ class Severity(str, Enum):
 
     @property
     def weight(self) -> float:
-        """Penalty this severity takes off the quality score (see README, "Score")."""
+        """Penalty this severity takes off the quality score (see docs/architecture.md, "Score")."""
         return SEVERITY_WEIGHTS[self.value]
 
 

@@ -1,5 +1,5 @@
 """Engine choice: `offline | llm | hybrid` from settings.engine; hybrid when a model is configured, else offline.
-See README "Engines"."""
+See docs/engines.md."""
 
 from __future__ import annotations
 

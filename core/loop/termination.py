@@ -21,7 +21,7 @@ _DEFAULTS = Settings.model_fields
 
 @dataclass(frozen=True)
 class TerminationPolicy:
-    """Thresholds of the policy; see README "Termination". The defaults are read from the settings' fields, so a
+    """Thresholds of the policy; see docs/architecture.md, "Termination". The defaults are read from the settings' fields, so a
     policy built without settings stops where a default configuration does."""
 
     quality_threshold: float = _DEFAULTS["quality_threshold"].default

@@ -76,10 +76,10 @@ class IngestReport:
         return sum(r.chunks for r in self.results)
 
     def summary(self) -> str:
-        """One closing line, e.g. 'ingested 19 documents (84 chunks) from 19 files; 1 file failed'."""
+        """One closing line, e.g. 'ingested 19 documents (84 passages) from 19 files; 1 file failed'."""
         files = len(self.succeeded)
         line = (
-            f"ingested {self.documents} document{'s' * (self.documents != 1)} ({self.chunks} chunks) "
+            f"ingested {self.documents} document{'s' * (self.documents != 1)} ({self.chunks} passages) "
             f"from {files} file{'s' * (files != 1)}"
         )
         if self.failed:

@@ -10,7 +10,7 @@ Postgres: WORKBENCH_TEST_DATABASE_URL when set, else a throwaway server started 
 Debian's /usr/lib/postgresql/*/bin on a free port and stopped at the end; without one the Postgres rows are left
 out with the reason.
 
-Usage: python tests/bench/load.py [--levels 1,4,16] [--sessions 48] [--backends sqlite,postgres] [--update-readme]
+Usage: python tests/bench/load.py [--levels 1,4,16] [--sessions 48] [--backends sqlite,postgres] [--update-docs]
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import re
 import shutil
 import socket
 import statistics
@@ -44,10 +43,10 @@ from core.persistence.checkpoints import Persistence, _postgres, _sqlite, run_sl
 from core.retrieval.ingest import SAMPLE_CORPUS_DIR, ingest_paths  # noqa: E402
 from core.retrieval.registry import close_all  # noqa: E402
 from core.service import Workbench  # noqa: E402
+from tests.bench.doc_blocks import replace_block  # noqa: E402
 
 QUESTIONS = [q.question for q in load_questions(ROOT / "questions" / "q1-q6.yaml")]
 AS_OF = "2026-11-30"
-MARKERS = ("<!-- bench:load:start -->", "<!-- bench:load:end -->")
 
 
 # ------------------------------------------------------------------------------------------- throwaway Postgres
@@ -201,7 +200,7 @@ def main() -> None:
     parser.add_argument("--levels", default="1,4,16", help="concurrent sessions, comma-separated (default 1,4,16)")
     parser.add_argument("--sessions", type=int, default=48, help="sessions run at each level (default 48)")
     parser.add_argument("--backends", default="sqlite,postgres")
-    parser.add_argument("--update-readme", action="store_true", help="write the table into README.md")
+    parser.add_argument("--update-docs", action="store_true", help="write the table into docs/benchmarks.md")
     args = parser.parse_args()
     levels = [int(x) for x in args.levels.split(",")]
     backends = [b.strip() for b in args.backends.split(",") if b.strip()]
@@ -249,7 +248,7 @@ def main() -> None:
         else "Every session completed; no 'database is locked' errors."
     )
     print(verdict)
-    if args.update_readme:
+    if args.update_docs:
         block = (
             f"### Load (offline engine, sample corpus, `python tests/bench/load.py`)\n\n{out}\n\n{verdict} "
             f"Measured on {cpus} CPU core(s) (1-minute load average {load:.1f} at the end), Python "
@@ -263,16 +262,7 @@ def main() -> None:
             "(processes), which share only the database and Qdrant; this table is the per-replica figure. On a "
             "shared machine the figures vary by about a third from run to run. " + " ".join(notes)
         )
-        readme = ROOT / "README.md"
-        text = readme.read_text(encoding="utf-8")
-        start, end = MARKERS
-        if start not in text or end not in text:
-            raise SystemExit(f"README.md has no {start} ... {end} block to update")
-        text = re.sub(
-            re.escape(start) + r"\n.*?\n" + re.escape(end), lambda _m: f"{start}\n{block}\n{end}", text, flags=re.S
-        )
-        readme.write_text(text, encoding="utf-8")
-        print("README.md updated")
+        replace_block("load", block)
 
 
 if __name__ == "__main__":

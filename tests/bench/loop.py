@@ -2,16 +2,15 @@
 
 Prints per question: cycles, found/resolved/residual deficiencies, retrievals, wall time, seconds per node;
 orchestration overhead (wall time minus time inside nodes) as a share of the run (target <= 10%), and
-checkpoint bytes per cycle (target <= 64 KB). `--update-readme` writes the table into README.md.
+checkpoint bytes per cycle (target <= 64 KB). `--update-docs` writes the table into docs/benchmarks.md.
 
-Usage: python tests/bench/loop.py [--update-readme]
+Usage: python tests/bench/loop.py [--update-docs]
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import re
 import sqlite3
 import sys
 import tempfile
@@ -27,6 +26,7 @@ from core.evaluation.questions import load_questions  # noqa: E402
 from core.retrieval.ingest import ingest_paths  # noqa: E402
 from core.retrieval.registry import close_all  # noqa: E402
 from core.service import Workbench  # noqa: E402
+from tests.bench.doc_blocks import replace_block  # noqa: E402
 
 QUESTIONS = [q.question for q in load_questions(ROOT / "questions" / "q1-q6.yaml")]
 
@@ -54,13 +54,13 @@ def node_totals(per_cycle: dict[int, dict[str, float]]) -> dict[str, float]:
 
 
 BEFORE_PLAN_WALL_MS = {"Q1": 111, "Q2": 69, "Q3": 84, "Q4": 93, "Q5": 76, "Q6": 132}
-"""Wall time per question of the loop before the research plan (README table of 2026-11-30, same machine kind):
+"""Wall time per question of the loop before the research plan (benchmark table of 2026-11-30, same machine kind):
 the reference the issue asks this benchmark to report against; the old engine no longer exists to re-measure."""
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--update-readme", action="store_true")
+    parser.add_argument("--update-docs", action="store_true", help="write the table into docs/benchmarks.md")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(data_dir=Path(tmp))
@@ -120,7 +120,7 @@ def main() -> None:
     for x in rows:
         print(f"{x['q']} seconds per node: {x['nodes']}")
     print(verdict)
-    if args.update_readme:
+    if args.update_docs:
         block = (
             "### Loop (offline engine, sample corpus, `python tests/bench/loop.py`)\n\n"
             + table
@@ -130,15 +130,7 @@ def main() -> None:
             " at least one node was running (parallel `correct` tasks counted once), as a share of the run; checkpoint bytes are"
             " everything SQLite stores for the thread (checkpoints, metadata, pending writes) divided by its cycles."
         )
-        readme = ROOT / "README.md"
-        text = readme.read_text()
-        text = re.sub(
-            r"(<!-- bench:loop:start -->\n).*?(\n<!-- bench:loop:end -->)",
-            lambda m: m.group(1) + block + m.group(2),
-            text,
-            flags=re.S,
-        )
-        readme.write_text(text)
+        replace_block("loop", block)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """Does the loop help? Single pass vs naive retry vs the stateful loop on one or more questions files.
 
     python tests/bench/quality.py QUESTIONS_FILE[=CORPUS_DIR]... [--corpus DIR] [--collection NAME]
-                                  [--max-cycles N] [--out DIR] [--update-readme] [--strict]
+                                  [--max-cycles N] [--out DIR] [--update-docs] [--strict]
 
 `FILE=CORPUS_DIR` answers that file from its own corpus folder, ingested into a temporary data dir of its own
 (e.g. `questions/market-abuse.yaml=questions/corpora/market-abuse`); a bare FILE uses `--corpus DIR`.
@@ -12,7 +12,7 @@ at least 85%, retrieval calls, no question certified incomplete, no duplicate or
 per plan item), writes a plotly chart per file (HTML, and PNG when kaleido can render here) and the raw results as
 JSON into test-artifacts/. With `--corpus DIR` the corpus is
 ingested into a fresh temporary data dir first (nothing of yours is touched); otherwise the configured
-WORKBENCH_DATA_DIR / collection is used. `--update-readme` replaces the `bench:quality` block of README.md
+WORKBENCH_DATA_DIR / collection is used. `--update-docs` replaces the `bench:quality` block of docs/benchmarks.md
 with the generated table. `--strict` exits 1 when a target fails.
 """
 
@@ -36,15 +36,16 @@ from core.config import Settings, get_settings  # noqa: E402
 from core.evaluation.questions import QuestionsFileError, load_questions  # noqa: E402
 from core.evaluation.scores import EvalReport, format_table  # noqa: E402
 from core.evaluation.strategies import evaluate  # noqa: E402
+from tests.bench.doc_blocks import BENCHMARKS_DOC  # noqa: E402
 from tests.bench.quality_report import (  # noqa: E402
     HEADERS,
     LABELS,
     ORDER,
     comparison_rows,
-    readme_block,
+    doc_block,
     targets,
     text_table,
-    update_readme,
+    update_doc,
     write_chart,
 )
 
@@ -122,8 +123,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--out", default=str(ROOT / "test-artifacts"), help="artifact directory (default test-artifacts/)"
     )
-    parser.add_argument("--update-readme", action="store_true", help="rewrite the bench:quality block of README.md")
-    parser.add_argument("--readme", default=str(ROOT / "README.md"), help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--update-docs", action="store_true", help="rewrite the bench:quality block of docs/benchmarks.md"
+    )
+    parser.add_argument("--doc", default=str(BENCHMARKS_DOC), help=argparse.SUPPRESS)
     parser.add_argument("--strict", action="store_true", help="exit 1 when a target fails")
     args = parser.parse_args(argv)
 
@@ -167,15 +170,14 @@ def main(argv: list[str] | None = None) -> int:
             "strategies": {k: r.to_json(with_answers=True) for k, r in reports.items()},
         }
         blocks.append(
-            f"#### `{path}`\n\n" + readme_block(reports, path, contexts[path], with_how_to=i == len(results) - 1)
+            f"#### `{path}`\n\n" + doc_block(reports, path, contexts[path], with_how_to=i == len(results) - 1)
         )
         for line in write_chart(reports, out / Path(path).stem):
             print(line)
     (out / "quality.json").write_text(json.dumps(dump, ensure_ascii=False, indent=2), encoding="utf-8")
     print(f"\nresults: {out / 'quality.json'}")
-    if args.update_readme:
-        update_readme(Path(args.readme), "\n\n".join(blocks))
-        print(f"README: updated the bench:quality block of {args.readme}")
+    if args.update_docs:
+        update_doc(Path(args.doc), "\n\n".join(blocks))
     if args.strict and not passed:
         return 1
     return 0

@@ -6,14 +6,13 @@ open; the bare page is a script with the same widgets (same counts: cards, resid
 with literals, so it does no data work. Both include AppTest's own overhead; the ratio isolates the page's data
 work. Target: every page <= 250 ms of script time.
 
-Usage: python tests/bench/ui.py [--runs 15] [--update-readme]
+Usage: python tests/bench/ui.py [--runs 15] [--update-docs]
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import re
 import statistics
 import sys
 import tempfile
@@ -31,6 +30,7 @@ from core.config import Settings  # noqa: E402
 from core.persistence.checkpoints import close_all as close_persistence  # noqa: E402
 from core.retrieval.registry import close_all as close_stores  # noqa: E402
 from core.service import Workbench  # noqa: E402
+from tests.bench.doc_blocks import replace_block  # noqa: E402
 from tests.bench.ui_bare import BARE_APP, bare_body  # noqa: E402
 from tests.bench.ui_session import CYCLES, DEFICIENCIES, write_session  # noqa: E402
 
@@ -80,7 +80,7 @@ def bare_page(page: str, paused: bool, counts: dict[str, int], runs: int) -> lis
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=15)
-    parser.add_argument("--update-readme", action="store_true")
+    parser.add_argument("--update-docs", action="store_true", help="write the table into docs/benchmarks.md")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["WORKBENCH_DATA_DIR"] = tmp
@@ -115,7 +115,7 @@ def main() -> None:
     print(table)
     print()
     print(verdict)
-    if args.update_readme:
+    if args.update_docs:
         block = (
             "### UI (`python tests/bench/ui.py`)\n\n"
             + table
@@ -124,14 +124,7 @@ def main() -> None:
             + "\n\nBoth columns include AppTest's own cost of a rerun; the bare page has the same widgets filled"
             " with literals, so the ratio is the page's data work (service calls, tables, figures, export)."
         )
-        readme = ROOT / "README.md"
-        text = re.sub(
-            r"(<!-- bench:ui:start -->\n).*?(\n<!-- bench:ui:end -->)",
-            lambda m: m.group(1) + block + m.group(2),
-            readme.read_text(),
-            flags=re.S,
-        )
-        readme.write_text(text)
+        replace_block("ui", block)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""The benchmark's own logic (targets, tables, README block) on reports from the tiny corpus."""
+"""The benchmark's own logic (targets, tables, the block of docs/benchmarks.md) on reports from the tiny corpus."""
 
 from __future__ import annotations
 
@@ -49,8 +49,8 @@ def test_targets_report_pass_fail_with_evidence(bench, reports) -> None:
     assert all(isinstance(ok, bool) and evidence for _, ok, evidence in checks)
 
 
-def test_readme_block_is_generated_and_replaced(bench, reports, tmp_path: Path) -> None:
-    readme = tmp_path / "README.md"
+def test_docs_block_is_generated_and_replaced(bench, reports, tmp_path: Path) -> None:
+    readme = tmp_path / "benchmarks.md"
     readme.write_text(
         f"# X\n\n## Does the loop help?\n\n{bench.START}\n(not yet measured)\n{bench.END}\n\ntail\n", encoding="utf-8"
     )
@@ -62,9 +62,9 @@ def test_readme_block_is_generated_and_replaced(bench, reports, tmp_path: Path) 
         "max_cycles": 4,
         "retrieval_k": 8,
     }
-    body = bench.readme_block(reports, "q.yaml", context)
-    bench.update_readme(readme, body)
-    bench.update_readme(readme, body)  # idempotent
+    body = bench.doc_block(reports, "q.yaml", context)
+    bench.update_doc(readme, body)
+    bench.update_doc(readme, body)  # idempotent
     text = readme.read_text(encoding="utf-8")
     assert text.count(bench.START) == 1 and text.endswith("\n\ntail\n")
     assert "(not yet measured)" not in text

@@ -19,8 +19,9 @@ import pytest
 
 from tests import early
 from tests.ui.browser import CHROMIUM, VISITED, attempt, browse, download, go, serve, settle, shot
+from tests.ui.desk_scenarios import desk_scenario
 from tests.ui.support import Q1
-from ui.board import FINISHED_ORDER
+from ui.board import FINISHED_ORDER, PAUSED_ORDER
 
 NOTE = "checked against the FinCEN rule text"
 PAGES = ("Research", "Inbox", "Deficiencies", "Cycles", "Export", "Corpus", "Sessions")
@@ -36,6 +37,7 @@ class BrowserRun:
     address and the server's log."""
 
     q1_error: BaseException | None
+    desk_error: BaseException | None
     rest_error: BaseException | None
     requests: list[str]
     url: str
@@ -43,12 +45,14 @@ class BrowserRun:
 
 
 def run_in_the_browser(tmp: Path) -> BrowserRun:
-    """The Q1 scenario, then every page it did not open, in one browser against one fresh server."""
+    """The Q1 scenario, the analyst's desk, then every page they did not open, in one browser against one fresh
+    server."""
     requests: list[str] = []
     with serve(tmp) as url, browse(requests) as page:
         q1_error = attempt(page, lambda: q1_scenario(url, page))
+        desk_error = attempt(page, lambda: desk_scenario(url, page))
         rest_error = attempt(page, lambda: open_the_other_pages(url, page))
-    return BrowserRun(q1_error, rest_error, requests, url, (tmp / "server.log").read_text())
+    return BrowserRun(q1_error, desk_error, rest_error, requests, url, (tmp / "server.log").read_text())
 
 
 if CHROMIUM.exists():
@@ -63,6 +67,15 @@ def test_q1_from_question_to_downloads() -> None:
     if run.q1_error is not None:
         raise run.q1_error
     assert "Traceback" not in run.server_log, run.server_log
+
+
+@pytest.mark.early("browser")
+def test_the_analysts_desk() -> None:
+    """Corpus provenance and badges, a second Run asked first, a residual added from the board after the run,
+    decisions in words and a branch marked with its parent (tests/ui/desk_scenarios.py)."""
+    run = early.outcome("browser")
+    if run.desk_error is not None:
+        raise run.desk_error
 
 
 @pytest.mark.early("browser")
@@ -112,7 +125,8 @@ def q1_scenario(server: str, page: object) -> None:
     grid = page.get_by_test_id("stDataFrame").first
     box = grid.bounding_box()
     page.mouse.click(box["x"] + 30, box["y"] + 35 + 36)
-    page.keyboard.press("ArrowRight")  # the decision column
+    for _ in range(PAUSED_ORDER.index("decision")):  # the decision column
+        page.keyboard.press("ArrowRight")
     page.keyboard.press("Enter")
     page.wait_for_timeout(400)
     page.keyboard.type("dismissed")

@@ -122,7 +122,7 @@ def test_research_runs_q1_through_the_review_queue(app: AppTest, wb: Workbench) 
     else:
         assert "No residual deficiencies" in text(app.success)
     assert "## US" in text(app.markdown)
-    assert len(app.dataframe[0].value) == len(done.citations)
+    assert len(app.table[0].value) == len(done.citations)  # a table that wraps, not a grid that cuts columns
 
 
 def test_stopping_discloses_the_open_deficiencies(app: AppTest, wb: Workbench, q1_paused: RunResult) -> None:
@@ -269,13 +269,18 @@ def test_corpus_page_browses_filters_and_searches(app: AppTest) -> None:
     app.switch_page(CORPUS).run()
     assert app.metric[0].value == "19"
     assert len(app.dataframe[0].value) == 19
+    assert list(app.dataframe[0].value.columns[:6]) == ["id", "title", "flags", "status today", "verified", "source"]
+    app.toggle[0].set_value(True).run()  # only flagged: the two erroneous distractors and the superseded one
+    assert sorted(map(tuple, app.dataframe[0].value["flags"])) == [("erroneous",), ("erroneous",), ("superseded",)]
+    app.toggle[0].set_value(False).run()
     app.multiselect[0].set_value(["SG"]).run()
     assert set(app.dataframe[0].value["jurisdiction"]) == {"SG"}
     app.session_state["corpus-tab"] = "Search"
     app.run()
-    next(t for t in app.text_input if t.label == "Search the corpus").input("beneficial ownership threshold")
+    next(t for t in app.text_input if t.label == "Search the corpus").input("beneficial ownership threshold 15%")
     click(app, "Search")
     assert "passage(s) for" in text(app.caption) and "score" in text(app.markdown)
+    assert ":red-badge[erroneous]" in " ".join(m.value for m in app.markdown)  # the distractor is marked
 
 
 def test_uploads_are_ingested_with_metadata_and_per_file_errors(wb: Workbench) -> None:
