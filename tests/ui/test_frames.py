@@ -18,11 +18,11 @@ from ui.board import (
     board_counts,
     board_frame,
     board_rows,
-    card_decision,
     paused_changes,
     review_payload,
     undecided_line,
 )
+from ui.cards import card_decision
 from ui.frames import cycle_frame, frame_records, needs_metadata, session_frame, upload_defaults
 
 S = ResolutionStatus
