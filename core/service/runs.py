@@ -73,9 +73,10 @@ class Runs(WorkbenchBase):
         policy = validate_policy(approve)
         store = self.store(collection)
         if store.count() == 0:
+            name = collection or self.settings.collection
             state = "is empty" if store.exists() else "does not exist"
             raise InputError(
-                f"the corpus is empty: collection '{store.collection}' {state}; ingest documents first "
+                f"the corpus is empty: collection '{name}' {state}; ingest documents first "
                 "(python -m core ingest PATH or the Corpus page)"
             )
         thread_id = uuid.uuid4().hex[:12]
