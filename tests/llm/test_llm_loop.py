@@ -154,7 +154,7 @@ def test_a_fabricated_figure_never_finishes_at_full_score_with_nothing_disclosed
     assert r.termination_reason != NO_OPEN_DEFICIENCIES and r.quality_score < 0.85
     (wrong,) = [d for d in r.residual_deficiencies if d.deficiency_type == DeficiencyType.incorrect_threshold]
     assert (wrong.subject, wrong.origin, wrong.severity.value) == ("RU:RU:threshold:percent:10", "rules", "critical")
-    assert "[critical] incorrect_threshold" in r.final_answer.split("## Residual deficiencies")[1]
+    assert "[critical] incorrect threshold" in r.final_answer.split("## Residual deficiencies")[1]
 
 
 @pytest.mark.parametrize("budget", [{"llm_budget_calls": 3}, {"llm_budget_tokens": 400}])

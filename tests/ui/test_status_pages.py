@@ -72,7 +72,10 @@ def test_every_page_shows_the_same_outcome_for_a_paused_session(
 ) -> None:
     outcome = wb.show(q1_paused.thread_id).outcome
     for page, (counts, text) in shown_outcomes(app, q1_paused.thread_id, PAGES).items():
-        assert counts == [outcome.counts.line()], page
+        if page == "views/inbox.py":  # every paused session of the data dir is listed
+            assert outcome.counts.line() in counts, page
+        else:
+            assert counts == [outcome.counts.line()], page
         assert outcome.badge_markdown() in text and outcome.headline in text, page
 
 
