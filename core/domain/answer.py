@@ -350,6 +350,8 @@ def _cell(claim: Claim, aspect: Aspect, code: str) -> str:
     value = ""
     if aspect in (Aspect.threshold, Aspect.penalty):
         figs = [f for f in figures(text) if f.unit != "days"]
+        # "from X to Y" states a change: the figure that applies is the one it goes to
+        figs = [f for f in figs if not text[: text.find(f.text)].rstrip().lower().endswith("from")] or figs
         if figs:
             f = figs[0]
             value = COMPARATOR_WORDS.get(f.comparator or "", "{}").format(f.text)

@@ -80,6 +80,8 @@ def recall_corpus() -> list[tuple[DocumentMeta, list[str]]]:
                 "days of taking the recall action.",
                 "A supplier who fails to give the notice commits an offence with a maximum penalty of AUD 50,000 "
                 "for a body corporate. Suppliers must keep recall records for five years.",
+                "A 2022 amendment raised the maximum recall penalty for a body corporate from AUD 20,000 to "
+                "AUD 50,000. Whether the penalty could be raised again is under discussion.",
             ],
         ),
         (

@@ -97,8 +97,14 @@ def test_yes_or_no_for_each_gets_one_verdict_per_jurisdiction_and_no_guess(wb: W
     assert said.get("CA") == "no" and "AU" not in said  # no Australian source states a change: no verdict for it
 
 
-def test_an_unstated_change_gets_no_verdict_but_a_disclosed_gap(wb: Workbench) -> None:
+def test_a_change_a_source_in_force_states_as_made_is_yes(wb: Workbench) -> None:
     r = run(wb, "Has Australia raised the maximum recall penalty?")
+    assert verdict_words(r.answer.verdict) == {"*": "yes"}
+    assert "A 2022 amendment raised" in r.answer.verdict.text and "under discussion" not in r.answer.verdict.text
+
+
+def test_an_unstated_change_gets_no_verdict_but_a_disclosed_gap(wb: Workbench) -> None:
+    r = run(wb, "Has Australia shortened the recall notice period?")
     assert r.answer.verdict is None
     assert any(d.subject == "*:verdict" for d in r.residual_deficiencies)
     assert r.termination_reason != "no_open_deficiencies"

@@ -20,7 +20,7 @@ from core.domain.instructions import has_instructions
 from core.domain.plan import ANY_JURISDICTION, PlanItem, ResearchPlan
 from core.engines.base import EngineContext
 from core.engines.offline.ranking import Candidate
-from core.engines.offline.relevance import min_relevance, said_terms
+from core.engines.offline.relevance import min_relevance, said_terms, subject_terms
 from core.engines.offline.sources import short_name
 from core.engines.text import is_anaphoric, sentences
 
@@ -35,7 +35,11 @@ CHANGE_QUESTION = re.compile(
 )
 """A yes/no question about a change: an auxiliary, then (within a few words) a verb of change."""
 CHANGE_WORD = re.compile(rf"\b(?:{CHANGE_STEMS})\w*", re.I)
-HEDGED = re.compile(r"\b(?:may|might|can|could|would|should|propos\w*|plan\w*|consult\w*|draft)\b", re.I)
+HEDGED = re.compile(
+    r"\b(?:may|might|can|could|would|should|propos\w*|plan\w*|consult\w*|draft|whether|not verified|unclear|"
+    r"uncertain|provides? for)\b",
+    re.I,
+)
 """A sentence stating a change only as possible or planned: not a change made."""
 EACH = re.compile(r"\b(?:for each|each of|in each|respectively|for both|every one)\b", re.I)
 NOT_IN_FORCE = re.compile(r"\bonly proposed\b|\bnot yet\b", re.I)
@@ -73,14 +77,17 @@ def _stating(doc: DocumentMeta, plan: ResearchPlan, ctx: EngineContext, made: bo
     """The sentence of the document that states a change of what the question asks about (`made`: the asked
     change as done, not as possible or planned; else any change), or None."""
     changed = _verb(plan.question) if made else CHANGE_WORD
-    topic = set(plan.topic_terms)
+    order = subject_terms(plan) or list(plan.topic_terms)
+    topic = set(order)
     needed = max(1, round(min_relevance(topic) * len(topic)))
+    if made:  # a "Yes" rests on a sentence about the very subject asked: half its words, at least two
+        needed = max(needed, min(len(topic), max(2, (len(topic) + 1) // 2)))
     best: tuple[int, Quote] | None = None
     for chunk_id, text in _chunks(doc.id, ctx):
         for s in sentences(text):
             if not changed.search(s) or is_anaphoric(s) or has_instructions(s) or (made and HEDGED.search(s)):
                 continue
-            shared = len(said_terms(topic, s, plan.topic_terms))
+            shared = len(said_terms(topic, s, order))
             if shared >= needed and (best is None or shared > best[0]):
                 best = (shared, Quote(doc_id=doc.id, chunk_id=chunk_id, quote=s))
     return best[1] if best else None
