@@ -27,7 +27,7 @@ import httpx  # noqa: E402
 
 from core.config import Settings  # noqa: E402
 from core.domain.records import ModelCall  # noqa: E402
-from core.engines.llm import LlmClient, LlmDrafter  # noqa: E402
+from core.engines.llm import LlmClient, LlmDrafter, LlmUnavailableError  # noqa: E402
 from core.evaluation.questions import load_questions  # noqa: E402
 from core.loop.deps import Deps  # noqa: E402
 from core.retrieval.ingest import ingest_paths  # noqa: E402
@@ -99,7 +99,13 @@ def main() -> None:
             ctx = Deps.context_of(wb.store(), q.as_of)
             one = LlmDrafter(LlmClient(settings), fallback=None, max_claims=settings.llm_max_claims)
             started = time.perf_counter()
-            base = one.draft(r.plan, hits, ctx)
+            try:
+                base = one.draft(r.plan, hits, ctx)
+            except LlmUnavailableError as exc:
+                print(f"  baseline failed: {exc}")
+                for c in exc.usage.calls:
+                    print(call_line(c))
+                continue
             took = time.perf_counter() - started
             for c in base.usage.calls:
                 print("  baseline (one drafter call on the same passages):")

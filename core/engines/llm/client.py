@@ -55,7 +55,7 @@ from core.engines.llm.modes import (
     runnable,
     schema_instruction,
 )
-from core.engines.llm.tokens import TokenCounter
+from core.engines.llm.tokens import counter_for
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -139,7 +139,7 @@ class LlmClient:
         """Also send `max_tokens`: llama-cpp-python and other local servers ignore `max_completion_tokens` (the
         name langchain-openai sends) and would otherwise generate until the context is full."""
         self.structured = settings.llm_structured
-        self.tokens = TokenCounter(settings.llm_tokenizer)
+        self.tokens = counter_for(self.server, settings.llm_tokenizer)
         self.attempts = 1 + max(0, settings.llm_max_retries)
         self.deadline_s = settings.llm_deadline_s
         self.backoff_s = settings.llm_backoff_s

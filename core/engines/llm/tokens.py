@@ -31,6 +31,13 @@ def load_tokenizer(path: Path | None) -> Tokenizer:
     return tokenizer
 
 
+@lru_cache(maxsize=32)
+def counter_for(server: tuple[str, str], path: Path | None) -> TokenCounter:
+    """The process' one counter for a (base URL, model), so what it learned from the server's counts serves every
+    client of that server."""
+    return TokenCounter(path)
+
+
 class TokenCounter:
     """Token counts of prompt text, scaled to what the server counts (see the module docstring)."""
 
