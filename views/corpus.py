@@ -119,6 +119,13 @@ def document_view(catalog: Catalog, ids: list[str]) -> None:
         if actions.button("Delete this upload", icon=":material/delete:", disabled=not sure):
             act(lambda: wb.delete_document(doc.id, user), f"{doc.id} is deleted from the corpus.")
     chunks = wb.document_chunks(doc.id)
+    instructed = wb.instructed_passages(doc.id)
+    if instructed:
+        st.warning(
+            f"This document contains text addressed to a model or reader ({', '.join(instructed)}): the engines "
+            "never use such sentences as claims. Check the source before relying on it.",
+            icon=":material/gpp_maybe:",
+        )
     st.caption(f"Full text: {len(chunks)} passage(s)")
     with st.container(height=480, border=True):
         for chunk in chunks:
