@@ -288,8 +288,8 @@ def test_a_file_name_that_is_not_utf8_fails_alone_and_the_rest_goes_in(
     out, err = capsys.readouterr()
     assert out.splitlines() == [
         f"error  {corpus}/caf\\xe9-\\xff.md: the file name is not valid UTF-8 text: rename the file",
-        f"ok     {corpus / 'xy.md'} -> xy-bo (1 chunks)",
-        "ingested 1 document (1 chunks) from 1 file; 1 file failed; collection 'regulatory' now holds 1 chunks",
+        f"ok     {corpus / 'xy.md'} -> xy-bo (1 passages)",
+        "ingested 1 document (1 passages) from 1 file; 1 file failed; collection 'regulatory' now holds 1 passages",
     ]
     assert err == ""
     assert [d.id for d in open_store(get_settings()).documents()] == ["xy-bo"]
@@ -330,9 +330,9 @@ def test_any_failure_while_reading_or_storing_one_file_fails_that_file_alone(
         f"error  {surrogate}: document 'qq-s' holds text that is not valid Unicode (the lone surrogate '\\udce9'); "
         "fix the source",
         f"error  {odd}: cannot be read (KeyError: 'a reader bug')",
-        f"ok     {tmp_path / 'xy.md'} -> xy-bo (1 chunks)",
+        f"ok     {tmp_path / 'xy.md'} -> xy-bo (1 passages)",
         f"error  {tmp_path / 'zz.md'}: could not be stored (RuntimeError: disk full)",
-        "ingested 1 document (1 chunks) from 1 file; 3 files failed; collection 'regulatory' now holds 1 chunks",
+        "ingested 1 document (1 passages) from 1 file; 3 files failed; collection 'regulatory' now holds 1 passages",
     ]
     assert [d.id for d in open_store(get_settings()).documents()] == ["xy-bo"]  # nothing of the failed files
 
@@ -366,9 +366,9 @@ def test_a_reset_with_a_failing_file_keeps_the_old_corpus_unless_partial_is_allo
     assert out.splitlines() == [
         f"error  {pdf}: not a readable PDF (PdfStreamError: Stream has ended unexpectedly) (pypdf: EOF marker "
         "not found)",
-        f"ok     {zz} -> zz-cash (1 chunks)",
-        "ingested 1 document (1 chunks) from 1 file; 1 file failed; the rebuild was discarded; collection "
-        "'regulatory' now holds 1 chunks",
+        f"ok     {zz} -> zz-cash (1 passages)",
+        "ingested 1 document (1 passages) from 1 file; 1 file failed; the rebuild was discarded; collection "
+        "'regulatory' now holds 1 passages",
     ]
     assert err == (
         "error: --reset kept the old corpus: 1 of 2 files failed (see above); fix them, or add --allow-partial "
@@ -423,7 +423,7 @@ def test_ingest_prints_progress_while_one_slow_step_runs(
     out, err = capsys.readouterr()
     lines = err.splitlines()
     assert len(lines) >= 3 and all(line.startswith("ingest: 0/1 files: xy.md (") for line in lines[:3]), err
-    assert out.splitlines()[0] == f"ok     {tmp_path / 'xy.md'} -> xy-bo (1 chunks)"
+    assert out.splitlines()[0] == f"ok     {tmp_path / 'xy.md'} -> xy-bo (1 passages)"
 
 
 def test_a_reset_on_a_qdrant_server_says_it_could_not_keep_the_old_corpus(
@@ -452,4 +452,4 @@ def test_the_ok_line_of_a_file_with_many_documents_names_the_first_few(
     many = tmp_path / "many.jsonl"
     many.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     assert main(["ingest", str(many)]) == 0
-    assert capsys.readouterr().out.splitlines()[0] == f"ok     {many} -> p0, p1, p2, p3, p4 and 3 more (8 chunks)"
+    assert capsys.readouterr().out.splitlines()[0] == f"ok     {many} -> p0, p1, p2, p3, p4 and 3 more (8 passages)"

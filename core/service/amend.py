@@ -169,17 +169,6 @@ class Amendments(Sessions):
         counts = now.counts.model_dump(mode="json")
         self._save_session(thread_id, {**meta, "edits": edits, "updated_at": utc_now(), "counts": counts})
 
-
-def _deficiency(current: RunResult, deficiency_id: str) -> Deficiency:
-    found = next((d for d in current.identified_deficiencies if d.id == deficiency_id), None)
-    if found is None:
-        raise InputError(f"no deficiency {deficiency_id} in session {current.thread_id}")
-    return found
-
-
-def _last_cycle(current: RunResult) -> int:
-    return current.evaluation_history[-1].cycle_number if current.evaluation_history else 0
-
     def add_residual(
         self,
         thread_id: str,
@@ -228,3 +217,14 @@ def _last_cycle(current: RunResult) -> int:
             ]
             self._save_session(thread_id, {**meta, "edits": edits, "updated_at": utc_now()})
         return self.show(thread_id)
+
+
+def _deficiency(current: RunResult, deficiency_id: str) -> Deficiency:
+    found = next((d for d in current.identified_deficiencies if d.id == deficiency_id), None)
+    if found is None:
+        raise InputError(f"no deficiency {deficiency_id} in session {current.thread_id}")
+    return found
+
+
+def _last_cycle(current: RunResult) -> int:
+    return current.evaluation_history[-1].cycle_number if current.evaluation_history else 0

@@ -26,7 +26,7 @@ def test_a_model_run_in_which_the_model_wrote_nothing_says_so_at_the_top_and_in_
     parts = {(p.part, p.by) for p in r.provenance}
     assert ("planner", "offline") in parts and ("drafter", "offline") in parts and ("critic", "offline") in parts
     exported = render(r, "md", audit_ok=True, audit_message="ok").decode()
-    assert "| Written by | Written by the offline engine\\: the hybrid engine" in exported
+    assert "| Written by | Written by the offline engine: the hybrid engine" in exported
 
 
 def test_hybrid_answers_the_items_the_model_left_empty_with_the_offline_drafter_marked_as_such(

@@ -166,7 +166,7 @@ def test_review_decisions_take_strict_types_and_errors_name_the_field_and_value(
         ),
         (
             {"cycle": 0, target: {"action": "aprove"}},
-            f"decisions.{target}.action: Input should be 'approve', 'edit' or 'reject' (got 'aprove')",
+            f"decisions.{target}.action: Input should be 'approve', 'edit', 'reject', 'confirm' or 'reopen' (got 'aprove')",
         ),
         (
             {"cycle": 0, target: {"action": "approve", "severity": "urgent"}},
