@@ -97,7 +97,9 @@ def gap_for(item: PlanItem, plan: ResearchPlan | None = None, retrieved: Sequenc
         )
     planned = plan.jurisdiction(item.jurisdiction) if plan is not None else None
     name = planned.name if planned is not None else item.jurisdiction
-    if item.jurisdiction == ANY_JURISDICTION:
+    if item.jurisdiction == ANY_JURISDICTION and not item.answerable:
+        text = f"The plan could not place {item.ask}: the answer says nothing about it."
+    elif item.jurisdiction == ANY_JURISDICTION:
         text = f"The corpus holds no source stating {item.aspect.asks}."
     elif item.answerable:
         text = f"The corpus holds no source stating {item.aspect.asks} for {name}."

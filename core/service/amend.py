@@ -181,41 +181,17 @@ class Amendments(Sessions):
         """After a run: record a deficiency the analyst found as a residual (no new loop runs; no correction is
         tried). It is an `added` human act in the audit chain and is disclosed with the other residuals in every
         export. A deficiency the session already holds (same type and subject) is refused."""
-        editor, reason = clean_text(editor).strip(), clean_text(reason).strip()
-        cap(reason, MAX_NOTE_CHARS, "the reason")
-        if not editor or not reason:
-            raise InputError("a deficiency added after the run needs the editor's name and a reason")
+        editor, reason = _who_and_why(editor, reason, "a deficiency added after the run")
         meta = self._owned(thread_id, user_id)
         with self._exclusive(thread_id):
-            current = self._stored(thread_id, meta)
-            if current.status != SessionStatus.completed:
-                raise InputError(
-                    "deficiencies are added after the run on finished sessions; while paused, add them to the review"
-                )
-            cycle = current.evaluation_history[-1].cycle_number if current.evaluation_history else 0
+            current = self._finished(thread_id, meta, "deficiencies added after the run")
+            cycle = _last_cycle(current)
             found = analyst_deficiency(added, cycle)
             if any(d.id == found.id for d in current.identified_deficiencies):
                 raise InputError(f"session {thread_id} already holds {found.id} ({found.subject})")
             d: Deficiency = found.model_copy(update={"analyst_note": added.note or reason})
-            acts = [added_act(d, reason, editor, cycle, utc_now())]
-            left = residual([*current.identified_deficiencies, d])
-            self.graph().update_state(
-                {"configurable": {"thread_id": thread_id}},
-                {
-                    "identified_deficiencies": [d],
-                    "residual_deficiencies": left,
-                    "final_answer": final_text(current.current_answer, left),
-                    "messages": [{"role": "analyst", "content": f"{editor} added {d.id} after the run: {reason}"}],
-                    "human_acts": sealed_acts(acts, chain_head(current.audit_records)),
-                },
-                as_node="finalize",
-            )
-            meta = self._session(thread_id)
-            edits = [
-                *meta.get("edits", []),
-                {"editor": editor, "reason": reason, "deficiency_id": d.id, "at": utc_now()},
-            ]
-            self._save_session(thread_id, {**meta, "edits": edits, "updated_at": utc_now()})
+            act = added_act(d, reason, editor, cycle, utc_now())
+            self._amend(thread_id, current, [act], f"{editor} added {d.id} after the run: {reason}", changed=[d])
         return self.show(thread_id)
 
 

@@ -84,7 +84,9 @@ def test_first_start_indexes_the_sample_corpus(
         open_store(Settings(data_dir=tmp_path / "data")).close()
 
 
-def test_research_runs_q1_through_the_review_queue(app: AppTest, wb: Workbench) -> None:
+def test_research_runs_q1_through_the_review_queue(alone_env: Path) -> None:
+    """On a data dir of its own: no Q1 of another test a moment ago stops the Run at the duplicate prompt."""
+    app, wb = AppTest.from_file(str(APP), default_timeout=60), Workbench(Settings())
     app.run()
     app.text_area[0].input(Q1)
     app.date_input[0].set_value(date(2026, 11, 30))

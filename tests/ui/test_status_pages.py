@@ -17,10 +17,9 @@ def markdown(app: AppTest) -> str:
     return " ".join(str(m.value) for m in app.markdown)
 
 
-def test_a_critical_residual_turns_the_badge_red(app: AppTest, wb: Workbench, q1_done: RunResult) -> None:
-    assert q1_done.residual_deficiencies, "Q1 is expected to end with residual deficiencies"
-    target = q1_done.residual_deficiencies[0]
-    done = wb.annotate(q1_done.thread_id, target.id, editor="t", reason="test", severity="critical")
+def test_a_critical_residual_turns_the_badge_red(app: AppTest, wb: Workbench, q1_residual: RunResult) -> None:
+    target = q1_residual.residual_deficiencies[0]
+    done = wb.annotate(q1_residual.thread_id, target.id, editor="t", reason="test", severity="critical")
     open_session(app, done.thread_id, RESEARCH)
     badge = done.outcome.badge_markdown()
     assert badge.startswith(":red-badge[completed with ") and "critical" in badge
@@ -29,14 +28,14 @@ def test_a_critical_residual_turns_the_badge_red(app: AppTest, wb: Workbench, q1
 
 
 def test_the_finished_answer_marks_flagged_sentences(
-    app: AppTest, q1_done: RunResult, monkeypatch: pytest.MonkeyPatch
+    app: AppTest, q1_residual: RunResult, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Q1's own residuals point at no sentence, so one is made to point at the answer's last line."""
-    sentence = q1_done.current_answer.strip().splitlines()[-1].strip()
-    flagged = q1_done.residual_deficiencies[0].model_copy(update={"affected_text": sentence})
-    shown = q1_done.model_copy(update={"residual_deficiencies": [flagged, *q1_done.residual_deficiencies[1:]]})
+    """The analyst's residual points at no sentence, so it is made to point at the answer's last line."""
+    sentence = q1_residual.current_answer.strip().splitlines()[-1].strip()
+    flagged = q1_residual.residual_deficiencies[0].model_copy(update={"affected_text": sentence})
+    shown = q1_residual.model_copy(update={"residual_deficiencies": [flagged]})
     monkeypatch.setattr(Workbench, "show", lambda self, thread_id, **kw: shown)
-    open_session(app, q1_done.thread_id, RESEARCH)
+    open_session(app, q1_residual.thread_id, RESEARCH)
     assert markdown(app).count(f"⚠ \\[{flagged.id}\\]") == 1
 
 
@@ -80,13 +79,13 @@ def test_every_page_shows_the_same_outcome_for_a_paused_session(
 
 
 def test_every_page_shows_the_same_outcome_for_a_finished_session(
-    app: AppTest, wb: Workbench, q1_done: RunResult
+    app: AppTest, wb: Workbench, q1_residual: RunResult
 ) -> None:
-    outcome = wb.show(q1_done.thread_id).outcome
-    assert outcome.counts.residual == len(q1_done.residual_deficiencies)
+    outcome = wb.show(q1_residual.thread_id).outcome
+    assert outcome.counts.residual == len(q1_residual.residual_deficiencies) == 1
     pages = tuple(p for p in PAGES if p != "views/inbox.py")  # the inbox lists paused sessions only
-    for page, (counts, text) in shown_outcomes(app, q1_done.thread_id, pages).items():
+    for page, (counts, text) in shown_outcomes(app, q1_residual.thread_id, pages).items():
         assert counts == [outcome.counts.line()], page
         assert outcome.badge_markdown() in text and outcome.headline in text and outcome.reason in text, page
-    research = shown_outcomes(app, q1_done.thread_id, ("views/research.py",))["views/research.py"][1]
+    research = shown_outcomes(app, q1_residual.thread_id, ("views/research.py",))["views/research.py"][1]
     assert f"Residual deficiencies: {outcome.counts.residual}." in research
