@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install the project's runtime and development requirements, run the linters, type check and import contracts
-# (scripts/lint.sh), start a throwaway Postgres on 127.0.0.1 when one is installed, then run the whole test suite
-# and print its wall time. Usage: bash scripts/test.sh [pytest args]
+# (scripts/lint.sh), start a throwaway Postgres on 127.0.0.1 when one is installed, then run the real-model tests
+# as an early job of their own (tests/llm/test_real_server.py: they skip without WORKBENCH_TEST_LLM_URL, and fail
+# without it under CI) and the rest of the suite, printing the wall time of each. Usage: bash scripts/test.sh [pytest args]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python -m pip install -q -r requirements-dev.txt
@@ -18,8 +19,11 @@ if [ -n "${pg_bin}" ] && [ -z "${WORKBENCH_TEST_DATABASE_URL:-}" ] && id postgre
   export WORKBENCH_TEST_DATABASE_URL="postgresql://postgres@127.0.0.1:54329/postgres"
 fi
 
-start=$(date +%s)
 status=0
-python -m pytest -q "$@" tests || status=$?
+start=$(date +%s)
+python -m pytest -q "$@" tests/llm/test_real_server.py || status=$?
+echo "real-model tests wall time: $(( $(date +%s) - start )) s"
+start=$(date +%s)
+python -m pytest -q "$@" --ignore=tests/llm/test_real_server.py tests || status=$?
 echo "suite wall time: $(( $(date +%s) - start )) s"
 exit "${status}"
