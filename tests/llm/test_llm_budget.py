@@ -5,17 +5,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
+
 from core.config import Settings
 from core.domain.answer import Answer, AnswerSection, Claim, Quote
 from core.domain.documents import Catalog, Hit
 from core.engines.base import EngineContext
-from core.engines.llm import LlmClient, LlmCritic, LlmDrafter
+from core.engines.llm import LlmClient, LlmCritic, LlmDrafter, LlmUnavailableError
 from core.engines.llm.budget import Passage, fit, round_robin
 from core.engines.llm.prompts import DRAFT_SYSTEM, draft_prompt
-from core.engines.llm.schemas import AnswerOut
+from core.engines.llm.schemas import AnswerOut, FindingsOut
 from core.engines.llm.tokens import TokenCounter
 from tests.llm.conftest import corpus, two_country_plan
-from tests.llm.loopback import LoopbackLLM, claim, structured, system_text, user_text
+from tests.llm.loopback import LoopbackLLM, claim, completion, structured, system_text, user_text
 from tests.loop.corpora import AS_OF
 
 FILLER = " ".join(
@@ -128,3 +130,36 @@ def test_the_drafter_may_not_cite_a_passage_the_budget_left_out(
     result = LlmDrafter(client, fallback=None).draft(two_country_plan(), hits, ctx)
     assert result.answer.claims() == []
     assert "dropped a citation of 'ru-act#9': not among the passages given" in " | ".join(result.notes)
+
+
+def test_a_prompt_the_server_counts_longer_is_fitted_again_not_resent(
+    llm_server: LoopbackLLM, llm_settings: Callable[..., Settings]
+) -> None:
+    """The server's tokenizer counts the draft prompt at twice the estimate, so the reply stops short of its limit
+    with the context full: the counter learns the server's count and the prompt goes out once more, smaller,
+    instead of the same prompt being retried to the same cut."""
+    ctx, hits = long_ctx()
+    client = LlmClient(llm_settings(llm_context_tokens=3072, llm_max_tokens=512))
+    first = client.tokens.messages(
+        DRAFT_SYSTEM, draft_prompt(two_country_plan(), hits, ctx, client.room(DRAFT_SYSTEM, AnswerOut))[0]
+    )
+    llm_server.push(
+        completion('{"verdict": null, "sect', finish_reason="length", prompt_tokens=2 * first, completion_tokens=30),
+        structured({"verdict": None, "sections": []}),
+    )
+    draft = LlmDrafter(client, fallback=None).draft(two_country_plan(), hits, ctx)
+    sent = [user_text(r) for r in llm_server.requests]
+    assert len(sent) == 2 and len(sent[1]) < len(sent[0]) and client.tokens.scale > 1.5
+    (call,) = draft.usage.calls
+    assert call.outcome == "answered" and call.attempts == 2 and call.prompt_tokens >= 2 * first
+    assert any("fitted again to the server's count" in n for n in draft.notes)
+
+
+def test_a_reply_cut_by_a_full_context_is_not_retried_with_the_same_prompt(
+    llm_server: LoopbackLLM, llm_settings: Callable[..., Settings]
+) -> None:
+    client = LlmClient(llm_settings(llm_context_tokens=2048, llm_max_tokens=512))
+    llm_server.push(completion('{"deficien', finish_reason="length", prompt_tokens=2000, completion_tokens=48))
+    with pytest.raises(LlmUnavailableError) as raised:
+        client.call("llm critic", FindingsOut, "s", "u")
+    assert raised.value.reason == "context full" and len(llm_server.requests) == 1

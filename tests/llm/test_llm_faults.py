@@ -34,7 +34,10 @@ EMPTY = {"deficiencies": []}
 TRANSIENT = {
     "malformed JSON": (completion("{'deficiencies': not json"), "malformed output"),
     "partial JSON": (completion('{"deficiencies": [{"deficiency_type": "outdated_source", '), "malformed output"),
-    "truncated at the length limit": (completion('{"deficiencies": [', finish_reason="length"), "truncated output"),
+    "truncated at the length limit": (  # the reply used all of its tokens (the default cap): not a full context
+        completion('{"deficiencies": [', finish_reason="length", completion_tokens=4096),
+        "truncated output",
+    ),
     "429 with Retry-After": (error(429, "slow down", {"Retry-After": "1"}), "HTTP 429"),
     "500": (error(500, "upstream exploded"), "HTTP 500"),
 }

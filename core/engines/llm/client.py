@@ -36,6 +36,7 @@ from core.engines.llm.deadlines import CircuitBreaker, DeadlineExceeded, deadlin
 from core.engines.llm.failures import (
     OUTAGE,
     RETRY_ON,
+    ContextFullError,
     LlmUnavailableError,
     MalformedOutputError,
     TruncatedOutputError,
@@ -58,6 +59,7 @@ from core.engines.llm.modes import (
 from core.engines.llm.tokens import counter_for
 
 M = TypeVar("M", bound=BaseModel)
+F = TypeVar("F")
 
 
 def parsed(text: str) -> Any:
@@ -178,9 +180,27 @@ class LlmClient:
             self._runnables[key] = runnable(chat, schema, mode)
         return self._runnables[key]
 
-    def call(self, role: str, schema: type[M], system: str, user: str) -> tuple[M, Usage, tuple[str, ...]]:
+    def fitted_call(
+        self, role: str, schema: type[M], system: str, build: Callable[[Room], tuple[str, F]]
+    ) -> tuple[M, Usage, tuple[str, ...], F]:
+        """`call` with a user prompt that `build` fits into this call's room, and fits again (once) when the server
+        counts it longer than its estimate and the reply finds the context full; also returns what `build` made
+        beside the prompt (what the budget shortened and left out) for the prompt that was answered."""
+        built = [build(self.room(system, schema))]
+
+        def again() -> str:
+            built.append(build(self.room(system, schema)))
+            return built[-1][0]
+
+        value, usage, notes = self.call(role, schema, system, built[0][0], rebuild=again)
+        return value, usage, notes, built[-1][1]
+
+    def call(
+        self, role: str, schema: type[M], system: str, user: str, *, rebuild: Callable[[], str] | None = None
+    ) -> tuple[M, Usage, tuple[str, ...]]:
         """The validated reply, the usage of every completion received (with one `ModelCall`), and notes on
-        failed attempts and refused modes."""
+        failed attempts and refused modes. A reply cut short by a full context teaches the token counter the
+        server's count; with `rebuild` the prompt is then made again to the new room and sent once more."""
         if why := self.breaker.blocked():
             failed = ModelCall(role=part(role), outcome="failed", reason="circuit open")
             raise LlmUnavailableError(role, "circuit open", 0, Usage(calls=(failed,)), (f"{role}: {why}",))
@@ -188,48 +208,63 @@ class LlmClient:
         tried: list[str] = []
         for mode in candidates(self.structured, MODES.get(self.server)):
             prompt = system + (schema_instruction(schema) if mode != "json_schema" else "")
-            estimate = self.tokens.messages(prompt, user)
-            reply_tokens = max(64, min(self.max_tokens, self.context_tokens - estimate))
-            try:
-                value, spent, more, n = self._attempts(role, schema, prompt, user, mode, reply_tokens)
-            except FormatRefusedError as exc:
-                tried.append(mode)
-                attempts += 1
-                usage = add_usage(usage, Usage(getattr(exc, "llm_calls", 0)))
-                notes.append(f"{role}: the server refused the {mode} mode ({exc.detail[:120]})")
-                if MODES.get(self.server) == mode:
-                    MODES.forget(self.server)
-                continue
-            except LlmUnavailableError as exc:
-                failed = ModelCall(
+            while True:
+                estimate = self.tokens.messages(prompt, user)
+                reply_tokens = max(64, min(self.max_tokens, self.context_tokens - estimate))
+                try:
+                    value, spent, more, n = self._attempts(role, schema, prompt, user, mode, reply_tokens)
+                except FormatRefusedError as exc:
+                    tried.append(mode)
+                    attempts += 1
+                    usage = add_usage(usage, Usage(getattr(exc, "llm_calls", 0)))
+                    notes.append(f"{role}: the server refused the {mode} mode ({exc.detail[:120]})")
+                    if MODES.get(self.server) == mode:
+                        MODES.forget(self.server)
+                    break
+                except LlmUnavailableError as exc:
+                    served = exc.__cause__.served_prompt_tokens if isinstance(exc.__cause__, ContextFullError) else 0
+                    if served:
+                        self.tokens.learn(self.tokens.raw_messages(prompt, user), served)
+                    if served and rebuild is not None:
+                        attempts += exc.attempts
+                        usage = add_usage(usage, exc.usage)
+                        notes += [
+                            *exc.notes,
+                            f"{role}: the prompt took {served} tokens at the server against an estimate of "
+                            f"{estimate}; fitted again to the server's count",
+                        ]
+                        user, rebuild = rebuild(), None
+                        continue
+                    failed = ModelCall(
+                        role=part(role),
+                        outcome="failed",
+                        mode=mode,
+                        reason=exc.reason,
+                        attempts=attempts + exc.attempts,
+                        prompt_tokens=usage.prompt_tokens + exc.usage.prompt_tokens,
+                        completion_tokens=usage.completion_tokens + exc.usage.completion_tokens,
+                        prompt_estimate=estimate,
+                        seconds=round(time.monotonic() - started, 3),
+                    )
+                    lost = add_usage(add_usage(usage, exc.usage), Usage(calls=(failed,)))
+                    raise LlmUnavailableError(
+                        role, exc.reason, attempts + exc.attempts, lost, (*notes, *exc.notes)
+                    ) from exc
+                MODES.put(self.server, mode)
+                if spent.prompt_tokens:
+                    self.tokens.learn(self.tokens.raw_messages(prompt, user), spent.prompt_tokens)
+                spent = add_usage(usage, spent)
+                answered = ModelCall(
                     role=part(role),
-                    outcome="failed",
+                    outcome="answered",
                     mode=mode,
-                    reason=exc.reason,
-                    attempts=attempts + exc.attempts,
-                    prompt_tokens=exc.usage.prompt_tokens,
-                    completion_tokens=exc.usage.completion_tokens,
+                    attempts=attempts + n,
+                    prompt_tokens=spent.prompt_tokens,
+                    completion_tokens=spent.completion_tokens,
                     prompt_estimate=estimate,
                     seconds=round(time.monotonic() - started, 3),
                 )
-                lost = add_usage(add_usage(usage, exc.usage), Usage(calls=(failed,)))
-                raise LlmUnavailableError(
-                    role, exc.reason, attempts + exc.attempts, lost, (*notes, *exc.notes)
-                ) from exc
-            MODES.put(self.server, mode)
-            if spent.prompt_tokens:
-                self.tokens.learn(self.tokens.raw_messages(prompt, user), spent.prompt_tokens)
-            answered = ModelCall(
-                role=part(role),
-                outcome="answered",
-                mode=mode,
-                attempts=attempts + n,
-                prompt_tokens=spent.prompt_tokens,
-                completion_tokens=spent.completion_tokens,
-                prompt_estimate=estimate,
-                seconds=round(time.monotonic() - started, 3),
-            )
-            return value, add_usage(add_usage(usage, spent), Usage(calls=(answered,))), (*notes, *more)
+                return value, add_usage(spent, Usage(calls=(answered,))), (*notes, *more)
         why = f"structured output refused ({', '.join(tried)})"
         failed = ModelCall(role=part(role), outcome="failed", reason=why, attempts=attempts)
         raise LlmUnavailableError(role, why, attempts, add_usage(usage, Usage(calls=(failed,))), notes)
@@ -294,7 +329,12 @@ class LlmClient:
             out = self._runnable(schema, mode, reply_tokens).invoke(messages)
         except openai.LengthFinishReasonError as exc:
             u = exc.completion.usage
-            exc.usage = Usage(1, u.prompt_tokens, u.completion_tokens) if u else Usage(1)  # type: ignore[attr-defined]
+            spent = Usage(1, u.prompt_tokens, u.completion_tokens) if u else Usage(1)
+            if u is not None and u.prompt_tokens and u.completion_tokens < reply_tokens:
+                full = ContextFullError(u.prompt_tokens)
+                full.usage = spent  # type: ignore[attr-defined]
+                raise full from exc
+            exc.usage = spent  # type: ignore[attr-defined]
             raise
         except openai.APIStatusError as exc:
             if (refused := refusal_of(exc, mode)) is not None:
@@ -308,7 +348,12 @@ class LlmClient:
             error.usage = usage  # type: ignore[attr-defined]
             raise error
         if raw.response_metadata.get("finish_reason") == "length":
-            cut = TruncatedOutputError(f"the reply reached the {reply_tokens}-token limit")
+            short = usage.prompt_tokens and usage.completion_tokens < reply_tokens  # stopped by the context
+            cut = (
+                ContextFullError(usage.prompt_tokens)
+                if short
+                else TruncatedOutputError(f"the reply reached the {reply_tokens}-token limit")
+            )
             cut.usage = usage  # type: ignore[attr-defined]
             raise cut
         try:

@@ -152,8 +152,9 @@ class LlmCritic:
     ) -> CritiqueResult:
         """The model's findings with canonical subjects, one per stable ID; the score has no plan share (the
         composite critic scores with the rule critic's answered items)."""
-        prompt, fitted = critic_prompt(plan, answer, known, ctx, self.client.room(CRITIC_SYSTEM, FindingsOut))
-        out, usage, notes = self.client.call("llm critic", FindingsOut, CRITIC_SYSTEM, prompt)
+        out, usage, notes, fitted = self.client.fitted_call(
+            "llm critic", FindingsOut, CRITIC_SYSTEM, lambda room: critic_prompt(plan, answer, known, ctx, room)
+        )
         if fitted.cut:
             notes = (f"llm critic: {fitted.note()}", *notes)
         subjects = _Subjects(plan, answer, ctx)

@@ -178,12 +178,13 @@ class LlmDrafter:
                 citations=[],
                 notes=("llm drafter: no passage was retrieved for any plan item; no model call",),
             )
-        prompt, fitted = draft_prompt(plan, hits, ctx, self.client.room(DRAFT_SYSTEM, AnswerOut))
-        budget = (f"llm drafter: {fitted.note()}",) if fitted.cut else ()
         try:
-            out, usage, notes = self.client.call("llm drafter", AnswerOut, DRAFT_SYSTEM, prompt)
+            out, usage, notes, fitted = self.client.fitted_call(
+                "llm drafter", AnswerOut, DRAFT_SYSTEM, lambda room: draft_prompt(plan, hits, ctx, room)
+            )
         except LlmUnavailableError as exc:
             return self._fall_back(exc, "draft", lambda f: f.draft(plan, hits, ctx))
+        budget = (f"llm drafter: {fitted.note()}",) if fitted.cut else ()
         given = _given_hits(hits, {p.chunk_id for p, _ in fitted.shown})
         answer, dropped = AnswerBuilder(plan, given, ctx, self.max_claims).build(out, gaps)
         usage = with_counts(usage, dropped=len(dropped), left_out=fitted.cut)
@@ -234,14 +235,16 @@ class LlmDrafter:
         """The answer revised with the correction evidence; unchanged (and no call) when nothing was addressed."""
         if not addressed:
             return cited(answer, ctx)
-        prompt, fitted = revise_prompt(
-            plan, answer, addressed, evidence, ctx, self.client.room(REVISE_SYSTEM, AnswerOut)
-        )
-        budget = (f"llm reviser: {fitted.note()}",) if fitted.cut else ()
         try:
-            out, usage, notes = self.client.call("llm reviser", AnswerOut, REVISE_SYSTEM, prompt)
+            out, usage, notes, fitted = self.client.fitted_call(
+                "llm reviser",
+                AnswerOut,
+                REVISE_SYSTEM,
+                lambda room: revise_prompt(plan, answer, addressed, evidence, ctx, room),
+            )
         except LlmUnavailableError as exc:
             return self._fall_back(exc, "revision", lambda f: f.revise(plan, answer, addressed, evidence, ctx))
+        budget = (f"llm reviser: {fitted.note()}",) if fitted.cut else ()
         builder = AnswerBuilder(plan, _given_revision(answer, evidence), ctx, self.max_claims)
         revised, dropped = builder.build(out, answer.gaps)
         usage = with_counts(usage, dropped=len(dropped), left_out=fitted.cut)

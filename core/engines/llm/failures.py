@@ -25,6 +25,16 @@ class TruncatedOutputError(ValueError):
     """The reply stopped at its token limit (the SDK raises `LengthFinishReasonError` only for parsed replies)."""
 
 
+class ContextFullError(TruncatedOutputError):
+    """The reply stopped before its own token limit because prompt and reply filled the server's context: the
+    prompt was longer than its estimate. The same prompt would stop at the same place, so it is not retried; the
+    client learns the server's count and fits the prompt again."""
+
+    def __init__(self, served_prompt_tokens: int):
+        super().__init__(f"the prompt ({served_prompt_tokens} tokens at the server) left the reply too little context")
+        self.served_prompt_tokens = served_prompt_tokens
+
+
 class LlmUnavailableError(RuntimeError):
     """Every attempt failed, the call is not worth retrying, or the breaker is open. `component` names it for
     `degraded_llm`."""
@@ -52,8 +62,9 @@ def retried(exc: BaseException) -> bool:
     """Whether a failed attempt is tried again: one of `RETRY_ON`, but never a timeout. A server that did not
     answer within the attempt's budget may still be working on the abandoned request (llama-cpp-python finishes
     a non-streaming request whatever the client does), so a retry inside the same deadline window would queue
-    behind it: a timed-out call is one failure."""
-    return isinstance(exc, RETRY_ON) and not isinstance(exc, openai.APITimeoutError)
+    behind it: a timed-out call is one failure. A reply cut by a full context is not either: the same prompt would
+    fill it again."""
+    return isinstance(exc, RETRY_ON) and not isinstance(exc, (openai.APITimeoutError, ContextFullError))
 
 
 OUTAGE: tuple[type[BaseException], ...] = (
@@ -75,6 +86,8 @@ def reason(exc: BaseException) -> str:
         return "connection failed"
     if isinstance(exc, openai.APIStatusError):
         return f"HTTP {exc.status_code}"
+    if isinstance(exc, ContextFullError):
+        return "context full"
     if isinstance(exc, (openai.LengthFinishReasonError, TruncatedOutputError)):
         return "truncated output"
     if isinstance(exc, MalformedOutputError):
