@@ -92,6 +92,7 @@ def add_while_paused(page: object, subject: str, query: str) -> None:
 def approve_and_submit(page: object, waiting_for: str) -> None:
     """Approve every proposed correction on the Research page's cards, submit, and wait for `waiting_for`."""
     main = page.get_by_test_id("stMain")
+    page.wait_for_selector("text=/[0-9]+ of [0-9]+ cards undecided/")  # drawn after the cards
     for radio in main.get_by_test_id("stRadio").filter(has_text="Approve").all():
         radio.get_by_text("Approve").click()
         settle(page)

@@ -161,6 +161,7 @@ def q1_scenario(server: str, page: object) -> None:
     # the review queue: no card is decided in advance, so Submit waits; Enter in a note submits nothing
     submit = page.get_by_role("button", name="Submit decisions")
     main = page.get_by_test_id("stMain")
+    page.wait_for_selector("text=/[0-9]+ of [0-9]+ cards undecided/")  # the cards are drawn after the draft
     cards = main.get_by_test_id("stRadio").count()
     assert submit.is_disabled() and f"{cards} of {cards} cards undecided" in main.inner_text()
     main.get_by_test_id("stRadio").last.get_by_text("Reject").click()
