@@ -14,7 +14,7 @@ from docx import Document
 
 from core.config import Settings
 from core.domain.answer import Answer, AnswerSection, Claim, Gap, Quote, claim_id, render_markdown, strike
-from core.domain.audit import annotation_acts, sealed_acts, verify_chain
+from core.domain.audit import added_act, annotation_acts, sealed_acts, verify_chain
 from core.domain.documents import DocStatus
 from core.domain.outcome import SessionStatus
 from core.domain.plan import Aspect, PlanItem, PlannedJurisdiction, ResearchPlan
@@ -443,6 +443,21 @@ def test_markdown_and_word_say_every_code_in_words_and_json_keeps_the_codes() ->
     assert data["termination_reason"] == "only_unresolvable_remaining"
     assert data["residual_deficiencies"][0]["deficiency_type"] in {t.value for t in DeficiencyType}
     assert data["outcome"]["counts"]["residual"] == 4 and data["exported_by"] == "local"
+
+
+def test_a_deficiency_the_analyst_added_is_told_in_words_in_the_act_table() -> None:
+    """The added act's text names the deficiency type in words (it reached the exports as its code)."""
+    history = _history()
+    acts = sealed_acts(
+        [added_act(ANALYST, "found on a second read", "bob", 1, "2024-05-01T10:02:00+00:00")], history[-1].record_hash
+    )
+    result = _reader_result(evaluation_history=history, human_acts=acts)
+    md = _export(result, "md").decode()
+    text, tables = _docx_text(_export(result, "docx"))
+    act_table = next(t for t in tables if t[0][0] == "When")
+    assert act_table[1][5] == "added insufficient specificity: sanctions screening (medium); query: "
+    for rendered in (md, text + " ".join(c for t in tables for row in t for c in row)):
+        assert not [c for c in INTERNAL_CODES if c in rendered]
 
 
 def test_markdown_escapes_only_what_would_render_live() -> None:

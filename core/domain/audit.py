@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict
 
 from core.domain.clock import utc_now
 from core.domain.records import Deficiency, EvaluationCycleRecord, HumanActRecord, ReviewDecision
+from core.domain.wording import words
 
 AuditRecord = EvaluationCycleRecord | HumanActRecord
 
@@ -134,12 +135,12 @@ def review_acts(
 
 
 def added_act(d: Deficiency, note: str, actor: str, cycle: int, at: str) -> HumanActRecord:
-    """A deficiency the analyst added on the board."""
+    """A deficiency the analyst added on the board, in words (the act's text reaches every export as written)."""
     return HumanActRecord(
         kind="added",
         deficiency_id=d.id,
         field="deficiency",
-        new=f"{d.deficiency_type.value}: {d.subject} ({d.severity.value}); query: {d.suggested_correction_query}",
+        new=f"{words(d.deficiency_type.value)}: {d.subject} ({d.severity.value}); query: {d.suggested_correction_query}",
         reason=note,
         actor=actor,
         at=at,

@@ -22,6 +22,7 @@ _URL_RE = re.compile(r"(?i)(:)(?=//)|(www)(?=\.)|(@)")
 _BLOCK_START_RE = re.compile(r"^(\s*)([#>+=-])")
 _ORDERED_START_RE = re.compile(r"^(\s*\d+)([.)])")
 _HEADING_RE = re.compile(r"^\s{0,3}(#{1,6})\s+(.*)$")
+_BULLET_RE = re.compile(r"^\s*- (.*)$")
 
 
 def md_escape(text: str) -> str:
@@ -56,26 +57,31 @@ def _table_row(line: str) -> str:
 def answer_markdown(answer: str, *, heading_shift: int) -> str:
     """An answer as inert Markdown, one paragraph per line: the answer's own `#` headings stay headings, moved
     `heading_shift` levels down (at most level 6), its comparison table stays a table with every cell escaped,
-    and every other line's text is escaped."""
+    its `- ` lines (the items the corpus could not answer) stay one bulleted list with each item escaped, and
+    every other line's text is escaped."""
     out: list[str] = []
-    table: list[str] = []
+    block: list[str] = []  # consecutive table rows, or consecutive list items: one line break between them
+    kind = ""
     for line in answer.splitlines():
-        if _TABLE_ROW_RE.match(line.strip()):
-            table.append(_table_row(line.strip()))
-            continue
-        if table:
-            out.append("\n".join(table))
-            table = []
-        if not line.strip():
-            continue
-        heading = _HEADING_RE.match(line)
-        if heading:
-            level = min(6, len(heading.group(1)) + heading_shift)
-            out.append(f"{'#' * level} {md_escape(heading.group(2).strip())}")
-        else:
-            out.append(md_escape(line.strip()))
-    if table:
-        out.append("\n".join(table))
+        bullet = _BULLET_RE.match(line)
+        line_kind = "table" if _TABLE_ROW_RE.match(line.strip()) else "list" if bullet else ""
+        if block and line_kind != kind:
+            out.append("\n".join(block))
+            block = []
+        kind = line_kind
+        if line_kind == "table":
+            block.append(_table_row(line.strip()))
+        elif bullet:
+            block.append(f"- {md_escape(bullet.group(1).strip())}")
+        elif line.strip():
+            heading = _HEADING_RE.match(line)
+            if heading:
+                level = min(6, len(heading.group(1)) + heading_shift)
+                out.append(f"{'#' * level} {md_escape(heading.group(2).strip())}")
+            else:
+                out.append(md_escape(line.strip()))
+    if block:
+        out.append("\n".join(block))
     return "\n\n".join(out)
 
 

@@ -19,6 +19,7 @@ import pytest
 
 from tests import early
 from tests.ui.browser import CHROMIUM, VISITED, attempt, browse, download, go, serve, settle, shot
+from tests.ui.desk_more import upload_to_export_scenario
 from tests.ui.desk_scenarios import desk_scenario
 from tests.ui.support import Q1
 from ui.board import FINISHED_ORDER, PAUSED_ORDER
@@ -38,6 +39,7 @@ class BrowserRun:
 
     q1_error: BaseException | None
     desk_error: BaseException | None
+    more_error: BaseException | None
     rest_error: BaseException | None
     requests: list[str]
     url: str
@@ -45,14 +47,15 @@ class BrowserRun:
 
 
 def run_in_the_browser(tmp: Path) -> BrowserRun:
-    """The Q1 scenario, the analyst's desk, then every page they did not open, in one browser against one fresh
-    server."""
+    """The Q1 scenario, the analyst's desk, an upload carried to the exports, then every page they did not open,
+    in one browser against one fresh server."""
     requests: list[str] = []
     with serve(tmp) as url, browse(requests) as page:
         q1_error = attempt(page, lambda: q1_scenario(url, page))
         desk_error = attempt(page, lambda: desk_scenario(url, page))
+        more_error = attempt(page, lambda: upload_to_export_scenario(url, page))
         rest_error = attempt(page, lambda: open_the_other_pages(url, page))
-    return BrowserRun(q1_error, desk_error, rest_error, requests, url, (tmp / "server.log").read_text())
+    return BrowserRun(q1_error, desk_error, more_error, rest_error, requests, url, (tmp / "server.log").read_text())
 
 
 if CHROMIUM.exists():
@@ -76,6 +79,16 @@ def test_the_analysts_desk() -> None:
     run = early.outcome("browser")
     if run.desk_error is not None:
         raise run.desk_error
+
+
+@pytest.mark.early("browser")
+def test_from_an_upload_to_the_exports() -> None:
+    """Two notes uploaded, a question on them, deficiencies added while paused and confirmed (in the next review,
+    and after the run), a claim struck, and Word and Markdown exports free of codes and stray markup
+    (tests/ui/desk_more.py)."""
+    run = early.outcome("browser")
+    if run.more_error is not None:
+        raise run.more_error
 
 
 @pytest.mark.early("browser")
@@ -148,6 +161,7 @@ def q1_scenario(server: str, page: object) -> None:
     # the review queue: no card is decided in advance, so Submit waits; Enter in a note submits nothing
     submit = page.get_by_role("button", name="Submit decisions")
     main = page.get_by_test_id("stMain")
+    page.wait_for_selector("text=/[0-9]+ of [0-9]+ cards undecided/")  # the cards are drawn after the draft
     cards = main.get_by_test_id("stRadio").count()
     assert submit.is_disabled() and f"{cards} of {cards} cards undecided" in main.inner_text()
     main.get_by_test_id("stRadio").last.get_by_text("Reject").click()

@@ -121,6 +121,15 @@ def test_flagged_sentences_carry_an_inert_marker() -> None:
     assert flag_answer(rendered, []) == rendered
 
 
+def test_the_items_the_corpus_could_not_answer_stay_a_list_of_inert_items() -> None:
+    """The answer's `- ` lines are list items on the page (they showed as paragraphs starting with a dash)."""
+    rendered = answer_markdown("## Not answered by the corpus\n- No source on [the](http://x.io) CA deadline.\n- - *x*")
+    assert rendered == (
+        "#### Not answered by the corpus\n\n- No source on \\[the\\](http\\:\u2060//x.io) CA deadline.\n- \\- \\*x\\*"
+    )
+    assert live_markup(rendered) == []
+
+
 def test_a_flag_without_sentence_end_goes_at_the_end_of_its_line() -> None:
     rendered = answer_markdown("A claim without a full stop\nNext line.")
     d = residual(Severity.critical, affected="without a full")
