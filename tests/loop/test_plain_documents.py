@@ -13,9 +13,10 @@ from core.config import Settings
 from core.domain.answer import Answer, AnswerSection, Claim, Quote, verdict_words
 from core.domain.instructions import has_instructions
 from core.domain.plan import Aspect
-from core.domain.records import DeficiencyType, Evidence
+from core.domain.records import Deficiency, DeficiencyType, Evidence
 from core.engines.offline import OfflineCritic
 from core.engines.offline.revisers import revise_specificity
+from core.engines.text import sentences
 from core.evaluation.facts import fact_found
 from core.evaluation.scores import cut_sentences, duplicate_sentences
 from core.loop.deps import Deps
@@ -198,3 +199,38 @@ def test_a_period_the_quoted_passage_does_not_state_is_a_misstated_figure(wb: Wo
     answer = Answer(sections=(AnswerSection(jurisdiction="AU", claims=(claim,)),))
     found = OfflineCritic().critique(plan, answer, [], ctx).deficiencies
     assert any(d.deficiency_type == T.incorrect_threshold and "ten days" in d.description for d in found)
+
+
+def test_a_revision_does_not_add_a_sentence_a_longer_claim_already_states(wb: Workbench) -> None:
+    """A claim of two sentences holds the one the correction finds best: it is not added again as its own claim
+    (an analyst's deficiency with a free subject goes to the best sentence of the evidence)."""
+    plan = plan_of(wb, "What must a manufacturer do after a serious product incident in Canada?")
+    ctx = Deps.context_of(wb.store(), RECALL_AS_OF)
+    chunk = "ca-product-safety-act#0"
+    first, second = [s for s in sentences(ctx.passage(chunk)) if s[:1].isupper()][:2]
+    quotes = tuple(Quote(doc_id="ca-product-safety-act", chunk_id=chunk, quote=s) for s in (first, second))
+    claim = Claim(text=f"{first} {second}", plan_item_ids=("CA:obligation",), citations=quotes)
+    answer = Answer(sections=(AnswerSection(jurisdiction="CA", claims=(claim,)),))
+    added = Deficiency(
+        deficiency_type=T.insufficient_specificity,
+        subject="the second duty",
+        description="The answer does not say enough about the second duty.",
+        suggested_correction_query=second,
+        affected_section="CA",
+    )
+    ev = [
+        Evidence(
+            deficiency_id=added.id,
+            query=second,
+            doc_id="ca-product-safety-act",
+            chunk_id=chunk,
+            title="Canada consumer product safety act summary",
+            jurisdiction="CA",
+            status="in_force",
+            snippet="",
+            score=1.0,
+            cycle=1,
+        )
+    ]
+    revised = revise_specificity(plan, answer, added, ev, ctx)
+    assert duplicate_sentences(revised) == 0 and claim in [c for _, c in revised.claims()]

@@ -56,6 +56,8 @@ def _add_claims(
     answer: Answer, claims: Iterable[Claim], ctx: EngineContext, item: PlanItem | None, first: bool = False
 ) -> Answer:
     for claim in claims:
+        if all(_has_text(answer, s) for s in sentences(claim.text) or [claim.text]):
+            continue  # every sentence of it is stated already: adding it would say it twice
         doc = ctx.catalog.get(claim.citations[0].doc_id) if claim.citations else None
         code = section_code(item, doc.jurisdiction) if item and doc else (doc.jurisdiction if doc else ANY_JURISDICTION)
         section = answer.section(code)
@@ -135,7 +137,8 @@ def _metadata_claim(text: str, doc_ids: Iterable[str], items: Iterable[str], kin
 
 
 def _has_text(answer: Answer, text: str) -> bool:
-    return any(same_sentence(c.text, text) for _, c in answer.claims())
+    """Whether the answer already states `text`: as a claim, or as one sentence of a longer claim."""
+    return any(same_sentence(s, text) for _, c in answer.claims() for s in (c.text, *sentences(c.text)))
 
 
 def _applicability(plan: ResearchPlan, answer: Answer, doc_id: str, ctx: EngineContext, code: str) -> Answer:
