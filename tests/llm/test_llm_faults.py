@@ -25,7 +25,7 @@ from tests.llm.conftest import (
     hits_for,
     two_country_plan,
 )
-from tests.llm.loopback import FakeModel, LoopbackLLM, closed_port, completion, error, structured
+from tests.llm.loopback import FakeModel, LoopbackLLM, closed_port, completion, error, structured, user_text
 
 SLOW = 0.25
 """Per-attempt budget in the timeout cases; the slow reply takes four times as long."""
@@ -53,6 +53,11 @@ def test_a_transient_fault_is_retried_and_recorded(
     value, _usage, notes = LlmClient(llm_settings()).call("llm critic", FindingsOut, "s", "u")
     assert value.deficiencies == [] and len(llm_server.requests) == 2
     assert notes == (f"llm critic: attempt 1 failed: {reason}", "llm critic: recovered on attempt 2")
+    first, second = (user_text(r) for r in llm_server.requests)
+    if reason in ("malformed output", "truncated output"):  # at temperature 0 the same request would fail again
+        assert second.startswith(first) and "Your previous reply was" in second.removeprefix(first)
+    else:
+        assert second == first
 
 
 @pytest.mark.parametrize(

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any, TypeVar
 
 import httpx
@@ -35,6 +36,7 @@ from core.engines.llm.budget import Room
 from core.engines.llm.deadlines import CircuitBreaker, DeadlineExceeded, deadline_http_client, run_within
 from core.engines.llm.failures import (
     OUTAGE,
+    RETRY_NUDGE_TOKENS,
     RETRY_ON,
     ContextFullError,
     LlmUnavailableError,
@@ -43,6 +45,7 @@ from core.engines.llm.failures import (
     reason,
     retried,
     retry_after_s,
+    retry_nudge,
     strip_fences,
 )
 from core.engines.llm.modes import (
@@ -164,7 +167,9 @@ class LlmClient:
         """The tokens the user message of a call may take: the prompt budget less the system prompt, with the
         schema it states unless the server is known to take json_schema."""
         instruction = "" if self.mode() == "json_schema" else schema_instruction(schema)
-        return Room(self.tokens, self.prompt_budget - self.tokens.messages(system + instruction, ""))
+        return Room(
+            self.tokens, self.prompt_budget - self.tokens.messages(system + instruction, "") - RETRY_NUDGE_TOKENS
+        )
 
     def mode(self) -> str:
         """The structured-output mode calls use now: the configured one, or under auto the one that worked."""
@@ -275,7 +280,7 @@ class LlmClient:
         """One call in one mode: the reply, its usage, notes on failed attempts and the attempts made. Raises
         `FormatRefusedError` when the server refuses the mode (not retried, not counted by the breaker) and
         `LlmUnavailableError` when every attempt failed."""
-        messages = [SystemMessage(system), HumanMessage(user)]
+        messages: list[Any] = [SystemMessage(system), HumanMessage(user)]
         retrying = Retrying(
             stop=stop_after_attempt(self.attempts) | stop_before_delay(self.deadline_s),
             wait=self._wait,
@@ -293,13 +298,16 @@ class LlmClient:
                     cut = left < self.attempt_s  # this attempt ends at the call's deadline, not its own timeout
                     try:
                         value, spent = run_within(
-                            lambda: self._once(schema, messages, mode, reply_tokens),
+                            partial(self._once, schema, messages, mode, reply_tokens),
                             max(0.01, min(self.attempt_s, left)),
                         )
                     except FormatRefusedError:
                         raise
                     except Exception as exc:
                         usage = add_usage(usage, getattr(exc, "usage", Usage()))
+                        if (nudge := retry_nudge(exc)) is not None:
+                            # at temperature 0 the same request gives the same reply: the retry says what failed
+                            messages = [SystemMessage(system), HumanMessage(f"{user}\n\n{nudge}")]
                         detail = "" if isinstance(exc, RETRY_ON) else f": {str(exc)[:200]}"
                         # an attempt cut to the call's deadline ends by the deadline, whichever timer fires first
                         why = "deadline" if cut and reason(exc) == "timeout" else reason(exc)

@@ -67,6 +67,23 @@ def retried(exc: BaseException) -> bool:
     return isinstance(exc, RETRY_ON) and not isinstance(exc, (openai.APITimeoutError, ContextFullError))
 
 
+RETRY_NUDGE_TOKENS = 48
+"""Tokens the prompt budget keeps for the line a retry adds (`retry_nudge`)."""
+
+
+def retry_nudge(exc: BaseException) -> str | None:
+    """The line a retry after an unusable reply adds to the prompt, or None for other failures. At temperature 0
+    the same request gives the same reply, so a retry that resends it unchanged would fail the same way; the line
+    says what was wrong (a local server's prompt cache still reuses everything before it)."""
+    if isinstance(exc, ContextFullError):
+        return None
+    if isinstance(exc, (openai.LengthFinishReasonError, TruncatedOutputError)):
+        return "Your previous reply was cut off at its length limit. Reply with one shorter JSON object: fewer items."
+    if isinstance(exc, MalformedOutputError):
+        return "Your previous reply was not valid JSON for the schema. Reply with one JSON object only, no other text."
+    return None
+
+
 OUTAGE: tuple[type[BaseException], ...] = (
     openai.APITimeoutError,
     openai.APIConnectionError,
