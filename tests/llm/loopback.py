@@ -140,8 +140,13 @@ class LoopbackLLM:
         *,
         formats: tuple[str, ...] = ("json_schema", "json_object", "tools"),
         refusal: Reply | None = None,
+        token_count: Callable[[str], int] | None = None,
     ):
         self.requests: list[dict[str, Any]] = []
+        self.token_count = token_count
+        """When set, `POST /extras/tokenize/count` answers `{"count": token_count(input)}` the way
+        llama-cpp-python's server does; otherwise that route is a 404 (as on servers without it)."""
+        self.counted: list[str] = []
         self.refused: list[dict[str, Any]] = []
         """Requests answered with the refusal of their format (not in `requests`, not taken from the script)."""
         self.formats = formats
@@ -199,6 +204,10 @@ class LoopbackLLM:
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length", 0))
                 raw = self.rfile.read(length)
+                if self.path == "/extras/tokenize/count" and server.token_count is not None:
+                    text = str(json.loads(raw).get("input", ""))
+                    server.counted.append(text)
+                    return self._send(Reply(body={"count": server.token_count(text)}))
                 if self.path != PATH:
                     return self._send(error(404, f"no route {self.path}"))
                 try:

@@ -163,3 +163,26 @@ def test_a_reply_cut_by_a_full_context_is_not_retried_with_the_same_prompt(
     with pytest.raises(LlmUnavailableError) as raised:
         client.call("llm critic", FindingsOut, "s", "u")
     assert raised.value.reason == "context full" and len(llm_server.requests) == 1
+
+
+def test_a_server_that_counts_tokens_gets_a_prompt_fitted_to_its_count_before_it_is_sent(
+    llm_settings: Callable[..., Settings],
+) -> None:
+    """A server with llama-cpp-python's count route, whose tokenizer counts three tokens a word: the draft prompt
+    is counted there, found too long for the context, and fitted again before any chat request: one request, and
+    it fits by the server's own count."""
+    server = LoopbackLLM(token_count=lambda text: 3 * len(text.split()))
+    try:
+        ctx, hits = long_ctx()
+        settings = llm_settings(openai_base_url=server.base_url, llm_context_tokens=3072, llm_max_tokens=512)
+        client = LlmClient(settings)
+        server.push(structured({"verdict": None, "sections": []}))
+        draft = LlmDrafter(client, fallback=None).draft(two_country_plan(), hits, ctx)
+        (request,) = server.requests
+        served = 3 * len(f"{system_text(request)}\n{user_text(request)}".split())
+        assert len(server.counted) == 2 and served <= client.prompt_budget
+        assert any("the server counts the prompt at" in n for n in draft.notes)
+        (call,) = draft.usage.calls
+        assert call.outcome == "answered" and call.attempts == 1 and call.prompt_estimate <= client.prompt_budget
+    finally:
+        server.close()

@@ -59,7 +59,7 @@ from core.engines.llm.modes import (
     runnable,
     schema_instruction,
 )
-from core.engines.llm.tokens import counter_for
+from core.engines.llm.tokens import MESSAGE_OVERHEAD, counter_for, server_count
 
 M = TypeVar("M", bound=BaseModel)
 F = TypeVar("F")
@@ -145,6 +145,7 @@ class LlmClient:
         name langchain-openai sends) and would otherwise generate until the context is full."""
         self.structured = settings.llm_structured
         self.tokens = counter_for(self.server, settings.llm_tokenizer)
+        self.count_url = settings.openai_base_url
         self.attempts = 1 + max(0, settings.llm_max_retries)
         self.deadline_s = settings.llm_deadline_s
         self.backoff_s = settings.llm_backoff_s
@@ -170,6 +171,14 @@ class LlmClient:
         return Room(
             self.tokens, self.prompt_budget - self.tokens.messages(system + instruction, "") - RETRY_NUDGE_TOKENS
         )
+
+    def _served(self, system: str, user: str) -> int | None:
+        """The prompt's tokens as the server counts them (with the chat template's overhead), when it counts them
+        (`core.engines.llm.tokens.server_count`); None for the OpenAI API itself and servers without a count."""
+        if self.count_url is None:
+            return None
+        counted = server_count(self.count_url, self.server[1], f"{system}\n{user}")
+        return None if counted is None else counted + 2 * MESSAGE_OVERHEAD
 
     def mode(self) -> str:
         """The structured-output mode calls use now: the configured one, or under auto the one that worked."""
@@ -215,6 +224,17 @@ class LlmClient:
             prompt = system + (schema_instruction(schema) if mode != "json_schema" else "")
             while True:
                 estimate = self.tokens.messages(prompt, user)
+                counted = self._served(prompt, user)
+                if counted is not None:
+                    self.tokens.learn(self.tokens.raw_messages(prompt, user), counted)
+                    if counted > self.prompt_budget and rebuild is not None:
+                        notes.append(
+                            f"{role}: the server counts the prompt at {counted} tokens against an estimate of "
+                            f"{estimate}; fitted again to the server's count"
+                        )
+                        user, rebuild = rebuild(), None
+                        continue
+                    estimate = counted
                 reply_tokens = max(64, min(self.max_tokens, self.context_tokens - estimate))
                 try:
                     value, spent, more, n = self._attempts(role, schema, prompt, user, mode, reply_tokens)

@@ -4,7 +4,10 @@ The count comes from a maintained tokenizer that needs no network: Hugging Face 
 tokenizer.json (`WORKBENCH_LLM_TOKENIZER`, default the one shipped inside the embedding model's package; tiktoken
 would download its BPE files at first use). Another model's tokenizer counts differently, so the counter learns
 from the server: after each call it compares the prompt tokens the server reports with its own count and scales
-later counts by the largest ratio seen (never below 1), which keeps the budget on the safe side.
+later counts by the largest ratio seen (never below 1), which keeps the budget on the safe side. Where the server
+counts tokens itself (llama-cpp-python's `/extras/tokenize/count`, llama.cpp's `/tokenize`), the finished prompt
+is counted there before it is sent (`server_count`), so the first long prompt is fitted to the server's own count
+instead of being found too long by a reply cut short.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import threading
 from functools import lru_cache
 from pathlib import Path
 
+import httpx
 from tokenizers import Tokenizer
 
 MESSAGE_OVERHEAD = 8
@@ -69,3 +73,33 @@ class TokenCounter:
     def raw_messages(self, *texts: str) -> int:
         """`messages` without the learned scale (what `learn` compares with the server's count)."""
         return sum(self.raw(t) + MESSAGE_OVERHEAD for t in texts)
+
+
+COUNT_TIMEOUT_S = 10.0
+_NO_COUNT: set[str] = set()
+"""Servers found without a token-count route (asked once per process)."""
+_lock = threading.Lock()
+
+
+def server_count(base_url: str, model: str, text: str) -> int | None:
+    """The tokens the server counts in `text` (its own tokenizer, no chat template), or None when it offers no
+    count: llama-cpp-python's `POST /extras/tokenize/count` and llama.cpp's `POST /tokenize` are asked, beside the
+    OpenAI-compatible `/v1` routes. A server that has neither is not asked again."""
+    root = base_url.rstrip("/").removesuffix("/v1")
+    with _lock:
+        if root in _NO_COUNT:
+            return None
+    routes = (
+        (f"{root}/extras/tokenize/count", {"input": text, "model": model}, lambda body: body["count"]),
+        (f"{root}/tokenize", {"content": text}, lambda body: len(body["tokens"])),
+    )
+    for url, payload, read in routes:
+        try:
+            response = httpx.post(url, json=payload, timeout=COUNT_TIMEOUT_S)
+            if response.status_code == 200:
+                return int(read(response.json()))
+        except (httpx.HTTPError, ValueError, KeyError, TypeError):
+            continue
+    with _lock:
+        _NO_COUNT.add(root)
+    return None
