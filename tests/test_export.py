@@ -13,7 +13,17 @@ import pytest
 from docx import Document
 
 from core.config import Settings
-from core.domain.answer import Answer, AnswerSection, Claim, Gap, Quote, claim_id, render_markdown, strike
+from core.domain.answer import (
+    STRUCK_GAP_HEADING,
+    Answer,
+    AnswerSection,
+    Claim,
+    Gap,
+    Quote,
+    claim_id,
+    render_markdown,
+    strike,
+)
 from core.domain.audit import added_act, annotation_acts, sealed_acts, verify_chain
 from core.domain.documents import DocStatus
 from core.domain.outcome import SessionStatus
@@ -531,7 +541,8 @@ def test_a_struck_claim_is_listed_in_every_export() -> None:
         in struck
     )
     assert "- The rule covers money service businesses." not in md
-    assert "The corpus holds no source stating to whom and to what the rules apply for US." in md  # a gap now
+    (gap,) = [g for g in answer.gaps if g.struck_by]
+    assert f"{STRUCK_GAP_HEADING}\n\n- {gap.text}" in md and gap.text.endswith(" (out of scope).")  # a gap now
     _, tables = _docx_text(_export(result, "docx"))
     assert any(row[2:3] == ["The rule covers money service businesses."] for t in tables for row in t)
     assert json.loads(_export(result, "json"))["answer"]["struck"][0]["reason"] == "out of scope"

@@ -82,12 +82,27 @@ class Gap(BaseModel):
     text: str
     retrieved: tuple[str, ...] = ()
     """The chunk ids retrieved for the item, when the corpus had passages the draft did not use."""
+    struck_by: str = ""
+    """Who struck the claim that answered the item, when that is why it is open."""
 
 
-def gap_for(item: PlanItem, plan: ResearchPlan | None = None, retrieved: Sequence[str] = ()) -> Gap:
+def gap_for(
+    item: PlanItem,
+    plan: ResearchPlan | None = None,
+    retrieved: Sequence[str] = (),
+    struck: tuple[str, str] | None = None,
+) -> Gap:
     """The plain statement of a plan item left open, made from what the item asks (its jurisdiction and aspect),
-    never from the question's words: not in the corpus, or (passages retrieved) not answered by the draft, naming
-    the passages found, so the corpus is not blamed for what the draft left out."""
+    never from the question's words: not in the corpus, (passages retrieved) not answered by the draft, naming
+    the passages found, or (`struck`: who, why) no longer answered since a person struck its claim; so the corpus
+    is not blamed for what the draft left out or an analyst took out."""
+    if struck is not None:
+        by, why = struck
+        return Gap(
+            plan_item_id=item.id,
+            text=f"{by} struck the claim that answered {item.ask} ({why.rstrip('.')}).",
+            struck_by=by,
+        )
     if retrieved:
         found = ", ".join(dict.fromkeys(retrieved))
         return Gap(
@@ -238,13 +253,29 @@ def strike(answer: Answer, plan: ResearchPlan | None, cid: str, reason: str, by:
     gaps = {g.plan_item_id: g for g in out.gaps}
     for item in plan.items if plan is not None else ():
         if item.id in claim.plan_item_ids and item.id not in answered and item.id not in gaps:
-            gaps[item.id] = gap_for(item)
+            gaps[item.id] = gap_for(item, plan, struck=(by, reason))
     struck = StruckClaim(jurisdiction=code, claim=claim, reason=reason, by=by, at=at)
     return out.model_copy(update={"gaps": tuple(gaps.values()), "struck": (*out.struck, struck)})
 
 
 GAP_HEADING = "Not answered by the corpus"
 DRAFT_GAP_HEADING = "Not answered by the draft"
+STRUCK_GAP_HEADING = "No longer answered (a claim was struck)"
+GAP_HEADINGS = (DRAFT_GAP_HEADING, STRUCK_GAP_HEADING, GAP_HEADING)
+
+
+def gap_groups(answer: Answer) -> list[tuple[str, list[Gap]]]:
+    """The answer's open items under the heading that says why each is open (in `GAP_HEADINGS` order, empty
+    groups left out): the draft did not use the passages found, an analyst struck the claim, or the corpus holds
+    nothing on it. The pages and every export show the same groups."""
+    groups = (
+        (DRAFT_GAP_HEADING, [g for g in answer.gaps if g.retrieved]),
+        (STRUCK_GAP_HEADING, [g for g in answer.gaps if g.struck_by and not g.retrieved]),
+        (GAP_HEADING, [g for g in answer.gaps if not g.retrieved and not g.struck_by]),
+    )
+    return [(heading, gaps) for heading, gaps in groups if gaps]
+
+
 RESIDUAL_HEADING = "Residual deficiencies (not resolved)"
 """Heading of the disclosure of what the loop left unresolved, in the final answer and every export."""
 
@@ -282,12 +313,8 @@ def render_markdown(
         if named:
             body += "\n\nSources: " + "; ".join(named) + "."
         parts.append(body)
-    for heading, gaps in (
-        (DRAFT_GAP_HEADING, [g for g in answer.gaps if g.retrieved]),
-        (GAP_HEADING, [g for g in answer.gaps if not g.retrieved]),
-    ):
-        if gaps:
-            parts.append(f"## {heading}\n" + "\n".join(f"- {g.text}" for g in gaps))
+    for heading, gaps in gap_groups(answer):
+        parts.append(f"## {heading}\n" + "\n".join(f"- {g.text}" for g in gaps))
     return "\n\n".join(parts).strip()
 
 

@@ -29,7 +29,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from core.domain.answer import GAP_HEADING, RESIDUAL_HEADING
+from core.domain.answer import GAP_HEADINGS, RESIDUAL_HEADING
 from core.domain.figures import COMPARATOR_TOKEN, Figure, date_spans, figures
 from core.domain.records import Deficiency, DeficiencyType
 from core.engines.text import stem
@@ -37,7 +37,9 @@ from core.engines.text import stem
 Fact = str | Sequence[str]
 """An expected fact: one wording, or several alternative wordings of the same fact."""
 
-RESIDUAL_HEADING_RE = re.compile(rf"^#+\s*(?:{re.escape(RESIDUAL_HEADING)}|{re.escape(GAP_HEADING)})", re.I | re.M)
+RESIDUAL_HEADING_RE = re.compile(
+    rf"^#+\s*(?:{'|'.join(re.escape(h) for h in (RESIDUAL_HEADING, *GAP_HEADINGS))})", re.I | re.M
+)
 """Where the answer's own statements end: the disclosure of what the corpus could not answer and of the residual
 deficiencies are the workbench's words, not facts the answer states."""
 _CITATION_RE = re.compile(r"\[[A-Za-z0-9][A-Za-z0-9_.\-]*\]")

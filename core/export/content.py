@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from core.domain.answer import GAP_HEADING, Answer, claim_line, comparison_rows
+from core.domain.answer import Answer, claim_line, comparison_rows, gap_groups
 from core.domain.audit import NO_SNAPSHOT, chain_head
 from core.domain.clock import utc_now
 from core.domain.outcome import Outcome, SessionStatus
@@ -276,7 +276,7 @@ def typed_blocks(answer: Answer, plan: ResearchPlan | None, sources: dict[str, s
         named = [sources[d] for d in dict.fromkeys(d for c in section.claims for d in c.doc_ids) if d in sources]
         if named:
             blocks.append(Block("paragraph", "Sources: " + "; ".join(named) + "."))
-    if answer.gaps:
-        blocks.append(Block("heading", GAP_HEADING))
-        blocks.append(Block("bullets", items=[g.text for g in answer.gaps]))
+    for heading, gaps in gap_groups(answer):
+        blocks.append(Block("heading", heading))
+        blocks.append(Block("bullets", items=[g.text for g in gaps]))
     return blocks

@@ -13,6 +13,7 @@ from collections.abc import Callable
 import pytest
 from docx import Document
 
+from core.domain.answer import STRUCK_GAP_HEADING
 from core.domain.audit import verify_chain
 from core.service import InputError, Workbench, claim_id
 from core.service.runs import session_deps
@@ -231,7 +232,10 @@ def test_striking_a_claim_is_a_human_act_that_can_leave_a_gap(workbench_factory:
     assert r.answer.find(first) is None and threshold[0][1].text not in r.current_answer
     assert "RU:threshold" not in {g.plan_item_id for g in r.answer.gaps}  # the other claim still answers it
     r = wb.strike_claim(done.thread_id, second, editor="ana", reason="wrong figure")
-    assert "RU:threshold" in {g.plan_item_id for g in r.answer.gaps}
+    (gap,) = [g for g in r.answer.gaps if g.plan_item_id == "RU:threshold"]
+    assert gap.struck_by == "ana" and gap.text.startswith("ana struck the claim that answered ")
+    assert gap.text.endswith(" (wrong figure).") and "corpus" not in gap.text  # the corpus is not blamed
+    assert f"## {STRUCK_GAP_HEADING}\n- {gap.text}" in r.current_answer
     assert [(s.id, s.reason, s.by) for s in r.answer.struck] == [
         (first, "out of scope", "ana"),
         (second, "wrong figure", "ana"),
@@ -244,6 +248,7 @@ def test_striking_a_claim_is_a_human_act_that_can_leave_a_gap(workbench_factory:
     assert verify_chain(r.audit_records)[0] and r.outcome.counts.struck == 2
     raw = wb.export(r.thread_id, "md", exported_by="ana").decode()
     md = unescape(raw)
+    assert STRUCK_GAP_HEADING in md and gap.text in md  # the export groups the open items as the page does
     assert f"| {first} | RU | {threshold[0][1].text} | out of scope | ana |" in md
     assert not re.findall(r"\\[.:,;()%/'-]", raw) and "| Exported by | ana |" in raw  # reads cleanly as a file
     word = Document(io.BytesIO(wb.export(r.thread_id, "docx")))
