@@ -3,6 +3,7 @@ the deadline of a whole call, the circuit breaker, and how the engines degrade w
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -299,3 +300,27 @@ def test_an_attempt_cut_to_the_deadline_is_noted_as_the_deadline_whichever_timer
         client.call("llm critic", FindingsOut, "s", "u")
     assert caught.value.reason == "deadline"
     assert caught.value.notes == ("llm critic: attempt 1 failed: deadline",)
+
+
+@pytest.mark.parametrize("mode", ["json_schema", "json_object", "tools"])
+def test_a_reply_cut_at_its_limit_keeps_its_complete_findings(
+    llm_server: LoopbackLLM, llm_settings: Callable[..., Settings], mode: str
+) -> None:
+    """Two whole findings and a third cut mid-string at the reply's limit: the call is answered at once with the
+    two (no retry that would write them again), and the note says one was dropped."""
+    finding = {
+        "deficiency_type": "missing_jurisdiction",
+        "subject": "XY",
+        "description": "No XY source.",
+        "severity": "high",
+        "suggested_correction_query": "XY rules",
+        "affected_section": "XY",
+    }
+    whole = json.dumps({"deficiencies": [finding, {**finding, "subject": "RU"}]})
+    cut = whole[:-2] + ', {"deficiency_type": "missing_exemption", "subject": "the small-firm ex'
+    llm_server.push(completion(cut, finish_reason="length", completion_tokens=4096))
+    client = LlmClient(llm_settings(llm_structured=mode))
+    value, usage, notes = client.call("llm critic", FindingsOut, "s", "u")
+    assert [f.subject for f in value.deficiencies] == ["XY", "RU"] and len(llm_server.requests) == 1
+    assert usage.calls[0].outcome == "answered"
+    assert any("kept its 2 complete record(s), dropped the cut one" in n for n in notes)

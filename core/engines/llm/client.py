@@ -59,6 +59,7 @@ from core.engines.llm.modes import (
     runnable,
     schema_instruction,
 )
+from core.engines.llm.salvage import salvage
 from core.engines.llm.tokens import MESSAGE_OVERHEAD, counter_for, server_count
 
 M = TypeVar("M", bound=BaseModel)
@@ -95,6 +96,11 @@ def with_counts(usage: Usage, *, dropped: int = 0, left_out: int = 0) -> Usage:
     last = usage.calls[-1]
     done = last.model_copy(update={"dropped": last.dropped + dropped, "left_out": last.left_out + left_out})
     return Usage(usage.llm_calls, usage.prompt_tokens, usage.completion_tokens, (*usage.calls[:-1], done))
+
+
+def salvaged_note(reply_tokens: int, kept: int) -> str:
+    """The note on a reply cut at its limit whose complete records were kept (`core.engines.llm.salvage`)."""
+    return f"the reply reached the {reply_tokens}-token limit; kept its {kept} complete record(s), dropped the cut one"
 
 
 def part(role: str) -> str:
@@ -317,10 +323,12 @@ class LlmClient:
                     left = state.start_time + self.deadline_s - time.monotonic()
                     cut = left < self.attempt_s  # this attempt ends at the call's deadline, not its own timeout
                     try:
-                        value, spent = run_within(
+                        value, spent, said = run_within(
                             partial(self._once, schema, messages, mode, reply_tokens),
                             max(0.01, min(self.attempt_s, left)),
                         )
+                        if said:
+                            notes.append(f"{role}: {said}")
                     except FormatRefusedError:
                         raise
                     except Exception as exc:
@@ -352,7 +360,10 @@ class LlmClient:
         wanted = asked if asked is not None else self.backoff_s * 2 ** (state.attempt_number - 1)
         return min(self.max_wait_s, wanted)
 
-    def _once(self, schema: type[M], messages: list[Any], mode: StructuredMode, reply_tokens: int) -> tuple[M, Usage]:
+    def _once(
+        self, schema: type[M], messages: list[Any], mode: StructuredMode, reply_tokens: int
+    ) -> tuple[M, Usage, str]:
+        """One request: the validated reply, its usage and a note ('' unless a cut reply was salvaged)."""
         try:
             out = self._runnable(schema, mode, reply_tokens).invoke(messages)
         except openai.LengthFinishReasonError as exc:
@@ -362,6 +373,9 @@ class LlmClient:
                 full = ContextFullError(u.prompt_tokens)
                 full.usage = spent  # type: ignore[attr-defined]
                 raise full from exc
+            text = exc.completion.choices[0].message.content if exc.completion.choices else None
+            if text and (kept := salvage(schema, text)) is not None:
+                return kept[0], spent, salvaged_note(reply_tokens, kept[1])
             exc.usage = spent  # type: ignore[attr-defined]
             raise
         except openai.APIStatusError as exc:
@@ -377,6 +391,9 @@ class LlmClient:
             raise error
         if raw.response_metadata.get("finish_reason") == "length":
             short = usage.prompt_tokens and usage.completion_tokens < reply_tokens  # stopped by the context
+            kept = None if short else salvage(schema, reply_text(raw, mode))
+            if kept is not None:
+                return kept[0], usage, salvaged_note(reply_tokens, kept[1])
             cut = (
                 ContextFullError(usage.prompt_tokens)
                 if short
@@ -385,7 +402,7 @@ class LlmClient:
             cut.usage = usage  # type: ignore[attr-defined]
             raise cut
         try:
-            return schema.model_validate(parsed(strip_fences(reply_text(raw, mode)))), usage
+            return schema.model_validate(parsed(strip_fences(reply_text(raw, mode)))), usage, ""
         except (ValidationError, ValueError) as exc:
             failure = MalformedOutputError(f"reply is not valid {schema.__name__} JSON: {str(exc).splitlines()[0]}")
             failure.usage = usage  # type: ignore[attr-defined]

@@ -7,6 +7,8 @@ Python validates them against the corpus and the plan before they become a `Rese
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from core.domain.plan import Aspect
@@ -79,6 +81,9 @@ class SectionOut(_Schema):
 class AnswerOut(_Schema):
     """A cited answer: the verdict of a yes/no question (else null) and one section per jurisdiction."""
 
+    CUT_PATH: ClassVar[tuple[str, ...]] = ("sections", "claims")
+    """Where a reply cut at its length limit was writing: its last section's last claim (`salvage`)."""
+
     verdict: ClaimOut | None = Field(
         description="For a yes/no question: the direct answer, opening with Yes or No; null otherwise."
     )
@@ -101,5 +106,8 @@ class FindingOut(_Schema):
 
 class FindingsOut(_Schema):
     """Deficiencies found in the answer (an empty list when there are none)."""
+
+    CUT_PATH: ClassVar[tuple[str, ...]] = ("deficiencies",)
+    """Where a reply cut at its length limit was writing: its last finding (`salvage`)."""
 
     deficiencies: list[FindingOut]
