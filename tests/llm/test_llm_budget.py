@@ -186,3 +186,29 @@ def test_a_server_that_counts_tokens_gets_a_prompt_fitted_to_its_count_before_it
         assert call.outcome == "answered" and call.attempts == 1 and call.prompt_estimate <= client.prompt_budget
     finally:
         server.close()
+
+
+def test_an_answer_too_long_for_the_room_goes_to_the_critic_without_its_quotes(
+    llm_server: LoopbackLLM, llm_settings: Callable[..., Settings]
+) -> None:
+    """Thirty claims, each quoting a long sentence, would take the critic's whole room with their quotes: the quotes
+    are left out (the prompt says so) and the prompt stays within its budget with room for passages."""
+    ctx, _ = long_ctx()
+    client = LlmClient(llm_settings(llm_context_tokens=3072, llm_max_tokens=512))
+    sentence = FILLER[:400]
+    claims = tuple(
+        Claim(
+            text=f"Duty {n} applies.",
+            plan_item_ids=("RU:threshold",),
+            citations=(Quote(doc_id="ru-act", chunk_id=f"ru-act#{n % 10}", quote=sentence),),
+        )
+        for n in range(30)
+    )
+    answer = Answer(sections=(AnswerSection(jurisdiction="RU", claims=claims),))
+    llm_server.push(structured({"deficiencies": []}))
+    LlmCritic(client).critique(two_country_plan(), answer, [], ctx)
+    (request,) = llm_server.requests
+    text = user_text(request)
+    assert client.tokens.messages(system_text(request), text) <= client.prompt_budget
+    assert "the claims' quoted sentences are left out" in text and "cites ru-act#0" in text
+    assert text.count(sentence) < 30

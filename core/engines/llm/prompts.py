@@ -235,14 +235,34 @@ def _fitted(
     return fit(passages, render, room.counter, room.tokens - room.counter.count(fixed))
 
 
-def claim_lines(answer: Answer) -> str:
-    """The typed answer as numbered claims with their plan items and quoted citations."""
+def claim_lines(answer: Answer, quotes: bool = True) -> str:
+    """The typed answer as numbered claims with their plan items and citations (with the quoted sentences, or
+    only the cited passages' ids when `quotes` is off)."""
     lines = []
     for n, (code, claim) in enumerate(answer.claims(), start=1):
         head = "verdict" if claim.kind == "verdict" else code
         lines.append(f"c{n} [{head}] items={','.join(claim.plan_item_ids) or 'none'}: {claim.text}")
-        lines.extend(f'    cites {q.chunk_id}: "{q.quote}"' for q in claim.citations)
+        if quotes:
+            lines.extend(f'    cites {q.chunk_id}: "{q.quote}"' for q in claim.citations)
+        elif claim.citations:
+            lines.append(f"    cites {', '.join(dict.fromkeys(q.chunk_id for q in claim.citations))}")
     return "\n".join(lines) or "(no claims)"
+
+
+HEAD_SHARE = 0.5
+"""The share of a prompt's room the answer's claims may take with their quotes; beyond it the quotes are left
+out (the cited passages, which hold them, follow as the budget allows) so that a long answer cannot push the
+prompt past its budget."""
+QUOTES_LEFT_OUT = "To fit the prompt budget, the claims' quoted sentences are left out; the cited passages hold them."
+
+
+def answer_block(answer: Answer, room: Room | None, fixed: str = "") -> tuple[str, str]:
+    """The answer's claims for a prompt, with their quotes when they take at most `HEAD_SHARE` of the room left
+    after `fixed`, else without; and the note to add when they were left out ('' otherwise)."""
+    full = claim_lines(answer)
+    if room is None or room.counter.count(full) <= HEAD_SHARE * (room.tokens - room.counter.count(fixed)):
+        return full, ""
+    return claim_lines(answer, quotes=False), QUOTES_LEFT_OUT
 
 
 def cited(answer: Answer, ctx: EngineContext, skip: frozenset[str] = frozenset()) -> list[Passage]:
@@ -291,13 +311,14 @@ def revise_prompt(
     fixes = {e.chunk_id: e.deficiency_id for e in evidence}
     for_items = {e.chunk_id: e.plan_item_id or serves.get(e.deficiency_id, "") for e in evidence}
     others = cited(answer, ctx, skip=frozenset(found))
+    claims, left_out = answer_block(answer, room, plan_lines(plan) + items)
     head = (
-        plan_lines(plan) + f"\n\n<current_answer>\n{data(claim_lines(answer))}\n</current_answer>\n\n"
+        plan_lines(plan) + f"\n\n<current_answer>\n{data(claims)}\n</current_answer>\n\n"
         f"<addressed_deficiencies>\n{data(items)}\n</addressed_deficiencies>"
     )
     meta = documents_block(list(dict.fromkeys(doc_of.values())), ctx)
     passages = [*found.values(), *others]
-    fitted = _fitted(passages, ctx, room, head + meta, doc_of, fixes=fixes, plan_items=for_items)
+    fitted = _fitted(passages, ctx, room, head + meta + left_out, doc_of, fixes=fixes, plan_items=for_items)
     evidence_docs = [t for p, t in fitted.shown if p.chunk_id in found]
     other_docs = [t for p, t in fitted.shown if p.chunk_id not in found]
     used = documents_block([doc_of.get(p.chunk_id, _doc_of(p.chunk_id)) for p, _ in fitted.shown], ctx)
@@ -307,7 +328,8 @@ def revise_prompt(
         + "\n\nEvidence passages:\n"
         + ("\n".join(evidence_docs) or "none")
     )
-    return text + (f"\n\n{fitted.note()}" if fitted.note() else ""), fitted
+    notes = "\n".join(n for n in (left_out, fitted.note()) if n)
+    return text + (f"\n\n{notes}" if notes else ""), fitted
 
 
 def known_line(d: Deficiency) -> str:
@@ -344,11 +366,13 @@ def critic_prompt(
     entities = term_set(" ".join(plan.entity_types))
     meta = "\n".join(_metadata(d, ctx, entities) for d in answer.cited_doc_ids()) or "none"
     known_lines = "\n".join(known_line(d) for d in known) or "none"
+    claims, left_out = answer_block(answer, room, plan_lines(plan) + meta + known_lines)
     head = (
-        plan_lines(plan) + f"\n\n<answer>\n{data(claim_lines(answer))}\n</answer>\n\n"
+        plan_lines(plan) + f"\n\n<answer>\n{data(claims)}\n</answer>\n\n"
         f"Cited documents (metadata from the corpus; status_at_as_of is authoritative):\n{data(meta)}"
         f"\n\n<known_deficiencies>\n{data(known_lines)}\n</known_deficiencies>"
     )
-    fitted = _fitted(cited(answer, ctx), ctx, room, head, _doc_ids(answer))
+    fitted = _fitted(cited(answer, ctx), ctx, room, head + left_out, _doc_ids(answer))
     text = head + "\n\nCited passages:\n" + ("\n".join(t for _, t in fitted.shown) or "none")
-    return text + (f"\n\n{fitted.note()}" if fitted.note() else ""), fitted
+    notes = "\n".join(n for n in (left_out, fitted.note()) if n)
+    return text + (f"\n\n{notes}" if notes else ""), fitted
