@@ -8,10 +8,12 @@ from collections.abc import Callable
 
 from core.config import Settings
 from core.domain.answer import DRAFT_GAP_HEADING
-from core.engines.llm import LlmClient, LlmPlanner
+from core.domain.records import Deficiency, DeficiencyType
+from core.engines.llm import LlmClient, LlmDrafter, LlmPlanner
+from core.engines.offline import OfflineDrafter
 from core.export import render
 from core.service import Workbench
-from tests.llm.conftest import AS_OF, QUESTION, FloorPlanner, engine_ctx
+from tests.llm.conftest import AS_OF, QUESTION, FloorPlanner, engine_ctx, ru_answer, two_country_plan
 from tests.llm.loopback import EMPTY_PLAN, FakeModel, LoopbackLLM, closed_port, structured
 
 
@@ -69,3 +71,31 @@ def test_a_jurisdiction_the_quoted_words_do_not_name_is_dropped_and_counted(
     assert [j.code for j in result.plan.jurisdictions] == ["RU"]
     assert "llm planner: dropped jurisdiction XY: the gazetteer does not map 'Ruritania' to it" in result.notes
     assert result.usage.calls[0].dropped == 1
+
+
+def test_hybrid_keeps_the_claims_a_models_revision_left_out(
+    llm_server: LoopbackLLM, llm_settings: Callable[..., Settings]
+) -> None:
+    """A small model's revision comes back empty: in hybrid mode the current answer's claims on the items it no
+    longer answers stay (the note says so), except the claim the addressed deficiency names; in llm mode the
+    revision is taken as the model wrote it."""
+    answer = ru_answer()
+    ((_, claim),) = answer.claims()
+    other = Deficiency(
+        deficiency_type=DeficiencyType.missing_jurisdiction,
+        subject="XY",
+        description="No XY source.",
+        suggested_correction_query="Xylandia owner disclosure",
+        affected_section="XY",
+    )
+    empty = structured({"verdict": None, "sections": []})
+    llm_server.push(empty, empty, empty)
+    client = LlmClient(llm_settings())
+    hybrid = LlmDrafter(client, fallback=OfflineDrafter(), fill_gaps=True)
+    kept = hybrid.revise(two_country_plan(), answer, [other], [], engine_ctx())
+    assert [c.text for _, c in kept.answer.claims()] == [claim.text]
+    assert any("kept the current answer's 1 claim(s) on them" in n for n in kept.notes)
+    named = other.model_copy(update={"affected_text": claim.text})
+    assert hybrid.revise(two_country_plan(), answer, [named], [], engine_ctx()).answer.claims() == []
+    llm_only = LlmDrafter(client, fallback=OfflineDrafter())
+    assert llm_only.revise(two_country_plan(), answer, [other], [], engine_ctx()).answer.claims() == []

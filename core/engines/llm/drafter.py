@@ -14,7 +14,7 @@ from core.engines.llm.client import LlmClient, LlmUnavailableError, add_usage, w
 from core.engines.llm.prompts import DRAFT_SYSTEM, REVISE_SYSTEM, draft_prompt, revise_prompt
 from core.engines.llm.schemas import AnswerOut, ClaimOut
 from core.engines.offline.sources import cited
-from core.engines.text import quote_in
+from core.engines.text import quote_in, same_sentence
 
 
 @dataclass(frozen=True)
@@ -144,6 +144,32 @@ def unanswered(plan: ResearchPlan, answer: Answer, hits: Mapping[str, Sequence[H
     return [i.id for i in plan.items if i.answerable and hits.get(i.id) and i.id not in said]
 
 
+def kept_on_lost_items(
+    before: Answer, revised: Answer, addressed: Sequence[Deficiency]
+) -> tuple[Answer, tuple[str, ...]]:
+    """The hybrid floor of a revision: plan items the current answer answered and the model's revision no longer
+    does keep their current claims (a small model may return a revision without them), except a claim an addressed
+    deficiency names; and the note saying so ('' when nothing was lost)."""
+    said = {i for _, c in revised.claims() for i in c.plan_item_ids}
+    named = {d.affected_text for d in addressed if d.affected_text}
+    lost = {i for _, c in before.claims() for i in c.plan_item_ids} - said
+    carried = [
+        (code, c)
+        for code, c in before.claims()
+        if c.kind != "verdict" and set(c.plan_item_ids) & lost and not any(same_sentence(c.text, n) for n in named)
+    ]
+    for code, claim in carried:
+        section = revised.section(code)
+        revised = revised.with_claims(code, (*(section.claims if section else ()), claim))
+    if not carried:
+        return revised, ()
+    items = sorted({i for _, c in carried for i in c.plan_item_ids} & lost)
+    return revised, (
+        f"llm reviser: the model's revision no longer answered {len(items)} item(s) ({', '.join(items)}); "
+        f"kept the current answer's {len(carried)} claim(s) on them",
+    )
+
+
 def _given_revision(answer: Answer, evidence: Sequence[Evidence]) -> dict[str, Given]:
     given: dict[str, Given] = {}
     for _, claim in answer.claims():
@@ -248,7 +274,10 @@ class LlmDrafter:
         builder = AnswerBuilder(plan, _given_revision(answer, evidence), ctx, self.max_claims)
         revised, dropped = builder.build(out, answer.gaps)
         usage = with_counts(usage, dropped=len(dropped), left_out=fitted.cut)
-        return cited(revised, ctx, usage, (*budget, *notes, *dropped))
+        kept: tuple[str, ...] = ()
+        if self.fill_gaps and self.fallback is not None:
+            revised, kept = kept_on_lost_items(answer, revised, addressed)
+        return cited(revised, ctx, usage, (*budget, *notes, *dropped, *kept))
 
     def _fall_back(self, exc: LlmUnavailableError, what: str, run: Callable[[Drafter], DraftResult]) -> DraftResult:
         if self.fallback is None:
