@@ -84,6 +84,8 @@ class Gap(BaseModel):
     """The chunk ids retrieved for the item, when the corpus had passages the draft did not use."""
     struck_by: str = ""
     """Who struck the claim that answered the item, when that is why it is open."""
+    unverified: tuple[str, ...] = ()
+    """The uploads no analyst has verified that alone state the item, when that is why it counts as open."""
 
 
 def gap_for(
@@ -91,11 +93,13 @@ def gap_for(
     plan: ResearchPlan | None = None,
     retrieved: Sequence[str] = (),
     struck: tuple[str, str] | None = None,
+    unverified: Sequence[str] = (),
 ) -> Gap:
     """The plain statement of a plan item left open, made from what the item asks (its jurisdiction and aspect),
     never from the question's words: not in the corpus, (passages retrieved) not answered by the draft, naming
-    the passages found, or (`struck`: who, why) no longer answered since a person struck its claim; so the corpus
-    is not blamed for what the draft left out or an analyst took out."""
+    the passages found, (`struck`: who, why) no longer answered since a person struck its claim, or (`unverified`:
+    document ids) stated only by uploads no analyst has verified; so the corpus is not blamed for what the draft
+    left out or an analyst took out, and an answer that states the item does not sit beside "no source"."""
     if struck is not None:
         by, why = struck
         return Gap(
@@ -112,6 +116,14 @@ def gap_for(
         )
     planned = plan.jurisdiction(item.jurisdiction) if plan is not None else None
     name = planned.name if planned is not None else item.jurisdiction
+    if unverified:
+        docs = tuple(dict.fromkeys(unverified))
+        return Gap(
+            plan_item_id=item.id,
+            text=f"The answer states {item.aspect.asks} for {name} only from {', '.join(docs)}, which no analyst "
+            "has verified yet.",
+            unverified=docs,
+        )
     if item.jurisdiction == ANY_JURISDICTION and not item.answerable:
         text = f"The plan could not place {item.ask}: the answer says nothing about it."
     elif item.jurisdiction == ANY_JURISDICTION:
@@ -261,17 +273,19 @@ def strike(answer: Answer, plan: ResearchPlan | None, cid: str, reason: str, by:
 GAP_HEADING = "Not answered by the corpus"
 DRAFT_GAP_HEADING = "Not answered by the draft"
 STRUCK_GAP_HEADING = "No longer answered (a claim was struck)"
-GAP_HEADINGS = (DRAFT_GAP_HEADING, STRUCK_GAP_HEADING, GAP_HEADING)
+UNVERIFIED_GAP_HEADING = "Stated only by unverified uploads"
+GAP_HEADINGS = (DRAFT_GAP_HEADING, STRUCK_GAP_HEADING, UNVERIFIED_GAP_HEADING, GAP_HEADING)
 
 
 def gap_groups(answer: Answer) -> list[tuple[str, list[Gap]]]:
     """The answer's open items under the heading that says why each is open (in `GAP_HEADINGS` order, empty
-    groups left out): the draft did not use the passages found, an analyst struck the claim, or the corpus holds
-    nothing on it. The pages and every export show the same groups."""
+    groups left out): the draft did not use the passages found, an analyst struck the claim, only unverified
+    uploads state it, or the corpus holds nothing on it. The pages and every export show the same groups."""
     groups = (
         (DRAFT_GAP_HEADING, [g for g in answer.gaps if g.retrieved]),
         (STRUCK_GAP_HEADING, [g for g in answer.gaps if g.struck_by and not g.retrieved]),
-        (GAP_HEADING, [g for g in answer.gaps if not g.retrieved and not g.struck_by]),
+        (UNVERIFIED_GAP_HEADING, [g for g in answer.gaps if g.unverified]),
+        (GAP_HEADING, [g for g in answer.gaps if not (g.retrieved or g.struck_by or g.unverified)]),
     )
     return [(heading, gaps) for heading, gaps in groups if gaps]
 

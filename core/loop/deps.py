@@ -14,7 +14,7 @@ from datetime import date
 from typing import Any
 
 from core.config import Settings
-from core.domain.answer import RESIDUAL_HEADING, Answer, gap_for, render_markdown
+from core.domain.answer import RESIDUAL_HEADING, Answer, Claim, gap_for, render_markdown
 from core.domain.documents import Hit
 from core.domain.gazetteer import jurisdiction_name
 from core.domain.plan import PlanItem, ResearchPlan
@@ -134,9 +134,22 @@ def with_gaps(
     if plan is None:
         return answer
     gaps = {g.plan_item_id: g for g in answer.gaps}
+    claims: dict[str, list[Claim]] = {}
+    for _, c in answer.claims():
+        for i in c.plan_item_ids:
+            claims.setdefault(i, []).append(c)
+    unverified = set(answer.unverified_doc_ids)
     for d in left:
         for item in plan.items:
-            if about_item(d, item) and item.id not in gaps and d.origin != "analyst":
+            if not about_item(d, item) or item.id in gaps or d.origin == "analyst":
+                continue
+            stated = claims.get(item.id, [])
+            if stated and not all(c.rests_on(unverified) for c in stated):
+                continue  # a verified source answers it
+            if stated:
+                ids = [q for c in stated for q in c.doc_ids]
+                gaps[item.id] = gap_for(item, plan, unverified=ids)
+            else:
                 gaps[item.id] = gap_for(item, plan, (found or {}).get(item.id, ()) if item.answerable else ())
     return answer.model_copy(update={"gaps": tuple(gaps.values())})
 

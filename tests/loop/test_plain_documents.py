@@ -10,7 +10,16 @@ from typing import Any
 import pytest
 
 from core.config import Settings
-from core.domain.answer import Answer, AnswerSection, Claim, Quote, verdict_words
+from core.domain.answer import (
+    GAP_HEADING,
+    UNVERIFIED_GAP_HEADING,
+    Answer,
+    AnswerSection,
+    Claim,
+    Quote,
+    render_markdown,
+    verdict_words,
+)
 from core.domain.instructions import has_instructions
 from core.domain.plan import Aspect
 from core.domain.records import Deficiency, DeficiencyType, Evidence
@@ -19,7 +28,7 @@ from core.engines.offline.revisers import revise_specificity
 from core.engines.text import sentences
 from core.evaluation.facts import fact_found
 from core.evaluation.scores import cut_sentences, duplicate_sentences
-from core.loop.deps import Deps
+from core.loop.deps import Deps, with_gaps
 from core.persistence.checkpoints import memory_persistence
 from core.service import Workbench
 from tests.fakes import KeywordStore
@@ -234,3 +243,32 @@ def test_a_revision_does_not_add_a_sentence_a_longer_claim_already_states(wb: Wo
     ]
     revised = revise_specificity(plan, answer, added, ev, ctx)
     assert duplicate_sentences(revised) == 0 and claim in [c for _, c in revised.claims()]
+
+
+def test_an_item_stated_only_by_an_unverified_upload_is_not_said_to_have_no_source(wb: Workbench) -> None:
+    """The jurisdiction counts as missing (its only source is an unverified upload), but the answer states the
+    items from that upload: their gap names the upload under its own heading, not "the corpus holds no source"."""
+    plan = plan_of(wb, "What must a manufacturer do after a serious product incident in Canada?")
+    ctx = Deps.context_of(wb.store(), RECALL_AS_OF)
+    chunk = "ca-product-safety-act#0"
+    said = next(s for s in sentences(ctx.passage(chunk)) if s[:1].isupper())
+    items = tuple(i.id for i in plan.items if i.jurisdiction == "CA")
+    claim = Claim(
+        text=said, plan_item_ids=items, citations=(Quote(doc_id="ca-product-safety-act", chunk_id=chunk, quote=said),)
+    )
+    answer = Answer(
+        sections=(AnswerSection(jurisdiction="CA", claims=(claim,)),), unverified_doc_ids=("ca-product-safety-act",)
+    )
+    missing = Deficiency(
+        deficiency_type=T.missing_jurisdiction,
+        subject="CA",
+        description="No verified CA source.",
+        affected_section="CA",
+    )
+    gapped = with_gaps(answer, plan, [missing])
+    assert {g.plan_item_id for g in gapped.gaps} == set(items)
+    assert all(g.unverified == ("ca-product-safety-act",) and "no source" not in g.text for g in gapped.gaps)
+    text = render_markdown(gapped, plan)
+    assert f"## {UNVERIFIED_GAP_HEADING}" in text and f"## {GAP_HEADING}" not in text
+    verified = answer.model_copy(update={"unverified_doc_ids": ()})
+    assert with_gaps(verified, plan, [missing]).gaps == ()  # a verified source answers them: nothing to disclose

@@ -186,7 +186,7 @@ def upload_to_export_scenario(server: str, page: object) -> None:
     for text in (markdown, joined):
         assert [c for c in INTERNAL_CODES if c in text] == []
         assert STRIKE_REASON in text and CONFIRM_NOTE in text and REOPEN_REASON in text
-        assert "ca-fintrac-msb-records" in text and "confirmed resolved" in text
+        assert "Struck claims" in text and "confirmed resolved" in text
         assert f"added insufficient specificity: {RESOLVED_SUBJECT}" in text
     assert [line for line in joined.splitlines() if MARKDOWN_LINE.match(line)] == []
     assert "**" not in joined
