@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict
 
+from core.domain.answer import Answer
 from core.domain.records import EvaluationCycleRecord, ModelCall
 
 PARTS = ("planner", "drafter", "reviser", "critic")
@@ -89,8 +90,9 @@ def unrecorded(history: Sequence[EvaluationCycleRecord]) -> bool:
     return any(r.llm_calls for r in history) and not any(r.model_calls for r in history)
 
 
-def written_by(engine: str, history: Sequence[EvaluationCycleRecord]) -> str:
-    """The "Written by" line of a run: the offline engine, the model, or both (with what fell back)."""
+def written_by(engine: str, history: Sequence[EvaluationCycleRecord], answer: Answer | None = None) -> str:
+    """The "Written by" line of a run: the offline engine, the model, or both (with what fell back, and how many
+    of the answer's claims the offline drafter wrote on items the model's draft left unanswered)."""
     if engine == "offline":
         return "Written by the offline engine."
     if unrecorded(history):
@@ -102,8 +104,19 @@ def written_by(engine: str, history: Sequence[EvaluationCycleRecord]) -> str:
         because = f" (every model call failed: {', '.join(why)})" if why else " (no model call was made)"
         return f"Written by the offline engine: the {engine} engine's model wrote nothing{because}."
     offline = [p for p in parts if p.by == "offline"]
-    if not offline:
+    claims = [c for _, c in answer.claims()] if answer is not None else []
+    filled = sum(1 for c in claims if c.written_by)
+    if not offline and not filled:
         modes = ", ".join(sorted({p.mode for p in model}))
         return f"Written by the model ({modes}), checked by the {engine} engine's rules."
-    fell = "; ".join(f"{p.part} in cycle {p.cycle} ({p.reason})" for p in offline)
-    return f"Written by the model and the offline engine: the offline engine wrote the {fell}."
+    said = []
+    if offline:
+        said.append(
+            "the offline engine wrote the " + "; ".join(f"{p.part} in cycle {p.cycle} ({p.reason})" for p in offline)
+        )
+    if filled:
+        said.append(
+            f"the offline drafter wrote {filled} of the answer's {len(claims)} claims (on items the model's draft "
+            "left unanswered)"
+        )
+    return "Written by the model and the offline engine: " + "; ".join(said) + "."

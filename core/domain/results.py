@@ -168,7 +168,7 @@ def snapshot_result(thread_id: str, snap: Any, default_engine: str) -> RunResult
         residual_deficiencies=list(v.get("residual_deficiencies", [])) if finished else residual(deficiencies),
         identified_deficiencies=deficiencies,
         evaluation_history=history,
-        written_by=written_by(engine, history) if history else "",
+        written_by=written_by(engine, history, v.get("answer")) if history else "",
         provenance=provenance(history),
         human_acts=list(v.get("human_acts", [])),
         citations=list(v.get("citations", [])),

@@ -41,7 +41,9 @@ def test_hybrid_answers_the_items_the_model_left_empty_with_the_offline_drafter_
     assert "(written by the offline drafter)" in r.final_answer
     draft_notes = " | ".join(r.evaluation_history[0].notes)
     assert "the model's draft left 2 item(s) with retrieved passages unanswered (XY:scope, XY:threshold)" in draft_notes
-    assert r.written_by.startswith("Written by the model")
+    filled, claims = len(xy.claims), len(r.answer.claims()) if r.answer else 0
+    assert r.written_by.startswith("Written by the model and the offline engine: ")
+    assert f"the offline drafter wrote {filled} of the answer's {claims} claims" in r.written_by
 
 
 def test_an_item_with_passages_the_model_left_out_is_not_blamed_on_the_corpus(
