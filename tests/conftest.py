@@ -225,6 +225,12 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests that read an early job run last (in their order), so every in-process test runs beside the jobs
+    instead of waiting behind the first test that reads one."""
+    items.sort(key=lambda item: item.get_closest_marker("early") is not None)
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Start the fork server and the early jobs (tests/early.py) as soon as the collected tests are known to need
     them, so that they run on the otherwise idle core while the tests before them run."""
