@@ -46,6 +46,24 @@ def run(wb: Workbench, question: str) -> Any:
     return wb.start(question, as_of=RECALL_AS_OF, approve="all")
 
 
+def act_evidence(d: Deficiency) -> list[Evidence]:
+    """The correction evidence of `d`: the first passage of the recall corpus' Canadian product safety act."""
+    return [
+        Evidence(
+            deficiency_id=d.id,
+            query=d.suggested_correction_query,
+            doc_id="ca-product-safety-act",
+            chunk_id="ca-product-safety-act#0",
+            title="Canada consumer product safety act summary",
+            jurisdiction="CA",
+            status="in_force",
+            snippet="",
+            score=1.0,
+            cycle=1,
+        )
+    ]
+
+
 def plan_of(wb: Workbench, question: str) -> Any:
     return wb.planner.plan(question, Deps.context_of(wb.store(), RECALL_AS_OF)).plan
 
@@ -141,21 +159,7 @@ def test_an_off_topic_claim_is_flagged_naming_the_item_and_replaced(wb: Workbenc
     answer = Answer(sections=(AnswerSection(jurisdiction="CA", claims=(claim,)),))
     found = [d for d in OfflineCritic().critique(plan, answer, [], ctx).deficiencies if "off_topic" in d.subject]
     assert found and found[0].subject.startswith("CA:obligation") and found[0].affected_text == excise
-    ev = [
-        Evidence(
-            deficiency_id=found[0].id,
-            query=found[0].suggested_correction_query,
-            doc_id="ca-product-safety-act",
-            chunk_id="ca-product-safety-act#0",
-            title="Canada consumer product safety act summary",
-            jurisdiction="CA",
-            status="in_force",
-            snippet="",
-            score=1.0,
-            cycle=1,
-        )
-    ]
-    revised = revise_specificity(plan, answer, found[0], ev, ctx)
+    revised = revise_specificity(plan, answer, found[0], act_evidence(found[0]), ctx)
     texts = [c.text for _, c in revised.claims()]
     assert excise not in texts and any("serious incident" in t for t in texts)
 
@@ -227,21 +231,7 @@ def test_a_revision_does_not_add_a_sentence_a_longer_claim_already_states(wb: Wo
         suggested_correction_query=second,
         affected_section="CA",
     )
-    ev = [
-        Evidence(
-            deficiency_id=added.id,
-            query=second,
-            doc_id="ca-product-safety-act",
-            chunk_id=chunk,
-            title="Canada consumer product safety act summary",
-            jurisdiction="CA",
-            status="in_force",
-            snippet="",
-            score=1.0,
-            cycle=1,
-        )
-    ]
-    revised = revise_specificity(plan, answer, added, ev, ctx)
+    revised = revise_specificity(plan, answer, added, act_evidence(added), ctx)
     assert duplicate_sentences(revised) == 0 and claim in [c for _, c in revised.claims()]
 
 
