@@ -100,36 +100,34 @@ def gap_for(
     the passages found, (`struck`: who, why) no longer answered since a person struck its claim, or (`unverified`:
     document ids) stated only by uploads no analyst has verified; so the corpus is not blamed for what the draft
     left out or an analyst took out, and an answer that states the item does not sit beside "no source"."""
+    planned = plan.jurisdiction(item.jurisdiction) if plan is not None else None
+    name = planned.name if planned is not None else item.jurisdiction
+    what = item.aspect.asks if item.jurisdiction == ANY_JURISDICTION else f"{item.aspect.asks} for {name}"
     if struck is not None:
         by, why = struck
         return Gap(
             plan_item_id=item.id,
-            text=f"{by} struck the claim that answered {item.ask} ({why.rstrip('.')}).",
+            text=f"{by} struck the claim stating {what} ({why.rstrip('.')}); no other claim states it.",
             struck_by=by,
         )
     if retrieved:
         found = ", ".join(dict.fromkeys(retrieved))
         return Gap(
             plan_item_id=item.id,
-            text=f"The draft does not answer {item.ask}; passages retrieved for it: {found}.",
+            text=f"The draft does not state {what}; passages retrieved for it: {found}.",
             retrieved=tuple(dict.fromkeys(retrieved)),
         )
-    planned = plan.jurisdiction(item.jurisdiction) if plan is not None else None
-    name = planned.name if planned is not None else item.jurisdiction
     if unverified:
         docs = tuple(dict.fromkeys(unverified))
         return Gap(
             plan_item_id=item.id,
-            text=f"The answer states {item.aspect.asks} for {name} only from {', '.join(docs)}, which no analyst "
-            "has verified yet.",
+            text=f"The answer states {what} only from {', '.join(docs)}, which no analyst has verified yet.",
             unverified=docs,
         )
     if item.jurisdiction == ANY_JURISDICTION and not item.answerable:
         text = f"The plan could not place {item.ask}: the answer says nothing about it."
-    elif item.jurisdiction == ANY_JURISDICTION:
-        text = f"The corpus holds no source stating {item.aspect.asks}."
     elif item.answerable:
-        text = f"The corpus holds no source stating {item.aspect.asks} for {name}."
+        text = f"The corpus holds no source stating {what}."
     elif planned is not None and planned.via:
         text = (
             f"For {name}, the corpus holds {planned.via} sources, which apply there, but none of its own national law."
