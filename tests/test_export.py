@@ -542,7 +542,9 @@ def test_a_struck_claim_is_listed_in_every_export() -> None:
     )
     assert "- The rule covers money service businesses." not in md
     (gap,) = [g for g in answer.gaps if g.struck_by]
-    assert f"{STRUCK_GAP_HEADING}\n\n- {gap.text}" in md and gap.text.endswith(" (out of scope); no other claim states it.")  # a gap now
+    assert f"{STRUCK_GAP_HEADING}\n\n- {gap.text}" in md and gap.text.endswith(
+        " (out of scope); no other claim states it."
+    )  # a gap now
     _, tables = _docx_text(_export(result, "docx"))
     assert any(row[2:3] == ["The rule covers money service businesses."] for t in tables for row in t)
     assert json.loads(_export(result, "json"))["answer"]["struck"][0]["reason"] == "out of scope"

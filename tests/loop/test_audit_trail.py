@@ -234,7 +234,9 @@ def test_striking_a_claim_is_a_human_act_that_can_leave_a_gap(workbench_factory:
     r = wb.strike_claim(done.thread_id, second, editor="ana", reason="wrong figure")
     (gap,) = [g for g in r.answer.gaps if g.plan_item_id == "RU:threshold"]
     assert gap.struck_by == "ana" and gap.text.startswith("ana struck the claim stating ")
-    assert gap.text.endswith(" (wrong figure); no other claim states it.") and "corpus" not in gap.text  # the corpus is not blamed
+    assert (
+        gap.text.endswith(" (wrong figure); no other claim states it.") and "corpus" not in gap.text
+    )  # the corpus is not blamed
     assert f"## {STRUCK_GAP_HEADING}\n- {gap.text}" in r.current_answer
     assert [(s.id, s.reason, s.by) for s in r.answer.struck] == [
         (first, "out of scope", "ana"),
