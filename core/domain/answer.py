@@ -253,7 +253,8 @@ class Answer(BaseModel):
 
 def strike(answer: Answer, plan: ResearchPlan | None, cid: str, reason: str, by: str, at: str) -> Answer:
     """The answer with claim `cid` struck out (ValueError when it holds no such claim); every plan item the claim
-    answered is checked again, and one that no remaining claim answers becomes a gap."""
+    answered is checked again, and one that no remaining claim answers becomes a gap (replacing a gap that said
+    the answer states it from an unverified upload)."""
     found = answer.find(cid)
     if found is None:
         raise ValueError(f"the answer holds no claim {cid}")
@@ -262,7 +263,8 @@ def strike(answer: Answer, plan: ResearchPlan | None, cid: str, reason: str, by:
     answered = {i for _, c in out.claims() for i in c.plan_item_ids}
     gaps = {g.plan_item_id: g for g in out.gaps}
     for item in plan.items if plan is not None else ():
-        if item.id in claim.plan_item_ids and item.id not in answered and item.id not in gaps:
+        said_by_struck = item.id in gaps and bool(gaps[item.id].unverified)  # "the answer states it from ..."
+        if item.id in claim.plan_item_ids and item.id not in answered and (item.id not in gaps or said_by_struck):
             gaps[item.id] = gap_for(item, plan, struck=(by, reason))
     struck = StruckClaim(jurisdiction=code, claim=claim, reason=reason, by=by, at=at)
     return out.model_copy(update={"gaps": tuple(gaps.values()), "struck": (*out.struck, struck)})

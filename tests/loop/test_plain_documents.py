@@ -17,7 +17,9 @@ from core.domain.answer import (
     AnswerSection,
     Claim,
     Quote,
+    claim_id,
     render_markdown,
+    strike,
     verdict_words,
 )
 from core.domain.instructions import has_instructions
@@ -262,3 +264,5 @@ def test_an_item_stated_only_by_an_unverified_upload_is_not_said_to_have_no_sour
     assert f"## {UNVERIFIED_GAP_HEADING}" in text and f"## {GAP_HEADING}" not in text
     verified = answer.model_copy(update={"unverified_doc_ids": ()})
     assert with_gaps(verified, plan, [missing]).gaps == ()  # a verified source answers them: nothing to disclose
+    struck = strike(gapped, plan, claim_id("CA", claim), "not the rule asked about", "ana", "2026-12-03T10:00:00Z")
+    assert all(g.struck_by == "ana" and not g.unverified for g in struck.gaps)  # the answer no longer states them
