@@ -220,12 +220,17 @@ def is_anaphoric(sentence: str) -> bool:
     return bool(ANAPHORIC_OPENERS.match(text)) or bool(DEMONSTRATIVE.search(" ".join(text.split()[:8])))
 
 
+def normalised(text: str) -> str:
+    """The text lower-cased with its white space collapsed: what `same_sentence` compares."""
+    return " ".join(text.lower().split())
+
+
 def same_sentence(a: str, b: str) -> bool:
     """Equal after case and white space are normalised."""
-    return " ".join(a.lower().split()) == " ".join(b.lower().split())
+    return normalised(a) == normalised(b)
 
 
 def quote_in(quote: str, passage: str) -> bool:
     """Whether the quote occurs in the passage (case, white space and Markdown emphasis normalised)."""
-    q = " ".join(quote.lower().split())
-    return bool(q) and q in " ".join(clean_passage(passage).lower().split())
+    q = normalised(quote)
+    return bool(q) and q in normalised(clean_passage(passage))

@@ -34,7 +34,7 @@ from core.engines.offline.ranking import (
     starts_whole,
 )
 from core.engines.offline.sources import applicability_text
-from core.engines.text import is_anaphoric, overlap, same_sentence, sentences, term_set
+from core.engines.text import is_anaphoric, normalised, overlap, same_sentence, sentences, term_set
 
 T = DeficiencyType
 Reviser = Callable[[ResearchPlan, Answer, Deficiency, list[Evidence], EngineContext], Answer]
@@ -56,7 +56,8 @@ def _add_claims(
     answer: Answer, claims: Iterable[Claim], ctx: EngineContext, item: PlanItem | None, first: bool = False
 ) -> Answer:
     for claim in claims:
-        if all(_has_text(answer, s) for s in sentences(claim.text) or [claim.text]):
+        said = _stated(answer)
+        if all(normalised(s) in said for s in sentences(claim.text) or [claim.text]):
             continue  # every sentence of it is stated already: adding it would say it twice
         doc = ctx.catalog.get(claim.citations[0].doc_id) if claim.citations else None
         code = section_code(item, doc.jurisdiction) if item and doc else (doc.jurisdiction if doc else ANY_JURISDICTION)
@@ -136,9 +137,14 @@ def _metadata_claim(text: str, doc_ids: Iterable[str], items: Iterable[str], kin
     )
 
 
+def _stated(answer: Answer) -> set[str]:
+    """What the answer states, normalised: each claim's text and each sentence of it (split once, not per lookup)."""
+    return {normalised(s) for _, c in answer.claims() for s in (c.text, *sentences(c.text))}
+
+
 def _has_text(answer: Answer, text: str) -> bool:
     """Whether the answer already states `text`: as a claim, or as one sentence of a longer claim."""
-    return any(same_sentence(s, text) for _, c in answer.claims() for s in (c.text, *sentences(c.text)))
+    return normalised(text) in _stated(answer)
 
 
 def _applicability(plan: ResearchPlan, answer: Answer, doc_id: str, ctx: EngineContext, code: str) -> Answer:
@@ -204,6 +210,7 @@ def _best_sentence(
     keep: Callable[[str, str], bool] = lambda s, code: True,
 ) -> Claim | None:
     wanted = term_set(query)
+    said = _stated(answer)
     best: tuple[float, Claim] | None = None
     for doc_id, chunk_id, text, _ in _passages(ev, ctx):
         doc = ctx.catalog.get(doc_id)
@@ -214,7 +221,7 @@ def _best_sentence(
             continue
         for s in sentences(text):
             score = overlap(wanted, s)
-            if score < 0.5 or is_anaphoric(s) or not keep(s, doc.jurisdiction) or _has_text(answer, s):
+            if score < 0.5 or is_anaphoric(s) or not keep(s, doc.jurisdiction) or normalised(s) in said:
                 continue
             if has_instructions(s) or not starts_whole(s):
                 continue
