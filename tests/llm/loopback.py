@@ -147,6 +147,8 @@ class LoopbackLLM:
         """When set, `POST /extras/tokenize/count` answers `{"count": token_count(input)}` the way
         llama-cpp-python's server does; otherwise that route is a 404 (as on servers without it)."""
         self.counted: list[str] = []
+        self.paths: list[str] = []
+        """The path of every POST received, in order (count routes included)."""
         self.refused: list[dict[str, Any]] = []
         """Requests answered with the refusal of their format (not in `requests`, not taken from the script)."""
         self.formats = formats
@@ -204,6 +206,7 @@ class LoopbackLLM:
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length", 0))
                 raw = self.rfile.read(length)
+                server.paths.append(self.path)
                 if self.path == "/extras/tokenize/count" and server.token_count is not None:
                     text = str(json.loads(raw).get("input", ""))
                     server.counted.append(text)

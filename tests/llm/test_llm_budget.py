@@ -15,7 +15,7 @@ from core.engines.llm import LlmClient, LlmCritic, LlmDrafter, LlmUnavailableErr
 from core.engines.llm.budget import Passage, fit, round_robin
 from core.engines.llm.prompts import DRAFT_SYSTEM, draft_prompt
 from core.engines.llm.schemas import AnswerOut, FindingsOut
-from core.engines.llm.tokens import TokenCounter
+from core.engines.llm.tokens import TokenCounter, server_count
 from tests.llm.conftest import corpus, two_country_plan
 from tests.llm.loopback import LoopbackLLM, claim, completion, structured, system_text, user_text
 from tests.loop.corpora import AS_OF
@@ -212,3 +212,16 @@ def test_an_answer_too_long_for_the_room_goes_to_the_critic_without_its_quotes(
     assert client.tokens.messages(system_text(request), text) <= client.prompt_budget
     assert "the claims' quoted sentences are left out" in text and "cites ru-act#0" in text
     assert text.count(sentence) < 30
+
+
+def test_each_server_is_probed_for_a_token_count_once(llm_server: LoopbackLLM) -> None:
+    """A server that counts is asked on the route that answered, one without a count route is probed once."""
+    counting = LoopbackLLM(token_count=lambda text: len(text.split()))
+    try:
+        for _ in range(2):
+            assert server_count(counting.base_url, "m", "three little words") == 3
+            assert server_count(llm_server.base_url, "m", "three little words") is None
+        assert counting.paths == ["/extras/tokenize/count"] * 2
+        assert llm_server.paths == ["/extras/tokenize/count", "/tokenize"]
+    finally:
+        counting.close()

@@ -98,9 +98,21 @@ def with_counts(usage: Usage, *, dropped: int = 0, left_out: int = 0) -> Usage:
     return Usage(usage.llm_calls, usage.prompt_tokens, usage.completion_tokens, (*usage.calls[:-1], done))
 
 
-def salvaged_note(reply_tokens: int, kept: int) -> str:
-    """The note on a reply cut at its limit whose complete records were kept (`core.engines.llm.salvage`)."""
-    return f"the reply reached the {reply_tokens}-token limit; kept its {kept} complete record(s), dropped the cut one"
+def _cut_short(schema: type[M], usage: Usage, reply_tokens: int, text: str) -> tuple[M, Usage, str] | None:
+    """A reply that stopped at a length limit: `ContextFullError` when it stopped before its own limit (prompt and
+    reply filled the context), else its complete records with a note (`core.engines.llm.salvage`), else None (the
+    caller raises it as truncated)."""
+    if usage.prompt_tokens and usage.completion_tokens < reply_tokens:
+        full = ContextFullError(usage.prompt_tokens)
+        full.usage = usage  # type: ignore[attr-defined]
+        raise full
+    kept = salvage(schema, text) if text else None
+    if kept is None:
+        return None
+    note = (
+        f"the reply reached the {reply_tokens}-token limit; kept its {kept[1]} complete record(s), dropped the cut one"
+    )
+    return kept[0], usage, note
 
 
 def part(role: str) -> str:
@@ -369,13 +381,9 @@ class LlmClient:
         except openai.LengthFinishReasonError as exc:
             u = exc.completion.usage
             spent = Usage(1, u.prompt_tokens, u.completion_tokens) if u else Usage(1)
-            if u is not None and u.prompt_tokens and u.completion_tokens < reply_tokens:
-                full = ContextFullError(u.prompt_tokens)
-                full.usage = spent  # type: ignore[attr-defined]
-                raise full from exc
             text = exc.completion.choices[0].message.content if exc.completion.choices else None
-            if text and (kept := salvage(schema, text)) is not None:
-                return kept[0], spent, salvaged_note(reply_tokens, kept[1])
+            if (kept := _cut_short(schema, spent, reply_tokens, text or "")) is not None:
+                return kept
             exc.usage = spent  # type: ignore[attr-defined]
             raise
         except openai.APIStatusError as exc:
@@ -390,15 +398,9 @@ class LlmClient:
             error.usage = usage  # type: ignore[attr-defined]
             raise error
         if raw.response_metadata.get("finish_reason") == "length":
-            short = usage.prompt_tokens and usage.completion_tokens < reply_tokens  # stopped by the context
-            kept = None if short else salvage(schema, reply_text(raw, mode))
-            if kept is not None:
-                return kept[0], usage, salvaged_note(reply_tokens, kept[1])
-            cut = (
-                ContextFullError(usage.prompt_tokens)
-                if short
-                else TruncatedOutputError(f"the reply reached the {reply_tokens}-token limit")
-            )
+            if (kept := _cut_short(schema, usage, reply_tokens, reply_text(raw, mode))) is not None:
+                return kept
+            cut = TruncatedOutputError(f"the reply reached the {reply_tokens}-token limit")
             cut.usage = usage  # type: ignore[attr-defined]
             raise cut
         try:

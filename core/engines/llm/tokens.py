@@ -76,8 +76,9 @@ class TokenCounter:
 
 
 COUNT_TIMEOUT_S = 10.0
-_NO_COUNT: set[str] = set()
-"""Servers found without a token-count route (asked once per process)."""
+_ROUTE: dict[str, int | None] = {}
+"""Per server, the index in `server_count`'s routes of the one that answered, or None when none did (each server
+is probed once per process; later counts go straight to its route)."""
 _lock = threading.Lock()
 
 
@@ -86,20 +87,25 @@ def server_count(base_url: str, model: str, text: str) -> int | None:
     count: llama-cpp-python's `POST /extras/tokenize/count` and llama.cpp's `POST /tokenize` are asked, beside the
     OpenAI-compatible `/v1` routes. A server that has neither is not asked again."""
     root = base_url.rstrip("/").removesuffix("/v1")
-    with _lock:
-        if root in _NO_COUNT:
-            return None
     routes = (
         (f"{root}/extras/tokenize/count", {"input": text, "model": model}, lambda body: body["count"]),
         (f"{root}/tokenize", {"content": text}, lambda body: len(body["tokens"])),
     )
-    for url, payload, read in routes:
+    with _lock:
+        probing = root not in _ROUTE
+        known = _ROUTE.get(root)
+    for n in range(len(routes)) if probing else ([] if known is None else [known]):
+        url, payload, read = routes[n]
         try:
             response = httpx.post(url, json=payload, timeout=COUNT_TIMEOUT_S)
             if response.status_code == 200:
-                return int(read(response.json()))
+                counted = int(read(response.json()))
+                with _lock:
+                    _ROUTE[root] = n
+                return counted
         except (httpx.HTTPError, ValueError, KeyError, TypeError):
             continue
-    with _lock:
-        _NO_COUNT.add(root)
+    if probing:
+        with _lock:
+            _ROUTE[root] = None
     return None
