@@ -213,7 +213,7 @@ def draft_prompt(
         blocks.append(f"Passages for {item.id} ({data(item.ask)}):\n" + "\n".join(docs))
     used = documents_block([doc_of[c] for c in bodies], ctx)
     text = head + "\n\n" + used + "\n\nPassages:\n\n" + ("\n\n".join(blocks) or "none")
-    return text + (f"\n\n{fitted.note()}" if fitted.note() else ""), fitted
+    return closed(text, fitted.note()), fitted
 
 
 def _fitted(
@@ -233,6 +233,12 @@ def _fitted(
     if room is None:
         return Fitted(shown=[(p, render(p, p.body)) for p in passages])
     return fit(passages, render, room.counter, room.tokens - room.counter.count(fixed))
+
+
+def closed(text: str, *notes: str) -> str:
+    """A prompt with the budget's notes on what it left out at its end (none when nothing was)."""
+    said = "\n".join(n for n in notes if n)
+    return f"{text}\n\n{said}" if said else text
 
 
 def claim_lines(answer: Answer, quotes: bool = True) -> str:
@@ -328,8 +334,7 @@ def revise_prompt(
         + "\n\nEvidence passages:\n"
         + ("\n".join(evidence_docs) or "none")
     )
-    notes = "\n".join(n for n in (left_out, fitted.note()) if n)
-    return text + (f"\n\n{notes}" if notes else ""), fitted
+    return closed(text, left_out, fitted.note()), fitted
 
 
 def known_line(d: Deficiency) -> str:
@@ -374,5 +379,4 @@ def critic_prompt(
     )
     fitted = _fitted(cited(answer, ctx), ctx, room, head + left_out, _doc_ids(answer))
     text = head + "\n\nCited passages:\n" + ("\n".join(t for _, t in fitted.shown) or "none")
-    notes = "\n".join(n for n in (left_out, fitted.note()) if n)
-    return text + (f"\n\n{notes}" if notes else ""), fitted
+    return closed(text, left_out, fitted.note()), fitted
