@@ -266,3 +266,26 @@ def test_an_item_stated_only_by_an_unverified_upload_is_not_said_to_have_no_sour
     assert with_gaps(verified, plan, [missing]).gaps == ()  # a verified source answers them: nothing to disclose
     struck = strike(gapped, plan, claim_id("CA", claim), "not the rule asked about", "ana", "2026-12-03T10:00:00Z")
     assert all(g.struck_by == "ana" and not g.unverified for g in struck.gaps)  # the answer no longer states them
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is the recipe for a good sourdough bread?",
+        "Which paint colour suits a good kitchen in Canada?",
+    ],
+)
+def test_a_question_on_a_subject_the_corpus_does_not_treat_gets_no_claim_and_no_green_score(
+    wb: Workbench, question: str
+) -> None:
+    """"A consumer good" shares one word with the question: a corpus that treats none of the question's other
+    subject words does not answer it, whatever jurisdiction it names."""
+    r = run(wb, question)
+    assert not list(r.answer.claims()) and r.answer.verdict is None
+    assert r.quality_score < 0.5 and r.termination_reason != "no_open_deficiencies"
+    assert "The corpus holds no source" in r.final_answer
+
+
+def test_a_question_with_one_word_the_corpus_lacks_is_still_answered(wb: Workbench) -> None:
+    r = run(wb, "By when must a small family manufacturer report a serious incident in Canada?")
+    assert fact_found(r.final_answer, "within two days")
