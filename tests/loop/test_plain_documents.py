@@ -278,7 +278,7 @@ def test_an_item_stated_only_by_an_unverified_upload_is_not_said_to_have_no_sour
 def test_a_question_on_a_subject_the_corpus_does_not_treat_gets_no_claim_and_no_green_score(
     wb: Workbench, question: str
 ) -> None:
-    """"A consumer good" shares one word with the question: a corpus that treats none of the question's other
+    """ "A consumer good" shares one word with the question: a corpus that treats none of the question's other
     subject words does not answer it, whatever jurisdiction it names."""
     r = run(wb, question)
     assert not list(r.answer.claims()) and r.answer.verdict is None
