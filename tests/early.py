@@ -11,13 +11,21 @@ marks the tests that read it with `@pytest.mark.early("cli-run")`, and takes the
 (tests/conftest.py) queues the jobs of the collected tests only, in the order their tests run, on one thread (so
 one extra process at a time competes with the suite); each job gets a temporary directory of its own, removed at
 the end of the session.
+
+Under pytest-xdist (`-n 2`, as scripts/test.sh runs the suite) every worker collects every test, but only the
+first worker (gw0) runs the jobs: it writes each outcome to a file in the run's shared folder (`EARLY_DIR_ENV`,
+made by the controller in `prepare`), and a test on another worker waits for that file. The controller removes
+the folder when every worker has finished (`clean_up`).
 """
 
 from __future__ import annotations
 
+import os
+import pickle
 import shutil
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -25,6 +33,27 @@ from typing import Any
 JOB_TIMEOUT_S = 600.0
 """How long a test waits for its job (and the jobs queued before it) before failing; together they take about a
 minute."""
+
+
+EARLY_DIR_ENV = "PYTEST_EARLY_JOBS_DIR"
+"""The run's shared folder of job outcomes and job directories, set by the controller for its workers (not a
+WORKBENCH_ variable: the CLI tests clear those while jobs run)."""
+POLL_S = 0.2
+
+
+def _shared() -> Path:
+    return Path(os.environ[EARLY_DIR_ENV])
+
+
+def runs_jobs() -> bool:
+    """Whether this process runs the jobs: a run without pytest-xdist, or its first worker."""
+    return os.environ.get("PYTEST_XDIST_WORKER", "gw0") == "gw0"
+
+
+def prepare() -> None:
+    """Make the run's shared folder (in the controller, or the only process): workers inherit its path."""
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        os.environ[EARLY_DIR_ENV] = tempfile.mkdtemp(prefix="early-jobs-")
 
 
 class _Job:
@@ -38,13 +67,27 @@ class _Job:
         self.error: BaseException | None = None
 
     def run(self) -> None:
-        self.tmp = Path(tempfile.mkdtemp(prefix=f"early-{self.name}-"))
         try:
+            self.tmp = Path(tempfile.mkdtemp(prefix=f"{self.name}-", dir=_shared()))
             self.value = self.fn(self.tmp)
         except BaseException as exc:
             self.error = exc
+        try:
+            self._publish()
         finally:
             self.done.set()
+
+    def _publish(self) -> None:
+        """Write the outcome where the other workers read it (an outcome that cannot be pickled is passed on as
+        an error saying so)."""
+        try:
+            data = pickle.dumps((self.value, self.error))
+        except Exception as exc:
+            failure = RuntimeError(f"the outcome of {self.name!r} cannot be passed to another worker: {exc!r}")
+            data = pickle.dumps((None, RuntimeError(f"{failure}; the job's own error: {self.error!r}")))
+        part = _shared() / f"{self.name}.part"
+        part.write_bytes(data)
+        part.replace(_shared() / f"{self.name}.outcome")
 
 
 _jobs: dict[str, _Job] = {}
@@ -59,7 +102,7 @@ def start(names: Sequence[str]) -> None:
     """Run the declared jobs among `names` that are not queued yet one after another, in that order, on one
     daemon thread: one extra process at a time beside the suite, the job the earliest test needs first."""
     queue = [_jobs[n] for n in names if n in _jobs and not _jobs[n].queued]
-    if not queue:
+    if not queue or not runs_jobs():
         return
     for j in queue:
         j.queued = True
@@ -67,8 +110,11 @@ def start(names: Sequence[str]) -> None:
 
 
 def outcome(name: str) -> Any:
-    """What the job returned, once it has finished (queued now if it was not); its error is raised here."""
+    """What the job returned, once it has finished (queued now if it was not; on another worker, read from the
+    file the first worker writes); its error is raised here."""
     j = _jobs[name]
+    if not runs_jobs():
+        return _read(name)
     if not j.queued:
         start([name])
     assert j.done.wait(JOB_TIMEOUT_S), f"the early job {name!r} did not finish within {JOB_TIMEOUT_S:.0f} s"
@@ -77,8 +123,26 @@ def outcome(name: str) -> Any:
     return j.value
 
 
+def _read(name: str) -> Any:
+    """The outcome the first worker wrote for the job `name`, waiting for it."""
+    path = _shared() / f"{name}.outcome"
+    deadline = time.monotonic() + JOB_TIMEOUT_S
+    while not path.exists():
+        assert time.monotonic() < deadline, f"the early job {name!r} did not finish within {JOB_TIMEOUT_S:.0f} s"
+        time.sleep(POLL_S)
+    value, error = pickle.loads(path.read_bytes())
+    if error is not None:
+        raise error
+    return value
+
+
 def clean_up() -> None:
-    """Remove the jobs' temporary directories (a job still running keeps its own)."""
-    for j in _jobs.values():
-        if j.tmp is not None and j.done.is_set():
-            shutil.rmtree(j.tmp, ignore_errors=True)
+    """At the end of a process's session: the process that runs the jobs first waits for the queued ones (a test
+    on another worker may still be waiting for their outcome, and they are daemon threads); then the controller
+    (or the only process), once every worker has finished, removes the shared folder."""
+    if runs_jobs():
+        for j in _jobs.values():
+            if j.queued:
+                j.done.wait(JOB_TIMEOUT_S)
+    if "PYTEST_XDIST_WORKER" not in os.environ and EARLY_DIR_ENV in os.environ:
+        shutil.rmtree(os.environ.pop(EARLY_DIR_ENV), ignore_errors=True)
