@@ -207,10 +207,12 @@ def sentences(text: str) -> list[str]:
 DEMONSTRATIVE = re.compile(
     r"\b(?:this|these|those)\s+\w+|\bthat\s+(?!the\b|a\b|an\b|it\b|its\b|they\b|their\b|he\b|she\b|there\b|is\b|"
     r"are\b|was\b|were\b|has\b|have\b|had\b|will\b|would\b|can\b|may\b|must\b|should\b|all\b|any\b|each\b|"
-    r"every\b|no\b|not\b)[a-z]+",
+    r"every\b|no\b|not\b)(?![a-z]+(?:[^s\W]s|ed)\b)[a-z]+",
     re.I,
 )
-"""A demonstrative noun phrase ("that figure", "these rules") points back to an earlier sentence too."""
+"""A demonstrative noun phrase ("that figure", "these rules") points back to an earlier sentence too; "that"
+before a verb in -s or -ed opens a relative clause ("a maker that breaches the rules", "a firm that failed to
+report"), which needs nothing before it."""
 
 
 def is_anaphoric(sentence: str) -> bool:

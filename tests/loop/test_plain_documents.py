@@ -4,6 +4,7 @@ answers with gap lines made from the item's ask (tests/loop/plain_corpora.py).""
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from core.domain.answer import (
     verdict_words,
 )
 from core.domain.instructions import has_instructions
+from core.domain.documents import DocumentMeta
 from core.domain.plan import Aspect
 from core.domain.records import Deficiency, DeficiencyType, Evidence
 from core.engines.offline import OfflineCritic
@@ -289,3 +291,57 @@ def test_a_question_on_a_subject_the_corpus_does_not_treat_gets_no_claim_and_no_
 def test_a_question_with_one_word_the_corpus_lacks_is_still_answered(wb: Workbench) -> None:
     r = run(wb, "By when must a small family manufacturer report a serious incident in Canada?")
     assert fact_found(r.final_answer, "within two days")
+
+
+def _register_corpus() -> list[tuple[DocumentMeta, list[str]]]:
+    """A union's act that leaves fines to its members, a member state's act that sets them, and a state law that
+    forbids retaliation (written for the tests; not legal facts)."""
+
+    def doc(doc_id: str, code: str) -> DocumentMeta:
+        return DocumentMeta(id=doc_id, title=f"{code} widget register rules", jurisdiction=code, effective=date(2020, 1, 1))
+
+    return [
+        (
+            doc("eu-widget-act", "EU"),
+            [
+                "Every widget maker must enter each widget model in the widget register before selling it.",
+                "Member States lay down the penalties for widget makers that breach the widget register rules.",
+            ],
+        ),
+        (
+            doc("de-widget-act", "DE"),
+            ["A widget maker that breaches the widget register rules faces a fine of up to EUR 50,000."],
+        ),
+        (
+            doc("us-ny-widget-law", "US-NY"),
+            [
+                "A widget maker must not take retaliatory action against an inspector who reports a missing widget "
+                "register entry.",
+            ],
+        ),
+    ]
+
+
+@pytest.fixture
+def register_wb(tmp_path: Path) -> Workbench:
+    return Workbench(
+        Settings(data_dir=tmp_path), store=KeywordStore(_register_corpus()), persistence=memory_persistence()
+    )
+
+
+def test_a_member_states_own_answer_answers_for_its_union_on_that_aspect(register_wb: Workbench) -> None:
+    """The union's item on fines is planned to answer for Germany; Germany's own act answers it, so the union's
+    silence on an amount is no residual, and the answer ends without one."""
+    r = run(register_wb, "What fines apply to a widget maker in Germany that breaches the widget register rules?")
+    assert {"DE:penalty", "EU:penalty"} <= {i.id for i in r.plan.items}
+    assert fact_found(r.final_answer, "EUR 50,000")
+    assert not [d for d in r.residual_deficiencies if d.subject == "EU:penalty"]
+    r = run(register_wb, "What fines apply to widget makers in the EU and in Germany for breaching the register rules?")
+    assert any(d.subject == "EU:penalty" for d in r.residual_deficiencies)  # the EU itself is asked: its own gap
+
+
+def test_a_prohibition_protecting_the_reporter_is_a_yes_not_a_no(register_wb: Workbench) -> None:
+    r = run(register_wb, "Does New York protect an inspector who reports a missing widget register entry?")
+    assert verdict_words(r.answer.verdict) == {"*": "yes"}
+    r = run(register_wb, "Does New York require an inspector to take retaliatory action?")
+    assert verdict_words(r.answer.verdict) == {"*": "no"}

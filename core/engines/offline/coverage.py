@@ -70,7 +70,28 @@ def answered_items(plan: ResearchPlan, answer: Answer, ctx: EngineContext) -> li
     for item in plan.items:
         if item.aspect == Aspect.comparison and item.answerable and len(sections_with_support) > 1:
             answered.append(item.id)
+    answered += answered_for_the_place(plan, set(answered))
     return list(dict.fromkeys(answered))
+
+
+def answered_for_the_place(plan: ResearchPlan, answered: set[str]) -> list[str]:
+    """Items of a wider jurisdiction the question does not name itself (the EU for "a company in Germany") that
+    the named place's own sources answer: the wider law is planned to answer for the place, so once the place's
+    own item of the same aspect is answered ("fines under Germany's act"), that part of the question is answered,
+    and the union's silence on it is no gap of the answer. A place the corpus holds nothing of its own for keeps
+    every wider item to answer."""
+    named = {j.code for j in plan.jurisdictions}
+    aspects_of = {(i.jurisdiction, i.aspect) for i in plan.items if i.id in answered}
+    out = []
+    for item in plan.items:
+        if item.id in answered or item.jurisdiction in named or not item.answerable:
+            continue
+        if any(
+            j.in_corpus and item.jurisdiction in j.answered_from() and (j.code, item.aspect) in aspects_of
+            for j in plan.jurisdictions
+        ):
+            out.append(item.id)
+    return out
 
 
 def coverage_deficiencies(plan: ResearchPlan, answered: list[str], ctx: EngineContext) -> list[Deficiency]:

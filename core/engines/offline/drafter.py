@@ -118,8 +118,9 @@ def _verdict(
     if per_jurisdiction(plan):
         return _each(item, cands, passages, plan)
     parts = [p for p in CLAUSE_SPLIT.split(question) if p.strip()]
+    asked = term_set(question)
     if len(parts) < 2:
-        return _one_verdict(item, cands, passages)
+        return _one_verdict(item, cands, passages, asked)
     claims: list[Claim] = []
     used: set[str] = set()
     for n, part in enumerate(parts, 1):
@@ -132,7 +133,7 @@ def _verdict(
         word = "No." if _denied(best.text, wanted) else "Yes."
         claims.append(Claim(text=f"({n}) {word} {best.text}", citations=best.quotes, history=best.history))
     if not claims:
-        return _one_verdict(item, cands, passages)
+        return _one_verdict(item, cands, passages, asked)
     return Claim(
         text=" ".join(c.text for c in claims),
         plan_item_ids=(item.id,),
@@ -150,7 +151,8 @@ def _each(
     parts = [
         (code, v)
         for code in plan.answer_codes()
-        if (v := _one_verdict(item, [c for c in cands if c.jurisdiction == code], passages)) is not None
+        if (v := _one_verdict(item, [c for c in cands if c.jurisdiction == code], passages, term_set(plan.question)))
+        is not None
     ]
     if not parts:
         return None
@@ -173,10 +175,14 @@ def _denied(sentence: str, wanted: set[str]) -> bool:
     return False
 
 
-def _one_verdict(item: PlanItem, cands: list[Candidate], passages: list[tuple[str, str, str, float]]) -> Claim | None:
+def _one_verdict(
+    item: PlanItem, cands: list[Candidate], passages: list[tuple[str, str, str, float]], asked: set[str]
+) -> Claim | None:
     """'Yes.' or 'No.' followed by the best supporting sentence, the sentences just before it that speak of the
     same thing (what the rule is), and the following ones up to a denial or limit that decides the answer: the
-    polarity is read from the words, and the quotes let the analyst check it."""
+    polarity is read from the words, a negation counting only where it bears on a word of the question (`asked`):
+    "must not take retaliatory action against an employee who reports" protects the reporter, it denies nothing
+    asked. The quotes let the analyst check it."""
     if not cands:
         return None
     best = cands[0]
@@ -200,7 +206,7 @@ def _one_verdict(item: PlanItem, cands: list[Candidate], passages: list[tuple[st
             break
         quotes.insert(0, Quote(doc_id=first.doc_id, chunk_id=first.chunk_id, quote=lead))
         said, follows = f"{lead} {said}", lead
-    word = "No." if negates(said) else "Yes."
+    word = "No." if _denied(said, asked) else "Yes."
     return Claim(
         text=f"{word} {said}", plan_item_ids=(item.id,), citations=tuple(quotes), kind="verdict", history=best.history
     )
