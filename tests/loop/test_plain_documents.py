@@ -23,8 +23,8 @@ from core.domain.answer import (
     strike,
     verdict_words,
 )
-from core.domain.instructions import has_instructions
 from core.domain.documents import DocumentMeta
+from core.domain.instructions import has_instructions
 from core.domain.plan import Aspect
 from core.domain.records import Deficiency, DeficiencyType, Evidence
 from core.engines.offline import OfflineCritic
@@ -298,7 +298,9 @@ def _register_corpus() -> list[tuple[DocumentMeta, list[str]]]:
     forbids retaliation (written for the tests; not legal facts)."""
 
     def doc(doc_id: str, code: str) -> DocumentMeta:
-        return DocumentMeta(id=doc_id, title=f"{code} widget register rules", jurisdiction=code, effective=date(2020, 1, 1))
+        return DocumentMeta(
+            id=doc_id, title=f"{code} widget register rules", jurisdiction=code, effective=date(2020, 1, 1)
+        )
 
     return [
         (
