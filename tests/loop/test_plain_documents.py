@@ -347,3 +347,12 @@ def test_a_prohibition_protecting_the_reporter_is_a_yes_not_a_no(register_wb: Wo
     assert verdict_words(r.answer.verdict) == {"*": "yes"}
     r = run(register_wb, "Does New York require an inspector to take retaliatory action?")
     assert verdict_words(r.answer.verdict) == {"*": "no"}
+
+
+def test_an_item_the_verdicts_sentence_answers_is_answered_by_the_verdict(register_wb: Workbench) -> None:
+    """The verdict quotes the one sentence stating the fine: the penalty item is answered by it, not left open
+    because the section may not repeat the sentence."""
+    r = run(register_wb, "Does a widget maker in Germany face a fine for breaching the widget register rules?")
+    assert r.answer.verdict is not None and "EUR 50,000" in r.answer.verdict.text
+    assert "DE:penalty" in r.answer.verdict.plan_item_ids
+    assert not [d for d in r.residual_deficiencies if d.subject == "DE:penalty"]

@@ -226,16 +226,19 @@ def pick(
 
 
 def also_answers(answer: Answer, texts: Sequence[str], item_id: str) -> Answer:
-    """The answer with the claims stating these texts tagged with one more plan item."""
+    """The answer with the claims stating these texts tagged with one more plan item, the verdict included (a
+    verdict quoting "Since 1 January 2020, ... must have a policy" answers the item asking since when)."""
     wanted = set(texts)
+
+    def tagged(c: Claim) -> Claim:
+        if c.text not in wanted:
+            return c
+        return c.model_copy(update={"plan_item_ids": tuple(dict.fromkeys((*c.plan_item_ids, item_id)))})
+
+    if answer.verdict is not None:
+        answer = answer.model_copy(update={"verdict": tagged(answer.verdict)})
     for section in answer.sections:
-        claims = [
-            c.model_copy(update={"plan_item_ids": tuple(dict.fromkeys((*c.plan_item_ids, item_id)))})
-            if c.text in wanted
-            else c
-            for c in section.claims
-        ]
-        answer = answer.with_claims(section.jurisdiction, claims)
+        answer = answer.with_claims(section.jurisdiction, [tagged(c) for c in section.claims])
     return answer
 
 
