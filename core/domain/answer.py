@@ -361,8 +361,9 @@ COMPARATOR_WORDS = {">": "more than {}", ">=": "{} or more", "<=": "up to {}", "
 
 def comparison_rows(answer: Answer, plan: ResearchPlan) -> list[list[str]]:
     """The comparison as rows, header first: jurisdiction x aspect, each cell the figure, period, date or short
-    rule of the first claim on that item with its source ("25% or more (eu-amlr, Article 52)"), never a truncated
-    sentence; no rows when fewer than two jurisdictions are answered."""
+    rule of the first claim on that item that states one, with its source ("25% or more (eu-amlr, Article 52)"),
+    never a truncated sentence ("not stated" when no claim on the item states the figure, period or date); no
+    rows when fewer than two jurisdictions are answered."""
     aspects = [a for a in TABLE_ASPECTS if any(i.aspect == a for i in plan.items)]
     codes = [s.jurisdiction for s in answer.sections if s.claims]
     if len(codes) < 2 or not aspects:
@@ -373,10 +374,15 @@ def comparison_rows(answer: Answer, plan: ResearchPlan) -> list[list[str]]:
         cells = [code]
         for aspect in aspects:
             wanted = item_id(code, aspect)
-            claim = next((c for c in section.claims if wanted in c.plan_item_ids), None) if section else None
-            cells.append(_cell(claim, aspect, code) if claim else "not found in the corpus")
+            tagged = [c for c in section.claims if wanted in c.plan_item_ids] if section else []
+            cell = next((v for c in tagged if (v := _cell(c, aspect, code))), "")
+            cells.append(cell or (f"not stated (see {code} below)" if tagged else "not found in the corpus"))
         rows.append(cells)
     return rows
+
+
+VALUE_ASPECTS = (Aspect.threshold, Aspect.penalty, Aspect.deadline, Aspect.date)
+"""Aspects whose cell holds a figure, period or date: a claim stating none leaves the cell to the next claim."""
 
 
 def comparison_table(answer: Answer, plan: ResearchPlan) -> str:
@@ -389,6 +395,8 @@ def comparison_table(answer: Answer, plan: ResearchPlan) -> str:
 
 
 def _cell(claim: Claim, aspect: Aspect, code: str) -> str:
+    """The cell a claim gives an aspect, with its source; "" when the aspect wants a figure, period or date and
+    the claim states none (a sentence about a tribunal claim is no time limit)."""
     text = " ".join(claim.said.split())
     value = ""
     if aspect in (Aspect.threshold, Aspect.penalty):
@@ -404,6 +412,8 @@ def _cell(claim: Claim, aspect: Aspect, code: str) -> str:
     if not value and aspect in (Aspect.date, Aspect.deadline):
         found_dates = dates(text)
         value = format_date(found_dates[0]) if found_dates else ""
+    if not value and aspect in VALUE_ASPECTS:
+        return ""
     if not value:
         first = next(iter(re.split(r"(?<=[.!?])\s+", text.strip())), "")
         value = first.rstrip(".") if len(first.split()) <= CELL_WORDS else f"see {code} below"

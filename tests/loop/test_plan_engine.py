@@ -250,11 +250,11 @@ def test_the_comparison_table_stays_a_table_and_its_cells_stay_inert() -> None:
             PlannedJurisdiction(code="CH", name="Switzerland"),
         ),
         items=(
-            PlanItem(id="AU:threshold", jurisdiction="AU", aspect=Aspect.threshold, ask="a", query="q"),
-            PlanItem(id="CH:threshold", jurisdiction="CH", aspect=Aspect.threshold, ask="a", query="q"),
+            PlanItem(id="AU:scope", jurisdiction="AU", aspect=Aspect.scope, ask="a", query="q"),
+            PlanItem(id="CH:scope", jurisdiction="CH", aspect=Aspect.scope, ask="a", query="q"),
         ),
     )
-    claim = lambda code: Claim(text=HOSTILE, plan_item_ids=(f"{code}:threshold",))  # noqa: E731
+    claim = lambda code: Claim(text=HOSTILE, plan_item_ids=(f"{code}:scope",))  # noqa: E731
     answer = Answer(
         sections=(
             AnswerSection(jurisdiction="AU", claims=(claim("AU"),)),
@@ -265,6 +265,36 @@ def test_the_comparison_table_stays_a_table_and_its_cells_stay_inert() -> None:
     rows = [line for line in shown.splitlines() if line.startswith("|")]
     assert rows[0].startswith("| jurisdiction |") and rows[1].startswith("|---|") and len(rows) == 4
     assert live_markup(shown) == []
+
+
+def test_a_time_limit_cell_holds_a_period_never_a_sentence_without_one() -> None:
+    from core.domain.answer import comparison_rows
+    from core.domain.plan import PlanItem, PlannedJurisdiction, ResearchPlan
+
+    plan = ResearchPlan(
+        question="q",
+        as_of=AS_OF,
+        comparison=True,
+        jurisdictions=(PlannedJurisdiction(code="GB", name="UK"), PlannedJurisdiction(code="US", name="US")),
+        items=(
+            PlanItem(id="GB:deadline", jurisdiction="GB", aspect=Aspect.deadline, ask="a", query="q"),
+            PlanItem(id="US:deadline", jurisdiction="US", aspect=Aspect.deadline, ask="a", query="q"),
+        ),
+    )
+    tribunal = Claim(
+        text="A firm must tell the regulator if it loses a tribunal claim.", plan_item_ids=("GB:deadline",)
+    )
+    no_period = Claim(text="An employee may complain to the labour office.", plan_item_ids=("US:deadline",))
+    period = Claim(text="The complaint must be filed within 180 days.", plan_item_ids=("US:deadline",))
+    answer = Answer(
+        sections=(
+            AnswerSection(jurisdiction="GB", claims=(tribunal,)),
+            AnswerSection(jurisdiction="US", claims=(no_period, period)),
+        )
+    )
+    rows = comparison_rows(answer, plan)
+    assert rows[1] == ["GB", "not stated (see GB below)"]
+    assert rows[2][1].startswith("within 180 days")
 
 
 def test_citations_keep_the_quoted_passages_and_their_own_ids(wb: Workbench) -> None:
