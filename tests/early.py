@@ -8,7 +8,7 @@ nearly all their time in those other processes. So a test module declares such a
 
 marks the tests that read it with `@pytest.mark.early("cli-run")`, and takes the outcome with
 `early.outcome("cli-run")`, which waits for the job and raises the job's own error. `pytest_collection_finish`
-(tests/conftest.py) queues the jobs of the collected tests only, in the order their tests run, on one thread (so
+(tests/conftest.py) queues the jobs of the collected tests only, long ones first, on one thread (so
 one extra process at a time competes with the suite); each job gets a temporary directory of its own, removed at
 the end of the session.
 
@@ -57,9 +57,10 @@ def prepare() -> None:
 
 
 class _Job:
-    def __init__(self, name: str, fn: Callable[[Path], Any]):
+    def __init__(self, name: str, fn: Callable[[Path], Any], long: bool):
         self.name = name
         self.fn = fn
+        self.long = long
         self.queued = False
         self.tmp: Path | None = None
         self.done = threading.Event()
@@ -93,15 +94,17 @@ class _Job:
 _jobs: dict[str, _Job] = {}
 
 
-def job(name: str, fn: Callable[[Path], Any]) -> None:
-    """Declare the job `name`: `fn(tmp_dir)` runs in a daemon thread once a collected test is marked with it."""
-    _jobs[name] = _Job(name, fn)
+def job(name: str, fn: Callable[[Path], Any], *, long: bool = False) -> None:
+    """Declare the job `name`: `fn(tmp_dir)` runs in a daemon thread once a collected test is marked with it; a
+    `long` job (the browser's scenarios) is queued before the others, so the tests reading it, which run last,
+    do not wait for it behind the short ones."""
+    _jobs[name] = _Job(name, fn, long)
 
 
 def start(names: Sequence[str]) -> None:
-    """Run the declared jobs among `names` that are not queued yet one after another, in that order, on one
-    daemon thread: one extra process at a time beside the suite, the job the earliest test needs first."""
-    queue = [_jobs[n] for n in names if n in _jobs and not _jobs[n].queued]
+    """Run the declared jobs among `names` that are not queued yet one after another on one daemon thread (one
+    extra process at a time beside the suite): long jobs first, then in the order of `names`."""
+    queue = sorted((_jobs[n] for n in names if n in _jobs and not _jobs[n].queued), key=lambda j: not j.long)
     if not queue or not runs_jobs():
         return
     for j in queue:

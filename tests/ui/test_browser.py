@@ -59,7 +59,7 @@ def run_in_the_browser(tmp: Path) -> BrowserRun:
 
 
 if CHROMIUM.exists():
-    early.job("browser", run_in_the_browser)
+    early.job("browser", run_in_the_browser, long=True)
 
 
 @pytest.mark.early("browser")
