@@ -149,6 +149,9 @@ class ResearchPlan(BaseModel):
     comparison: bool = False
     items: tuple[PlanItem, ...] = ()
     planner: str = "offline"
+    subject_treated: bool = True
+    """False when no usable document of the corpus states two of the question's subject words (a bread recipe
+    asked of a regulatory corpus): then a sentence sharing one word with the question answers nothing."""
     not_understood: tuple[str, ...] = ()
     """What the question names that the planner could map to no place, authority or instrument of the corpus
     or the gazetteer (each is also a disclosed item), or could not tell apart (a name two countries share)."""

@@ -283,6 +283,7 @@ def test_a_question_on_a_subject_the_corpus_does_not_treat_gets_no_claim_and_no_
     """ "A consumer good" shares one word with the question: a corpus that treats none of the question's other
     subject words does not answer it, whatever jurisdiction it names."""
     r = run(wb, question)
+    assert not r.plan.subject_treated
     assert not list(r.answer.claims()) and r.answer.verdict is None
     assert r.quality_score < 0.5 and r.termination_reason != "no_open_deficiencies"
     assert "The corpus holds no source" in r.final_answer
@@ -290,7 +291,19 @@ def test_a_question_on_a_subject_the_corpus_does_not_treat_gets_no_claim_and_no_
 
 def test_a_question_with_one_word_the_corpus_lacks_is_still_answered(wb: Workbench) -> None:
     r = run(wb, "By when must a small family manufacturer report a serious incident in Canada?")
-    assert fact_found(r.final_answer, "within two days")
+    assert r.plan.subject_treated and fact_found(r.final_answer, "within two days")
+
+
+def test_a_jurisdictions_one_act_in_its_own_words_answers_though_it_shares_one_word_with_the_question(
+    register_wb: Workbench,
+) -> None:
+    """Whether the subject is treated is judged over the corpus (ResearchPlan.subject_treated): Germany's act shares
+    only "breach" with the question's wording, the union's act three of its words, and Germany's still answers."""
+    r = run(
+        register_wb,
+        "What penalty does a gadget manufacturer in Germany face for breaching its duty to enter each model?",
+    )
+    assert r.plan.subject_treated and fact_found(r.final_answer, "EUR 50,000")
 
 
 def _register_corpus() -> list[tuple[DocumentMeta, list[str]]]:

@@ -24,6 +24,7 @@ from core.domain.plan import (
 )
 from core.engines.base import EngineContext, PlanResult
 from core.engines.offline.recall import Unplanned, unplanned
+from core.engines.offline.relevance import subject_treated
 from core.engines.text import AUXILIARIES, STOPWORDS, stem, terms
 
 ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
@@ -287,7 +288,8 @@ class OfflinePlanner:
             planner=self.name,
             not_understood=tuple(u.text for u in unknown),
         )
-        return PlanResult(plan=plan)
+        usable_texts = (ctx.doc_text(d.id) for d in catalog.all() if catalog.status_at(d.id, ctx.as_of).usable)
+        return PlanResult(plan=plan.model_copy(update={"subject_treated": subject_treated(plan, usable_texts)}))
 
     @staticmethod
     def _history(question: str, named: list[str], catalog: Catalog, ctx: EngineContext) -> list[str]:

@@ -178,27 +178,28 @@ def topic_share(plan: ResearchPlan, text: str) -> int:
 
 
 TREATED_WORDS = 2
-"""A subject the documents at hand treat has a document stating at least this many of the question's subject
-words; one shared word is chance. Measured on the sample corpus' questions (q1-q6, heldout): every question on a
-subject the corpus treats has a document stating 4 to 14 of its subject words (56% to 100%); questions on other
-subjects (a recipe, a football league, training a puppy) one word ("good", "train"). Judged per item, the
-documents at hand are fewer (a state's one act beside the country's): a share of the question's words would
-leave such an item unanswered."""
+"""A subject the corpus treats has a document stating at least this many of the question's subject words; one
+shared word is chance. Measured on the sample corpus' questions (q1-q6, heldout): every question on a subject the
+corpus treats has a document stating 4 to 14 of its subject words (56% to 100%); questions on other subjects (a
+recipe, a football league, training a puppy) one word ("good", "train"). Judged over the whole corpus, not the
+passages of one item: a state's one act may share a single word with the question's plain wording ("company"
+beside "PDMR") and still answer it."""
 
 
-def treated(best: int) -> bool:
-    """Whether the documents at hand treat the question's subject: the most topical one states `best` >=
-    TREATED_WORDS subject words."""
-    return best >= TREATED_WORDS
+def subject_treated(plan: ResearchPlan, texts: Iterable[str]) -> bool:
+    """Whether any of these document texts (the corpus' usable documents) treats the question's subject: True when
+    the subject is too short to judge (fewer than three words)."""
+    order = subject_terms(plan)
+    return len(order) < 3 or any(topic_share(plan, t) >= TREATED_WORDS for t in texts)
 
 
 def topical_sentence(plan: ResearchPlan, sentence: str, share: int, best: int) -> bool:
     """Whether a sentence speaks to the question's topic, judged with its document: True when the topic is too
-    short to judge (fewer than three words), when the sentence states two subject words, or when the documents at
-    hand treat the subject (`treated`) and its document (`share` subject words) states at least half as many as
-    the most topical one (`best`). A sentence sharing one common word with a question on a subject no document
-    treats ("a consumer good" for a bread recipe) answers nothing."""
+    short to judge (fewer than three words), when the sentence states two subject words, or when the corpus treats
+    the subject (`ResearchPlan.subject_treated`) and the sentence's document (`share` subject words) states at
+    least half as many as the most topical document at hand (`best`). A sentence sharing one common word with a
+    question on a subject no document treats ("a consumer good" for a bread recipe) answers nothing."""
     order = subject_terms(plan)
     if len(order) < 3 or len(said_terms(set(order), sentence, order)) >= 2:
         return True
-    return treated(best) and share >= OFF_TOPIC_SHARE * best
+    return plan.subject_treated and share >= OFF_TOPIC_SHARE * best
