@@ -362,6 +362,19 @@ def test_a_prohibition_protecting_the_reporter_is_a_yes_not_a_no(register_wb: Wo
     assert verdict_words(r.answer.verdict) == {"*": "no"}
 
 
+def test_a_negation_about_another_place_named_in_the_question_denies_nothing(tmp_path: Path) -> None:
+    """The verdict's polarity reads the question's topic words, not its place names: "the later fee increase did
+    not reach Germany" after the rule that answers is no "No"."""
+    de = DocumentMeta(id="de-widget-code", title="DE widget code", jurisdiction="DE", effective=date(2020, 1, 1))
+    text = (
+        "A widget maker must enter each widget model in the national widget register. "
+        "The later fee increase did not reach Germany."
+    )
+    wb = Workbench(Settings(data_dir=tmp_path), store=KeywordStore([(de, [text])]), persistence=memory_persistence())
+    r = run(wb, "Must a widget maker in Germany enter each widget model in a register?")
+    assert verdict_words(r.answer.verdict) == {"*": "yes"}
+
+
 def test_an_item_the_verdicts_sentence_answers_is_answered_by_the_verdict(register_wb: Workbench) -> None:
     """The verdict quotes the one sentence stating the fine: the penalty item is answered by it, not left open
     because the section may not repeat the sentence."""

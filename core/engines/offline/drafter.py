@@ -21,7 +21,7 @@ from core.engines.offline.ranking import (
     section_code,
 )
 from core.engines.offline.revisers import REVISERS
-from core.engines.offline.sources import NEGATION, cited, negates
+from core.engines.offline.sources import NEGATION, cited
 from core.engines.offline.verdicts import asked_change, change_verdict, per_jurisdiction
 from core.engines.text import AUXILIARIES, is_anaphoric, sentences, term_set
 
@@ -118,7 +118,7 @@ def _verdict(
     if per_jurisdiction(plan):
         return _each(item, cands, passages, plan)
     parts = [p for p in CLAUSE_SPLIT.split(question) if p.strip()]
-    asked = term_set(question)
+    asked = _asked(plan)
     if len(parts) < 2:
         return _one_verdict(item, cands, passages, asked)
     claims: list[Claim] = []
@@ -151,8 +151,7 @@ def _each(
     parts = [
         (code, v)
         for code in plan.answer_codes()
-        if (v := _one_verdict(item, [c for c in cands if c.jurisdiction == code], passages, term_set(plan.question)))
-        is not None
+        if (v := _one_verdict(item, [c for c in cands if c.jurisdiction == code], passages, _asked(plan))) is not None
     ]
     if not parts:
         return None
@@ -163,6 +162,12 @@ def _each(
         citations=tuple(q for _, v in parts for q in v.citations),
         history=any(v.history for _, v in parts),
     )
+
+
+def _asked(plan: ResearchPlan) -> set[str]:
+    """The words a verdict's negation must bear on: the question's topic words (not the names of its places:
+    "UK MAR did not follow the later EU increase" denies nothing a question naming the EU asks)."""
+    return set(plan.topic_terms) or term_set(plan.question)
 
 
 def _denied(sentence: str, wanted: set[str]) -> bool:
@@ -192,9 +197,9 @@ def _one_verdict(
     sents = sentences(text)
     at = next((i for i, s in enumerate(sents) if s == last.quote), len(sents))
     following = [s for s in sents[at + 1 : at + 1 + VERDICT_CONTEXT] if not is_anaphoric(s) or s == sents[at + 1]]
-    denial = next((s for s in following if negates(s)), None)
+    denial = next((s for s in following if _denied(s, asked)), None)
     said = best.text
-    if not negates(said) and denial:
+    if not _denied(said, asked) and denial:
         upto = following[: following.index(denial) + 1]
         quotes += [Quote(doc_id=last.doc_id, chunk_id=last.chunk_id, quote=s) for s in upto]
         said = " ".join([said, *upto])

@@ -93,8 +93,3 @@ def applicability_text(doc: DocumentMeta, preds: Sequence[DocumentMeta]) -> str:
             "; until then " + " and ".join(short_name(p) for p in preds) + (" apply" if len(preds) > 1 else " applies")
         )
     return text + "."
-
-
-def negates(text: str) -> bool:
-    """Whether a sentence denies or limits something (for the polarity of a verdict)."""
-    return bool(NEGATION.search(text))
