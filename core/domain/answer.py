@@ -126,6 +126,8 @@ def gap_for(
         )
     if item.jurisdiction == ANY_JURISDICTION and not item.answerable:
         text = f"The plan could not place {item.ask}: the answer says nothing about it."
+    elif item.answerable and plan is not None and not plan.subject_treated:
+        text = f"No document of the corpus treats what the question asks about: it holds no source stating {what}."
     elif item.answerable:
         text = f"The corpus holds no source stating {what}."
     elif planned is not None and planned.via:

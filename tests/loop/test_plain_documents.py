@@ -286,7 +286,7 @@ def test_a_question_on_a_subject_the_corpus_does_not_treat_gets_no_claim_and_no_
     assert not r.plan.subject_treated
     assert not list(r.answer.claims()) and r.answer.verdict is None
     assert r.quality_score < 0.5 and r.termination_reason != "no_open_deficiencies"
-    assert "The corpus holds no source" in r.final_answer
+    assert "No document of the corpus treats what the question asks about" in r.final_answer
 
 
 def test_a_question_with_one_word_the_corpus_lacks_is_still_answered(wb: Workbench) -> None:
