@@ -93,7 +93,8 @@ def test_off_topic_or_absent_jurisdiction_ends_with_a_disclosed_gap_and_no_claim
     r = wb.start(question, as_of=AS_OF, approve="all")
     assert r.status == "completed" and r.answer.claims() == []
     assert r.termination_reason == "only_unresolvable_remaining"
-    assert "## Not answered by the corpus" in r.final_answer and "The corpus holds no source" in r.final_answer
+    assert "## Not answered by the corpus" in r.final_answer
+    assert "holds no source" in r.final_answer  # for Peru and Brazil; for a bread recipe no document treats it
     assert r.residual_deficiencies and all(
         d.resolution_status == ResolutionStatus.unresolvable for d in r.residual_deficiencies
     )
