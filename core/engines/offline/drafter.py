@@ -148,10 +148,11 @@ def _each(
 ) -> Claim | None:
     """One verdict per answered jurisdiction ("EU: Yes. ... US: No. ..."); a jurisdiction without a source that
     speaks to it gets none (its gap stays open)."""
+    asked = _asked(plan)
     parts = [
         (code, v)
         for code in plan.answer_codes()
-        if (v := _one_verdict(item, [c for c in cands if c.jurisdiction == code], passages, _asked(plan))) is not None
+        if (v := _one_verdict(item, [c for c in cands if c.jurisdiction == code], passages, asked)) is not None
     ]
     if not parts:
         return None
