@@ -16,7 +16,7 @@ Retrieval (Qdrant stores, ingest, the corpus CLI)
     sample_store    session: an Edge store on a copy of sample_data_dir. Read-only.
     report_line     call it with a line of text to have it printed in pytest's terminal summary (with or without -s).
 
-Workers (pytest-xdist, `-n 2` in scripts/test.sh)
+Workers (pytest-xdist, `TEST_WORKERS=2 bash scripts/test.sh` or `pytest -n 2`)
     Each worker is a session of its own: it loads the embedder and ingests the sample corpus once, computes on
     one math thread, and gets a Postgres database of its own (`_worker_database`). Early jobs run on the first
     worker only; the others read their outcomes from files (tests/early.py).

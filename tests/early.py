@@ -12,7 +12,7 @@ marks the tests that read it with `@pytest.mark.early("cli-run")`, and takes the
 one extra process at a time competes with the suite); each job gets a temporary directory of its own, removed at
 the end of the session.
 
-Under pytest-xdist (`-n 2`, as scripts/test.sh runs the suite) every worker collects every test, but only the
+Under pytest-xdist (`-n 2`, `TEST_WORKERS=2 bash scripts/test.sh`) every worker collects every test, but only the
 first worker (gw0) runs the jobs: it writes each outcome to a file in the run's shared folder (`EARLY_DIR_ENV`,
 made by the controller in `prepare`), and a test on another worker waits for that file. The controller removes
 the folder when every worker has finished (`clean_up`).

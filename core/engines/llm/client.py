@@ -33,7 +33,7 @@ from core.config import Settings
 from core.domain.records import ModelCall
 from core.engines.base import Usage
 from core.engines.llm.budget import Room
-from core.engines.llm.deadlines import CircuitBreaker, DeadlineExceeded, deadline_http_client, run_within
+from core.engines.llm.deadlines import CircuitBreaker, deadline_http_client, run_within
 from core.engines.llm.failures import (
     OUTAGE,
     RETRY_NUDGE_TOKENS,
@@ -121,6 +121,14 @@ def part(role: str) -> str:
 
 
 # ------------------------------------------------------------------------------------------------ client
+
+
+def ended_by(exc: BaseException) -> str:
+    """Why a call's attempt ended, for notes and the call's reason: a timed-out attempt is never retried, so the
+    HTTP read timeout and the deadline timer, which end it at the same moment under load in either order, both
+    name the deadline."""
+    why = reason(exc)
+    return "deadline" if why == "timeout" else why
 
 
 class LlmClient:
@@ -326,14 +334,13 @@ class LlmClient:
             sleep=self._sleep,
             reraise=True,
         )
-        usage, notes, attempt, cut = Usage(), [], 0, False
+        usage, notes, attempt = Usage(), [], 0
         try:
             for trial in retrying:
                 with trial:
                     state = trial.retry_state
                     attempt = state.attempt_number
                     left = state.start_time + self.deadline_s - time.monotonic()
-                    cut = left < self.attempt_s  # this attempt ends at the call's deadline, not its own timeout
                     try:
                         value, spent, said = run_within(
                             partial(self._once, schema, messages, mode, reply_tokens),
@@ -349,18 +356,14 @@ class LlmClient:
                             # at temperature 0 the same request gives the same reply: the retry says what failed
                             messages = [SystemMessage(system), HumanMessage(f"{user}\n\n{nudge}")]
                         detail = "" if isinstance(exc, RETRY_ON) else f": {str(exc)[:200]}"
-                        # an attempt cut to the call's deadline ends by the deadline, whichever timer fires first
-                        why = "deadline" if cut and reason(exc) == "timeout" else reason(exc)
-                        notes.append(f"{role}: attempt {attempt} failed: {why}{detail}")
+                        notes.append(f"{role}: attempt {attempt} failed: {ended_by(exc)}{detail}")
                         raise
         except FormatRefusedError as exc:
             exc.llm_calls = attempt - 1  # type: ignore[attr-defined]
             raise
         except Exception as exc:
             self.breaker.record(isinstance(exc, OUTAGE))
-            # a timeout on an attempt cut to the call's deadline, or with attempts left, is the deadline running out
-            stopped = reason(exc) == "timeout" and (cut or attempt < self.attempts or isinstance(exc, DeadlineExceeded))
-            raise LlmUnavailableError(role, "deadline" if stopped else reason(exc), attempt, usage, notes) from exc
+            raise LlmUnavailableError(role, ended_by(exc), attempt, usage, notes) from exc
         self.breaker.record(False)
         if attempt > 1:
             notes.append(f"{role}: recovered on attempt {attempt}")
