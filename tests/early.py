@@ -74,7 +74,8 @@ class _Job:
         except BaseException as exc:
             self.error = exc
         try:
-            self._publish()
+            if "PYTEST_XDIST_WORKER" in os.environ:  # only another worker reads the file
+                self._publish()
         finally:
             self.done.set()
 
