@@ -3,11 +3,29 @@ imported only when Postgres is configured)."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from langgraph.checkpoint.postgres import PostgresSaver
+from langgraph.store.postgres import PostgresStore
+
+
+class LeaseStore(PostgresStore):
+    """The session store on a run's lock connection. Every command takes the connection's turn (`lock`, which the
+    run's checkpoint saver and liveness probe take too): psycopg serialises single commands, but PostgresStore
+    locks only its pipelined batches, so a read from one thread could land inside another's pipelined write on
+    the shared connection ("another command is already in progress")."""
+
+    def __init__(self, conn: Any) -> None:
+        super().__init__(conn)
+        self.lock = threading.RLock()  # type: ignore[assignment]
+
+    @contextmanager
+    def _cursor(self, *, pipeline: bool = False) -> Iterator[Any]:
+        with self.lock, super()._cursor(pipeline=pipeline) as cur:
+            yield cur
 
 
 class LeasedPostgresSaver(PostgresSaver):
@@ -22,9 +40,12 @@ class LeasedPostgresSaver(PostgresSaver):
         self._leases: dict[str, PostgresSaver] = {}
 
     @contextmanager
-    def leased(self, thread_id: str, conn: Any) -> Iterator[None]:
-        """Route the thread's checkpoint traffic through `conn` while the context lasts."""
-        self._leases[thread_id] = PostgresSaver(conn, serde=self.serde)
+    def leased(self, thread_id: str, conn: Any, turn: Any) -> Iterator[None]:
+        """Route the thread's checkpoint traffic through `conn` while the context lasts, taking `turn` (the lock
+        that every other user of `conn` takes, see LeaseStore) around each use."""
+        lease = PostgresSaver(conn, serde=self.serde)
+        lease.lock = turn
+        self._leases[thread_id] = lease
         try:
             yield
         finally:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,9 @@ class RunLease:
     connection: Any = None
     store: Any = None
     """With Postgres, the session store on the lock's connection (the run then needs no other connection)."""
+    turn: AbstractContextManager[Any] = field(default_factory=nullcontext)
+    """Taken around every use of the lock's connection: the store, the checkpoints and the liveness probe share
+    it, and another thread (a page showing the session) may read through it while the run writes."""
 
     def __bool__(self) -> bool:
         return self.acquired
@@ -40,7 +43,8 @@ class RunLease:
         if conn.closed or conn.broken:
             return True
         try:
-            conn.execute("SELECT 1")
+            with self.turn:
+                conn.execute("SELECT 1")
         except Exception:
             return True
         return False
@@ -91,8 +95,9 @@ def advisory_lock(pool: Any, saver: Any, slots: int, wait_s: float) -> RunLock:
     stops the run before its next write, and the server drops the lock when the holder dies). At most `slots`
     runs at once per process; beyond that, or without a connection within `wait_s`, RunLockUnavailable. A run
     needs no other connection: its checkpoints and its session entry use this one too."""
-    from langgraph.store.postgres import PostgresStore
     from psycopg_pool import PoolTimeout
+
+    from core.persistence.leased_saver import LeaseStore
 
     free = threading.BoundedSemaphore(slots)
 
@@ -118,13 +123,15 @@ def advisory_lock(pool: Any, saver: Any, slots: int, wait_s: float) -> RunLock:
                 ]:
                     yield RunLease(False)
                     return
-                lease = RunLease(True, conn, PostgresStore(conn))
+                store = LeaseStore(conn)
+                lease = RunLease(True, conn, store, store.lock)
                 try:
-                    with saver.leased(thread_id, conn):
+                    with saver.leased(thread_id, conn, store.lock):
                         yield lease
                 finally:  # here, not in the pool's reset, which runs later in a pool worker
                     if not lease.lost():
-                        conn.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 0))", (key,))
+                        with store.lock:
+                            conn.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 0))", (key,))
             finally:
                 pool.putconn(conn)  # a broken connection is discarded by the pool
         finally:

@@ -179,3 +179,38 @@ def _sessions_of(admin: psycopg.Connection, user: str) -> int:
             "SELECT count(*) FROM store WHERE prefix = 'sessions' AND value->>'user_id' = %s", (user,)
         ).fetchone()[0]
     )
+
+
+def test_threads_sharing_a_run_lock_connection_take_turns(pg: Persistence) -> None:
+    """While a run holds its lock connection, its store writes (pipelined) and another thread's read of that
+    session's checkpoint go through the same connection: they must take turns, never interleave a command into
+    the other's pipeline ("another command is already in progress" failed a pool test under load)."""
+    thread_id = f"turns-{uuid.uuid4().hex[:8]}"
+    config = {"configurable": {"thread_id": thread_id}}
+    errors: list[BaseException] = []
+    with pg.run_lock(thread_id) as lease:
+        assert lease.store is not None
+
+        def write() -> None:
+            try:
+                for i in range(150):
+                    lease.store.put(("turns", thread_id), f"k{i}", {"i": i})
+            except BaseException as exc:
+                errors.append(exc)
+
+        def read() -> None:
+            try:
+                for _ in range(150):
+                    pg.checkpointer.get_tuple(config)
+                    lease.lost()
+            except BaseException as exc:
+                errors.append(exc)
+
+        workers = [threading.Thread(target=write), threading.Thread(target=read)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join(60)
+        assert not lease.lost()
+    assert errors == []
+    assert len(pg.store.search(("turns", thread_id), limit=200)) == 150
