@@ -161,6 +161,25 @@ def test_what_the_plan_did_not_understand_is_disclosed_in_the_answer(wb: Workben
     assert known.not_understood == ()
 
 
+@pytest.mark.parametrize(
+    ("question", "unknown"),
+    [
+        ("Has Atlantis set up a register of producers?", ("Atlantis",)),
+        ("Does Xylandia require labels, like the EU?", ("Xylandia",)),
+        ("Labels are required in the EU. Must Atlantis producers print them?", ("Atlantis",)),
+        ("Does the EU require labels?", ()),
+        ("Does Label Regulation apply to producers?", ()),
+    ],
+)
+def test_the_subject_of_a_yes_no_question_is_placed_or_disclosed(question: str, unknown: tuple[str, ...]) -> None:
+    """A name the question asks about ("Has Britain set up ...?") is a place or a body like one after "in": an
+    unknown one is disclosed, not dropped while the plan answers for the other places named."""
+    plan = plan_of(question)
+    assert plan.not_understood == unknown
+    for text in unknown:
+        assert any(not i.answerable and text in i.ask for i in plan.items)
+
+
 def test_a_plan_checkpointed_before_wider_places_still_loads() -> None:
     old = {
         "question": "q",

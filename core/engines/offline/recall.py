@@ -3,7 +3,7 @@
 A name is a run of capitalised words or acronyms ("the Atlantis Gaming Commission", "under MiCA", "Xylandia's
 regulator"). It counts as naming a body, an instrument or a place when it carries a head word of one (English
 words for kinds of bodies and instruments, not legal facts), stands where a place or an instrument stands ("in
-X", "under X") or is a possessive. Such a name is understood when the gazetteer placed it or when its distinctive
+X", "under X", the subject of "Has X ...?") or is a possessive. Such a name is understood when the gazetteer placed it or when its distinctive
 words are the corpus' own (its documents' titles, authorities, instruments, citations and aliases); what is left
 is disclosed ("the question names X; the corpus holds nothing under it") and listed as not understood.
 """
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from core.domain.documents import Catalog
 from core.domain.figures import MONTH_NUMBER
-from core.domain.gazetteer import PLACE_POSITION
+from core.domain.gazetteer import PLACE_POSITION, is_place_name
 from core.engines.text import STOPWORDS, stem
 
 
@@ -48,6 +48,14 @@ PROVISION_WORDS = _word_set(
     "article articles section sections part chapter annex schedule paragraph recital appendix clause title"
 )
 """Words that point into an instrument ('under Article 52'): a reference, not a name to be placed."""
+SUBJECT_POSITION = re.compile(
+    r"(?:^|[.?!;:]\s+)(?:has|have|had|does|do|did|is|are|was|were|can|could|will|would|should|must|may|might)"
+    r"\s+(?:the\s+)?$",
+    re.I,
+)
+"""What opens a yes/no question before its subject ("Has Britain ...", "Does the Bundesbank ..."): a name there
+names who or where the question is about, as one after "in" or "under" does (not one before a number: "Does
+the EUR 75,000 limit ...")."""
 CONNECTORS = frozenset({"of", "for", "the", "and", "on", "de", "des", "du", "la", "le", "&"})
 _TOKEN = re.compile(r"[A-Za-z][\w.&/-]*(?:['\u2019]s)?|\d[\d/.-]*")
 
@@ -133,7 +141,9 @@ def unplanned(question: str, spans: Iterable[tuple[int, int]], catalog: Catalog)
     for name in names_in(question):
         words = [w for w in _words(name.text) if w.lower() not in CONNECTORS]
         heads = {w.lower() for w in words} & (BODY_WORDS | INSTRUMENT_WORDS)
-        positioned = bool(PLACE_POSITION.search(question[: name.start]))
+        before = question[: name.start]
+        subject = bool(SUBJECT_POSITION.search(before)) and not re.match(r"\s*\d", question[name.end :])
+        positioned = bool(PLACE_POSITION.search(before)) or subject
         if not (heads or positioned or name.possessive):
             continue
         rest = re.sub(r"['\u2019]s$", "", question[name.start : name.end])
@@ -141,7 +151,7 @@ def unplanned(question: str, spans: Iterable[tuple[int, int]], catalog: Catalog)
             if s < name.end and name.start < e:
                 rest = rest[: max(0, s - name.start)] + " " + rest[max(0, e - name.start) :]
         generic = CONNECTORS | BODY_WORDS | INSTRUMENT_WORDS | PROVISION_WORDS | STOPWORDS
-        distinct = [w for w in _words(rest) if w.lower() not in generic]
+        distinct = [w for w in _words(rest) if w.lower() not in generic and not is_place_name(w)]
         if distinct and not all(stem(w.lower()) in known for w in distinct):
             text = re.sub(r"['\u2019]s$", "", name.text)
             out.setdefault(text, Unplanned(text, positioned and not heads))
