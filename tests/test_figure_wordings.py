@@ -7,7 +7,7 @@ from datetime import date
 
 import pytest
 
-from core.domain.figures import dates, figures
+from core.domain.figures import counts, dates, figures
 from core.evaluation.facts import fact_found, normalise
 
 AMOUNTS = [
@@ -56,3 +56,24 @@ def test_facts_match_across_wordings_and_comparators_still_tell_apart() -> None:
     assert fact_found("Occasional transactions of 10 000 EUR or more.", "at least EUR 10,000")
     assert not fact_found("holding more than 25% of the shares", "25% or more")
     assert fact_found("a fee of C$10,000", "CAD 10,000", ("CA",))
+
+
+COUNTS = [
+    ("legal entities with 50 or more workers must", ["50 or more workers"]),
+    (
+        "towns of fewer than 10,000 inhabitants or fewer than 50 staff",
+        ["fewer than 10,000 inhabitants", "fewer than 50 staff"],
+    ),
+    ("a board of at least 3 members", ["at least 3 members"]),
+    ("more than EUR 10,000 in cash", []),
+    ("within 30 days or more", []),
+    ("more than 25 percent of the shares", []),
+    ("Under Article 8, the entity", []),
+]
+
+
+@pytest.mark.parametrize(("wording", "expected"), COUNTS, ids=[c[0] for c in COUNTS])
+def test_a_bounded_headcount_is_a_count_not_an_amount_or_a_period(wording: str, expected: list[str]) -> None:
+    """A threshold of persons or units ("50 or more workers") is what a threshold item asks for, though it is
+    neither an amount nor a period."""
+    assert counts(wording) == expected

@@ -326,3 +326,65 @@ PERIOD = re.compile(
 def periods(text: str) -> list[str]:
     """The periods of time a text states, as written ("within three business days", "five years"), in order."""
     return [" ".join(m.group(0).split()) for m in PERIOD.finditer(text)]
+
+
+# ----------------------------------------------------------------------------------------------------- counts
+
+_COUNT_BEFORE = (
+    "more than|fewer than|less than|at least|at most|up to|no more than|not more than|a minimum of|exceeding"
+)
+_COUNT_AFTER = "or more|or fewer|or less|or above"
+_COUNTED = re.compile(
+    rf"(?:\b(?i:{_COUNT_BEFORE})\s+(?P<n1>{_NUM})|(?<![\d.,/])(?P<n2>{_NUM})\s+(?i:{_COUNT_AFTER}))"
+    r"\s+(?P<noun>[a-z][a-z-]+)\b"
+)
+_NOT_COUNTED = frozenset(
+    [
+        "must",
+        "may",
+        "shall",
+        "will",
+        "can",
+        "should",
+        "would",
+        "could",
+        "need",
+        "needs",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "in",
+        "of",
+        "for",
+        "to",
+        "and",
+        "or",
+        "on",
+        "at",
+        "by",
+        "per",
+        "from",
+        "with",
+        "than",
+        "the",
+        "a",
+        "an",
+    ]
+)
+"""Words after a bounded number that are not what it counts ("USD 1,000 or more must ...")."""
+
+
+def counts(text: str) -> list[str]:
+    """The bounded counts a text states, as written ("50 or more workers", "fewer than 10,000 inhabitants"):
+    thresholds of headcount, members or units that are neither amounts nor periods (`figures` and `periods` read
+    those, and a number one of them reads is not a count)."""
+    taken = [(f.start, f.end) for f in figures(text)] + [(m.start(), m.end()) for m in PERIOD.finditer(text)]
+    out = []
+    for m in _COUNTED.finditer(text):
+        number = m.start("n1") if m.group("n1") else m.start("n2")
+        if m.group("noun") in _NOT_COUNTED or any(s <= number < e for s, e in taken):
+            continue
+        out.append(" ".join(m.group(0).split()))
+    return out

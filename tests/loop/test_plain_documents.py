@@ -25,9 +25,10 @@ from core.domain.answer import (
 )
 from core.domain.documents import DocumentMeta
 from core.domain.instructions import has_instructions
-from core.domain.plan import Aspect
+from core.domain.plan import Aspect, PlanItem, ResearchPlan
 from core.domain.records import Deficiency, DeficiencyType, Evidence
 from core.engines.offline import OfflineCritic
+from core.engines.offline.relevance import feature
 from core.engines.offline.revisers import revise_specificity
 from core.engines.text import sentences
 from core.evaluation.facts import fact_found
@@ -382,3 +383,12 @@ def test_an_item_the_verdicts_sentence_answers_is_answered_by_the_verdict(regist
     assert r.answer.verdict is not None and "EUR 50,000" in r.answer.verdict.text
     assert "DE:penalty" in r.answer.verdict.plan_item_ids
     assert not [d for d in r.residual_deficiencies if d.subject == "DE:penalty"]
+
+
+def test_a_bounded_headcount_answers_a_threshold_item() -> None:
+    """ "Which sellers must ...?" is answered by "sellers with 20 or more employees": a threshold of persons, not an
+    amount (before, such a sentence never qualified for the threshold item, which stayed a false residual)."""
+    plan = ResearchPlan(question="Which sellers must appoint a recall officer?", as_of=RECALL_AS_OF)
+    item = PlanItem(id="CA:threshold", jurisdiction="CA", aspect=Aspect.threshold, ask="-", query="-")
+    assert feature(item, "Sellers with 20 or more employees must appoint a recall officer.", plan, ()) == 1.0
+    assert feature(item, "Sellers must appoint a recall officer.", plan, ()) == 0.0

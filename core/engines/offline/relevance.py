@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
-from core.domain.figures import dates, figures
+from core.domain.figures import counts, dates, figures
 from core.domain.plan import Aspect, PlanItem, ResearchPlan
 from core.engines.offline.aspects import aspect_feature
 from core.engines.offline.sources import YEAR
@@ -62,7 +62,7 @@ def feature(item: PlanItem, sentence: str, plan: ResearchPlan, hint: tuple[str, 
         asked = asked_figures(plan.question)
         if any(f.key in asked for f in figs):
             return ASKED_FIGURE
-        return 1.0 if figs else 0.0
+        return 1.0 if figs or counts(sentence) else 0.0
     if aspect == Aspect.date:
         return 1.0 if dates(sentence) else 0.5 if YEAR.search(sentence) else 0.0
     if aspect == Aspect.verdict:
