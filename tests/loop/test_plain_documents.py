@@ -392,3 +392,36 @@ def test_a_bounded_headcount_answers_a_threshold_item() -> None:
     item = PlanItem(id="CA:threshold", jurisdiction="CA", aspect=Aspect.threshold, ask="-", query="-")
     assert feature(item, "Sellers with 20 or more employees must appoint a recall officer.", plan, ()) == 1.0
     assert feature(item, "Sellers must appoint a recall officer.", plan, ()) == 0.0
+
+
+def test_a_sentence_pointing_back_is_judged_on_topic_with_what_it_points_to(tmp_path: Path) -> None:
+    """ "Breach of this duty is an offence punishable by a fine of NZD 5,000" shares no word with the question; the
+    sentence before it (the duty: not to name the person who reported) does. Before, the penalty item stayed
+    open and a false residual said the corpus holds no penalty."""
+    doc = DocumentMeta(
+        id="nz-reporting-act",
+        title="New Zealand reporting act summary",
+        jurisdiction="NZ",
+        effective=date(2020, 1, 1),
+        authority="NZ reporting regulator",
+        instrument="act summary",
+    )
+    corpus = [
+        (
+            doc,
+            [
+                "Employers with 20 or more staff must run an internal reporting channel.",
+                "A person handling reports must not disclose the identity of the person who reported. Breach of "
+                "this duty is an offence punishable by a fine of up to NZD 5,000.",
+            ],
+        )
+    ]
+    wb = Workbench(Settings(data_dir=tmp_path), store=KeywordStore(corpus), persistence=memory_persistence())
+    r = wb.start(
+        "In New Zealand, what penalty applies if someone handling reports discloses the reporter's identity?",
+        as_of=RECALL_AS_OF,
+        approve="all",
+    )
+    penalty = next(i for i in r.plan.items if i.aspect == Aspect.penalty)
+    assert any(penalty.id in c.plan_item_ids and "NZD 5,000" in c.text for _, c in r.answer.claims())
+    assert r.residual_deficiencies == []

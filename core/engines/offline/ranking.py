@@ -106,6 +106,8 @@ def candidates(
             feat, shared = feats[i], said[i]
             if feat == 0.0 or not topical[i] or not starts_whole(sent) or has_instructions(sent):
                 continue
+            if i > 0 and is_anaphoric(sent):  # "Breach of this duty ..." is about the duty its predecessor states
+                shared = len(said_terms(topic, f"{sents[i - 1]} {sent}", plan.topic_terms))
             stressed = bool(focus and said_terms(focus, sent, plan.focus_terms))
             needed = 1 if feat >= 1.0 or stressed or doc_id in plan.named_doc_ids else round(floor * len(topic))
             if (feat >= 1.0 and (anchored or on_topic)) or (item.aspect == Aspect.verdict and feat == ASKED_FIGURE):
