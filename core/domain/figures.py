@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
@@ -176,6 +176,21 @@ class Figure:
     def key(self) -> tuple[str, float]:
         """Unit and value, for comparing figures whatever their wording."""
         return self.unit, self.value
+
+
+_HOLDS: dict[str, Callable[[float, float], bool]] = {
+    ">": lambda v, b: v > b,
+    ">=": lambda v, b: v >= b,
+    "<": lambda v, b: v < b,
+    "<=": lambda v, b: v <= b,
+}
+
+
+def within(value: float, unit: str, stated: Sequence[Figure]) -> bool:
+    """Whether a text's bounds of this unit take in the value: at least one bound, and every one holds ("USD 2,500
+    or more but less than USD 10,000" takes in USD 5,000; "less than USD 2,500" does not)."""
+    bounds = [f for f in stated if f.unit == unit and f.comparator is not None]
+    return bool(bounds) and all(_HOLDS[f.comparator](value, f.value) for f in bounds)
 
 
 def _symbol_currency(symbol: str, hint: tuple[str, ...]) -> str:

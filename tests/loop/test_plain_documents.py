@@ -425,3 +425,24 @@ def test_a_sentence_pointing_back_is_judged_on_topic_with_what_it_points_to(tmp_
     penalty = next(i for i in r.plan.items if i.aspect == Aspect.penalty)
     assert any(penalty.id in c.plan_item_ids and "NZD 5,000" in c.text for _, c in r.answer.claims())
     assert r.residual_deficiencies == []
+
+
+@pytest.mark.parametrize(
+    ("stated", "flagged"),
+    [
+        ("A fine of CAD 100,000 or more but less than CAD 500,000 applies to a recall breach.", False),
+        ("A fine of CAD 100,000 or more applies to a recall breach.", False),
+        ("A fine of less than CAD 100,000 applies to a recall breach.", True),
+        ("A fine applies to a recall breach.", True),
+    ],
+)
+def test_an_asked_figure_is_addressed_by_bounds_that_take_it_in(wb: Workbench, stated: str, flagged: bool) -> None:
+    """ "Does a CAD 250,000 fine apply?" is addressed by a rule for CAD 100,000 or more (and less than 500,000),
+    not by one below CAD 100,000 or one with no figure (the false residual of CC9: a USD 5,000 loan under the
+    rule for USD 2,500 to USD 10,000)."""
+    plan = plan_of(wb, "What applies to a recall fine of CAD 250,000 in Canada?")
+    ctx = Deps.context_of(wb.store(), RECALL_AS_OF)
+    claim = Claim(text=stated, plan_item_ids=(plan.items[0].id,))
+    answer = Answer(sections=(AnswerSection(jurisdiction="CA", claims=(claim,)),))
+    found = OfflineCritic().critique(plan, answer, [], ctx).deficiencies
+    assert any(d.subject == "question:250000 CAD" for d in found) == flagged

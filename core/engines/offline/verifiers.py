@@ -17,7 +17,7 @@ from core.domain.corrections import (
     widened_if_tried,
 )
 from core.domain.documents import DocStatus
-from core.domain.figures import figures, format_date, mentions_date
+from core.domain.figures import figures, format_date, mentions_date, within
 from core.domain.gazetteer import same_jurisdiction
 from core.domain.plan import ANY_JURISDICTION, ResearchPlan
 from core.domain.quality import quality_score
@@ -194,10 +194,11 @@ def check_specificity(plan: ResearchPlan, claims: Sequence[Located], ctx: Engine
                     evidence_doc_ids=(doc_id,),
                 )
             )
-    stated = {f.key for _, c in claims for f in figures(c.said)}
+    said = [figures(c.said) for _, c in claims]
+    stated = {f.key for figs in said for f in figs}
     for fig in figures(plan.question):
-        if fig.key in stated:
-            continue
+        if fig.key in stated or any(within(fig.value, fig.unit, figs) for figs in said):
+            continue  # stated, or a claim's bounds take it in ("USD 2,500 or more" for a USD 5,000 loan)
         out.append(
             Deficiency(
                 deficiency_type=T.insufficient_specificity,
