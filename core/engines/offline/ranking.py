@@ -106,7 +106,8 @@ def candidates(
             feat, shared = feats[i], said[i]
             if feat == 0.0 or not topical[i] or not starts_whole(sent) or has_instructions(sent):
                 continue
-            if i > 0 and is_anaphoric(sent):  # "Breach of this duty ..." is about the duty its predecessor states
+            if i > 0 and (is_anaphoric(sent) or len(term_set(sent) & term_set(sents[i - 1])) >= CONTINUES):
+                # "Breach of this duty ...", "the default notice must give ...": about what the one before states
                 shared = len(said_terms(topic, f"{sents[i - 1]} {sent}", plan.topic_terms))
             stressed = bool(focus and said_terms(focus, sent, plan.focus_terms))
             needed = 1 if feat >= 1.0 or stressed or doc_id in plan.named_doc_ids else round(floor * len(topic))
