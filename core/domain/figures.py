@@ -189,8 +189,8 @@ _HOLDS: dict[str, Callable[[float, float], bool]] = {
 def within(value: float, unit: str, stated: Sequence[Figure]) -> bool:
     """Whether a text's bounds of this unit take in the value: at least one bound, and every one holds ("USD 2,500
     or more but less than USD 10,000" takes in USD 5,000; "less than USD 2,500" does not)."""
-    bounds = [f for f in stated if f.unit == unit and f.comparator is not None]
-    return bool(bounds) and all(_HOLDS[f.comparator](value, f.value) for f in bounds)
+    bounds = [(f.comparator, f.value) for f in stated if f.unit == unit and f.comparator is not None]
+    return bool(bounds) and all(_HOLDS[cmp](value, bound) for cmp, bound in bounds)
 
 
 def _symbol_currency(symbol: str, hint: tuple[str, ...]) -> str:
