@@ -15,6 +15,7 @@ import pytest
 from core.config import Settings
 from core.domain.documents import Chunk, DocStatus, DocumentMeta, SearchFilter, Threshold
 from core.retrieval import edge_store as edge_module
+from core.retrieval import embeddings
 from core.retrieval import registry as store_module
 from core.retrieval.errors import InvalidCollectionError, StoreClosedError, StoreLockedError
 from core.retrieval.ingest import ingest_paths
@@ -331,3 +332,32 @@ def test_an_edge_reset_is_swapped_in_whole_or_not_at_all(
     reopened.reset()
     assert reopened.count() == 0 and sorted(p.name for p in shards.iterdir()) == [".reg.swap.lock", "reg"]
     reopened.close()
+
+
+class _CountingModel:
+    """A stand-in for the sentence-transformers model that counts the texts it encodes (unit test of the cache)."""
+
+    def __init__(self) -> None:
+        self.encoded: list[str] = []
+
+    def get_embedding_dimension(self) -> int:
+        return 2
+
+    def encode(self, texts: list[str], **_: object) -> list[list[float]]:
+        self.encoded += texts
+        return [[float(len(t)), 1.0] for t in texts]
+
+
+def test_a_text_encoded_lately_is_not_encoded_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Passages ingested again and queries asked again come from the cache; the cache keeps the most recently
+    used CACHED_TEXTS texts, and the vectors equal what the model gave."""
+    monkeypatch.setattr(embeddings, "CACHED_TEXTS", 3)
+    model = _CountingModel()
+    e = embeddings.Embedder(model, embeddings.bm25())  # type: ignore[arg-type]
+    first = e.dense(["a", "bb", "a"])
+    assert first == [[1.0, 1.0], [2.0, 1.0], [1.0, 1.0]] and model.encoded == ["a", "bb"]
+    assert e.dense(["bb", "ccc"]) == [[2.0, 1.0], [3.0, 1.0]] and model.encoded == ["a", "bb", "ccc"]
+    assert e.dense_query("a") == [1.0, 1.0] and model.encoded == ["a", "bb", "ccc"]
+    e.dense(["dddd"])  # four texts: the least recently used one ("bb") goes
+    e.dense(["bb"])
+    assert model.encoded == ["a", "bb", "ccc", "dddd", "bb"]

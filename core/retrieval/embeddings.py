@@ -10,10 +10,12 @@ from __future__ import annotations
 import json
 import os
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import numpy as np
 import qdrant_edge as qe
 
 if TYPE_CHECKING:
@@ -21,6 +23,10 @@ if TYPE_CHECKING:
 
 BUNDLED_MODEL = "all-MiniLM-L6-v2"
 ENCODE_BATCH = 64
+CACHED_TEXTS = 4096
+"""Dense vectors kept per process, most recently used first (about 1.5 KB each as float32, so about 6 MB): a
+passage ingested again (a re-upload, a re-ingest after a front matter edit, the same corpus into another
+collection) and a query asked again are not encoded again."""
 
 _load_lock = threading.Lock()
 _embedders: dict[str, Embedder] = {}
@@ -63,6 +69,8 @@ class Embedder:
         self._model = model
         self._bm25 = bm25
         self.dim: int = int(model.get_embedding_dimension() or 0)
+        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._cache_lock = threading.Lock()
 
     @property
     def model(self) -> SentenceTransformer:
@@ -70,17 +78,26 @@ class Embedder:
         return self._model
 
     def dense(self, texts: Sequence[str]) -> list[list[float]]:
-        """Unit-length dense vectors, one per text (batched)."""
-        if not texts:
-            return []
-        vectors = self._model.encode(
-            list(texts), batch_size=ENCODE_BATCH, normalize_embeddings=True, show_progress_bar=False
-        )
-        return vectors.tolist()
+        """Unit-length dense vectors, one per text (the texts not encoded lately in one batch)."""
+        with self._cache_lock:
+            found = {t: self._cache[t] for t in texts if t in self._cache}
+        missing = list(dict.fromkeys(t for t in texts if t not in found))
+        if missing:
+            vectors = self._model.encode(
+                missing, batch_size=ENCODE_BATCH, normalize_embeddings=True, show_progress_bar=False
+            )
+            found.update(zip(missing, np.asarray(vectors, dtype=np.float32), strict=True))
+        with self._cache_lock:
+            for t in texts:
+                self._cache[t] = found[t]
+                self._cache.move_to_end(t)
+            while len(self._cache) > CACHED_TEXTS:
+                self._cache.popitem(last=False)
+        return [found[t].tolist() for t in texts]
 
     def dense_query(self, text: str) -> list[float]:
         """The dense vector of one query."""
-        return self._model.encode(text, normalize_embeddings=True, show_progress_bar=False).tolist()
+        return self.dense([text])[0]
 
     def sparse_documents(self, texts: Sequence[str]) -> list[qe.SparseVector]:
         """BM25 term-frequency vectors of passages (the store applies IDF)."""
