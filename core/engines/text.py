@@ -123,6 +123,7 @@ _SEGMENTER_LOCK = threading.Lock()
 """pysbd keeps per-call state on the segmenter: two threads segmenting at once corrupt each other's sentences."""
 
 
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A light suffix stripper: enough to match 'businesses' with 'business' and 'services' with 'service'.
 
@@ -149,12 +150,18 @@ def stem(word: str) -> str:
 
 def terms(text: str) -> list[str]:
     """Content-word stems of a text, in order."""
-    return [stem(w) for w in _WORD_RE.findall(text) if w.lower() not in STOPWORDS and len(w) > 1]
+    return list(_terms(text))
+
+
+@lru_cache(maxsize=16384)
+def _terms(text: str) -> tuple[str, ...]:
+    """`terms`, kept for the sentences the engines score again and again (per item, per cycle, per check)."""
+    return tuple(stem(w) for w in _WORD_RE.findall(text) if w.lower() not in STOPWORDS and len(w) > 1)
 
 
 def term_set(text: str) -> set[str]:
     """Distinct content-word stems of a text."""
-    return set(terms(text))
+    return set(_terms(text))
 
 
 def overlap(query_terms: set[str], text: str) -> float:

@@ -9,6 +9,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
+from types import MappingProxyType
 
 from core.domain.figures import counts, dates, figures
 from core.domain.plan import Aspect, PlanItem, ResearchPlan
@@ -83,15 +84,17 @@ PREFIX = 6
 """Two words sharing their first six letters are one word to relevance ("register" and "registration")."""
 
 
-def _acronyms(words: list[str]) -> dict[str, set[str]]:
-    """Initials of runs of 2 to 4 content words ("customer due diligence" -> cdd), with the words they stand for."""
+@lru_cache(maxsize=16384)
+def _acronyms(words: tuple[str, ...]) -> Mapping[str, frozenset[str]]:
+    """Initials of runs of 2 to 4 content words ("customer due diligence" -> cdd), with the words they stand for
+    (kept: the same sentences and questions are read for every item and check)."""
     out: dict[str, set[str]] = {}
     for i in range(len(words)):
         for n in (2, 3, 4):
             run = words[i : i + n]
             if len(run) == n and all(w.isalpha() for w in run):
                 out.setdefault("".join(w[0] for w in run), set()).update(run)
-    return out
+    return MappingProxyType({k: frozenset(v) for k, v in out.items()})
 
 
 def said_terms(topic: set[str], sentence: str, order: Sequence[str] = ()) -> set[str]:
@@ -104,10 +107,10 @@ def said_terms(topic: set[str], sentence: str, order: Sequence[str] = ()) -> set
     for t in topic - found:
         if len(t) >= PREFIX and any(w[:PREFIX] == t[:PREFIX] for w in present if len(w) >= PREFIX):
             found.add(t)
-    for acronym, expanded in _acronyms([t for t in order if t in topic]).items():
+    for acronym, expanded in _acronyms(tuple(t for t in order if t in topic)).items():
         if acronym in present and len(acronym) > 1:
             found |= expanded & topic
-    for acronym in set(_acronyms(words)) & topic:
+    for acronym in set(_acronyms(tuple(words))) & topic:
         found.add(acronym)
     return found
 
