@@ -141,6 +141,9 @@ def test_passage_delete_and_verify_with_access_rules(store: Store, tmp_path: Pat
     passage = wb.passage("nz-bo-guidance#0")
     assert passage is not None and INJECTION in passage.chunk.text and passage.document.title.startswith("New Zealand")
     assert wb.passage("nz-bo-guidance#99") is None and wb.passage("no-hash") is None
+    many = wb.passages(["nz-bo-guidance#0", "nz-bo-guidance#99", "no-hash", "nz-bo-guidance#0"])
+    assert list(many) == ["nz-bo-guidance#0", "nz-bo-guidance#99", "no-hash"]
+    assert many["nz-bo-guidance#0"] == passage and many["nz-bo-guidance#99"] is None and many["no-hash"] is None
     assert wb.document_chunks("nz-bo-guidance")[0].chunk_id == "nz-bo-guidance#0"
 
     with pytest.raises(DocumentAccessError, match="your own upload"):

@@ -114,15 +114,13 @@ def claim_evidence(wb: Workbench, result: RunResult) -> None:
         st.caption("The answer quotes no passage.")
         return
     catalog = wb.catalog()
-    passages: dict[str, Passage | None] = {}
+    passages = wb.passages(q.chunk_id for _, c in claims for q in c.citations if q.chunk_id)
     for n, (code, claim) in enumerate(claims):
         with st.expander(claim_label(claim, answer.unverified_doc_ids), key=f"evidence-{result.thread_id}-{n}"):  # type: ignore[union-attr]
             for quote in claim.citations:
                 if not quote.chunk_id:  # a statement drawn from the document's metadata (e.g. its dates)
                     show_metadata_source(catalog.get(quote.doc_id), catalog, result.as_of)
                     continue
-                if quote.chunk_id not in passages:
-                    passages[quote.chunk_id] = wb.passage(quote.chunk_id)
                 show_passage(passages[quote.chunk_id], quote.quote, catalog, result.as_of)
             if result.status == SessionStatus.completed:
                 acts.strike_form(wb, result, claim_id(code, claim))
@@ -140,12 +138,16 @@ def deficiency_evidence(wb: Workbench, result: RunResult, deficiency: Deficiency
     catalog = wb.catalog()
     claims = [c for _, c in result.answer.claims()] if result.answer is not None else []
     flagged = [c for c in claims if deficiency.affected_text and c.text in deficiency.affected_text]
-    for doc_id in deficiency.evidence_doc_ids:
-        quotes = [q for c in flagged for q in c.citations if q.doc_id == doc_id and q.chunk_id]
-        quotes = quotes or [q for c in claims for q in c.citations if q.doc_id == doc_id and q.chunk_id]
+    quoted = {
+        doc_id: [q for c in flagged for q in c.citations if q.doc_id == doc_id and q.chunk_id]
+        or [q for c in claims for q in c.citations if q.doc_id == doc_id and q.chunk_id]
+        for doc_id in deficiency.evidence_doc_ids
+    }
+    passages = wb.passages(q.chunk_id for quotes in quoted.values() for q in quotes)
+    for doc_id, quotes in quoted.items():
         if quotes:
             for q in {q.chunk_id: q for q in reversed(quotes)}.values():  # the first quote of each passage
-                show_passage(wb.passage(q.chunk_id), q.quote, catalog, result.as_of)
+                show_passage(passages[q.chunk_id], q.quote, catalog, result.as_of)
             continue
         chunks = wb.document_chunks(doc_id)
         if not chunks:

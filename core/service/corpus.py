@@ -4,7 +4,7 @@ sample corpus and analysts' uploads. The pages reach the corpus only through the
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -80,12 +80,26 @@ class Corpus(WorkbenchBase):
     def passage(self, chunk_id: str, collection: str | None = None) -> Passage | None:
         """The passage with this chunk id (`doc-id#index`) and its document, or None when the corpus does not hold
         it (e.g. the document was deleted or replaced by a shorter one since the answer cited it)."""
-        doc_id, _, index = chunk_id.rpartition("#")
-        if not doc_id or not index.isdigit():
-            return None
+        return self.passages([chunk_id], collection)[chunk_id]
+
+    def passages(self, chunk_ids: Iterable[str], collection: str | None = None) -> dict[str, Passage | None]:
+        """`passage` for each chunk id, reading each document's passages once (a page shows every passage an
+        answer quotes: one store read per document, not per quote)."""
+        wanted = list(dict.fromkeys(chunk_ids))
         store = self.store(collection)
-        chunk = next((c for c in store.chunks(doc_id) if c.chunk_index == int(index)), None)
-        return None if chunk is None else Passage(chunk=chunk, document=store.catalog().get(doc_id))
+        catalog = store.catalog()
+        by_doc: dict[str, dict[int, Chunk]] = {}
+        out: dict[str, Passage | None] = {}
+        for chunk_id in wanted:
+            doc_id, _, index = chunk_id.rpartition("#")
+            if not doc_id or not index.isdigit():
+                out[chunk_id] = None
+                continue
+            if doc_id not in by_doc:
+                by_doc[doc_id] = {c.chunk_index: c for c in store.chunks(doc_id)}
+            chunk = by_doc[doc_id].get(int(index))
+            out[chunk_id] = None if chunk is None else Passage(chunk=chunk, document=catalog.get(doc_id))
+        return out
 
     def document_chunks(self, doc_id: str, collection: str | None = None) -> list[Chunk]:
         """A document's passages in order (its full indexed text); empty when it is not indexed."""
