@@ -52,12 +52,12 @@ import pytest
 from core.config import Settings, get_settings
 from core.retrieval import registry as store_module
 from core.retrieval.embeddings import Embedder, get_embedder
-from core.retrieval.ingest import SAMPLE_CORPUS_DIR, ingest_paths
 from core.retrieval.registry import open_store
 from core.retrieval.store import Store
 from tests import early
 from tests.cli import CliResult, run_main
 from tests.forkserver import ForkServer
+from tests.sample_data import sample_data
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -155,16 +155,9 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, embedder: Embedder) ->
 
 @pytest.fixture(scope="session")
 def sample_data_dir(tmp_path_factory: pytest.TempPathFactory, embedder: Embedder) -> Path:
-    """The sample corpus ingested once into the default collection of a session data dir (store closed again)."""
-    data = tmp_path_factory.mktemp("sample-data") / "data"
-    settings = Settings(data_dir=data, qdrant_url=None, qdrant_api_key=None)
-    s = open_store(settings)
-    try:
-        report = ingest_paths(s, sorted(SAMPLE_CORPUS_DIR.glob("*.md")), settings=settings)
-        assert not report.failed, [r.error for r in report.failed]
-    finally:
-        s.close()
-    return data
+    """The sample corpus ingested once into the default collection of a data dir (store closed again), shared
+    with the early jobs (tests/sample_data.py)."""
+    return sample_data(tmp_path_factory.mktemp("sample-data"))
 
 
 @pytest.fixture(scope="session")

@@ -12,9 +12,10 @@ marks the tests that read it with `@pytest.mark.early("cli-run")`, and takes the
 one extra process at a time competes with the suite); each job gets a temporary directory of its own, removed at
 the end of the session.
 
-Under pytest-xdist (`-n 2`, `TEST_WORKERS=2 bash scripts/test.sh`) every worker collects every test, but only the
-first worker (gw0) runs the jobs: it writes each outcome to a file in the run's shared folder (`EARLY_DIR_ENV`,
-made by the controller in `prepare`), and a test on another worker waits for that file. The controller removes
+Under pytest-xdist (`-n 2`, `TEST_WORKERS=2 bash scripts/test.sh`) every worker collects every test, but each job
+runs on one worker only (the long ones on the first, gw0, the others on the last, so the browser and the fresh
+`python -m core` processes run side by side): it writes each outcome to a file in the run's shared folder
+(`EARLY_DIR_ENV`, made by the controller in `prepare`), and a test on another worker waits for that file. The controller removes
 the folder when every worker has finished (`clean_up`).
 """
 
@@ -45,9 +46,15 @@ def _shared() -> Path:
     return Path(os.environ[EARLY_DIR_ENV])
 
 
-def runs_jobs() -> bool:
-    """Whether this process runs the jobs: a run without pytest-xdist, or its first worker."""
-    return os.environ.get("PYTEST_XDIST_WORKER", "gw0") == "gw0"
+def _runs(job: _Job) -> bool:
+    """Whether this process runs the job: a run without pytest-xdist runs every job; under xdist the first worker
+    runs the long ones (the browser) and the last worker the others, so the two queues run side by side and
+    neither worker carries both beside its share of the tests."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker is None:
+        return True
+    last = f"gw{max(0, int(os.environ.get('PYTEST_XDIST_WORKER_COUNT', '1')) - 1)}"
+    return worker == ("gw0" if job.long else last)
 
 
 def prepare() -> None:
@@ -105,8 +112,10 @@ def job(name: str, fn: Callable[[Path], Any], *, long: bool = False) -> None:
 def start(names: Sequence[str]) -> None:
     """Run the declared jobs among `names` that are not queued yet one after another on one daemon thread (one
     extra process at a time beside the suite): long jobs first, then in the order of `names`."""
-    queue = sorted((_jobs[n] for n in names if n in _jobs and not _jobs[n].queued), key=lambda j: not j.long)
-    if not queue or not runs_jobs():
+    queue = sorted(
+        (_jobs[n] for n in names if n in _jobs and not _jobs[n].queued and _runs(_jobs[n])), key=lambda j: not j.long
+    )
+    if not queue:
         return
     for j in queue:
         j.queued = True
@@ -117,7 +126,7 @@ def outcome(name: str) -> Any:
     """What the job returned, once it has finished (queued now if it was not; on another worker, read from the
     file the first worker writes); its error is raised here."""
     j = _jobs[name]
-    if not runs_jobs():
+    if not _runs(j):
         return _read(name)
     if not j.queued:
         start([name])
@@ -128,7 +137,7 @@ def outcome(name: str) -> Any:
 
 
 def _read(name: str) -> Any:
-    """The outcome the first worker wrote for the job `name`, waiting for it."""
+    """The outcome the worker that runs the job `name` wrote, waiting for it."""
     path = _shared() / f"{name}.outcome"
     deadline = time.monotonic() + JOB_TIMEOUT_S
     while not path.exists():
@@ -141,12 +150,11 @@ def _read(name: str) -> Any:
 
 
 def clean_up() -> None:
-    """At the end of a process's session: the process that runs the jobs first waits for the queued ones (a test
-    on another worker may still be waiting for their outcome, and they are daemon threads); then the controller
+    """At the end of a process's session: a process first waits for the jobs it queued (a test on another worker
+    may still be waiting for their outcome, and they are daemon threads); then the controller
     (or the only process), once every worker has finished, removes the shared folder."""
-    if runs_jobs():
-        for j in _jobs.values():
-            if j.queued:
-                j.done.wait(JOB_TIMEOUT_S)
+    for j in _jobs.values():
+        if j.queued:
+            j.done.wait(JOB_TIMEOUT_S)
     if "PYTEST_XDIST_WORKER" not in os.environ and EARLY_DIR_ENV in os.environ:
         shutil.rmtree(os.environ.pop(EARLY_DIR_ENV), ignore_errors=True)

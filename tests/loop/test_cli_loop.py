@@ -1,9 +1,11 @@
-"""The loop through `python -m core` on the sample corpus (real Qdrant Edge, real SQLite): `run` and `resume` once
-each in a fresh process, the other commands in-process through core.cli.dispatch.main (`cli` of tests/conftest.py)."""
+"""The loop through `python -m core` on the sample corpus (real Qdrant Edge, real SQLite): `run` once in a fresh
+process, `resume` in a process forked from the test fork server, the other commands in-process through
+core.cli.dispatch.main (`cli` of tests/conftest.py)."""
 
 from __future__ import annotations
 
 import json
+import shutil
 import signal
 import subprocess
 import textwrap
@@ -13,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from core.retrieval.ingest import SAMPLE_CORPUS_DIR
 from tests import early
 from tests.cli import CliResult, fresh_core, fresh_env
 from tests.forkserver import ForkServer
+from tests.sample_data import sample_data
 
 ROOT = Path(__file__).resolve().parents[2]
 Q1 = (
@@ -43,15 +45,14 @@ def run_core(cli: Callable[..., CliResult], data_dir: Path) -> Callable[..., Cli
     return lambda *args: cli(*args, WORKBENCH_DATA_DIR=str(data_dir))
 
 
-def run_on_a_fresh_data_dir(tmp: Path) -> subprocess.CompletedProcess[str]:
-    """A user's first steps, each in a fresh process: ingest the sample corpus, then run Q1 approving everything."""
-    env = fresh_env(tmp / "data")
-    ingested = fresh_core(env, "ingest", str(SAMPLE_CORPUS_DIR))
-    assert ingested.returncode == 0, ingested.stderr
-    return fresh_core(env, "run", Q1, "--approve", "all", "--as-of", "2026-11-30", "--json")
+def run_in_a_fresh_process(tmp: Path) -> subprocess.CompletedProcess[str]:
+    """Q1 approving everything in a fresh process, as a user starts it, on a copy of the sample data (a fresh
+    `ingest` is the cli-ingest job's, tests/test_cli_corpus.py)."""
+    data = shutil.copytree(sample_data(tmp / "sample"), tmp / "data")
+    return fresh_core(fresh_env(data), "run", Q1, "--approve", "all", "--as-of", "2026-11-30", "--json")
 
 
-early.job("cli-run", run_on_a_fresh_data_dir)
+early.job("cli-run", run_in_a_fresh_process)
 
 
 @pytest.mark.early("cli-run")
@@ -87,8 +88,8 @@ def test_resume_after_the_process_is_killed_at_the_review_pause(
     fork_server: ForkServer,
     opened_stores: list[Any],
 ) -> None:
-    """A real process (from the fork server) starts Q1 and is killed at the review pause; `resume` continues it in a
-    fresh `python -m core` process, the other commands run in-process."""
+    """A real process (from the fork server) starts Q1 and is killed at the review pause; `python -m core resume`
+    continues it in another (forked from the same server), the other commands run in-process."""
     script = textwrap.dedent(f"""
         import sys, time
         from core.service import Workbench
@@ -121,10 +122,17 @@ def test_resume_after_the_process_is_killed_at_the_review_pause(
     )
     for store in opened_stores:  # the in-process commands have ended: free the shard for the next process
         store.close()
-    # the suite's one `resume` in a fresh process
-    resumed = fresh_core(env, "resume", thread_id, "--decisions", str(decisions), "--json")
-    assert resumed.returncode == 0, resumed.stderr
-    r = json.loads(resumed.stdout)
+    # `resume` in a process of its own (forked from the server that imported the app: the interpreter and import
+    # costs of a fresh one are the cli-run job's to pay)
+    resume = fork_server.spawn(
+        ["-m", "core", "resume", thread_id, "--decisions", str(decisions), "--json"],
+        env=env,
+        cwd=ROOT,
+        stderr=tmp_path / "resume.log",
+    )
+    out = resume.stdout.read()
+    assert resume.wait() == 0, (tmp_path / "resume.log").read_text()
+    r = json.loads(out)
     assert r["status"] in ("completed", "awaiting_review")
     first_decisions = r["evaluation_history"][1]["decisions"]
     assert len(first_decisions) == len(shown["pending_review"]["proposals"])

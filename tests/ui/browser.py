@@ -5,6 +5,7 @@ download)."""
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -17,6 +18,7 @@ from pathlib import Path
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import sync_playwright
 
+from tests.sample_data import sample_data
 from tests.ui.support import CLEARED_ENV, REPO_ROOT
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -43,11 +45,13 @@ def free_port() -> int:
 
 @contextmanager
 def serve(tmp: Path) -> Iterator[str]:
-    """`streamlit run app.py` on a fresh data dir (the app indexes the sample corpus on first start); its URL. The
-    server's log is `tmp/server.log`."""
+    """`streamlit run app.py` on a copy of the sample data (ingested once per test process, tests/sample_data.py;
+    the app's own first-start indexing is tested with AppTest in tests/ui/test_pages.py); its URL. The server's log
+    is `tmp/server.log`."""
     port = free_port()
+    data = shutil.copytree(sample_data(tmp / "sample"), tmp / "data")
     env = {k: v for k, v in os.environ.items() if k not in CLEARED_ENV}
-    env.update(WORKBENCH_DATA_DIR=str(tmp / "data"), HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
+    env.update(WORKBENCH_DATA_DIR=str(data), HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
     log = (tmp / "server.log").open("wb")
     proc = subprocess.Popen(
         [
@@ -125,11 +129,24 @@ def shot(page: object, name: str) -> None:
     page.set_viewport_size({"width": 1440, "height": 1000})
 
 
+NAV_TRIES = 3
+
+
 def go(page: object, title: str) -> None:
-    """Open a page from the sidebar navigation."""
+    """Open a page from the sidebar navigation, once the app is idle; a click the app drops while it redraws the
+    sidebar (seen on a loaded machine: the page never changed) is repeated, up to NAV_TRIES clicks."""
     VISITED.add(title)
-    page.get_by_test_id("stSidebarNav").get_by_role("link", name=title).click()
-    page.wait_for_selector(f"h1:has-text('{title if title != 'Deficiencies' else 'Deficiency board'}')")
+    heading = f"h1:has-text('{title if title != 'Deficiencies' else 'Deficiency board'}')"
+    settle(page)
+    for attempt_no in range(1, NAV_TRIES + 1):
+        page.get_by_test_id("stSidebarNav").get_by_role("link", name=title).click()
+        try:
+            page.wait_for_selector(heading, timeout=30_000)
+            break
+        except PlaywrightTimeout:
+            if attempt_no == NAV_TRIES:
+                raise
+            settle(page)
     settle(page)
 
 

@@ -112,7 +112,7 @@ def test_nothing_is_fetched_from_another_host() -> None:
 
 def q1_scenario(server: str, page: object) -> None:
     """Q1 from the question to the downloads, then a reload and a fresh visit."""
-    # a deep link as the server's very first request still runs app.py (first-start indexing, sidebar)
+    # a deep link as the server's very first request still runs app.py (the sidebar)
     page.goto(f"{server}/corpus")
     page.wait_for_selector("h1:has-text('Corpus')", timeout=180_000)
     settle(page)
