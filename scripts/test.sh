@@ -2,10 +2,8 @@
 # Install the project's runtime and development requirements, run the linters, type check and import contracts
 # (scripts/lint.sh), start a throwaway Postgres on 127.0.0.1 when one is installed, then run the real-model tests
 # as an early job of their own (tests/llm/test_real_server.py: they skip without WORKBENCH_TEST_LLM_URL, and fail
-# without it under CI) and the rest of the suite, printing the wall time of each. TEST_WORKERS=2 runs the rest on
-# two pytest-xdist workers (each loads the embedding model once and has its own Postgres database): 220 s instead of
-# 262 s here, but under that load the browser scenario and a Postgres pool test failed in 2 of 3 runs, so the
-# default stays one process (TEST_WORKERS=0).
+# without it under CI) and the rest of the suite on two pytest-xdist workers (each loads the embedding model once and
+# has its own Postgres database; TEST_WORKERS=0 runs it in one process), printing the wall time of each.
 # Usage: bash scripts/test.sh [pytest args]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,6 +26,6 @@ start=$(date +%s)
 python -m pytest -q "$@" tests/llm/test_real_server.py || status=$?
 echo "real-model tests wall time: $(( $(date +%s) - start )) s"
 start=$(date +%s)
-python -m pytest -q -n "${TEST_WORKERS:-0}" "$@" --ignore=tests/llm/test_real_server.py tests || status=$?
+python -m pytest -q -n "${TEST_WORKERS:-2}" "$@" --ignore=tests/llm/test_real_server.py tests || status=$?
 echo "suite wall time: $(( $(date +%s) - start )) s"
 exit "${status}"

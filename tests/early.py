@@ -13,8 +13,8 @@ one extra process at a time competes with the suite); each job gets a temporary 
 the end of the session.
 
 Under pytest-xdist (`-n 2`, `TEST_WORKERS=2 bash scripts/test.sh`) every worker collects every test, but each job
-runs on one worker only (the long ones on the first, gw0, the others on the last, so the browser and the fresh
-`python -m core` processes run side by side): it writes each outcome to a file in the run's shared folder
+runs on one worker only (the long ones in turn from the first, gw0, the others on the last, so the two browsers and
+the fresh `python -m core` processes run side by side): it writes each outcome to a file in the run's shared folder
 (`EARLY_DIR_ENV`, made by the controller in `prepare`), and a test on another worker waits for that file. The controller removes
 the folder when every worker has finished (`clean_up`).
 """
@@ -47,14 +47,17 @@ def _shared() -> Path:
 
 
 def _runs(job: _Job) -> bool:
-    """Whether this process runs the job: a run without pytest-xdist runs every job; under xdist the first worker
-    runs the long ones (the browser) and the last worker the others, so the two queues run side by side and
-    neither worker carries both beside its share of the tests."""
+    """Whether this process runs the job: a run without pytest-xdist runs every job; under xdist the long ones (the
+    browser scenarios) go round the workers in the order they were declared and the others to the last worker, so
+    the queues run side by side and no worker carries them all beside its share of the tests."""
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     if worker is None:
         return True
-    last = f"gw{max(0, int(os.environ.get('PYTEST_XDIST_WORKER_COUNT', '1')) - 1)}"
-    return worker == ("gw0" if job.long else last)
+    count = max(1, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")))
+    if job.long:
+        longs = [j for j in _jobs.values() if j.long]
+        return worker == f"gw{longs.index(job) % count}"
+    return worker == f"gw{count - 1}"
 
 
 def prepare() -> None:

@@ -1,8 +1,10 @@
 """The workbench in a real browser: a `streamlit run` server driven by Playwright in Debian's Chromium.
 
 Covers what AppTest cannot: the live status box, the data editor, rendered plotly charts, file downloads and a
-page reload. Screenshots of every page go to test-artifacts/ (git-ignored). The scenarios run as one early job
-(tests/early.py): they start when collection ends, beside the in-process tests, and the two tests read the outcome.
+page reload. Screenshots of every page go to test-artifacts/ (git-ignored). The scenarios run as two early jobs
+(tests/early.py), each with a server and a browser of its own (the Q1 scenario; the analyst's desk and an upload
+carried to the exports): they start when collection ends, beside the in-process tests, and the tests read their
+outcomes.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import io
 import json
 import re
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -34,32 +37,44 @@ pytestmark = pytest.mark.skipif(
 
 @dataclass
 class BrowserRun:
-    """What the browser job saw: each scenario's error (None when it passed), every URL requested, the app's
-    address and the server's log."""
+    """What one browser job saw: each scenario's error (None when it passed, keyed by scenario), every URL
+    requested, the app's address and the server's log."""
 
-    q1_error: BaseException | None
-    desk_error: BaseException | None
-    more_error: BaseException | None
-    rest_error: BaseException | None
+    errors: dict[str, BaseException | None]
     requests: list[str]
     url: str
     server_log: str
 
+    def raise_error(self, scenario: str) -> None:
+        """Raise the scenario's error, if it had one."""
+        if self.errors[scenario] is not None:
+            raise self.errors[scenario]
 
-def run_in_the_browser(tmp: Path) -> BrowserRun:
-    """The Q1 scenario, the analyst's desk, an upload carried to the exports, then every page they did not open,
-    in one browser against one fresh server."""
+
+def _in_the_browser(tmp: Path, scenarios: dict[str, Callable[[str, object], None]]) -> BrowserRun:
+    """The scenarios in order, in one browser against one fresh server."""
     requests: list[str] = []
+    errors: dict[str, BaseException | None] = {}
     with serve(tmp) as url, browse(requests) as page:
-        q1_error = attempt(page, lambda: q1_scenario(url, page))
-        desk_error = attempt(page, lambda: desk_scenario(url, page))
-        more_error = attempt(page, lambda: upload_to_export_scenario(url, page))
-        rest_error = attempt(page, lambda: open_the_other_pages(url, page))
-    return BrowserRun(q1_error, desk_error, more_error, rest_error, requests, url, (tmp / "server.log").read_text())
+        for name, scenario in scenarios.items():
+            errors[name] = attempt(page, lambda scenario=scenario: scenario(url, page))
+    return BrowserRun(errors, requests, url, (tmp / "server.log").read_text())
+
+
+def q1_in_the_browser(tmp: Path) -> BrowserRun:
+    """The Q1 scenario, then every page it did not open."""
+    return _in_the_browser(tmp, {"q1": q1_scenario, "rest": open_the_other_pages})
+
+
+def desk_in_the_browser(tmp: Path) -> BrowserRun:
+    """The analyst's desk, then an upload carried to the exports (a server of their own: on two workers the two
+    browser jobs run side by side)."""
+    return _in_the_browser(tmp, {"desk": desk_scenario, "more": upload_to_export_scenario})
 
 
 if CHROMIUM.exists():
-    early.job("browser", run_in_the_browser, long=True)
+    early.job("browser", q1_in_the_browser, long=True)
+    early.job("browser-desk", desk_in_the_browser, long=True)
 
 
 @pytest.mark.early("browser")
@@ -67,47 +82,44 @@ def test_q1_from_question_to_downloads() -> None:
     """Q1 from the question to the downloads in a real browser (an early job: it runs beside the tests before
     it); the server logs no traceback."""
     run = early.outcome("browser")
-    if run.q1_error is not None:
-        raise run.q1_error
+    run.raise_error("q1")
     assert "Traceback" not in run.server_log, run.server_log
 
 
-@pytest.mark.early("browser")
+@pytest.mark.early("browser-desk")
 def test_the_analysts_desk() -> None:
     """Corpus provenance and badges, a second Run asked first, a residual added from the board after the run,
     decisions in words and a branch marked with its parent (tests/ui/desk_scenarios.py)."""
-    run = early.outcome("browser")
-    if run.desk_error is not None:
-        raise run.desk_error
+    run = early.outcome("browser-desk")
+    run.raise_error("desk")
+    assert "Traceback" not in run.server_log, run.server_log
 
 
-@pytest.mark.early("browser")
+@pytest.mark.early("browser-desk")
 def test_from_an_upload_to_the_exports() -> None:
     """Two notes uploaded, a question on them, deficiencies added while paused and confirmed (in the next review,
     and after the run), a claim struck, and Word and Markdown exports free of codes and stray markup
     (tests/ui/desk_more.py)."""
-    run = early.outcome("browser")
-    if run.more_error is not None:
-        raise run.more_error
+    early.outcome("browser-desk").raise_error("more")
 
 
 @pytest.mark.early("browser")
+@pytest.mark.early("browser-desk")
 def test_nothing_is_fetched_from_another_host() -> None:
-    """Air-gapped use: every page (and the tab icon) loads from the app's own address only. The requests of the
-    Q1 scenario count too, so only the pages it did not open are opened after it."""
+    """Air-gapped use: every page (and the tab icon) loads from the app's own address only. The requests of every
+    scenario count, so only the pages the Q1 scenario did not open are opened after it."""
     run = early.outcome("browser")
-    if run.rest_error is not None:
-        raise run.rest_error
-    own = urlsplit(run.url).netloc
-    outside = sorted(
-        {
+    run.raise_error("rest")
+    outside: set[str] = set()
+    for job in (run, early.outcome("browser-desk")):
+        assert job.requests
+        own = urlsplit(job.url).netloc
+        outside |= {
             url
-            for url in run.requests
+            for url in job.requests
             if urlsplit(url).scheme in ("http", "https", "ws", "wss") and urlsplit(url).netloc != own
         }
-    )
-    assert run.requests
-    assert outside == []
+    assert sorted(outside) == []
 
 
 def q1_scenario(server: str, page: object) -> None:
