@@ -8,11 +8,11 @@ nearly all their time in those other processes. So a test module declares such a
 
 marks the tests that read it with `@pytest.mark.early("cli-run")`, and takes the outcome with
 `early.outcome("cli-run")`, which waits for the job and raises the job's own error. `pytest_collection_finish`
-(tests/conftest.py) queues the jobs of the collected tests only, long ones first, on one thread (so
-one extra process at a time competes with the suite); each job gets a temporary directory of its own, removed at
-the end of the session.
+(tests/conftest.py) queues the jobs of the collected tests only, the long ones (the browser scenarios) on one
+thread and the short ones on another, so that a short job's test does not wait for a browser to finish; each job
+gets a temporary directory of its own, removed at the end of the session.
 
-Under pytest-xdist (`-n 2`, `TEST_WORKERS=2 bash scripts/test.sh`) every worker collects every test, but each job
+Under pytest-xdist (`-n 2`, as `bash scripts/test.sh` runs it) every worker collects every test, but each job
 runs on one worker only (the long ones in turn from the first, gw0, the others on the last, so the two browsers and
 the fresh `python -m core` processes run side by side): it writes each outcome to a file in the run's shared folder
 (`EARLY_DIR_ENV`, made by the controller in `prepare`), and a test on another worker waits for that file. The controller removes
@@ -107,22 +107,23 @@ _jobs: dict[str, _Job] = {}
 
 def job(name: str, fn: Callable[[Path], Any], *, long: bool = False) -> None:
     """Declare the job `name`: `fn(tmp_dir)` runs in a daemon thread once a collected test is marked with it; a
-    `long` job (the browser's scenarios) is queued before the others, so the tests reading it, which run last,
-    do not wait for it behind the short ones."""
+    `long` job (a browser scenario) runs on the thread of long jobs, apart from the short ones, and on two workers
+    the long jobs go round the workers (`_runs`)."""
     _jobs[name] = _Job(name, fn, long)
 
 
 def start(names: Sequence[str]) -> None:
-    """Run the declared jobs among `names` that are not queued yet one after another on one daemon thread (one
-    extra process at a time beside the suite): long jobs first, then in the order of `names`."""
-    queue = sorted(
-        (_jobs[n] for n in names if n in _jobs and not _jobs[n].queued and _runs(_jobs[n])), key=lambda j: not j.long
-    )
-    if not queue:
-        return
-    for j in queue:
+    """Run the declared jobs among `names` that are not queued yet on two daemon threads, the long jobs one after
+    another on one and the short ones on the other (at most two extra processes beside this process's tests: a
+    short job's test need not wait for a browser scenario to end), each in the order of `names`."""
+    wanted = [_jobs[n] for n in names if n in _jobs and not _jobs[n].queued and _runs(_jobs[n])]
+    for j in wanted:
         j.queued = True
-    threading.Thread(target=lambda: [j.run() for j in queue], name="early-jobs", daemon=True).start()
+    for kind, queue in (("long", [j for j in wanted if j.long]), ("short", [j for j in wanted if not j.long])):
+        if queue:
+            threading.Thread(
+                target=lambda queue=queue: [j.run() for j in queue], name=f"early-jobs-{kind}", daemon=True
+            ).start()
 
 
 def outcome(name: str) -> Any:

@@ -80,7 +80,7 @@ def desk_scenario(server: str, page: object) -> None:
     settle(page)
     shot(page, "desk-board-residual")
     go(page, "Export")
-    assert DESCRIPTION in main.inner_text()  # disclosed in the export
+    main.get_by_text(DESCRIPTION).first.wait_for(timeout=30_000)  # disclosed in the export (drawn once the run ends)
 
     go(page, "Cycles")
     text = main.inner_text()
