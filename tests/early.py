@@ -42,7 +42,8 @@ WORKBENCH_ variable: the CLI tests clear those while jobs run)."""
 POLL_S = 0.2
 
 
-def _shared() -> Path:
+def shared_dir() -> Path:
+    """The run's folder that every process of it sees (made by the controller, removed when all have finished)."""
     return Path(os.environ[EARLY_DIR_ENV])
 
 
@@ -79,7 +80,7 @@ class _Job:
 
     def run(self) -> None:
         try:
-            self.tmp = Path(tempfile.mkdtemp(prefix=f"{self.name}-", dir=_shared()))
+            self.tmp = Path(tempfile.mkdtemp(prefix=f"{self.name}-", dir=shared_dir()))
             self.value = self.fn(self.tmp)
         except BaseException as exc:
             self.error = exc
@@ -97,9 +98,9 @@ class _Job:
         except Exception as exc:
             failure = RuntimeError(f"the outcome of {self.name!r} cannot be passed to another worker: {exc!r}")
             data = pickle.dumps((None, RuntimeError(f"{failure}; the job's own error: {self.error!r}")))
-        part = _shared() / f"{self.name}.part"
+        part = shared_dir() / f"{self.name}.part"
         part.write_bytes(data)
-        part.replace(_shared() / f"{self.name}.outcome")
+        part.replace(shared_dir() / f"{self.name}.outcome")
 
 
 _jobs: dict[str, _Job] = {}
@@ -142,7 +143,7 @@ def outcome(name: str) -> Any:
 
 def _read(name: str) -> Any:
     """The outcome the worker that runs the job `name` wrote, waiting for it."""
-    path = _shared() / f"{name}.outcome"
+    path = shared_dir() / f"{name}.outcome"
     deadline = time.monotonic() + JOB_TIMEOUT_S
     while not path.exists():
         assert time.monotonic() < deadline, f"the early job {name!r} did not finish within {JOB_TIMEOUT_S:.0f} s"

@@ -1,14 +1,18 @@
-"""The sample corpus ingested once per test process, for the session fixtures and the early jobs alike (an early
-job starts before any fixture, so the first of them to ask builds it)."""
+"""The sample corpus ingested once per test run, for the session fixtures and the early jobs alike (an early job
+starts before any fixture, so the first of them to ask builds it). On two xdist workers the first worker ingests it
+into the run's shared folder and the other waits for it there: encoding the corpus is several seconds of CPU."""
 
 from __future__ import annotations
 
+import os
 import threading
+import time
 from pathlib import Path
 
 from core.config import Settings
 from core.retrieval.ingest import SAMPLE_CORPUS_DIR, ingest_paths
 from core.retrieval.registry import open_store
+from tests import early
 
 _lock = threading.Lock()
 _built: list[Path] = []
@@ -20,13 +24,33 @@ def sample_data(root: Path) -> Path:
     change it."""
     with _lock:
         if not _built:
-            data = root / "data"
-            settings = Settings(data_dir=data, qdrant_url=None, qdrant_api_key=None)
-            store = open_store(settings)
-            try:
-                report = ingest_paths(store, sorted(SAMPLE_CORPUS_DIR.glob("*.md")), settings=settings)
-                assert not report.failed, [r.error for r in report.failed]
-            finally:
-                store.close()
-            _built.append(data)
+            worker = os.environ.get("PYTEST_XDIST_WORKER")
+            if worker is None:
+                _built.append(_ingest(root / "data"))
+            elif worker == "gw0":
+                data = _ingest(early.shared_dir() / "sample-data")
+                (early.shared_dir() / "sample-data.ready").touch()
+                _built.append(data)
+            else:
+                _built.append(_wait_for(early.shared_dir()))
         return _built[0]
+
+
+def _ingest(data: Path) -> Path:
+    settings = Settings(data_dir=data, qdrant_url=None, qdrant_api_key=None)
+    store = open_store(settings)
+    try:
+        report = ingest_paths(store, sorted(SAMPLE_CORPUS_DIR.glob("*.md")), settings=settings)
+        assert not report.failed, [r.error for r in report.failed]
+    finally:
+        store.close()
+    return data
+
+
+def _wait_for(shared: Path) -> Path:
+    """The first worker's sample data, once it says it is complete."""
+    deadline = time.monotonic() + early.JOB_TIMEOUT_S
+    while not (shared / "sample-data.ready").exists():
+        assert time.monotonic() < deadline, "the first worker did not ingest the sample corpus in time"
+        time.sleep(early.POLL_S)
+    return shared / "sample-data"
