@@ -3,7 +3,6 @@ see it), or in a fresh process as a user starts it."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -12,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from core.cli.dispatch import main
+from tests import early
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -39,7 +39,7 @@ def run_main(argv: list[str], capsys: pytest.CaptureFixture[str]) -> CliResult:
 def fresh_env(data_dir: Path) -> dict[str, str]:
     """The environment of a fresh `python -m core` process on `data_dir`: this one without WORKBENCH_*, QDRANT_* and
     OPENAI_* variables, offline for the embedding model."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("WORKBENCH_", "QDRANT_", "OPENAI_"))}
+    env = {k: v for k, v in early.environment().items() if not k.startswith(("WORKBENCH_", "QDRANT_", "OPENAI_"))}
     return {**env, "WORKBENCH_DATA_DIR": str(data_dir), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
 
 

@@ -163,3 +163,19 @@ def clean_up() -> None:
             j.done.wait(JOB_TIMEOUT_S)
     if "PYTEST_XDIST_WORKER" not in os.environ and EARLY_DIR_ENV in os.environ:
         shutil.rmtree(os.environ.pop(EARLY_DIR_ENV), ignore_errors=True)
+
+
+ENV_TRIES = 5
+
+
+def environment() -> dict[str, str]:
+    """A copy of os.environ for a job's thread, taken again when a test on the main thread changed it during the
+    copy (monkeypatch.setenv / delenv: iterating os.environ then raises KeyError or RuntimeError)."""
+    for attempt_no in range(1, ENV_TRIES + 1):
+        try:
+            return dict(os.environ)
+        except (KeyError, RuntimeError):
+            if attempt_no == ENV_TRIES:
+                raise
+            time.sleep(0.1)
+    raise AssertionError("unreachable")

@@ -4,7 +4,6 @@ download)."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import socket
 import subprocess
@@ -14,10 +13,12 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import sync_playwright
 
+from tests import early
 from tests.sample_data import sample_data
 from tests.ui.support import CLEARED_ENV, REPO_ROOT
 
@@ -50,7 +51,7 @@ def serve(tmp: Path) -> Iterator[str]:
     is `tmp/server.log`."""
     port = free_port()
     data = shutil.copytree(sample_data(tmp / "sample"), tmp / "data")
-    env = {k: v for k, v in os.environ.items() if k not in CLEARED_ENV}
+    env = {k: v for k, v in early.environment().items() if k not in CLEARED_ENV}
     env.update(WORKBENCH_DATA_DIR=str(data), HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
     log = (tmp / "server.log").open("wb")
     proc = subprocess.Popen(
@@ -100,7 +101,8 @@ def serve(tmp: Path) -> Iterator[str]:
 def browse(requests: list[str]) -> Iterator[object]:
     """A Chromium page; every URL it requests is appended to `requests`."""
     ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as p:
+    p = _started_playwright()
+    try:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         context = browser.new_context(viewport={"width": 1440, "height": 1000}, accept_downloads=True)
         context.set_default_timeout(60_000)
@@ -109,6 +111,21 @@ def browse(requests: list[str]) -> Iterator[object]:
         yield page
         context.close()
         browser.close()
+    finally:
+        p.stop()
+
+
+def _started_playwright() -> Any:
+    """Playwright, started from this job's thread. Its driver copies os.environ, which a test on the main thread
+    may be changing at that moment (monkeypatch): a KeyError from that copy is tried again."""
+    for attempt_no in range(1, early.ENV_TRIES + 1):
+        try:
+            return sync_playwright().start()
+        except KeyError:
+            if attempt_no == early.ENV_TRIES:
+                raise
+            time.sleep(0.1)
+    raise AssertionError("unreachable")
 
 
 def settle(page: object) -> None:
