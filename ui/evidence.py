@@ -155,7 +155,7 @@ def deficiency_evidence(wb: Workbench, result: RunResult, deficiency: Deficiency
             continue
         wanted = _words(deficiency.affected_text or deficiency.description)
         best = max(chunks, key=lambda c: len(wanted & _words(c.text)))
-        show_passage(wb.passage(best.chunk_id), "", catalog, result.as_of)
+        show_passage(Passage(chunk=best, document=catalog.get(doc_id)), "", catalog, result.as_of)
 
 
 def _words(text: str) -> set[str]:

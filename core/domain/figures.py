@@ -7,6 +7,7 @@ stands in (`$` in a Canadian source is CAD), else to the candidate used by the m
 
 from __future__ import annotations
 
+import operator
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
@@ -179,10 +180,10 @@ class Figure:
 
 
 _HOLDS: dict[str, Callable[[float, float], bool]] = {
-    ">": lambda v, b: v > b,
-    ">=": lambda v, b: v >= b,
-    "<": lambda v, b: v < b,
-    "<=": lambda v, b: v <= b,
+    ">": operator.gt,
+    ">=": operator.ge,
+    "<": operator.lt,
+    "<=": operator.le,
 }
 
 
@@ -354,7 +355,7 @@ _COUNTED = re.compile(
     r"\s+(?P<noun>[a-z][a-z-]+)\b"
 )
 _NOT_COUNTED = frozenset(
-    [
+    (
         "must",
         "may",
         "shall",
@@ -386,7 +387,7 @@ _NOT_COUNTED = frozenset(
         "the",
         "a",
         "an",
-    ]
+    )
 )
 """Words after a bounded number that are not what it counts ("USD 1,000 or more must ...")."""
 

@@ -65,6 +65,11 @@ CONTINUES = 3
 """Content words a following sentence must share with a chosen one to be its continuation."""
 
 
+def continues(before: str, after: str) -> bool:
+    """Whether `after` goes on about what `before` states (CONTINUES content words shared)."""
+    return len(term_set(before) & term_set(after)) >= CONTINUES
+
+
 def candidates(
     item: PlanItem,
     passages: Iterable[tuple[str, str, str, float]],
@@ -106,7 +111,7 @@ def candidates(
             feat, shared = feats[i], said[i]
             if feat == 0.0 or not topical[i] or not starts_whole(sent) or has_instructions(sent):
                 continue
-            if i > 0 and (is_anaphoric(sent) or len(term_set(sent) & term_set(sents[i - 1])) >= CONTINUES):
+            if i > 0 and (is_anaphoric(sent) or continues(sents[i - 1], sent)):
                 # "Breach of this duty ...", "the default notice must give ...": about what the one before states
                 shared = len(said_terms(topic, f"{sents[i - 1]} {sent}", plan.topic_terms))
             stressed = bool(focus and said_terms(focus, sent, plan.focus_terms))
@@ -138,7 +143,7 @@ def candidates(
                 nxt
                 if (
                     nxt
-                    and len(term_set(nxt) & term_set(sent)) >= CONTINUES
+                    and continues(sent, nxt)
                     and feature(item, nxt, plan, hint) >= 1.0
                     and said_terms(topic, nxt, plan.topic_terms)
                 )
