@@ -16,10 +16,11 @@ Retrieval (Qdrant stores, ingest, the corpus CLI)
     sample_store    session: an Edge store on a copy of sample_data_dir. Read-only.
     report_line     call it with a line of text to have it printed in pytest's terminal summary (with or without -s).
 
-Workers (pytest-xdist, `TEST_WORKERS=2 bash scripts/test.sh` or `pytest -n 2`)
-    Each worker is a session of its own: it loads the embedder and ingests the sample corpus once, computes on
-    one math thread, and gets a Postgres database of its own (`_worker_database`). Early jobs run on the first
-    worker only; the others read their outcomes from files (tests/early.py).
+Workers (pytest-xdist, `-n 2` as scripts/test.sh runs the suite)
+    Each worker is a session of its own: it loads the embedder once, reads the sample corpus the first worker
+    ingested (tests/sample_data.py), computes on one math thread, and gets a Postgres database of its own
+    (`_worker_database`). Each early job runs on one worker; the others read its outcome from a file
+    (tests/early.py).
 
 Real processes (tests/forkserver.py, tests/early.py)
     fork_server     session: a ForkServer whose children are real processes that start with the app's modules

@@ -168,14 +168,20 @@ def clean_up() -> None:
 ENV_TRIES = 5
 
 
-def environment() -> dict[str, str]:
-    """A copy of os.environ for a job's thread, taken again when a test on the main thread changed it during the
-    copy (monkeypatch.setenv / delenv: iterating os.environ then raises KeyError or RuntimeError)."""
+def retried(call: Callable[[], Any], errors: tuple[type[BaseException], ...]) -> Any:
+    """`call()`, made again (up to ENV_TRIES times) when it raises one of `errors`: a job's thread reading
+    os.environ while a test on the main thread changes it (monkeypatch.setenv / delenv) gets a KeyError or a
+    RuntimeError from the iteration."""
     for attempt_no in range(1, ENV_TRIES + 1):
         try:
-            return dict(os.environ)
-        except (KeyError, RuntimeError):
+            return call()
+        except errors:
             if attempt_no == ENV_TRIES:
                 raise
             time.sleep(0.1)
     raise AssertionError("unreachable")
+
+
+def environment() -> dict[str, str]:
+    """A copy of os.environ for a job's thread (`retried`)."""
+    return retried(lambda: dict(os.environ), (KeyError, RuntimeError))

@@ -19,9 +19,9 @@ _built: list[Path] = []
 
 
 def sample_data(root: Path) -> Path:
-    """A data dir whose default collection holds the sample corpus (its store closed again): ingested under `root`
-    by the first caller in this process, the same dir for every later caller. Treat it as read-only: copy it to
-    change it."""
+    """A data dir whose default collection holds the sample corpus (its store closed again), the same for every
+    caller of this process: ingested under `root` by the first caller without xdist, in the run's shared folder by
+    the first worker (the others wait for it there). Treat it as read-only: copy it to change it."""
     with _lock:
         if not _built:
             worker = os.environ.get("PYTEST_XDIST_WORKER")

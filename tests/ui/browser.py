@@ -46,7 +46,7 @@ def free_port() -> int:
 
 @contextmanager
 def serve(tmp: Path) -> Iterator[str]:
-    """`streamlit run app.py` on a copy of the sample data (ingested once per test process, tests/sample_data.py;
+    """`streamlit run app.py` on a copy of the sample data (ingested once per test run, tests/sample_data.py;
     the app's own first-start indexing is tested with AppTest in tests/ui/test_pages.py); its URL. The server's log
     is `tmp/server.log`."""
     port = free_port()
@@ -116,16 +116,8 @@ def browse(requests: list[str]) -> Iterator[object]:
 
 
 def _started_playwright() -> Any:
-    """Playwright, started from this job's thread. Its driver copies os.environ, which a test on the main thread
-    may be changing at that moment (monkeypatch): a KeyError from that copy is tried again."""
-    for attempt_no in range(1, early.ENV_TRIES + 1):
-        try:
-            return sync_playwright().start()
-        except KeyError:
-            if attempt_no == early.ENV_TRIES:
-                raise
-            time.sleep(0.1)
-    raise AssertionError("unreachable")
+    """Playwright, started from this job's thread (its driver copies os.environ: `early.retried`)."""
+    return early.retried(lambda: sync_playwright().start(), (KeyError,))
 
 
 def settle(page: object) -> None:
