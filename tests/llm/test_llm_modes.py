@@ -160,10 +160,12 @@ def _forget_modes(llm_server: LoopbackLLM) -> None:
 def test_only_a_refusal_of_the_format_moves_auto_to_the_next_mode(
     llm_server: LoopbackLLM, llm_settings: Callable[..., Settings], reply: object, reason: str
 ) -> None:
-    """A context-length 400 or a 500 that names no format is the call's failure, in the same mode."""
+    """A context-length 400 or a 500 that names no format is the call's failure, in the same mode. (Attempts get
+    10 s: under a loaded CI run an error reply once took longer than the fixture's 1 s, and the call then
+    failed by its deadline instead.)"""
     llm_server.push(*[reply] * 3)  # type: ignore[list-item]
     with pytest.raises(LlmUnavailableError) as caught:
-        LlmClient(llm_settings()).call("llm critic", FindingsOut, "s", "u")
+        LlmClient(llm_settings(llm_timeout_s=10.0, llm_deadline_s=30.0)).call("llm critic", FindingsOut, "s", "u")
     assert caught.value.reason == reason and set(llm_server.modes()) == {"json_schema"}
 
 
