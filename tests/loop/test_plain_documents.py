@@ -28,6 +28,7 @@ from core.domain.instructions import has_instructions
 from core.domain.plan import Aspect, PlanItem, ResearchPlan
 from core.domain.records import Deficiency, DeficiencyType, Evidence
 from core.engines.offline import OfflineCritic
+from core.engines.offline.drafter import _grounds
 from core.engines.offline.relevance import feature
 from core.engines.offline.revisers import revise_specificity
 from core.engines.text import sentences
@@ -141,6 +142,23 @@ def test_an_unstated_change_gets_no_verdict_but_a_disclosed_gap(wb: Workbench) -
     assert r.answer.verdict is None
     assert any(d.subject == "*:verdict" for d in r.residual_deficiencies)
     assert r.termination_reason != "no_open_deficiencies"
+
+
+def test_a_verdict_the_sources_do_not_speak_to_is_a_disclosed_gap_not_a_guessed_yes(wb: Workbench) -> None:
+    # the Canadian act speaks of incident reports and fines, never of jailing a director: no source grounds a verdict
+    r = run(wb, "Can a retailer's managing director be jailed in Canada for a late incident report?")
+    assert r.answer.verdict is None
+    assert any(d.subject == "*:verdict" for d in r.residual_deficiencies)
+    assert r.termination_reason != "no_open_deficiencies"
+
+
+def test_a_yes_no_sentence_asking_on_is_grounded_on_its_yes_no_part(wb: Workbench) -> None:
+    # the open questions after the yes/no part ("who ...", "how long ...") are not what the verdict must speak to
+    plan = plan_of(wb, "Must a Canadian importer report a serious incident, who receives it and how long may it take?")
+    grounds = _grounds(plan)
+    assert {"impor", "serio", "incid"} <= {g[:5] for g in grounds}
+    assert not {"recei", "long", "take"} & {g[:5] for g in grounds}
+    assert "canada" not in grounds and "canadian" not in grounds
 
 
 def test_sentences_instructing_a_model_are_never_claims_and_the_document_is_flagged(wb: Workbench) -> None:

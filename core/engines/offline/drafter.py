@@ -20,6 +20,7 @@ from core.engines.offline.ranking import (
     pick,
     section_code,
 )
+from core.engines.offline.relevance import said_terms
 from core.engines.offline.revisers import REVISERS
 from core.engines.offline.sources import NEGATION, cited
 from core.engines.offline.verdicts import asked_change, change_verdict, per_jurisdiction
@@ -33,6 +34,12 @@ CLAUSE_SPLIT = re.compile(
     re.I,
 )
 """Where a question asks a second yes/no ("..., and must its bank still collect ...?")."""
+WH_PART = re.compile(r"(?:,|\band\b|;)\s*(?=(?:who|whom|whose|what|which|when|where|why|how)\b)", re.I)
+"""Where a yes/no sentence goes on to ask an open question ("Does X require ..., who brings the cases ...?")."""
+GROUNDED = 0.5
+"""Share of the yes/no sentence's words a verdict's supporting sentence must state."""
+VERDICT_TRIES = 5
+"""Candidates, best first, searched for one that speaks to the yes/no sentence."""
 DENIAL_WINDOW = 4
 """The verdict with its context stays within about one plan item's words."""
 
@@ -119,8 +126,9 @@ def _verdict(
         return _each(item, cands, passages, plan)
     parts = [p for p in CLAUSE_SPLIT.split(question) if p.strip()]
     asked = _asked(plan)
+    grounds = _grounds(plan)
     if len(parts) < 2:
-        return _one_verdict(item, cands, passages, asked)
+        return _one_verdict(item, cands, passages, asked, grounds)
     claims: list[Claim] = []
     used: set[str] = set()
     for n, part in enumerate(parts, 1):
@@ -133,7 +141,7 @@ def _verdict(
         word = "No." if _denied(best.text, wanted) else "Yes."
         claims.append(Claim(text=f"({n}) {word} {best.text}", citations=best.quotes, history=best.history))
     if not claims:
-        return _one_verdict(item, cands, passages, asked)
+        return _one_verdict(item, cands, passages, asked, grounds)
     return Claim(
         text=" ".join(c.text for c in claims),
         plan_item_ids=(item.id,),
@@ -148,11 +156,11 @@ def _each(
 ) -> Claim | None:
     """One verdict per answered jurisdiction ("EU: Yes. ... US: No. ..."); a jurisdiction without a source that
     speaks to it gets none (its gap stays open)."""
-    asked = _asked(plan)
+    asked, grounds = _asked(plan), _grounds(plan)
     parts = [
         (code, v)
         for code in plan.answer_codes()
-        if (v := _one_verdict(item, [c for c in cands if c.jurisdiction == code], passages, asked)) is not None
+        if (v := _one_verdict(item, [c for c in cands if c.jurisdiction == code], passages, asked, grounds)) is not None
     ]
     if not parts:
         return None
@@ -171,6 +179,26 @@ def _asked(plan: ResearchPlan) -> set[str]:
     return set(plan.topic_terms) or term_set(plan.question)
 
 
+def _grounds(plan: ResearchPlan) -> set[str]:
+    """The words of the question's yes/no sentence (up to an open question it goes on to ask) that a verdict must
+    speak to: its topic words without the names of the places it asks about ("Can a retailer's director be jailed
+    in Canada for a late report?": retailer, director, jailed, late, report)."""
+    said = next((s for s in sentences(plan.question) if s.rstrip().endswith("?")), plan.question)
+    said = WH_PART.split(said, maxsplit=1)[0]
+    places: set[str] = set()
+    for j in plan.jurisdictions:
+        places |= term_set(" ".join((j.name, j.code, *j.named_as)))
+    topic = set(plan.topic_terms)
+    return {t for t in term_set(said) - places if not topic or t in topic}
+
+
+def _grounded(sentence: str, grounds: set[str]) -> bool:
+    """Whether a sentence states at least GROUNDED of the words a verdict must speak to: a sentence that only
+    shares the topic ("A manufacturer must report an incident within two days") grounds neither a Yes nor a No
+    about whether a director can be jailed."""
+    return not grounds or len(said_terms(grounds, sentence)) >= GROUNDED * len(grounds)
+
+
 def _denied(sentence: str, wanted: set[str]) -> bool:
     """Whether the sentence denies what a part of the question asks: a negation within the few words before one
     of that part's own words ("does not have to report" for "must ... report")."""
@@ -182,16 +210,30 @@ def _denied(sentence: str, wanted: set[str]) -> bool:
 
 
 def _one_verdict(
-    item: PlanItem, cands: list[Candidate], passages: list[tuple[str, str, str, float]], asked: set[str]
+    item: PlanItem,
+    cands: list[Candidate],
+    passages: list[tuple[str, str, str, float]],
+    asked: set[str],
+    grounds: set[str],
 ) -> Claim | None:
     """'Yes.' or 'No.' followed by the best supporting sentence, the sentences just before it that speak of the
     same thing (what the rule is), and the following ones up to a denial or limit that decides the answer: the
     polarity is read from the words, a negation counting only where it bears on a word of the question (`asked`):
     "must not take retaliatory action against an employee who reports" protects the reporter, it denies nothing
-    asked. The quotes let the analyst check it."""
-    if not cands:
-        return None
-    best = cands[0]
+    asked. The best candidate must speak to the question's yes/no sentence (`grounds`, see `_grounded`); none of
+    the first VERDICT_TRIES doing so, there is no verdict (the item stays open and is disclosed), never a guessed
+    "Yes". The quotes let the analyst check it."""
+    for best in cands[:VERDICT_TRIES]:
+        verdict = _stated_verdict(item, best, passages, asked)
+        if _grounded(verdict.said, grounds):
+            return verdict
+    return None
+
+
+def _stated_verdict(
+    item: PlanItem, best: Candidate, passages: list[tuple[str, str, str, float]], asked: set[str]
+) -> Claim:
+    """The verdict one candidate states, with the context around it (see `_one_verdict`)."""
     quotes = list(best.quotes)
     last = quotes[-1]
     text = next((t for d, c, t, _ in passages if c == last.chunk_id), "")
