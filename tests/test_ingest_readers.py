@@ -164,6 +164,12 @@ def test_broken_file_is_a_clear_error(tmp_path: Path, name: str, content: str | 
     assert str(info.value).startswith(str(path))
 
 
+def test_a_country_code_that_yaml_1_1_reads_as_a_boolean_stays_the_code(tmp_path: Path) -> None:
+    # Norway's ISO code, unquoted: PyYAML's YAML 1.1 booleans would make it False and the document unreadable
+    doc = read_file(write(tmp_path, "no-act.md", front(id="no-act", jurisdiction="NO")))[0]
+    assert doc.meta.jurisdiction == "NO"
+
+
 def test_enormous_pdf_text_is_capped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(readers, "MAX_TEXT_CHARS", 50)
     with pytest.raises(IngestError, match=r"tiny\.pdf: text is too large \(\d+ characters; the limit is 50\)"):

@@ -1,6 +1,7 @@
 """YAML from files people supply (corpus front matter, questions files), loaded one safe way.
 
-`SafeYamlLoader` is PyYAML's SafeLoader with three limits: dates stay text (so a bad date is reported by the
+`SafeYamlLoader` is PyYAML's SafeLoader with YAML 1.2 booleans (only true and false: `NO` is Norway, not False)
+and three limits: dates stay text (so a bad date is reported by the
 validator with its key, not as a crash), anchors and aliases are refused (a few hundred bytes of nested aliases
 expand to gigabytes, and a self-reference recurses without end), and so is nesting deeper than `MAX_YAML_DEPTH`.
 Both limits are checked while composing, before any value is built.
@@ -8,6 +9,7 @@ Both limits are checked while composing, before any value is built.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import yaml
@@ -59,8 +61,14 @@ class SafeYamlLoader(yaml.SafeLoader):
             self._depth -= nested
 
 
+BOOL_TAG = "tag:yaml.org,2002:bool"
+YAML12_BOOL = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$")
+"""Booleans as YAML 1.2 reads them: PyYAML follows YAML 1.1, where yes, no, on, off, y and n are booleans too, so
+`jurisdiction: NO` (Norway's ISO code) would load as False."""
 SafeYamlLoader.yaml_implicit_resolvers = {
-    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    first: [
+        (tag, YAML12_BOOL if tag == BOOL_TAG else rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"
+    ]
     for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
 
