@@ -161,6 +161,27 @@ def test_a_yes_no_sentence_asking_on_is_grounded_on_its_yes_no_part(wb: Workbenc
     assert "canada" not in grounds and "canadian" not in grounds
 
 
+def test_a_yes_from_an_act_not_yet_applicable_is_no_not_yet_with_its_date(tmp_path: Path) -> None:
+    ban = DocumentMeta(
+        id="xy-forced-labour-ban",
+        title="XY forced labour product ban summary",
+        jurisdiction="EU",
+        effective=date(2027, 12, 14),
+        status="not_yet_applicable",
+        authority="EU product regulator",
+        instrument="regulation summary",
+    )
+    text = (
+        "Competent authorities may order economic operators to withdraw products made with forced labour from "
+        "the Union market. The regulation applies from 14 December 2027."
+    )
+    wb = Workbench(Settings(data_dir=tmp_path), store=KeywordStore([(ban, [text])]), persistence=memory_persistence())
+    r = run(wb, "Can authorities in the European Union order a company to withdraw products made with forced labour?")
+    assert verdict_words(r.answer.verdict) == {"*": "no"}
+    assert r.answer.verdict.text.startswith("No, not yet: XY forced labour product ban summary applies only from")
+    assert "14 December 2027" in r.answer.verdict.text and "withdraw products" in r.answer.verdict.text
+
+
 def test_sentences_instructing_a_model_are_never_claims_and_the_document_is_flagged(wb: Workbench) -> None:
     r = run(wb, "What is the recall fine for a manufacturer in Canada, and what does excise duty apply to?")
     assert not any(has_instructions(c.text) for _, c in r.answer.claims())

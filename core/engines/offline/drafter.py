@@ -7,7 +7,8 @@ import re
 from collections.abc import Mapping, Sequence
 
 from core.domain.answer import Answer, Claim, Gap, Quote, gap_for
-from core.domain.documents import Hit
+from core.domain.documents import DocStatus, Hit
+from core.domain.figures import format_date
 from core.domain.plan import Aspect, PlanItem, ResearchPlan
 from core.domain.records import Deficiency, Evidence
 from core.engines.base import DraftResult, EngineContext
@@ -22,7 +23,7 @@ from core.engines.offline.ranking import (
 )
 from core.engines.offline.relevance import said_terms
 from core.engines.offline.revisers import REVISERS
-from core.engines.offline.sources import NEGATION, cited
+from core.engines.offline.sources import NEGATION, cited, short_name
 from core.engines.offline.verdicts import asked_change, change_verdict, per_jurisdiction
 from core.engines.text import AUXILIARIES, is_anaphoric, sentences, term_set
 
@@ -123,12 +124,12 @@ def _verdict(
     if asked_change(question):
         return change_verdict(item, plan, cands, ctx)
     if per_jurisdiction(plan):
-        return _each(item, cands, passages, plan)
+        return _each(item, cands, passages, plan, ctx)
     parts = [p for p in CLAUSE_SPLIT.split(question) if p.strip()]
     asked = _asked(plan)
     grounds = _grounds(plan)
     if len(parts) < 2:
-        return _one_verdict(item, cands, passages, asked, grounds)
+        return _one_verdict(item, cands, passages, asked, grounds, ctx)
     claims: list[Claim] = []
     used: set[str] = set()
     for n, part in enumerate(parts, 1):
@@ -141,7 +142,7 @@ def _verdict(
         word = "No." if _denied(best.text, wanted) else "Yes."
         claims.append(Claim(text=f"({n}) {word} {best.text}", citations=best.quotes, history=best.history))
     if not claims:
-        return _one_verdict(item, cands, passages, asked, grounds)
+        return _one_verdict(item, cands, passages, asked, grounds, ctx)
     return Claim(
         text=" ".join(c.text for c in claims),
         plan_item_ids=(item.id,),
@@ -152,7 +153,11 @@ def _verdict(
 
 
 def _each(
-    item: PlanItem, cands: list[Candidate], passages: list[tuple[str, str, str, float]], plan: ResearchPlan
+    item: PlanItem,
+    cands: list[Candidate],
+    passages: list[tuple[str, str, str, float]],
+    plan: ResearchPlan,
+    ctx: EngineContext,
 ) -> Claim | None:
     """One verdict per answered jurisdiction ("EU: Yes. ... US: No. ..."); a jurisdiction without a source that
     speaks to it gets none (its gap stays open)."""
@@ -160,7 +165,8 @@ def _each(
     parts = [
         (code, v)
         for code in plan.answer_codes()
-        if (v := _one_verdict(item, [c for c in cands if c.jurisdiction == code], passages, asked, grounds)) is not None
+        if (v := _one_verdict(item, [c for c in cands if c.jurisdiction == code], passages, asked, grounds, ctx))
+        is not None
     ]
     if not parts:
         return None
@@ -215,6 +221,7 @@ def _one_verdict(
     passages: list[tuple[str, str, str, float]],
     asked: set[str],
     grounds: set[str],
+    ctx: EngineContext,
 ) -> Claim | None:
     """'Yes.' or 'No.' followed by the best supporting sentence, the sentences just before it that speak of the
     same thing (what the rule is), and the following ones up to a denial or limit that decides the answer: the
@@ -222,12 +229,26 @@ def _one_verdict(
     "must not take retaliatory action against an employee who reports" protects the reporter, it denies nothing
     asked. The best candidate must speak to the question's yes/no sentence (`grounds`, see `_grounded`); none of
     the first VERDICT_TRIES doing so, there is no verdict (the item stays open and is disclosed), never a guessed
-    "Yes". The quotes let the analyst check it."""
+    "Yes". A "Yes" that rests on an act not yet applicable at the as-of date is "No, not yet" with its date: the
+    question asks what applies then. The quotes let the analyst check it."""
     for best in cands[:VERDICT_TRIES]:
         verdict = _stated_verdict(item, best, passages, asked)
         if _grounded(verdict.said, grounds):
-            return verdict
+            return _not_yet(verdict, best, ctx)
     return None
+
+
+def _not_yet(verdict: Claim, best: Candidate, ctx: EngineContext) -> Claim:
+    """The verdict, turned into "No, not yet: X applies only from D." when it says Yes from an act that does not
+    apply yet at the as-of date."""
+    doc = ctx.catalog.get(best.doc_id)
+    if doc is None or not verdict.text.startswith("Yes."):
+        return verdict
+    if ctx.catalog.status_at(doc.id, ctx.as_of) != DocStatus.not_yet_applicable:
+        return verdict
+    when = format_date(doc.effective) if doc.effective else "a date not yet set"
+    lead = f"No, not yet: {short_name(doc)} applies only from {when}."
+    return verdict.model_copy(update={"text": f"{lead} {verdict.said}"})
 
 
 def _stated_verdict(
