@@ -182,6 +182,26 @@ def test_a_yes_from_an_act_not_yet_applicable_is_no_not_yet_with_its_date(tmp_pa
     assert "14 December 2027" in r.answer.verdict.text and "withdraw products" in r.answer.verdict.text
 
 
+def test_a_topical_documents_figure_answers_in_its_own_words(tmp_path: Path) -> None:
+    # the passage stating the threshold shares no word with the question; its document is about the question
+    act = DocumentMeta(
+        id="au-slavery-act",
+        title="Australia modern slavery act summary",
+        jurisdiction="AU",
+        effective=date(2019, 1, 1),
+        authority="AU home affairs",
+        instrument="act summary",
+    )
+    passages = [
+        "The act requires large entities to publish modern slavery statements on their supply chain risks.",
+        "An entity must report if it has a consolidated revenue of at least AUD 100 million over its reporting "
+        "period. Entities below the threshold may report voluntarily.",
+    ]
+    wb = Workbench(Settings(data_dir=tmp_path), store=KeywordStore([(act, passages)]), persistence=memory_persistence())
+    r = run(wb, "What size thresholds trigger supply chain slavery disclosure duties in Australia?")
+    assert any("AUD 100 million" in c.text for _, c in r.answer.claims())
+
+
 def test_sentences_instructing_a_model_are_never_claims_and_the_document_is_flagged(wb: Workbench) -> None:
     r = run(wb, "What is the recall fine for a manufacturer in Canada, and what does excise duty apply to?")
     assert not any(has_instructions(c.text) for _, c in r.answer.claims())

@@ -61,6 +61,13 @@ class Candidate:
     """The next sentence of the passage when it goes on about the same thing (the second half of a rule)."""
 
 
+TOPICAL_DOCUMENT = 0.75
+"""A document stating at least this share of the subject words the most topical document at hand states is about
+the question: its sentences that show the item's feature (a figure, a period) answer it even in the document's own
+words ("consolidated revenue of at least AUD 100 million" for "size thresholds that trigger disclosure duties").
+Measured on the quality bench (stateful loop): supply chain 65 -> 69 of 90 facts, consumer credit 59 -> 60,
+heldout residual severity 1.82 -> 1.70, nothing lower; at 1.0 the same, at 0.5 one heldout fact more and longer
+answers."""
 CONTINUES = 3
 """Content words a following sentence must share with a chosen one to be its continuation."""
 
@@ -106,7 +113,9 @@ def candidates(
         anchored = ANCHOR if asked and any(f.key in asked for s in sents for f in figures(s, hint)) else 0.0
         feats = [feature(item, s, plan, hint) for s in sents]
         said = [len(said_terms(topic, s, plan.topic_terms)) for s in sents]
-        on_topic = any(f >= 1.0 and n >= 1 for f, n in zip(feats, said))
+        on_topic = any(f >= 1.0 and n >= 1 for f, n in zip(feats, said)) or (
+            best_share >= 2 and shares.get(doc_id, 0) >= TOPICAL_DOCUMENT * best_share
+        )
         for i, sent in enumerate(sents):
             feat, shared = feats[i], said[i]
             if feat == 0.0 or not topical[i] or not starts_whole(sent) or has_instructions(sent):
