@@ -172,15 +172,24 @@ def overlap(query_terms: set[str], text: str) -> float:
 
 
 def clean_passage(text: str) -> str:
-    """Passage text without Markdown headings, bullets or emphasis, one paragraph per line."""
-    lines = []
+    """Passage text without Markdown headings, bullets or emphasis, one paragraph per line. A list whose items go
+    on with the sentence that introduces them ("The maximum fines are: - up to EUR 800,000 for ...; - up to ...")
+    is one sentence, on the line of its lead-in: an item alone would start mid-sentence."""
+    lines: list[str] = []
     for line in text.splitlines():
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
             continue
-        stripped = re.sub(r"^([-*+]|\d+[.)])\s+", "", stripped)
-        lines.append(stripped.replace("**", "").replace("__", ""))
+        bullet = BULLET.match(stripped)
+        stripped = BULLET.sub("", stripped).replace("**", "").replace("__", "")
+        if bullet and stripped[:1].islower() and lines and lines[-1][-1:] in ":;,":
+            lines[-1] = f"{lines[-1]} {stripped}"
+        else:
+            lines.append(stripped)
     return "\n".join(lines)
+
+
+BULLET = re.compile(r"^([-*+]|\d+[.)])\s+")
 
 
 @lru_cache(maxsize=8192)

@@ -31,7 +31,7 @@ from core.engines.offline import OfflineCritic
 from core.engines.offline.drafter import _grounds
 from core.engines.offline.relevance import feature
 from core.engines.offline.revisers import revise_specificity
-from core.engines.text import sentences
+from core.engines.text import quote_in, sentences
 from core.evaluation.facts import fact_found
 from core.evaluation.scores import cut_sentences, duplicate_sentences
 from core.loop.deps import Deps, with_gaps
@@ -200,6 +200,22 @@ def test_a_topical_documents_figure_answers_in_its_own_words(tmp_path: Path) -> 
     wb = Workbench(Settings(data_dir=tmp_path), store=KeywordStore([(act, passages)]), persistence=memory_persistence())
     r = run(wb, "What size thresholds trigger supply chain slavery disclosure duties in Australia?")
     assert any("AUD 100 million" in c.text for _, c in r.answer.claims())
+
+
+def test_a_list_that_goes_on_with_its_lead_in_is_one_whole_sentence() -> None:
+    text = (
+        "## Fines\n\nFines are set in two tiers:\n\n- up to EUR 800,000 for failing to act on a violation;\n"
+        "- up to EUR 100,000 for failing to keep records.\n\nThe regulator publishes its decisions.\n\n"
+        "Covered firms:\n\n- Banks and insurers.\n- Investment firms."
+    )
+    said = sentences(text)
+    assert said[0] == (
+        "Fines are set in two tiers: up to EUR 800,000 for failing to act on a violation; up to EUR 100,000 for "
+        "failing to keep records."
+    )
+    assert "The regulator publishes its decisions." in said
+    assert "Banks and insurers." not in said[0]  # items that open as sentences stay their own
+    assert quote_in(said[0], text)
 
 
 def test_sentences_instructing_a_model_are_never_claims_and_the_document_is_flagged(wb: Workbench) -> None:
