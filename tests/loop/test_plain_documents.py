@@ -31,7 +31,7 @@ from core.engines.offline import OfflineCritic
 from core.engines.offline.drafter import _grounds
 from core.engines.offline.relevance import feature
 from core.engines.offline.revisers import revise_specificity
-from core.engines.text import quote_in, sentences
+from core.engines.text import quote_in, sentences, term_set
 from core.evaluation.facts import fact_found
 from core.evaluation.scores import cut_sentences, duplicate_sentences
 from core.loop.deps import Deps, with_gaps
@@ -216,6 +216,13 @@ def test_a_list_that_goes_on_with_its_lead_in_is_one_whole_sentence() -> None:
     assert "The regulator publishes its decisions." in said
     assert "Banks and insurers." not in said[0]  # items that open as sentences stay their own
     assert quote_in(said[0], text)
+
+
+def test_pronouns_and_contractions_are_not_topic_words(wb: Workbench) -> None:
+    plan = plan_of(wb, "Do we have to report our recalls in Canada, and what if they don't?")
+    assert not {"we", "our", "they", "don"} & set(plan.topic_terms)
+    assert "recal" in {t[:5] for t in plan.topic_terms}
+    assert "us" in term_set("Reports go to the US regulator.")
 
 
 def test_sentences_instructing_a_model_are_never_claims_and_the_document_is_flagged(wb: Workbench) -> None:
