@@ -225,6 +225,34 @@ def test_pronouns_and_contractions_are_not_topic_words(wb: Workbench) -> None:
     assert "us" in term_set("Reports go to the US regulator.")
 
 
+def test_a_rule_only_a_proposal_states_is_no_only_proposed(tmp_path: Path) -> None:
+    def doc(id: str, status: str) -> DocumentMeta:
+        return DocumentMeta(
+            id=id,
+            title=f"Canada {id.replace('-', ' ')} summary",
+            jurisdiction="CA",
+            effective=date(2020, 1, 1),
+            status=status,  # type: ignore[arg-type]
+            authority="CA consumer office",
+            instrument="summary",
+        )
+
+    corpus = [
+        (doc("platform-act", "in_force"), ["Online platforms must display the identity of each seller to buyers."]),
+        (
+            doc("platform-proposal", "proposed"),
+            ["The proposal would require online platforms to register every seller with the national consumer office."],
+        ),
+    ]
+    wb = Workbench(Settings(data_dir=tmp_path), store=KeywordStore(corpus), persistence=memory_persistence())
+    r = run(
+        wb, "Is it true that online platforms in Canada must register every seller with the national consumer office?"
+    )
+    assert verdict_words(r.answer.verdict) == {"*": "no"}
+    assert r.answer.verdict.text.startswith("No, only proposed")
+    assert "register every seller" in r.answer.verdict.text
+
+
 def test_sentences_instructing_a_model_are_never_claims_and_the_document_is_flagged(wb: Workbench) -> None:
     r = run(wb, "What is the recall fine for a manufacturer in Canada, and what does excise duty apply to?")
     assert not any(has_instructions(c.text) for _, c in r.answer.claims())

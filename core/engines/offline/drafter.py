@@ -24,7 +24,7 @@ from core.engines.offline.ranking import (
 from core.engines.offline.relevance import said_terms
 from core.engines.offline.revisers import REVISERS
 from core.engines.offline.sources import NEGATION, cited, short_name
-from core.engines.offline.verdicts import asked_change, change_verdict, per_jurisdiction
+from core.engines.offline.verdicts import asked_change, change_verdict, per_jurisdiction, proposed_verdict
 from core.engines.text import AUXILIARIES, is_anaphoric, sentences, term_set
 
 VERDICT_CONTEXT = 3
@@ -37,6 +37,8 @@ CLAUSE_SPLIT = re.compile(
 """Where a question asks a second yes/no ("..., and must its bank still collect ...?")."""
 WH_PART = re.compile(r"(?:,|\band\b|;)\s*(?=(?:who|whom|whose|what|which|when|where|why|how)\b)", re.I)
 """Where a yes/no sentence goes on to ask an open question ("Does X require ..., who brings the cases ...?")."""
+FRAME = re.compile(r"^\s*(?:is it|isn't it|is that)\s+(?:really\s+)?(?:true|correct|right|so|the case)\s+that\s+", re.I)
+"""The frame of a yes/no question that asks whether a statement holds ("Is it true that ..."): not its subject."""
 GROUNDED = 0.5
 """Share of the yes/no sentence's words a verdict's supporting sentence must state."""
 VERDICT_TRIES = 5
@@ -129,7 +131,7 @@ def _verdict(
     asked = _asked(plan)
     grounds = _grounds(plan)
     if len(parts) < 2:
-        return _one_verdict(item, cands, passages, asked, grounds, ctx)
+        return _one_verdict(item, cands, passages, asked, grounds, ctx, plan.answer_codes())
     claims: list[Claim] = []
     used: set[str] = set()
     for n, part in enumerate(parts, 1):
@@ -142,7 +144,7 @@ def _verdict(
         word = "No." if _denied(best.text, wanted) else "Yes."
         claims.append(Claim(text=f"({n}) {word} {best.text}", citations=best.quotes, history=best.history))
     if not claims:
-        return _one_verdict(item, cands, passages, asked, grounds, ctx)
+        return _one_verdict(item, cands, passages, asked, grounds, ctx, plan.answer_codes())
     return Claim(
         text=" ".join(c.text for c in claims),
         plan_item_ids=(item.id,),
@@ -165,7 +167,9 @@ def _each(
     parts = [
         (code, v)
         for code in plan.answer_codes()
-        if (v := _one_verdict(item, [c for c in cands if c.jurisdiction == code], passages, asked, grounds, ctx))
+        if (
+            v := _one_verdict(item, [c for c in cands if c.jurisdiction == code], passages, asked, grounds, ctx, [code])
+        )
         is not None
     ]
     if not parts:
@@ -190,7 +194,7 @@ def _grounds(plan: ResearchPlan) -> set[str]:
     speak to: its topic words without the names of the places it asks about ("Can a retailer's director be jailed
     in Canada for a late report?": retailer, director, jailed, late, report)."""
     said = next((s for s in sentences(plan.question) if s.rstrip().endswith("?")), plan.question)
-    said = WH_PART.split(said, maxsplit=1)[0]
+    said = FRAME.sub("", WH_PART.split(said, maxsplit=1)[0])
     places: set[str] = set()
     for j in plan.jurisdictions:
         places |= term_set(" ".join((j.name, j.code, *j.named_as)))
@@ -222,6 +226,7 @@ def _one_verdict(
     asked: set[str],
     grounds: set[str],
     ctx: EngineContext,
+    codes: Sequence[str],
 ) -> Claim | None:
     """'Yes.' or 'No.' followed by the best supporting sentence, the sentences just before it that speak of the
     same thing (what the rule is), and the following ones up to a denial or limit that decides the answer: the
@@ -230,12 +235,15 @@ def _one_verdict(
     asked. The best candidate must speak to the question's yes/no sentence (`grounds`, see `_grounded`); none of
     the first VERDICT_TRIES doing so, there is no verdict (the item stays open and is disclosed), never a guessed
     "Yes". A "Yes" that rests on an act not yet applicable at the as-of date is "No, not yet" with its date: the
-    question asks what applies then. The quotes let the analyst check it."""
+    question asks what applies then; when only a proposal of `codes` speaks to the question, the verdict is "No,
+    only proposed" (`proposed_verdict`). The quotes let the analyst check it."""
     for best in cands[:VERDICT_TRIES]:
         verdict = _stated_verdict(item, best, passages, asked)
         if _grounded(verdict.said, grounds):
             return _not_yet(verdict, best, ctx)
-    return None
+    if not grounds:
+        return None
+    return proposed_verdict(item, lambda s: _grounded(s, grounds), codes, cands, ctx)
 
 
 def _not_yet(verdict: Claim, best: Candidate, ctx: EngineContext) -> Claim:

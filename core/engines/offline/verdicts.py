@@ -11,7 +11,7 @@ words for a change, not regulatory knowledge.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from core.domain.answer import Claim, Quote
 from core.domain.documents import DocStatus, DocumentMeta
@@ -147,6 +147,38 @@ def change_verdict(item: PlanItem, plan: ResearchPlan, cands: Sequence[Candidate
         kind="verdict",
         citations=tuple(q for _, qs in parts for q in qs),
     )
+
+
+def proposed_verdict(
+    item: PlanItem,
+    grounded: Callable[[str], bool],
+    codes: Sequence[str],
+    cands: Sequence[Candidate],
+    ctx: EngineContext,
+) -> Claim | None:
+    """ "No, only proposed (date)" when no source in force speaks to a yes/no question but a proposal of one of
+    these jurisdictions does (`grounded`: its sentence states what the question asks): the rule asked about is
+    not law, and the rule in force (the best candidate) is quoted beside it. None when no proposal speaks to it."""
+    for doc in ctx.catalog.all():
+        if doc.jurisdiction not in codes or ctx.catalog.status_at(doc.id, ctx.as_of) != DocStatus.proposed:
+            continue
+        for chunk_id, text in _chunks(doc.id, ctx):
+            said = next(
+                (s for s in sentences(text) if grounded(s) and not is_anaphoric(s) and not has_instructions(s)), None
+            )
+            if said is None:
+                continue
+            quote = Quote(doc_id=doc.id, chunk_id=chunk_id, quote=said)
+            when = format_date(doc.effective) if doc.effective else "not adopted"
+            rule = next((c for c in cands if c.jurisdiction == doc.jurisdiction and _in_force(c.doc_id, ctx)), None)
+            lead = f"No, only proposed ({when}): {short_name(doc)} is a proposal, not law in force."
+            return Claim(
+                text=f"{lead} {said}" + (f" In force: {rule.text}" if rule else ""),
+                plan_item_ids=(item.id,),
+                kind="verdict",
+                citations=(quote, *(rule.quotes if rule else ())),
+            )
+    return None
 
 
 def presents_as_pending(claim: Claim, doc: DocumentMeta) -> bool:
