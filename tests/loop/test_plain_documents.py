@@ -504,6 +504,15 @@ def test_a_bounded_headcount_answers_a_threshold_item() -> None:
     assert feature(item, "Sellers must appoint a recall officer.", plan, ()) == 0.0
 
 
+def test_a_size_condition_answers_a_scope_item() -> None:
+    """ "Which companies have to lodge one?" is answered by the size that brings a company in."""
+    plan = ResearchPlan(question="Which companies have to lodge a statement?", as_of=RECALL_AS_OF)
+    item = PlanItem(id="AU:scope", jurisdiction="AU", aspect=Aspect.scope, ask="-", query="-")
+    sized = "An entity must report if it has a consolidated revenue of at least AUD 100 million."
+    assert feature(item, sized, plan, ()) == 1.0
+    assert feature(item, "An entity must report its revenue of AUD 100 million.", plan, ()) < 1.0
+
+
 def test_a_sentence_pointing_back_is_judged_on_topic_with_what_it_points_to(tmp_path: Path) -> None:
     """ "Breach of this duty is an offence punishable by a fine of NZD 5,000" shares no word with the question; the
     sentence before it (the duty: not to name the person who reported) does. Before, the penalty item stayed

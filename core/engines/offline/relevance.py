@@ -72,6 +72,8 @@ def feature(item: PlanItem, sentence: str, plan: ResearchPlan, hint: tuple[str, 
             return 0.3
         return ASKED_FIGURE if any(f.key in asked for f in figures(sentence, hint)) else 0.0
     rx = ASPECT_FEATURES.get(aspect)
+    if aspect == Aspect.scope and SIZE_TEST.search(sentence) and (figures(sentence, hint) or counts(sentence)):
+        return 1.0  # who is covered, by size: "must report if it has a consolidated revenue of at least AUD 100m"
     if aspect == Aspect.scope and plan.entity_types:
         return 1.0 if any(term_set(e) <= term_set(sentence) for e in plan.entity_types) else 0.0
     matched = rx is not None and bool(rx.search(sentence))
@@ -80,6 +82,8 @@ def feature(item: PlanItem, sentence: str, plan: ResearchPlan, hint: tuple[str, 
     return 1.0 if matched else SOFT_FEATURE
 
 
+SIZE_TEST = re.compile(r"\b(?:if|where|with|whose|having|that ha(?:s|ve)|which ha(?:s|ve))\b", re.I)
+"""A condition a figure sets on who is covered (the English words that introduce one)."""
 PREFIX = 6
 """Two words sharing their first six letters are one word to relevance ("register" and "registration")."""
 
