@@ -60,6 +60,19 @@ DATE_MDY = re.compile(
 DATE_ISO = re.compile(r"\b(?P<year>(?:19|20)\d\d)-(?P<month>[01]\d)-(?P<day>[0-3]\d)\b")
 DATE_MY = re.compile(rf"\b(?P<month>{_MONTH_RE})\.?\s+(?P<year>(?:19|20)\d\d)\b", re.I)
 """Day-month-year, month-day-year, ISO and month-year dates (groups `day`, `month`, `year`)."""
+YEARLY_DATE = re.compile(
+    rf"\b(?:[0-3]?\d(?:st|nd|rd|th)?\s+(?:{_MONTH_RE})|(?:{_MONTH_RE})\.?\s+[0-3]?\d(?:st|nd|rd|th)?)\b"
+    r"(?!\.?,?\s+(?:19|20)\d\d)",
+    re.I,
+)
+"""A day of the year without its year ("31 May", "September 30"): a date that comes back every year."""
+
+
+def yearly_dates(text: str) -> list[str]:
+    """The days of the year a text names without a year ("on or before 31 May of each year")."""
+    return [m.group(0) for m in YEARLY_DATE.finditer(text)]
+
+
 COMPARATOR_TOKEN = {">": "gt", ">=": "ge", "<": "lt", "<=": "le"}
 """A comparator as one word, for token-based matching."""
 

@@ -24,10 +24,12 @@ from core.domain.answer import (
     verdict_words,
 )
 from core.domain.documents import DocumentMeta
+from core.domain.figures import yearly_dates
 from core.domain.instructions import has_instructions
 from core.domain.plan import Aspect, PlanItem, ResearchPlan
 from core.domain.records import Deficiency, DeficiencyType, Evidence
 from core.engines.offline import OfflineCritic
+from core.engines.offline.aspects import states_need
 from core.engines.offline.drafter import _grounds
 from core.engines.offline.relevance import feature
 from core.engines.offline.revisers import revise_specificity
@@ -502,6 +504,13 @@ def test_a_bounded_headcount_answers_a_threshold_item() -> None:
     item = PlanItem(id="CA:threshold", jurisdiction="CA", aspect=Aspect.threshold, ask="-", query="-")
     assert feature(item, "Sellers with 20 or more employees must appoint a recall officer.", plan, ()) == 1.0
     assert feature(item, "Sellers must appoint a recall officer.", plan, ()) == 0.0
+
+
+def test_a_day_of_the_year_is_a_deadline() -> None:
+    assert states_need(Aspect.deadline, "An entity must submit its report on or before 31 May of each year.")
+    assert states_need(Aspect.deadline, "Statements are due by September 30 every year.")
+    assert not states_need(Aspect.deadline, "The act was debated in May.")
+    assert yearly_dates("on 31 May 2024, and by 30 September each year") == ["30 September"]
 
 
 def test_a_size_condition_answers_a_scope_item() -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from core.domain.figures import dates, figures, periods
+from core.domain.figures import dates, figures, periods, yearly_dates
 from core.domain.plan import Aspect
 
 DEADLINE_WORDS = re.compile(
@@ -59,7 +59,9 @@ def states_need(aspect: Aspect, text: str, hint: Iterable[str] = ()) -> bool:
     """Whether the text states what an item of this aspect needs (see `Aspect.needs`); True for aspects that need
     no particular content."""
     if aspect == Aspect.deadline:
-        return bool(periods(text)) or (bool(dates(text)) and bool(DEADLINE_WORDS.search(text)))
+        return bool(periods(text)) or (
+            (bool(dates(text)) or bool(yearly_dates(text))) and bool(DEADLINE_WORDS.search(text))
+        )
     if aspect == Aspect.penalty:
         if not PENALTY_WORDS.search(text):
             return False
