@@ -82,6 +82,8 @@ def plan_of(wb: Workbench, question: str) -> Any:
         ("By when must an importer report a serious incident in Canada?", Aspect.deadline),
         ("Within how many days must a supplier give notice of a recall in Australia?", Aspect.deadline),
         ("What fines apply for breaching the recall rules in Canada?", Aspect.penalty),
+        ("What can happen to a manufacturer in Canada that ignores the recall duty?", Aspect.penalty),
+        ("What if a supplier in Australia fails to comply with the recall code?", Aspect.penalty),
         ("To whom must a supplier report a recall in Australia?", Aspect.recipient),
         ("How long must recall records be kept in Australia?", Aspect.records),
     ],
