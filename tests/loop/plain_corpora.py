@@ -10,34 +10,33 @@ from datetime import date
 from core.domain.documents import DocumentMeta
 
 
-def _doc(id: str, title: str, code: str, effective: date, **extra: object) -> DocumentMeta:
-    return DocumentMeta(
-        id=id,
-        title=title,
-        jurisdiction=code,
-        effective=effective,
-        authority=f"{code} product safety regulator",
-        instrument="regulation summary",
-        **extra,  # type: ignore[arg-type]
-    )
+def plain_doc(id: str, title: str, code: str, effective: date, **extra: object) -> DocumentMeta:
+    """A document with only the front matter an analyst types (`extra`: status, superseded_by, or another
+    authority or instrument than the default)."""
+    fields: dict[str, object] = {
+        "authority": f"{code} product safety regulator",
+        "instrument": "regulation summary",
+        **extra,
+    }
+    return DocumentMeta(id=id, title=title, jurisdiction=code, effective=effective, **fields)  # type: ignore[arg-type]
 
 
 def recall_corpus() -> list[tuple[DocumentMeta, list[str]]]:
     """Product safety recalls in Canada (an act in force and a proposed amendment), Australia and the EU (a
     regulation in force and the directive it replaced), plus an off-topic Canadian document and one with a text
     that instructs a model."""
-    ca = _doc("ca-product-safety-act", "Canada consumer product safety act summary", "CA", date(2011, 6, 20))
-    ca_prop = _doc(
+    ca = plain_doc("ca-product-safety-act", "Canada consumer product safety act summary", "CA", date(2011, 6, 20))
+    ca_prop = plain_doc(
         "ca-recall-amendment-proposal",
         "Canada proposed amendment on recall notices",
         "CA",
         date(2027, 3, 1),
         status="proposed",
     )
-    ca_tax = _doc("ca-excise-summary", "Canada excise duty summary", "CA", date(2003, 1, 1))
-    au = _doc("au-recall-code", "Australia product recall code summary", "AU", date(2010, 1, 1))
-    eu_new = _doc("eu-gpsr", "EU general product safety regulation summary", "EU", date(2024, 12, 13))
-    eu_old = _doc(
+    ca_tax = plain_doc("ca-excise-summary", "Canada excise duty summary", "CA", date(2003, 1, 1))
+    au = plain_doc("au-recall-code", "Australia product recall code summary", "AU", date(2010, 1, 1))
+    eu_new = plain_doc("eu-gpsr", "EU general product safety regulation summary", "EU", date(2024, 12, 13))
+    eu_old = plain_doc(
         "eu-gpsd",
         "EU general product safety directive summary",
         "EU",

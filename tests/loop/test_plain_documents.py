@@ -40,14 +40,19 @@ from core.loop.deps import Deps, with_gaps
 from core.persistence.checkpoints import memory_persistence
 from core.service import Workbench
 from tests.fakes import KeywordStore
-from tests.loop.plain_corpora import RECALL_AS_OF, recall_corpus
+from tests.loop.plain_corpora import RECALL_AS_OF, plain_doc, recall_corpus
 
 T = DeficiencyType
 
 
+def workbench_on(tmp_path: Path, corpus: list[tuple[DocumentMeta, list[str]]]) -> Workbench:
+    """A workbench answering from `corpus` (documents with their passages), its sessions in memory."""
+    return Workbench(Settings(data_dir=tmp_path), store=KeywordStore(corpus), persistence=memory_persistence())
+
+
 @pytest.fixture
 def wb(tmp_path: Path) -> Workbench:
-    return Workbench(Settings(data_dir=tmp_path), store=KeywordStore(recall_corpus()), persistence=memory_persistence())
+    return workbench_on(tmp_path, recall_corpus())
 
 
 def run(wb: Workbench, question: str) -> Any:
@@ -166,20 +171,19 @@ def test_a_yes_no_sentence_asking_on_is_grounded_on_its_yes_no_part(wb: Workbenc
 
 
 def test_a_yes_from_an_act_not_yet_applicable_is_no_not_yet_with_its_date(tmp_path: Path) -> None:
-    ban = DocumentMeta(
-        id="xy-forced-labour-ban",
-        title="XY forced labour product ban summary",
-        jurisdiction="EU",
-        effective=date(2027, 12, 14),
+    ban = plain_doc(
+        "xy-forced-labour-ban",
+        "XY forced labour product ban summary",
+        "EU",
+        date(2027, 12, 14),
         status="not_yet_applicable",
         authority="EU product regulator",
-        instrument="regulation summary",
     )
     text = (
         "Competent authorities may order economic operators to withdraw products made with forced labour from "
         "the Union market. The regulation applies from 14 December 2027."
     )
-    wb = Workbench(Settings(data_dir=tmp_path), store=KeywordStore([(ban, [text])]), persistence=memory_persistence())
+    wb = workbench_on(tmp_path, [(ban, [text])])
     r = run(wb, "Can authorities in the European Union order a company to withdraw products made with forced labour?")
     assert verdict_words(r.answer.verdict) == {"*": "no"}
     assert r.answer.verdict.text.startswith("No, not yet: XY forced labour product ban summary applies only from")
@@ -188,11 +192,11 @@ def test_a_yes_from_an_act_not_yet_applicable_is_no_not_yet_with_its_date(tmp_pa
 
 def test_a_topical_documents_figure_answers_in_its_own_words(tmp_path: Path) -> None:
     # the passage stating the threshold shares no word with the question; its document is about the question
-    act = DocumentMeta(
-        id="au-slavery-act",
-        title="Australia modern slavery act summary",
-        jurisdiction="AU",
-        effective=date(2019, 1, 1),
+    act = plain_doc(
+        "au-slavery-act",
+        "Australia modern slavery act summary",
+        "AU",
+        date(2019, 1, 1),
         authority="AU home affairs",
         instrument="act summary",
     )
@@ -201,7 +205,7 @@ def test_a_topical_documents_figure_answers_in_its_own_words(tmp_path: Path) -> 
         "An entity must report if it has a consolidated revenue of at least AUD 100 million over its reporting "
         "period. Entities below the threshold may report voluntarily.",
     ]
-    wb = Workbench(Settings(data_dir=tmp_path), store=KeywordStore([(act, passages)]), persistence=memory_persistence())
+    wb = workbench_on(tmp_path, [(act, passages)])
     r = run(wb, "What size thresholds trigger supply chain slavery disclosure duties in Australia?")
     assert any("AUD 100 million" in c.text for _, c in r.answer.claims())
 
@@ -231,14 +235,9 @@ def test_pronouns_and_contractions_are_not_topic_words(wb: Workbench) -> None:
 
 def test_a_rule_only_a_proposal_states_is_no_only_proposed(tmp_path: Path) -> None:
     def doc(id: str, status: str) -> DocumentMeta:
-        return DocumentMeta(
-            id=id,
-            title=f"Canada {id.replace('-', ' ')} summary",
-            jurisdiction="CA",
-            effective=date(2020, 1, 1),
-            status=status,  # type: ignore[arg-type]
-            authority="CA consumer office",
-            instrument="summary",
+        title = f"Canada {id.replace('-', ' ')} summary"
+        return plain_doc(
+            id, title, "CA", date(2020, 1, 1), status=status, authority="CA consumer office", instrument="summary"
         )
 
     corpus = [
@@ -248,7 +247,7 @@ def test_a_rule_only_a_proposal_states_is_no_only_proposed(tmp_path: Path) -> No
             ["The proposal would require online platforms to register every seller with the national consumer office."],
         ),
     ]
-    wb = Workbench(Settings(data_dir=tmp_path), store=KeywordStore(corpus), persistence=memory_persistence())
+    wb = workbench_on(tmp_path, corpus)
     r = run(
         wb, "Is it true that online platforms in Canada must register every seller with the national consumer office?"
     )
@@ -454,9 +453,7 @@ def _register_corpus() -> list[tuple[DocumentMeta, list[str]]]:
 
 @pytest.fixture
 def register_wb(tmp_path: Path) -> Workbench:
-    return Workbench(
-        Settings(data_dir=tmp_path), store=KeywordStore(_register_corpus()), persistence=memory_persistence()
-    )
+    return workbench_on(tmp_path, _register_corpus())
 
 
 def test_a_member_states_own_answer_answers_for_its_union_on_that_aspect(register_wb: Workbench) -> None:
@@ -485,7 +482,7 @@ def test_a_negation_about_another_place_named_in_the_question_denies_nothing(tmp
         "A widget maker must enter each widget model in the national widget register. "
         "The later fee increase did not reach Germany."
     )
-    wb = Workbench(Settings(data_dir=tmp_path), store=KeywordStore([(de, [text])]), persistence=memory_persistence())
+    wb = workbench_on(tmp_path, [(de, [text])])
     r = run(wb, "Must a widget maker in Germany enter each widget model in a register?")
     assert verdict_words(r.answer.verdict) == {"*": "yes"}
 
@@ -528,11 +525,11 @@ def test_a_sentence_pointing_back_is_judged_on_topic_with_what_it_points_to(tmp_
     """ "Breach of this duty is an offence punishable by a fine of NZD 5,000" shares no word with the question; the
     sentence before it (the duty: not to name the person who reported) does. Before, the penalty item stayed
     open and a false residual said the corpus holds no penalty."""
-    doc = DocumentMeta(
-        id="nz-reporting-act",
-        title="New Zealand reporting act summary",
-        jurisdiction="NZ",
-        effective=date(2020, 1, 1),
+    doc = plain_doc(
+        "nz-reporting-act",
+        "New Zealand reporting act summary",
+        "NZ",
+        date(2020, 1, 1),
         authority="NZ reporting regulator",
         instrument="act summary",
     )
@@ -546,7 +543,7 @@ def test_a_sentence_pointing_back_is_judged_on_topic_with_what_it_points_to(tmp_
             ],
         )
     ]
-    wb = Workbench(Settings(data_dir=tmp_path), store=KeywordStore(corpus), persistence=memory_persistence())
+    wb = workbench_on(tmp_path, corpus)
     r = wb.start(
         "In New Zealand, what penalty applies if someone handling reports discloses the reporter's identity?",
         as_of=RECALL_AS_OF,
