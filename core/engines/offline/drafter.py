@@ -8,7 +8,6 @@ from collections.abc import Mapping, Sequence
 
 from core.domain.answer import Answer, Claim, Gap, Quote, gap_for
 from core.domain.documents import DocStatus, Hit
-from core.domain.figures import format_date
 from core.domain.plan import Aspect, PlanItem, ResearchPlan
 from core.domain.records import Deficiency, Evidence
 from core.engines.base import DraftResult, EngineContext
@@ -23,8 +22,14 @@ from core.engines.offline.ranking import (
 )
 from core.engines.offline.relevance import said_terms
 from core.engines.offline.revisers import REVISERS
-from core.engines.offline.sources import NEGATION, cited, short_name
-from core.engines.offline.verdicts import asked_change, change_verdict, per_jurisdiction, proposed_verdict
+from core.engines.offline.sources import NEGATION, cited
+from core.engines.offline.verdicts import (
+    asked_change,
+    change_verdict,
+    pending_lead,
+    per_jurisdiction,
+    proposed_verdict,
+)
 from core.engines.text import AUXILIARIES, is_anaphoric, sentences, term_set
 
 VERDICT_CONTEXT = 3
@@ -252,10 +257,10 @@ def _not_yet(verdict: Claim, best: Candidate, ctx: EngineContext) -> Claim:
     doc = ctx.catalog.get(best.doc_id)
     if doc is None or not verdict.text.startswith("Yes."):
         return verdict
-    if ctx.catalog.status_at(doc.id, ctx.as_of) != DocStatus.not_yet_applicable:
+    status = ctx.catalog.status_at(doc.id, ctx.as_of)
+    if status != DocStatus.not_yet_applicable:
         return verdict
-    when = format_date(doc.effective) if doc.effective else "a date not yet set"
-    lead = f"No, not yet: {short_name(doc)} applies only from {when}."
+    lead = pending_lead(doc, status, undated="a date not yet set")
     return verdict.model_copy(update={"text": f"{lead} {verdict.said}"})
 
 

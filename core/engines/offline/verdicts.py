@@ -107,26 +107,37 @@ def _part(
         quote = _stating(doc, plan, ctx, made=True)
         if quote is not None:
             return f"Yes. {quote.quote}", (quote,)
-    rule = next((c for c in cands if code in (ANY_JURISDICTION, c.jurisdiction) and _in_force(c.doc_id, ctx)), None)
+    rule = _rule_in_force(cands, code, ctx)
     for doc in pending:
         quote = _stating(doc, plan, ctx, made=False)
-        if quote is None:
-            continue
-        status = ctx.catalog.status_at(doc.id, ctx.as_of)
-        when = format_date(doc.effective) if doc.effective else "not adopted"
-        lead = (
-            f"No, only proposed ({when}): {short_name(doc)} is a proposal, not law in force."
-            if status == DocStatus.proposed
-            else f"No, not yet: {short_name(doc)} applies only from {when}."
-        )
-        quotes = (quote, *(rule.quotes if rule else ()))
-        text = f"{lead} {quote.quote}" + (f" In force: {rule.text}" if rule else "")
-        return text, quotes
+        if quote is not None:
+            return _beside_rule(pending_lead(doc, ctx.catalog.status_at(doc.id, ctx.as_of)), quote, rule)
     return None
 
 
 def _in_force(doc_id: str, ctx: EngineContext) -> bool:
     return doc_id in ctx.catalog and ctx.catalog.status_at(doc_id, ctx.as_of) == DocStatus.in_force
+
+
+def _rule_in_force(cands: Sequence[Candidate], code: str, ctx: EngineContext) -> Candidate | None:
+    """The best candidate of the jurisdiction (ANY_JURISDICTION: any) from a source in force: the rule that
+    applies beside a pending one."""
+    return next((c for c in cands if code in (ANY_JURISDICTION, c.jurisdiction) and _in_force(c.doc_id, ctx)), None)
+
+
+def pending_lead(doc: DocumentMeta, status: DocStatus, undated: str = "not adopted") -> str:
+    """How a verdict presents a source that does not apply: "No, only proposed (D): X is a proposal, not law in
+    force." or "No, not yet: X applies only from D." (`undated` stands for D when the source has no date)."""
+    when = format_date(doc.effective) if doc.effective else undated
+    if status == DocStatus.proposed:
+        return f"No, only proposed ({when}): {short_name(doc)} is a proposal, not law in force."
+    return f"No, not yet: {short_name(doc)} applies only from {when}."
+
+
+def _beside_rule(lead: str, quote: Quote, rule: Candidate | None) -> tuple[str, tuple[Quote, ...]]:
+    """A pending-source verdict's text and quotes: the lead, the pending sentence, then the rule in force."""
+    text = f"{lead} {quote.quote}" + (f" In force: {rule.text}" if rule else "")
+    return text, (quote, *(rule.quotes if rule else ()))
 
 
 def change_verdict(item: PlanItem, plan: ResearchPlan, cands: Sequence[Candidate], ctx: EngineContext) -> Claim | None:
@@ -169,15 +180,10 @@ def proposed_verdict(
             if said is None:
                 continue
             quote = Quote(doc_id=doc.id, chunk_id=chunk_id, quote=said)
-            when = format_date(doc.effective) if doc.effective else "not adopted"
-            rule = next((c for c in cands if c.jurisdiction == doc.jurisdiction and _in_force(c.doc_id, ctx)), None)
-            lead = f"No, only proposed ({when}): {short_name(doc)} is a proposal, not law in force."
-            return Claim(
-                text=f"{lead} {said}" + (f" In force: {rule.text}" if rule else ""),
-                plan_item_ids=(item.id,),
-                kind="verdict",
-                citations=(quote, *(rule.quotes if rule else ())),
+            stated, quotes = _beside_rule(
+                pending_lead(doc, DocStatus.proposed), quote, _rule_in_force(cands, doc.jurisdiction, ctx)
             )
+            return Claim(text=stated, plan_item_ids=(item.id,), kind="verdict", citations=quotes)
     return None
 
 
