@@ -1,9 +1,9 @@
 """YAML from files people supply (corpus front matter, questions files), loaded one safe way.
 
 `SafeYamlLoader` is PyYAML's SafeLoader with YAML 1.2 booleans (only true and false: `NO` is Norway, not False)
-and three limits: dates stay text (so a bad date is reported by the
-validator with its key, not as a crash), anchors and aliases are refused (a few hundred bytes of nested aliases
-expand to gigabytes, and a self-reference recurses without end), and so is nesting deeper than `MAX_YAML_DEPTH`.
+and three limits: dates stay text (so a bad date is reported by the validator with its key, not as a crash),
+anchors and aliases are refused (a few hundred bytes of nested aliases expand to gigabytes, and a self-reference
+recurses without end), and so is nesting deeper than `MAX_YAML_DEPTH`.
 Both limits are checked while composing, before any value is built.
 """
 

@@ -195,6 +195,10 @@ def overlap(query_terms: set[str], text: str) -> float:
     return len(query_terms & term_set(text)) / len(query_terms)
 
 
+BULLET = re.compile(r"^([-*+]|\d+[.)])\s+")
+"""A Markdown list marker at the start of a line."""
+
+
 def clean_passage(text: str) -> str:
     """Passage text without Markdown headings, bullets or emphasis, one paragraph per line. A list whose items go
     on with the sentence that introduces them ("The maximum fines are: - up to EUR 800,000 for ...; - up to ...")
@@ -205,15 +209,12 @@ def clean_passage(text: str) -> str:
         if not stripped or stripped.startswith("#"):
             continue
         bullet = BULLET.match(stripped)
-        stripped = BULLET.sub("", stripped).replace("**", "").replace("__", "")
+        stripped = stripped[bullet.end() if bullet else 0 :].replace("**", "").replace("__", "")
         if bullet and stripped[:1].islower() and lines and lines[-1][-1:] in ":;,":
             lines[-1] = f"{lines[-1]} {stripped}"
         else:
             lines.append(stripped)
     return "\n".join(lines)
-
-
-BULLET = re.compile(r"^([-*+]|\d+[.)])\s+")
 
 
 @lru_cache(maxsize=8192)

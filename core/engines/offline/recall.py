@@ -4,8 +4,9 @@ A name is a run of capitalised words or acronyms ("the Atlantis Gaming Commissio
 regulator"). It counts as naming a body, an instrument or a place when it carries a head word of one (English
 words for kinds of bodies and instruments, not legal facts), stands where a place or an instrument stands ("in
 X", "under X", the subject of "Has X ...?") or is a possessive. Such a name is understood when the gazetteer
-placed it or when its distinctive words are the corpus' own (its documents' titles, authorities, instruments, citations and aliases); what is left
-is disclosed ("the question names X; the corpus holds nothing under it") and listed as not understood.
+placed it or when its distinctive words are the corpus' own (its documents' titles, authorities, instruments,
+citations and aliases); what is left is disclosed ("the question names X; the corpus holds nothing under it") and
+listed as not understood.
 """
 
 from __future__ import annotations
