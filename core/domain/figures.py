@@ -73,6 +73,17 @@ def yearly_dates(text: str) -> list[str]:
     return [m.group(0) for m in YEARLY_DATE.finditer(text)]
 
 
+def days_of_year(text: str) -> set[tuple[int, int]]:
+    """(day, month) of every date a text names, with or without its year ("30 September", "1 July 2020")."""
+    out = {(d.day, d.month) for d in dates(text)}
+    for found in yearly_dates(text):
+        day = re.search(r"\d+", found)
+        month = re.search(_MONTH_RE, found, re.I)
+        if day and month:
+            out.add((int(day.group(0)), MONTH_NUMBER[month.group(0).lower()]))
+    return out
+
+
 COMPARATOR_TOKEN = {">": "gt", ">=": "ge", "<": "lt", "<=": "le"}
 """A comparator as one word, for token-based matching."""
 

@@ -164,7 +164,7 @@ def test_a_verdict_the_sources_do_not_speak_to_is_a_disclosed_gap_not_a_guessed_
 def test_a_yes_no_sentence_asking_on_is_grounded_on_its_yes_no_part(wb: Workbench) -> None:
     # the open questions after the yes/no part ("who ...", "how long ...") are not what the verdict must speak to
     plan = plan_of(wb, "Must a Canadian importer report a serious incident, who receives it and how long may it take?")
-    grounds = _grounds(plan)
+    grounds = _grounds(plan).words
     assert {"impor", "serio", "incid"} <= {g[:5] for g in grounds}
     assert not {"recei", "long", "take"} & {g[:5] for g in grounds}
     assert "canada" not in grounds and "canadian" not in grounds
@@ -254,6 +254,25 @@ def test_a_rule_only_a_proposal_states_is_no_only_proposed(tmp_path: Path) -> No
     assert verdict_words(r.answer.verdict) == {"*": "no"}
     assert r.answer.verdict.text.startswith("No, only proposed")
     assert "register every seller" in r.answer.verdict.text
+
+
+def test_a_yes_must_state_the_day_the_question_names(tmp_path: Path) -> None:
+    # the registry sentence shares half the question's words but not its 30 September: only the proposal states it
+    act = plain_doc("ca-statements-guidance", "Canada statements guidance summary", "CA", date(2020, 1, 1))
+    proposal = plain_doc(
+        "ca-statements-proposal", "Canada statements reform proposal", "CA", date(2027, 1, 1), status="proposed"
+    )
+    corpus = [
+        (act, ["In March 2021 the government launched an online registry for company statements."]),
+        (proposal, ["The proposal would require companies to file their statements on the registry by 30 September."]),
+    ]
+    r = run(
+        workbench_on(tmp_path, corpus),
+        "Is it true that companies in Canada must now file their statements on the government registry by 30 September?",
+    )
+    assert verdict_words(r.answer.verdict) == {"*": "no"}
+    assert r.answer.verdict.text.startswith("No, only proposed")
+    assert "30 September" in r.answer.verdict.text
 
 
 def test_sentences_instructing_a_model_are_never_claims_and_the_document_is_flagged(wb: Workbench) -> None:

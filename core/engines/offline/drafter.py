@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from core.domain.answer import Answer, Claim, Gap, Quote, gap_for
 from core.domain.documents import DocStatus, Hit
+from core.domain.figures import days_of_year, figures
 from core.domain.plan import Aspect, PlanItem, ResearchPlan
 from core.domain.records import Deficiency, Evidence
 from core.engines.base import DraftResult, EngineContext
@@ -194,24 +196,39 @@ def _asked(plan: ResearchPlan) -> set[str]:
     return set(plan.topic_terms) or term_set(plan.question)
 
 
-def _grounds(plan: ResearchPlan) -> set[str]:
-    """The words of the question's yes/no sentence (up to an open question it goes on to ask) that a verdict must
-    speak to: its topic words without the names of the places it asks about ("Can a retailer's director be jailed
-    in Canada for a late report?": retailer, director, jailed, late, report)."""
+@dataclass(frozen=True)
+class Grounds:
+    """What a verdict's supporting sentence must speak to: the topic words of the question's yes/no part and the
+    figures and days it names."""
+
+    words: frozenset[str]
+    amounts: frozenset[tuple[str, float]]
+    days: frozenset[tuple[int, int]]
+
+    def by(self, sentence: str) -> bool:
+        """Whether the sentence states at least GROUNDED of the words and, when the part names a figure or a day,
+        one of them: "the Home Office launched a registry" grounds neither a Yes nor a No to "must companies file
+        on the registry by 30 September?", nor does "A manufacturer must report an incident within two days" to
+        whether a director can be jailed."""
+        if self.words and len(said_terms(set(self.words), sentence)) < GROUNDED * len(self.words):
+            return False
+        if self.amounts or self.days:
+            return bool(self.amounts & {f.key for f in figures(sentence)} or self.days & days_of_year(sentence))
+        return True
+
+
+def _grounds(plan: ResearchPlan) -> Grounds:
+    """The grounds of the question's yes/no sentence (up to an open question it goes on to ask): its topic words
+    without the names of the places it asks about ("Can a retailer's director be jailed in Canada for a late
+    report?": retailer, director, jailed, late, report), and the figures and days it names."""
     said = next((s for s in sentences(plan.question) if s.rstrip().endswith("?")), plan.question)
     said = FRAME.sub("", WH_PART.split(said, maxsplit=1)[0])
     places: set[str] = set()
     for j in plan.jurisdictions:
         places |= term_set(" ".join((j.name, j.code, *j.named_as)))
     topic = set(plan.topic_terms)
-    return {t for t in term_set(said) - places if not topic or t in topic}
-
-
-def _grounded(sentence: str, grounds: set[str]) -> bool:
-    """Whether a sentence states at least GROUNDED of the words a verdict must speak to: a sentence that only
-    shares the topic ("A manufacturer must report an incident within two days") grounds neither a Yes nor a No
-    about whether a director can be jailed."""
-    return not grounds or len(said_terms(grounds, sentence)) >= GROUNDED * len(grounds)
+    words = frozenset(t for t in term_set(said) - places if not topic or t in topic)
+    return Grounds(words, frozenset(f.key for f in figures(said)), frozenset(days_of_year(said)))
 
 
 def _denied(sentence: str, wanted: set[str]) -> bool:
@@ -229,7 +246,7 @@ def _one_verdict(
     cands: list[Candidate],
     passages: list[tuple[str, str, str, float]],
     asked: set[str],
-    grounds: set[str],
+    grounds: Grounds,
     ctx: EngineContext,
     codes: Sequence[str],
 ) -> Claim | None:
@@ -237,18 +254,18 @@ def _one_verdict(
     same thing (what the rule is), and the following ones up to a denial or limit that decides the answer: the
     polarity is read from the words, a negation counting only where it bears on a word of the question (`asked`):
     "must not take retaliatory action against an employee who reports" protects the reporter, it denies nothing
-    asked. The best candidate must speak to the question's yes/no sentence (`grounds`, see `_grounded`); none of
+    asked. The best candidate must speak to the question's yes/no sentence (`grounds`, see `Grounds.by`); none of
     the first VERDICT_TRIES doing so, there is no verdict (the item stays open and is disclosed), never a guessed
     "Yes". A "Yes" that rests on an act not yet applicable at the as-of date is "No, not yet" with its date: the
     question asks what applies then; when only a proposal of `codes` speaks to the question, the verdict is "No,
     only proposed" (`proposed_verdict`). The quotes let the analyst check it."""
     for best in cands[:VERDICT_TRIES]:
         verdict = _stated_verdict(item, best, passages, asked)
-        if _grounded(verdict.said, grounds):
+        if grounds.by(verdict.said):
             return _not_yet(verdict, best, ctx)
-    if not grounds:
+    if not grounds.words:
         return None
-    return proposed_verdict(item, lambda s: _grounded(s, grounds), codes, cands, ctx)
+    return proposed_verdict(item, grounds.by, codes, cands, ctx)
 
 
 def _not_yet(verdict: Claim, best: Candidate, ctx: EngineContext) -> Claim:
