@@ -17,8 +17,8 @@ Retrieval (Qdrant stores, ingest, the corpus CLI)
     report_line     call it with a line of text to have it printed in pytest's terminal summary (with or without -s).
 
 Workers (pytest-xdist, `-n 2` as scripts/test.sh runs the suite)
-    Each worker is a session of its own: it loads the embedder once, reads the sample corpus the first worker
-    ingested (tests/sample_data.py), computes on one math thread, and gets a Postgres database of its own
+    Each worker is a session of its own: it loads the embedder once, reads the sample corpus the first worker to
+    ask for it ingested (tests/sample_data.py), computes on one math thread, and gets a Postgres database of its own
     (`_worker_database`). Each early job runs on one worker; the others read its outcome from a file
     (tests/early.py).
 
