@@ -7,7 +7,7 @@ from datetime import date
 
 import pytest
 
-from core.domain.figures import counts, dates, figures
+from core.domain.figures import counts, dates, figures, periods
 from core.evaluation.facts import fact_found, normalise
 
 AMOUNTS = [
@@ -77,3 +77,20 @@ def test_a_bounded_headcount_is_a_count_not_an_amount_or_a_period(wording: str, 
     """A threshold of persons or units ("50 or more workers") is what a threshold item asks for, though it is
     neither an amount nor a period."""
     assert counts(wording) == expected
+
+
+@pytest.mark.parametrize(
+    ("wording", "expected"),
+    [
+        (
+            "must be reported before the end of the second business day following the transaction",
+            ["before the end of the second business day following"],
+        ),
+        ("notified on the 10th day after the breach", ["on the 10th day after"]),
+        ("within 45 days after the end of the fiscal year", ["within 45 days"]),
+        ("the second business day of the firm", []),
+    ],
+)
+def test_a_period_counted_to_an_ordinal_day_is_a_period(wording: str, expected: list[str]) -> None:
+    """A deadline stated as an ordinal day after an event is a period a deadline item can be answered with."""
+    assert periods(wording) == expected

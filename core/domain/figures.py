@@ -361,11 +361,21 @@ PERIOD = re.compile(
     re.I,
 )
 """A period of time in words or digits ("within three business days", "30 days", "for five years")."""
+_ORDINAL = r"first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d+(?:st|nd|rd|th)"
+ORDINAL_PERIOD = re.compile(
+    rf"\b(?:(?:by|before|on|until|no later than|not later than)\s+)?(?:the end of\s+)?the\s+(?:{_ORDINAL})\s+"
+    r"(?:calendar |business |working |banking |trading )?(?:day|week|month|year)\s+(?:after|following|from)\b",
+    re.I,
+)
+"""A period counted to an ordinal day ("before the end of the second business day following", "on the tenth day
+after")."""
 
 
 def periods(text: str) -> list[str]:
-    """The periods of time a text states, as written ("within three business days", "five years"), in order."""
-    return [" ".join(m.group(0).split()) for m in PERIOD.finditer(text)]
+    """The periods of time a text states, as written ("within three business days", "five years", "before the end
+    of the second business day following"), in order."""
+    spans = sorted([*PERIOD.finditer(text), *ORDINAL_PERIOD.finditer(text)], key=lambda m: m.start())
+    return [" ".join(m.group(0).split()) for m in spans]
 
 
 # ----------------------------------------------------------------------------------------------------- counts

@@ -31,6 +31,7 @@ from core.domain.records import Deficiency, DeficiencyType, Evidence
 from core.engines.offline import OfflineCritic
 from core.engines.offline.aspects import states_need
 from core.engines.offline.drafter import _grounds
+from core.engines.offline.planner import asked_aspects
 from core.engines.offline.relevance import feature
 from core.engines.offline.revisers import revise_specificity
 from core.engines.text import quote_in, sentences, term_set
@@ -100,6 +101,34 @@ def test_the_plan_asks_for_deadlines_penalties_recipients_and_records(
     assert aspect in {i.aspect for i in plan.items}
     if aspect == Aspect.records:
         assert Aspect.deadline not in {i.aspect for i in plan.items}  # "how long ... kept" is a retention period
+
+
+@pytest.mark.parametrize(
+    ("question", "asked", "not_asked"),
+    [
+        ("How long must a lender in Canada keep its loan records?", {Aspect.records}, {Aspect.obligation}),
+        ("Within how many days must a supplier report a recall?", {Aspect.deadline}, {Aspect.obligation}),
+        ("How long does a consumer have to cancel the contract?", {Aspect.deadline}, {Aspect.obligation}),
+        ("Who must a supplier notify of a recall?", {Aspect.recipient}, {Aspect.obligation}),
+        (
+            "How long must it keep the list, and does it have to send it to the regulator?",
+            {Aspect.records, Aspect.obligation},
+            set(),
+        ),
+        (
+            "By when must a supplier report a recall, and what must it do next?",
+            {Aspect.deadline, Aspect.obligation},
+            set(),
+        ),
+    ],
+)
+def test_a_modal_verb_that_asks_when_or_to_whom_does_not_ask_for_obligations_too(
+    question: str, asked: set[Aspect], not_asked: set[Aspect]
+) -> None:
+    """ "How long must X keep ..." asks for a period, not for every duty the rules impose (an obligation item drew
+    in every "must" sentence of the source); a duty asked beside the period is still asked."""
+    found = set(asked_aspects(question))
+    assert asked <= found and not (not_asked & found)
 
 
 def test_a_sentence_on_when_a_law_took_effect_does_not_answer_by_when_to_notify(wb: Workbench) -> None:

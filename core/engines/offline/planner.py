@@ -51,7 +51,7 @@ ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
         re.I,
     ),
     Aspect.obligation: re.compile(
-        r"\bmust\b|obligat|dut(?:y|ies)|require|\brules?\b|procedure|steps|\breport|"
+        r"\bmust\b|\b(?:has|have|had|needs?) to\b|obligat|dut(?:y|ies)|require|\brules?\b|procedure|steps|\breport|"
         r"regist|record|verif|identif|collect|\bfile\b|\bapply\b|\bdo\b|should|"
         r"what (?:does|do) .* (?:say|need|have)",
         re.I,
@@ -69,7 +69,7 @@ ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
     ),
     Aspect.recipient: re.compile(
         r"\bwhom\b|\bto who\b|which (?:authorit|regulator|body|bodies|agenc|supervisor|office)|"
-        r"who (?:must|should|do|does|is|are|has to|have to) (?:we |they |it |I |you )?(?:be )?"
+        r"who (?:must|should|do|does|is|are|has to|have to) (?:\w+ ){0,3}?(?:be )?"
         r"(?:notif|inform|told|tell|report|alert)|(?:report|notif\w*|file|submit|send)\w* (?:it |them |this )?"
         r"(?:to|with) (?:which|whom|what)",
         re.I,
@@ -163,10 +163,25 @@ CONTENT_ASPECTS = (
 )
 
 
+TIMING_CLAUSE = re.compile(
+    r"\b(?:by when|within how \w+(?: \w+)?|how (?:long|soon|quickly|fast|many (?:days|hours|weeks|months|years))|"
+    r"(?:to )?whom)\b[^,;?]*?(?=,|;|\?|\band\b|$)|"
+    r"\bwho (?:must|should|(?:has|have|had) to|do|does) (?:\w+ ){0,3}(?:notif|inform|tell|told|report|alert)\w*",
+    re.I,
+)
+"""A clause that asks when, how long or to whom ("how long does a consumer have to withdraw", "within how many
+days must it acknowledge"): its modal verb asks for that period or body, not for the rules' obligations too."""
+
+
 def asked_aspects(question: str) -> list[Aspect]:
     """The aspects the question's wording asks for; obligations when it names none, and when a what/which/how
-    question asks only about timing ("what did X change?" asks what the rules now say, too)."""
-    found = [a for a, rx in ASPECT_CUES.items() if rx.search(question)]
+    question asks only about timing ("what did X change?" asks what the rules now say, too). A modal verb in a
+    clause that asks when or to whom (`TIMING_CLAUSE`) does not ask for obligations besides."""
+    found = [
+        a
+        for a, rx in ASPECT_CUES.items()
+        if rx.search(TIMING_CLAUSE.sub(" ", question) if a == Aspect.obligation else question)
+    ]
     if not any(a in CONTENT_ASPECTS for a in found) and (not found or CONTENT_QUESTION.search(question)):
         found.append(Aspect.obligation)
     return found
