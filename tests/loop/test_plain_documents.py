@@ -331,7 +331,7 @@ def test_an_off_topic_claim_is_flagged_naming_the_item_and_replaced(wb: Workbenc
 
 
 def test_an_item_the_text_cannot_answer_is_a_gap_made_from_its_ask(wb: Workbench) -> None:
-    r = run(wb, "What fines apply for selling a dangerous product in the EU?")
+    r = run(wb, "What must a business do when it sells a dangerous product in the EU, and what fines apply?")
     assert any(d.subject == "EU:penalty" for d in r.residual_deficiencies)
     assert "The corpus holds no source stating the penalties or fines for a breach for" in r.final_answer
     assert r.termination_reason != "no_open_deficiencies"

@@ -51,13 +51,13 @@ ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
         re.I,
     ),
     Aspect.obligation: re.compile(
-        r"\bmust\b|\b(?:has|have|had|needs?) to\b|obligat|dut(?:y|ies)|require|\brules?\b|procedure|steps|\breport|"
-        r"regist|record|verif|identif|collect|\bfile\b|\bapply\b|\bdo\b|should|"
+        r"\bmust\b|\b(?:has|have|had|needs?) to\b|obligat|mandator|compulsor|dut(?:y|ies)|require|procedure|steps|\breport|"
+        r"regist|record|verif|identif|collect|\bfile\b|\b(?:to|must|should|shall|we|they|it|I|you) do\b|should|"
         r"what (?:does|do) .* (?:say|need|have)",
         re.I,
     ),
     Aspect.deadline: re.compile(
-        r"by when|\bwithin\b|how (?:soon|quickly|fast|many (?:days|hours|weeks|months))|deadline|time limit|"
+        r"by when|\bwithin\b|\bperiods?\b|how (?:soon|quickly|fast|many (?:days|hours|weeks|months))|deadline|time limit|"
         r"no later than|how long(?!.{0,40}\b(?:keep|kept|retain|stor|preserv|hold))|\bdays?\b|\bhours?\b",
         re.I,
     ),
