@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict
 
 from core.domain.documents import Catalog
 from core.domain.figures import dates, figures, format_date, periods
+from core.domain.gazetteer import jurisdiction_name
 from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan, item_id
 
 ClaimKind = Literal["finding", "verdict", "applicability", "disclosure"]
@@ -101,7 +102,7 @@ def gap_for(
     document ids) stated only by uploads no analyst has verified; so the corpus is not blamed for what the draft
     left out or an analyst took out, and an answer that states the item does not sit beside "no source"."""
     planned = plan.jurisdiction(item.jurisdiction) if plan is not None else None
-    name = planned.name if planned is not None else item.jurisdiction
+    name = planned.name if planned is not None else jurisdiction_name(item.jurisdiction)
     what = item.aspect.asks if item.jurisdiction == ANY_JURISDICTION else f"{item.aspect.asks} for {name}"
     if struck is not None:
         by, why = struck

@@ -19,6 +19,7 @@ from core.domain.answer import (
     Claim,
     Quote,
     claim_id,
+    gap_for,
     render_markdown,
     strike,
     verdict_words,
@@ -621,3 +622,11 @@ def test_an_asked_figure_is_addressed_by_bounds_that_take_it_in(wb: Workbench, s
     answer = Answer(sections=(AnswerSection(jurisdiction="CA", claims=(claim,)),))
     found = OfflineCritic().critique(plan, answer, [], ctx).deficiencies
     assert any(d.subject == "question:250000 CAD" for d in found) == flagged
+
+
+def test_a_gap_for_a_place_the_plan_did_not_name_says_its_name_not_its_code() -> None:
+    """An item on a jurisdiction that came into the plan through a named document, not a place in the question, is
+    disclosed by the place's name ("for Ontario"), never by its code ("for CA-ON")."""
+    plan = ResearchPlan(question="Has the Office of the Whistleblower paid an award?", as_of=RECALL_AS_OF)
+    item = PlanItem(id="CA-ON:obligation", jurisdiction="CA-ON", aspect=Aspect.obligation, ask="", query="")
+    assert gap_for(item, plan).text == "The corpus holds no source stating what the rules require for Ontario."
