@@ -422,7 +422,8 @@ def test_ingest_prints_progress_while_one_slow_step_runs(
     assert main(["ingest", str(tmp_path / "xy.md")]) == 0
     out, err = capsys.readouterr()
     lines = err.splitlines()
-    assert len(lines) >= 3 and all(line.startswith("ingest: 0/1 files: xy.md (") for line in lines[:3]), err
+    # while the one slow read runs: a loaded machine may first print "starting" lines while the store opens
+    assert sum(line.startswith("ingest: 0/1 files: xy.md (") for line in lines) >= 3, err
     assert out.splitlines()[0] == f"ok     {tmp_path / 'xy.md'} -> xy-bo (1 passages)"
 
 
