@@ -7,7 +7,7 @@ from datetime import date
 
 import pytest
 
-from core.domain.figures import counts, dates, figures, periods
+from core.domain.figures import counts, dates, figures, multiples, periods
 from core.evaluation.facts import fact_found, normalise
 
 AMOUNTS = [
@@ -94,3 +94,17 @@ def test_a_bounded_headcount_is_a_count_not_an_amount_or_a_period(wording: str, 
 def test_a_period_counted_to_an_ordinal_day_is_a_period(wording: str, expected: list[str]) -> None:
     """A deadline stated as an ordinal day after an event is a period a deadline item can be answered with."""
     assert periods(wording) == expected
+
+
+@pytest.mark.parametrize(
+    ("wording", "expected"),
+    [
+        ("a civil penalty of up to three times the profit gained or loss avoided", ["three times the"]),
+        ("a fine of twice the amount of the bribe", ["twice the"]),
+        ("a fine of up to 3 times the benefit obtained", ["3 times the"]),
+        ("inspected three times a year", []),
+    ],
+)
+def test_a_penalty_stated_as_a_multiple_of_an_amount_is_a_measure(wording: str, expected: list[str]) -> None:
+    """ "Three times the profit gained" is what a penalty item asks for, though it states no amount of money."""
+    assert multiples(wording) == expected

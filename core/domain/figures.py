@@ -378,6 +378,15 @@ def periods(text: str) -> list[str]:
     return [" ".join(m.group(0).split()) for m in spans]
 
 
+MULTIPLE = re.compile(rf"\b(?:(?:{_COUNT})\s+times|twice|double|treble|triple)\s+(?:the|its|any|their)\b", re.I)
+"""A measure stated as a multiple of another amount ("up to three times the profit gained", "twice the loss")."""
+
+
+def multiples(text: str) -> list[str]:
+    """The multiples of another amount a text states ("three times the", "twice the"), as written, in order."""
+    return [" ".join(m.group(0).split()) for m in MULTIPLE.finditer(text)]
+
+
 # ----------------------------------------------------------------------------------------------------- counts
 
 _COUNT_BEFORE = (

@@ -630,3 +630,8 @@ def test_a_gap_for_a_place_the_plan_did_not_name_says_its_name_not_its_code() ->
     plan = ResearchPlan(question="Has the Office of the Whistleblower paid an award?", as_of=RECALL_AS_OF)
     item = PlanItem(id="CA-ON:obligation", jurisdiction="CA-ON", aspect=Aspect.obligation, ask="", query="")
     assert gap_for(item, plan).text == "The corpus holds no source stating what the rules require for Ontario."
+
+
+def test_a_penalty_stated_as_a_multiple_answers_a_penalty_item() -> None:
+    assert states_need(Aspect.penalty, "The regulator can seek a civil penalty of up to three times the profit gained.")
+    assert not states_need(Aspect.penalty, "The regulator can seek a civil penalty in court.")

@@ -1,5 +1,5 @@
 """What a sentence must state to answer an item of each aspect, read from its words: a deadline a period or a
-date it must be met by, a penalty an amount, share or term, a "whom" item the body to be told, a record-keeping
+date it must be met by, a penalty an amount, share, multiple or term, a "whom" item the body to be told, a record-keeping
 item what is kept (and for how long). The ranking prefers such sentences and the coverage verifier accepts no
 other, so a sentence about when a law took effect does not answer "by when must we notify".
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from core.domain.figures import dates, figures, periods, yearly_dates
+from core.domain.figures import dates, figures, multiples, periods, yearly_dates
 from core.domain.plan import Aspect
 
 DEADLINE_WORDS = re.compile(
@@ -65,7 +65,7 @@ def states_need(aspect: Aspect, text: str, hint: Iterable[str] = ()) -> bool:
     if aspect == Aspect.penalty:
         if not PENALTY_WORDS.search(text):
             return False
-        return any(f.unit != "days" for f in figures(text, tuple(hint))) or bool(periods(text))
+        return any(f.unit != "days" for f in figures(text, tuple(hint))) or bool(periods(text)) or bool(multiples(text))
     if aspect == Aspect.recipient:
         return states_body(text)
     if aspect == Aspect.records:
