@@ -29,7 +29,8 @@ from core.engines.text import AUXILIARIES, STOPWORDS, stem, terms
 
 ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
     Aspect.threshold: re.compile(
-        r"threshold|percent|percentage|%|how much|how many|amount|limit|trigger|figure|\bcaps?\b|\bceilings?\b|\brates?\b|"
+        r"threshold|percent|percentage|%|how (?:much|many|large|big|high|low|small)|amount|limit|trigger|figure|"
+        r"\bcaps?\b|\bceilings?\b|\brates?\b|"
         r"value|minimum|maximum|de minimis|\d[\d,.]*\s*(?:%|[A-Z]{3}\b)|[$€£¥]\s?\d",
         re.I,
     ),
