@@ -58,7 +58,8 @@ ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
         re.I,
     ),
     Aspect.deadline: re.compile(
-        r"by when|\bwithin\b|\bperiods?\b|how (?:soon|quickly|fast|many (?:days|hours|weeks|months))|deadline|time limit|"
+        r"by when|\bwithin\b|\bperiods?\b|\bdue\b(?! diligence)|deadline|time limit|"
+        r"how (?:soon|quickly|fast|many (?:days|hours|weeks|months))|"
         r"no later than|how long(?!.{0,40}\b(?:keep|kept|retain|stor|preserv|hold))|\bdays?\b|\bhours?\b",
         re.I,
     ),
