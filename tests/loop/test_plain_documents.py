@@ -121,13 +121,24 @@ def test_the_plan_asks_for_deadlines_penalties_recipients_and_records(
             {Aspect.deadline, Aspect.obligation},
             set(),
         ),
+        ("Do the new recall rules apply yet in Canada?", set(), {Aspect.obligation}),
+        ("What cooling-off period applies to a consumer in Canada?", {Aspect.deadline}, set()),
+        ("Which products trigger a mandatory recall in Canada?", {Aspect.obligation}, set()),
+        ("Compare the cost caps on small loans in Canada and Australia.", {Aspect.threshold}, set()),
+        ("What interest rate may a lender charge in Canada?", {Aspect.threshold}, set()),
+        ("How large can a recall fine get in Canada?", {Aspect.threshold, Aspect.penalty}, set()),
+        ("When is the annual recall report due in Canada?", {Aspect.deadline}, set()),
+        ("What due diligence must a supplier carry out in Canada?", {Aspect.obligation}, {Aspect.deadline}),
     ],
 )
-def test_a_modal_verb_that_asks_when_or_to_whom_does_not_ask_for_obligations_too(
+def test_the_wording_asks_for_what_it_names_and_a_modal_verb_asking_when_asks_no_duties(
     question: str, asked: set[Aspect], not_asked: set[Aspect]
 ) -> None:
-    """ "How long must X keep ..." asks for a period, not for every duty the rules impose (an obligation item drew
-    in every "must" sentence of the source); a duty asked beside the period is still asked."""
+    """A modal verb in a clause asking how long, when or to whom asks for that period or body, not for every duty
+    the rules impose (an obligation item drew in every "must" sentence of the source); a duty asked beside it still
+    is. "Do the rules apply yet?" asks whether, not what they require; a "period" is a length of time; "mandatory"
+    asks what is required; a cap, a ceiling, a rate and "how large" ask for a figure; "when is it due" asks for a
+    deadline, "due diligence" does not."""
     found = set(asked_aspects(question))
     assert asked <= found and not (not_asked & found)
 
