@@ -57,13 +57,12 @@ from core.retrieval.registry import open_store
 from core.retrieval.store import Store
 from tests import early
 from tests.cli import CliResult, run_main
-from tests.forkserver import ForkServer
+from tests.forkserver import ForkServer, close_session_server, session_server
 from tests.sample_data import sample_data
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 _REPORT_KEY = pytest.StashKey[list]()
-_FORK_SERVER_KEY = pytest.StashKey[ForkServer]()
 
 STORE_BACKENDS = ["edge", "server", "qdrant"]
 QDRANT_TEST_URL = os.environ.get("WORKBENCH_TEST_QDRANT_URL")
@@ -273,20 +272,20 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     if session.config.option.collectonly:
         return
     if any("fork_server" in getattr(item, "fixturenames", ()) for item in session.items):
-        session.config.stash[_FORK_SERVER_KEY] = ForkServer(REPO_ROOT, env=dict(os.environ))
+        session_server(REPO_ROOT)
     early.start(list(dict.fromkeys(m.args[0] for item in session.items for m in item.iter_markers("early"))))
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
     early.clean_up()
+    close_session_server()
 
 
 @pytest.fixture(scope="session")
-def fork_server(request: pytest.FixtureRequest) -> Iterator[ForkServer]:
-    """The session's fork server (started at collection time, see `pytest_collection_finish`)."""
-    server = request.config.stash.get(_FORK_SERVER_KEY, None) or ForkServer(REPO_ROOT, env=dict(os.environ))
-    yield server
-    server.close()
+def fork_server() -> ForkServer:
+    """The session's fork server (started at collection time, see `pytest_collection_finish`; stopped when the
+    session finishes, after the early jobs that may use it too)."""
+    return session_server(REPO_ROOT)
 
 
 @pytest.fixture

@@ -24,6 +24,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import traceback
 from pathlib import Path
 from typing import Any, TextIO
@@ -66,6 +67,7 @@ class ForkServer:
         self._fifos = Path(tempfile.mkdtemp(prefix="forkserver-"))
         self._count = 0
         self._ready = False
+        self._lock = threading.Lock()  # an early job's thread asks beside the tests' thread
         self._proc = subprocess.Popen(
             [sys.executable, "-m", "tests.forkserver"],
             cwd=cwd,
@@ -76,22 +78,24 @@ class ForkServer:
         )
 
     def request(self, message: dict[str, Any]) -> Any:
-        """Send one request line; the server's one-line JSON answer."""
-        if not self._ready:
+        """Send one request line; the server's one-line JSON answer (one request at a time, whatever the thread)."""
+        with self._lock:
+            if not self._ready:
+                line = self._proc.stdout.readline()
+                assert line.strip() == "ready", f"the fork server did not start: {line!r}"
+                self._ready = True
+            self._proc.stdin.write(json.dumps(message) + "\n")
+            self._proc.stdin.flush()
             line = self._proc.stdout.readline()
-            assert line.strip() == "ready", f"the fork server did not start: {line!r}"
-            self._ready = True
-        self._proc.stdin.write(json.dumps(message) + "\n")
-        self._proc.stdin.flush()
-        line = self._proc.stdout.readline()
-        assert line, "the fork server has exited"
-        return json.loads(line)
+            assert line, "the fork server has exited"
+            return json.loads(line)
 
     def spawn(self, argv: list[str], *, env: dict[str, str], cwd: Path, stderr: Path) -> Child:
         """Fork a child running `python ARGV` (`-m MODULE ...` or `-c CODE ...`) with exactly `env` in `cwd`, its
         stderr written to the file `stderr`."""
-        self._count += 1
-        fifo = self._fifos / f"stdout-{self._count}"
+        with self._lock:
+            self._count += 1
+            fifo = self._fifos / f"stdout-{self._count}"
         os.mkfifo(fifo)
         pid = self.request({"argv": argv, "env": env, "cwd": str(cwd), "stdout": str(fifo), "stderr": str(stderr)})
         return Child(self, pid, open(fifo, encoding="utf-8"))  # the child opens its end first thing
@@ -101,6 +105,26 @@ class ForkServer:
         self._proc.stdin.close()
         self._proc.wait(30)
         shutil.rmtree(self._fifos, ignore_errors=True)
+
+
+_session_lock = threading.Lock()
+_session: list[ForkServer] = []
+
+
+def session_server(cwd: Path) -> ForkServer:
+    """The test session's one fork server (started on first call, from the tests' or an early job's thread, with
+    this process's environment); `close_session_server` stops it."""
+    with _session_lock:
+        if not _session:
+            _session.append(ForkServer(cwd, env=dict(os.environ)))
+        return _session[0]
+
+
+def close_session_server() -> None:
+    """Stop the session's fork server, if one was started."""
+    with _session_lock:
+        while _session:
+            _session.pop().close()
 
 
 def _child(request: dict[str, Any]) -> None:

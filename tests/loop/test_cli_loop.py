@@ -1,6 +1,6 @@
-"""The loop through `python -m core` on the sample corpus (real Qdrant Edge, real SQLite): `run` once in a fresh
-process, `resume` in a process forked from the test fork server, the other commands in-process through
-core.cli.dispatch.main (`cli` of tests/conftest.py)."""
+"""The loop through `python -m core` on the sample corpus (real Qdrant Edge, real SQLite): `run` and `resume` in
+processes forked from the test fork server, the other commands in-process through core.cli.dispatch.main (`cli` of
+tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from tests import early
-from tests.cli import CliResult, fresh_core, fresh_env
-from tests.forkserver import ForkServer
+from tests.cli import CliResult, fresh_env
+from tests.forkserver import ForkServer, session_server
 from tests.sample_data import sample_data
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,20 +45,25 @@ def run_core(cli: Callable[..., CliResult], data_dir: Path) -> Callable[..., Cli
     return lambda *args: cli(*args, WORKBENCH_DATA_DIR=str(data_dir))
 
 
-def run_in_a_fresh_process(tmp: Path) -> subprocess.CompletedProcess[str]:
-    """Q1 approving everything in a fresh process, as a user starts it, on a copy of the sample data (a fresh
-    `ingest` is the cli-ingest job's, tests/test_cli_corpus.py)."""
+def run_in_a_process_of_its_own(tmp: Path) -> subprocess.CompletedProcess[str]:
+    """Q1 approving everything through `python -m core run` in a process of its own, forked from the session's fork
+    server, on a copy of the sample data: its exit code, stdout and stderr. (A fresh interpreter's start is the
+    cli-ingest job's, tests/test_cli_corpus.py: each one costs seconds of CPU importing torch.)"""
     data = shutil.copytree(sample_data(tmp / "sample"), tmp / "data")
-    return fresh_core(fresh_env(data), "run", Q1, "--approve", "all", "--as-of", "2026-11-30", "--json")
+    args = ["-m", "core", "run", Q1, "--approve", "all", "--as-of", "2026-11-30", "--json"]
+    child = session_server(ROOT).spawn(args, env=fresh_env(data), cwd=ROOT, stderr=tmp / "run.err")
+    stdout = child.stdout.read()
+    code = child.wait()
+    return subprocess.CompletedProcess(args, code, stdout, (tmp / "run.err").read_text())
 
 
-early.job("cli-run", run_in_a_fresh_process)
+early.job("cli-run", run_in_a_process_of_its_own)
 
 
 @pytest.mark.early("cli-run")
 def test_run_approve_all_json() -> None:
-    """The one `run` in a fresh process: `python -m core` as a user starts it, exit code and JSON on stdout (an
-    early job: it runs beside the tests before it)."""
+    """The one `run` in a process of its own: `python -m core run`, its exit code and JSON on stdout (an early
+    job: it runs beside the tests before it)."""
     out = early.outcome("cli-run")
     assert out.returncode == 0, out.stderr
     r = json.loads(out.stdout)
@@ -123,7 +128,7 @@ def test_resume_after_the_process_is_killed_at_the_review_pause(
     for store in opened_stores:  # the in-process commands have ended: free the shard for the next process
         store.close()
     # `resume` in a process of its own (forked from the server that imported the app: the interpreter and import
-    # costs of a fresh one are the cli-run job's to pay)
+    # costs of a fresh one are the cli-ingest job's to pay)
     resume = fork_server.spawn(
         ["-m", "core", "resume", thread_id, "--decisions", str(decisions), "--json"],
         env=env,
