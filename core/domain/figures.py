@@ -80,7 +80,7 @@ def days_of_year(text: str) -> set[tuple[int, int]]:
         day = re.search(r"\d+", found)
         month = re.search(_MONTH_RE, found, re.I)
         if day and month:
-            out.add((int(day.group(0)), MONTH_NUMBER[month.group(0).lower()]))
+            out.add((int(day.group(0)), _month(month.group(0))))
     return out
 
 

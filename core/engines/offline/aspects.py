@@ -1,7 +1,7 @@
 """What a sentence must state to answer an item of each aspect, read from its words: a deadline a period or a
-date it must be met by, a penalty an amount, share, multiple or term, a "whom" item the body to be told, a record-keeping
-item what is kept (and for how long). The ranking prefers such sentences and the coverage verifier accepts no
-other, so a sentence about when a law took effect does not answer "by when must we notify".
+date it must be met by, a penalty an amount, share, multiple or term, a "whom" item the body to be told, a
+record-keeping item what is kept (and for how long). The ranking prefers such sentences and the coverage verifier
+accepts no other, so a sentence about when a law took effect does not answer "by when must we notify".
 
 These are English wording rules, not regulatory facts: no threshold, period or body of any regime is named here.
 """

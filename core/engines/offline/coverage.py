@@ -44,7 +44,8 @@ def supported(claim: Claim, plan: ResearchPlan, ctx: EngineContext, jurisdiction
 
 def states_what_item_needs(claim: Claim, item: PlanItem, ctx: EngineContext) -> bool:
     """Whether the claim's quotes state what the item's aspect needs (a deadline item a period or date, a penalty
-    item an amount, share, multiple or term, a "whom" item a body); metadata claims answer only what they are tagged with."""
+    item an amount, share, multiple or term, a "whom" item a body); metadata claims answer only what they are
+    tagged with."""
     if claim.kind != "finding":
         return True
     quoted = " ".join(q.quote for q in claim.citations if quote_in(q.quote, ctx.passage(q.chunk_id)))

@@ -52,9 +52,9 @@ ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
         re.I,
     ),
     Aspect.obligation: re.compile(
-        r"\bmust\b|\b(?:has|have|had|needs?) to\b|obligat|mandator|compulsor|dut(?:y|ies)|require|procedure|steps|\breport|"
-        r"regist|record|verif|identif|collect|\bfile\b|\b(?:to|must|should|shall|we|they|it|I|you) do\b|should|"
-        r"what (?:does|do) .* (?:say|need|have)",
+        r"\bmust\b|\b(?:has|have|had|needs?) to\b|obligat|mandator|compulsor|dut(?:y|ies)|require|procedure|"
+        r"steps|\breport|regist|record|verif|identif|collect|\bfile\b|"
+        r"\b(?:to|must|should|shall|we|they|it|I|you) do\b|should|what (?:does|do) .* (?:say|need|have)",
         re.I,
     ),
     Aspect.deadline: re.compile(
