@@ -272,7 +272,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     if session.config.option.collectonly:
         return
     if any("fork_server" in getattr(item, "fixturenames", ()) for item in session.items):
-        session_server(REPO_ROOT)
+        session_server(REPO_ROOT, dict(os.environ))
     early.start(list(dict.fromkeys(m.args[0] for item in session.items for m in item.iter_markers("early"))))
 
 
@@ -285,7 +285,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 def fork_server() -> ForkServer:
     """The session's fork server (started at collection time, see `pytest_collection_finish`; stopped when the
     session finishes, after the early jobs that may use it too)."""
-    return session_server(REPO_ROOT)
+    return session_server(REPO_ROOT, dict(os.environ))
 
 
 @pytest.fixture

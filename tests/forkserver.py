@@ -111,12 +111,13 @@ _session_lock = threading.Lock()
 _session: list[ForkServer] = []
 
 
-def session_server(cwd: Path) -> ForkServer:
-    """The test session's one fork server (started on first call, from the tests' or an early job's thread, with
-    this process's environment); `close_session_server` stops it."""
+def session_server(cwd: Path, env: dict[str, str]) -> ForkServer:
+    """The test session's one fork server, started by the first call (from the tests' or an early job's thread,
+    with `env`: an early job passes a copy it took safely, `tests.early.environment`); `close_session_server` stops
+    it."""
     with _session_lock:
         if not _session:
-            _session.append(ForkServer(cwd, env=dict(os.environ)))
+            _session.append(ForkServer(cwd, env=env))
         return _session[0]
 
 

@@ -51,7 +51,8 @@ def run_in_a_process_of_its_own(tmp: Path) -> subprocess.CompletedProcess[str]:
     cli-ingest job's, tests/test_cli_corpus.py: each one costs seconds of CPU importing torch.)"""
     data = shutil.copytree(sample_data(tmp / "sample"), tmp / "data")
     args = ["-m", "core", "run", Q1, "--approve", "all", "--as-of", "2026-11-30", "--json"]
-    child = session_server(ROOT).spawn(args, env=fresh_env(data), cwd=ROOT, stderr=tmp / "run.err")
+    server = session_server(ROOT, early.environment())
+    child = server.spawn(args, env=fresh_env(data), cwd=ROOT, stderr=tmp / "run.err")
     stdout = child.stdout.read()
     code = child.wait()
     return subprocess.CompletedProcess(args, code, stdout, (tmp / "run.err").read_text())
