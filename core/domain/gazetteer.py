@@ -34,6 +34,14 @@ PLACE_POSITION = re.compile(
     re.I,
 )
 """What precedes a name where a place stands ("in Quebec", "about Bavaria", "under the Act")."""
+SUBJECT_POSITION = re.compile(
+    r"(?:^|[.?!;:]\s+)(?:has|have|had|does|do|did|is|are|was|were|can|could|will|would|should|must|may|might)"
+    r"\s+(?:the\s+)?$",
+    re.I,
+)
+"""What opens a yes/no question before its subject ("Has Britain ...", "Does the Bundesbank ..."): a name there
+names who or where the question is about, as one after "in" or "under" does (not one before a number: "Does
+the EUR 75,000 limit ...")."""
 CODE_POSITION = re.compile(PLACE_POSITION.pattern.replace(r"(?:the\s+)?$", r"the\s+$"), re.I)
 """What precedes a bare ISO code of a country the corpus does not hold ("in the US", "across the UAE"): a
 two-letter code elsewhere is too often a word in capitals (IT, IS, NO) to be read as a place."""
@@ -286,7 +294,7 @@ def _subdivision_candidates(
     holds the subdivision or the question names its country; one that several countries share (Punjab) needs
     such a hint, or it is reported as unclear when it stands in a place position. A subdivision the corpus
     holds nothing under is a place of its own only where the question asks about it ("in Ontario", "New York's
-    regulator"); used as an attribute ("a Delaware LLC") it stands for its country.
+    regulator", "Does Ontario require ...?"); used as an attribute ("a Delaware LLC") it stands for its country.
     """
     text = folded(question)
     text = text if len(text) == len(question) else question
@@ -295,7 +303,8 @@ def _subdivision_candidates(
     for m in _subdivision_re().finditer(text):
         start, end, name = m.start(), m.end(), m.group(1)
         named = {k for s, e, _, k, _ in others if "-" not in k and (e <= start or s >= end)}
-        positioned = bool(PLACE_POSITION.search(question[:start]))
+        before = question[:start]
+        positioned = bool(PLACE_POSITION.search(before) or SUBJECT_POSITION.search(before))
         subs = subdivisions()[name]
         hinted = [s for s in subs if s.code in corpus.by_key or s.country in named]
         fitting = hinted or [s for s in subs if s.country in corpus.countries]

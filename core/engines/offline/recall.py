@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from core.domain.documents import Catalog
 from core.domain.figures import MONTH_NUMBER
-from core.domain.gazetteer import PLACE_POSITION, is_place_name
+from core.domain.gazetteer import PLACE_POSITION, SUBJECT_POSITION, is_place_name
 from core.engines.text import STOPWORDS, stem
 
 
@@ -49,14 +49,6 @@ PROVISION_WORDS = _word_set(
     "article articles section sections part chapter annex schedule paragraph recital appendix clause title"
 )
 """Words that point into an instrument ('under Article 52'): a reference, not a name to be placed."""
-SUBJECT_POSITION = re.compile(
-    r"(?:^|[.?!;:]\s+)(?:has|have|had|does|do|did|is|are|was|were|can|could|will|would|should|must|may|might)"
-    r"\s+(?:the\s+)?$",
-    re.I,
-)
-"""What opens a yes/no question before its subject ("Has Britain ...", "Does the Bundesbank ..."): a name there
-names who or where the question is about, as one after "in" or "under" does (not one before a number: "Does
-the EUR 75,000 limit ...")."""
 CONNECTORS = frozenset({"of", "for", "the", "and", "on", "de", "des", "du", "la", "le", "&"})
 _TOKEN = re.compile(r"[A-Za-z][\w.&/-]*(?:['\u2019]s)?|\d[\d/.-]*")
 
