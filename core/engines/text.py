@@ -245,6 +245,12 @@ def sentences(text: str) -> list[str]:
     return out
 
 
+YES_NO = re.compile(
+    rf"(?:^\s*|^[^?]{{0,80}}?,\s*)(?:{AUXILIARIES})\s+(?!you\b)\w+",
+    re.I,
+)
+"""A question (or a part of one) that opens with an auxiliary verb, or does so after a leading phrase ("After the
+2025 rule, must a Delaware LLC report ...?"), asks for a yes or a no."""
 DEMONSTRATIVE = re.compile(
     r"\b(?:this|these|those)\s+\w+|\bthat\s+(?!the\b|a\b|an\b|it\b|its\b|they\b|their\b|he\b|she\b|there\b|is\b|"
     r"are\b|was\b|were\b|has\b|have\b|had\b|will\b|would\b|can\b|may\b|must\b|should\b|all\b|any\b|each\b|"

@@ -231,6 +231,49 @@ def test_a_yes_from_an_act_not_yet_applicable_is_no_not_yet_with_its_date(tmp_pa
     assert "14 December 2027" in r.answer.verdict.text and "withdraw products" in r.answer.verdict.text
 
 
+def test_without_having_to_denies_the_duty_it_goes_on_to_name(tmp_path: Path) -> None:
+    # "without having to report internally first" denies a duty to report internally first
+    law = plain_doc(
+        "fr-reporting-channels",
+        "France reporting channels law summary",
+        "FR",
+        date(2022, 9, 1),
+        authority="FR labour ministry",
+        instrument="law summary",
+    )
+    passages = [
+        "Since 2022, a whistleblower may choose to report internally or externally, without having to report "
+        "internally first. Employers with at least 50 staff must run an internal channel.",
+    ]
+    wb = workbench_on(tmp_path, [(law, passages)])
+    r = run(wb, "Must a whistleblower in France report internally before going to an authority?")
+    assert verdict_words(r.answer.verdict) == {"*": "no"}
+    assert "without having to report internally first" in r.answer.verdict.text
+
+
+def test_yes_no_parts_listed_with_commas_get_a_verdict_each(tmp_path: Path) -> None:
+    act = plain_doc(
+        "xy-disclosure-act",
+        "XY protected disclosure act summary",
+        "GB",
+        date(1999, 7, 2),
+        authority="GB employment ministry",
+        instrument="act summary",
+    )
+    passages = [
+        "Dismissal because of a protected disclosure is automatically unfair. There is no cap on compensation "
+        "for such a dismissal.",
+        "A claim to a tribunal must be brought within three months of the dismissal.",
+    ]
+    wb = workbench_on(tmp_path, [(act, passages)])
+    r = run(
+        wb, "Is a UK worker's dismissal after a disclosure unfair, is compensation capped, and how long may she claim?"
+    )
+    assert verdict_words(r.answer.verdict) == {"1": "yes", "2": "no"}
+    first, second = r.answer.verdict.text.split(" (2) ")
+    assert "automatically unfair" in first and "no cap on compensation" in second
+
+
 def test_a_topical_documents_figure_answers_in_its_own_words(tmp_path: Path) -> None:
     # the passage stating the threshold shares no word with the question; its document is about the question
     act = plain_doc(

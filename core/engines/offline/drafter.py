@@ -32,16 +32,17 @@ from core.engines.offline.verdicts import (
     per_jurisdiction,
     proposed_verdict,
 )
-from core.engines.text import AUXILIARIES, is_anaphoric, sentences, term_set
+from core.engines.text import AUXILIARIES, YES_NO, is_anaphoric, sentences, term_set
 
 VERDICT_CONTEXT = 3
 """Sentences around the verdict's own that may explain it: the rule before it, the denial or limit after it."""
 VERDICT_WORDS = 100
 CLAUSE_SPLIT = re.compile(
-    rf",?\s+(?:and|or)\s+(?=(?:{AUXILIARIES})\b)",
+    rf",\s+(?:(?:and|or)\s+)?(?=(?:{AUXILIARIES})\s)|\s+(?:and|or)\s+(?=(?:{AUXILIARIES})\s)",
     re.I,
 )
-"""Where a question asks a second yes/no ("..., and must its bank still collect ...?")."""
+"""Where a yes/no sentence asks a second yes/no ("..., and must its bank still collect ...?", "Is her dismissal
+unfair, is the compensation capped ...?")."""
 WH_PART = re.compile(r"(?:,|\band\b|;)\s*(?=(?:who|whom|whose|what|which|when|where|why|how)\b)", re.I)
 """Where a yes/no sentence goes on to ask an open question ("Does X require ..., who brings the cases ...?")."""
 FRAME = re.compile(r"^\s*(?:is it|isn't it|is that)\s+(?:really\s+)?(?:true|correct|right|so|the case)\s+that\s+", re.I)
@@ -135,6 +136,8 @@ def _verdict(
     if per_jurisdiction(plan):
         return _each(item, cands, passages, plan, ctx)
     parts = [p for p in CLAUSE_SPLIT.split(question) if p.strip()]
+    if len(parts) > 1 and not YES_NO.search(parts[0]):  # a leading phrase: "After the 2025 rule, must ..."
+        parts = [f"{parts[0]}, {parts[1]}", *parts[2:]]
     asked = _asked(plan)
     grounds = _grounds(plan)
     if len(parts) < 2:

@@ -25,7 +25,7 @@ from core.domain.plan import (
 from core.engines.base import EngineContext, PlanResult
 from core.engines.offline.recall import Unplanned, unplanned
 from core.engines.offline.relevance import subject_treated
-from core.engines.text import AUXILIARIES, STOPWORDS, stem, terms
+from core.engines.text import STOPWORDS, YES_NO, stem, terms
 
 ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
     Aspect.threshold: re.compile(
@@ -87,12 +87,6 @@ ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
         re.I,
     ),
 }
-YES_NO = re.compile(
-    rf"(?:^\s*|^[^?]{{0,80}}?,\s*)(?:{AUXILIARIES})\s+(?!you\b)\w+",
-    re.I,
-)
-"""A question that opens with an auxiliary verb, or does so after a leading phrase ("After the 2025 rule, must
-a Delaware LLC report ...?"), asks for a yes or a no."""
 COMPARISON = re.compile(
     r"\bcompar|\bversus\b|\bvs\.?\b|\bdiffer|\bdifference|\bcontrast|\bsame as\b|"
     r"\bboth\b|\bbetween\b",

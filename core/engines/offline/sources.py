@@ -15,7 +15,12 @@ from core.engines.base import DraftResult, EngineContext, Usage
 
 YEAR = re.compile(r"(?<![/\d.-])(?:19|20)\d\d(?![/\d])")
 """A year on its own ("in 2025", "October 2025"), not the number of an act ("Regulation 2024/1624")."""
-NEGATION = re.compile(r"\b(no|not|never|none|neither|nor|cannot|exempt\w*|excluded|no longer|only)\b", re.I)
+NEGATION = re.compile(
+    r"\b(no|not|never|none|neither|nor|cannot|exempt\w*|excluded|no longer|only|"
+    r"without (?:having|needing|being (?:required|obliged)) to)\b",
+    re.I,
+)
+"""Words that deny what follows them ("without having to report internally first" denies a duty to report)."""
 
 
 def short_name(doc: DocumentMeta) -> str:
