@@ -105,6 +105,23 @@ def test_the_plan_asks_for_deadlines_penalties_recipients_and_records(
 
 
 @pytest.mark.parametrize(
+    ("question", "topic", "not_topic"),
+    [
+        ("Can an employee in an EU member state who reported a recall go public?", {"employee", "recall"}, {"member"}),
+        ("Which recall rules apply to retailers across all member states?", {"recall", "retailer"}, {"member"}),
+        ("Have Member States met the recall notice deadlines?", {"member", "state"}, set()),
+    ],
+)
+def test_a_member_state_that_says_where_is_no_topic_word(
+    wb: Workbench, question: str, topic: set[str], not_topic: set[str]
+) -> None:
+    """ "In an EU member state" says where the question is set, not what it asks about: its words would let in any
+    sentence on what Member States had to do under another act; Member States as what is asked about stay."""
+    words = set(plan_of(wb, question).topic_terms)
+    assert topic <= words and not (not_topic & words)
+
+
+@pytest.mark.parametrize(
     ("question", "asked", "not_asked"),
     [
         ("How long must a lender in Canada keep its loan records?", {Aspect.records}, {Aspect.obligation}),

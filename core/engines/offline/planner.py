@@ -111,6 +111,15 @@ QUESTION_WORDS = frozenset(
     )
 )
 """Question wording that says what kind of answer is wanted, not what it is about."""
+MEMBERSHIP = re.compile(
+    r"\b(?:in|from|of|across|throughout|within) (?:(?:an?|any|each|every|one|another|other|all|the) )?"
+    r"(?:[A-Z]{2,4} )?member (?:states?|countr(?:y|ies))\b",
+    re.I,
+)
+"""Wording that places the question in some member of a union ("an employee in an EU member state"): it says
+where, not what the question is about, so its words are no topic words (a sentence on how Member States
+transposed another directive answers nothing asked). Member States as the subject of the question ("have
+Member States met the deadlines?") stay topic words."""
 ASPECT_QUERY: dict[Aspect, str] = {
     Aspect.scope: "applies to covered entities scope",
     Aspect.threshold: "threshold percent amount figure",
@@ -252,7 +261,7 @@ class OfflinePlanner:
         named = named_documents(question, catalog)
         topic = [
             t
-            for t in dict.fromkeys(terms(question))
+            for t in dict.fromkeys(terms(MEMBERSHIP.sub(" ", question)))
             if t not in QUESTION_WORDS and t not in named_words and t not in STOPWORDS and not t.isdigit()
         ]
         stressed = FOCUS.search(question)
