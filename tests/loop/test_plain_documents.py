@@ -291,6 +291,30 @@ def test_yes_no_parts_listed_with_commas_get_a_verdict_each(tmp_path: Path) -> N
     assert "automatically unfair" in first and "no cap on compensation" in second
 
 
+def test_asked_within_how_long_something_must_be_done_the_duty_with_its_period_answers_first(tmp_path: Path) -> None:
+    rule = plain_doc(
+        "xy-insider-reporting",
+        "XY insider reporting rule summary",
+        "US",
+        date(2003, 8, 29),
+        authority="US securities regulator",
+        instrument="rule summary",
+    )
+    passages = [
+        "For directors and officers, no trade may take place under a new plan until the later of 90 days after "
+        "the plan is adopted or two business days after results are published on Form 10-Q.",
+        "A change in beneficial ownership must be reported on Form 4 before the end of the second business day "
+        "following the transaction.",
+    ]
+    wb = workbench_on(tmp_path, [(rule, passages)])
+    r = run(
+        wb,
+        "Within how long must a director of a US listed company report a purchase of company shares, and on which form?",
+    )
+    first = next(c for _, c in r.answer.claims() if "US:deadline" in c.plan_item_ids)
+    assert first.text.startswith("A change in beneficial ownership must be reported on Form 4")
+
+
 def test_a_topical_documents_figure_answers_in_its_own_words(tmp_path: Path) -> None:
     # the passage stating the threshold shares no word with the question; its document is about the question
     act = plain_doc(

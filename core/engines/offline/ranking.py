@@ -4,6 +4,7 @@ item's word and sentence budget."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -61,6 +62,15 @@ class Candidate:
     """The next sentence of the passage when it goes on about the same thing (the second half of a rule)."""
 
 
+DUTY = re.compile(r"\b(?:must|shall|(?:is|are) required|(?:has|have|needs?) to|(?:is|are) due|obliged)\b", re.I)
+DUTY_ASKED = re.compile(
+    r"\b(?:by when|within how \w+|how (?:long|soon|quickly|fast|many \w+))\s+(?:must|shall)\b", re.I
+)
+DUTY_BY = 0.5
+"""Asked within how long something must be done, a sentence saying what must be done by when ("must be reported on
+Form 4 before the end of the second business day") answers before one where a period only passes ("no trade may
+take place until 90 days after the plan is adopted"). Asked how long one can do something (a right: "within how
+long can a homeowner cancel"), no such preference: a duty bonus there cost the three-year limit of CC5."""
 TOPICAL_DOCUMENT = 0.75
 """A document stating at least this share of the subject words the most topical document at hand states is about
 the question: its sentences that show the item's feature (a figure, a period) answer it even in the document's own
@@ -95,6 +105,7 @@ def candidates(
     floor = min_relevance(topic)
     passages = list(passages)
     asked = asked_figures(plan.question)
+    duty_asked = item.aspect == Aspect.deadline and bool(DUTY_ASKED.search(plan.question))
     if weights is None:
         weights = rarity((t for _, _, t, _ in passages), topic)
     out: list[Candidate] = []
@@ -145,6 +156,7 @@ def candidates(
                 + feat
                 + named
                 + anchored
+                + (DUTY_BY if duty_asked and DUTY.search(sent) else 0.0)
                 + 0.5 / (1 + rank)
             )
             nxt = sents[i + 1] if i + 1 < len(sents) else ""
