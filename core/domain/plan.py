@@ -146,6 +146,10 @@ class ResearchPlan(BaseModel):
     named_doc_ids: tuple[str, ...] = ()
     history_doc_ids: tuple[str, ...] = ()
     yes_no: bool = False
+    verdict_on_facts: bool = False
+    """The yes or no is asked on facts the question sets out ("Our subsidiary has 120 employees. Does it need an
+    internal channel?"): the rule engine quotes the rules it finds but does not apply them to those facts, and
+    says so."""
     comparison: bool = False
     items: tuple[PlanItem, ...] = ()
     planner: str = "offline"

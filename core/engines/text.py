@@ -251,6 +251,26 @@ YES_NO = re.compile(
 )
 """A question (or a part of one) that opens with an auxiliary verb, or does so after a leading phrase ("After the
 2025 rule, must a Delaware LLC report ...?"), asks for a yes or a no."""
+
+
+def yes_no_sentence(question: str) -> str | None:
+    """The sentence of the question that asks for a yes or a no (the first that opens as one), or None."""
+    parts = [p for para in question.splitlines() if para.strip() for p in _segment(para)]
+    return next((p for p in parts if YES_NO.search(p)), None)
+
+
+def asks_on_facts(question: str) -> bool:
+    """Whether the question sets out facts and then asks for a yes or a no on them ("Our subsidiary has 120
+    employees. Does it need an internal channel?"): a statement comes first, and a later sentence ending in a
+    question mark opens as a yes/no question does. Whether rules apply to those facts (120 employees against a
+    threshold of 50, a Mexican company against an exemption for domestic ones) is for the analyst or a model to
+    judge."""
+    parts = [p for para in question.splitlines() if para.strip() for p in _segment(para)]
+    if len(parts) < 2 or YES_NO.search(parts[0]) or parts[0].rstrip().endswith("?"):
+        return False
+    return any(p.rstrip().endswith("?") and YES_NO.search(p) for p in parts[1:])
+
+
 DEMONSTRATIVE = re.compile(
     r"\b(?:this|these|those)\s+\w+|\bthat\s+(?!the\b|a\b|an\b|it\b|its\b|they\b|their\b|he\b|she\b|there\b|is\b|"
     r"are\b|was\b|were\b|has\b|have\b|had\b|will\b|would\b|can\b|may\b|must\b|should\b|all\b|any\b|each\b|"

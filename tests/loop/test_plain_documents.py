@@ -248,6 +248,39 @@ def test_a_yes_from_an_act_not_yet_applicable_is_no_not_yet_with_its_date(tmp_pa
     assert "14 December 2027" in r.answer.verdict.text and "withdraw products" in r.answer.verdict.text
 
 
+@pytest.mark.parametrize(
+    ("question", "on_facts"),
+    [
+        ("Our Canadian retailer sells toys. Must it report a serious incident?", True),
+        ("A toy was recalled in Canada last week, and two children were hurt. Can the maker still sell it?", True),
+        ("Must a Canadian retailer report a serious incident? Who receives it?", False),
+        ("What must a Canadian retailer report? Does it apply to importers?", False),
+        ("Under the Canadian act, who receives incident reports? Are there fines?", False),
+    ],
+)
+def test_a_yes_no_asked_on_facts_the_question_sets_out_is_told_apart(
+    wb: Workbench, question: str, on_facts: bool
+) -> None:
+    plan = plan_of(wb, question)
+    assert plan.verdict_on_facts is on_facts
+    assert plan.yes_no or not on_facts
+
+
+def test_a_yes_no_on_the_questions_own_facts_is_disclosed_not_guessed(wb: Workbench) -> None:
+    # whether the act's duty holds for "our retailer" is for the analyst: the rules are quoted, the yes or no is
+    # disclosed as not given, and the loop does not end with nothing open
+    r = run(wb, "Our Canadian retailer sells toys and heard of a serious incident. Must it report the incident?")
+    assert r.answer.verdict is None
+    assert any(c.kind == "finding" for _, c in r.answer.claims())
+    [d] = [d for d in r.residual_deficiencies if d.subject == "*:verdict"]
+    assert not d.correctable and "Must it report the incident?" in d.description
+    assert r.termination_reason != "no_open_deficiencies"
+    rendered = render_markdown(r.answer)
+    assert "## Not answered by the draft" in rendered
+    assert "No yes or no on the facts the question sets out" in rendered
+    assert "holds no source stating a direct yes or no" not in rendered
+
+
 def test_without_having_to_denies_the_duty_it_goes_on_to_name(tmp_path: Path) -> None:
     # "without having to report internally first" denies a duty to report internally first
     law = plain_doc(

@@ -17,7 +17,7 @@ from core.engines.base import EngineContext
 from core.engines.offline.aspects import states_need
 from core.engines.offline.sources import usable
 from core.engines.offline.verdicts import presents_as_pending
-from core.engines.text import quote_in
+from core.engines.text import quote_in, yes_no_sentence
 
 T = DeficiencyType
 
@@ -143,8 +143,29 @@ def coverage_deficiencies(plan: ResearchPlan, answered: list[str], ctx: EngineCo
             continue
         if not item.answerable:
             continue
-        out.append(_item_gap(item))
+        out.append(
+            _facts_verdict_gap(item, plan)
+            if item.aspect == Aspect.verdict and plan.verdict_on_facts
+            else _item_gap(item)
+        )
     return out
+
+
+def _facts_verdict_gap(item: PlanItem, plan: ResearchPlan) -> Deficiency:
+    """The yes or no a question asks on facts it sets out: the offline engine quotes the rules but does not apply
+    them to those facts, and no retrieval changes that, so the gap is disclosed at once."""
+    asked = yes_no_sentence(plan.question) or plan.question
+    return Deficiency(
+        deficiency_type=T.insufficient_specificity,
+        subject=str(ItemSubject(item.id)),
+        severity=Severity.high,
+        affected_section=item.jurisdiction,
+        correctable=False,
+        description=(
+            f'The question asks for a yes or no on facts it sets out ("{asked}"); the rule engine quotes the '
+            "rules it found but does not apply them to those facts: an analyst (or the model engine) must."
+        ),
+    )
 
 
 def _item_gap(item: PlanItem) -> Deficiency:

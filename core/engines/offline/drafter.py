@@ -131,6 +131,8 @@ def _verdict(
     per jurisdiction when asked for each; else one, or one per part of a question that asks two things ("must X
     ..., and must Y ...?"), in the order asked."""
     question = plan.question
+    if plan.verdict_on_facts:
+        return None  # the rules are quoted; whether they hold on the question's own facts is disclosed as open
     if asked_change(question):
         return change_verdict(item, plan, cands, ctx)
     if per_jurisdiction(plan):

@@ -25,7 +25,7 @@ from core.domain.plan import (
 from core.engines.base import EngineContext, PlanResult
 from core.engines.offline.recall import Unplanned, unplanned
 from core.engines.offline.relevance import subject_treated
-from core.engines.text import STOPWORDS, YES_NO, stem, terms
+from core.engines.text import STOPWORDS, YES_NO, asks_on_facts, stem, terms
 
 ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
     Aspect.threshold: re.compile(
@@ -255,7 +255,8 @@ class OfflinePlanner:
         aspects = asked_aspects(question)
         if entities and Aspect.scope not in aspects:
             aspects.append(Aspect.scope)
-        yes_no = bool(YES_NO.search(question))
+        on_facts = asks_on_facts(question)
+        yes_no = bool(YES_NO.search(question)) or on_facts
         if yes_no and Aspect.date not in aspects:
             aspects.append(Aspect.date)  # whether something exists or applies depends on when
         named = named_documents(question, catalog)
@@ -304,6 +305,7 @@ class OfflinePlanner:
             named_doc_ids=tuple(named),
             history_doc_ids=tuple(history_docs),
             yes_no=yes_no,
+            verdict_on_facts=on_facts,
             comparison=comparison and len(jurisdictions) > 1,
             items=tuple(items),
             planner=self.name,
