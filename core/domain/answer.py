@@ -92,6 +92,14 @@ class Gap(BaseModel):
     the corpus')."""
 
 
+def item_asks(item: PlanItem, plan: ResearchPlan | None = None) -> str:
+    """What the item asks, as the object of a sentence ("the deadlines and time limits for Canada")."""
+    if item.jurisdiction == ANY_JURISDICTION:
+        return item.aspect.asks
+    planned = plan.jurisdiction(item.jurisdiction) if plan is not None else None
+    return f"{item.aspect.asks} for {planned.name if planned is not None else jurisdiction_name(item.jurisdiction)}"
+
+
 def gap_for(
     item: PlanItem,
     plan: ResearchPlan | None = None,
@@ -103,11 +111,12 @@ def gap_for(
     never from the question's words: not in the corpus, (passages retrieved) not answered by the draft, naming
     the passages found, (`struck`: who, why) no longer answered since a person struck its claim, or (`unverified`:
     document ids) stated only by uploads no analyst has verified, or (a yes/no on facts the question sets out, see
-    `ResearchPlan.verdict_on_facts`) not applied to those facts by the rule engine; so the corpus is not blamed for what the draft
-    left out or an analyst took out, and an answer that states the item does not sit beside "no source"."""
+    `ResearchPlan.verdict_on_facts`) not applied to those facts by the rule engine; so the corpus is not blamed
+    for what the draft left out or an analyst took out, and an answer that states the item does not sit beside
+    "no source"."""
     planned = plan.jurisdiction(item.jurisdiction) if plan is not None else None
     name = planned.name if planned is not None else jurisdiction_name(item.jurisdiction)
-    what = item.aspect.asks if item.jurisdiction == ANY_JURISDICTION else f"{item.aspect.asks} for {name}"
+    what = item_asks(item, plan)
     if struck is not None:
         by, why = struck
         return Gap(

@@ -31,6 +31,7 @@ from core.domain.plan import Aspect, PlanItem, ResearchPlan
 from core.domain.records import Deficiency, DeficiencyType, Evidence
 from core.engines.offline import OfflineCritic
 from core.engines.offline.aspects import states_need
+from core.engines.offline.coverage import coverage_deficiencies
 from core.engines.offline.drafter import _grounds
 from core.engines.offline.planner import asked_aspects
 from core.engines.offline.relevance import feature
@@ -146,6 +147,8 @@ def test_a_member_state_that_says_where_is_no_topic_word(
         ("How large can a recall fine get in Canada?", {Aspect.threshold, Aspect.penalty}, set()),
         ("When is the annual recall report due in Canada?", {Aspect.deadline}, set()),
         ("What due diligence must a supplier carry out in Canada?", {Aspect.obligation}, {Aspect.deadline}),
+        ("Can a UK payday lender charge more than 0.8% interest per day?", {Aspect.threshold}, {Aspect.deadline}),
+        ("Must a recall be reported within three days?", {Aspect.deadline}, set()),
     ],
 )
 def test_the_wording_asks_for_what_it_names_and_a_modal_verb_asking_when_asks_no_duties(
@@ -155,7 +158,7 @@ def test_the_wording_asks_for_what_it_names_and_a_modal_verb_asking_when_asks_no
     the rules impose (an obligation item drew in every "must" sentence of the source); a duty asked beside it still
     is. "Do the rules apply yet?" asks whether, not what they require; a "period" is a length of time; "mandatory"
     asks what is required; a cap, a ceiling, a rate and "how large" ask for a figure; "when is it due" asks for a
-    deadline, "due diligence" does not."""
+    deadline, "due diligence" does not; a rate "per day" asks for a figure, not a time limit."""
     found = set(asked_aspects(question))
     assert asked <= found and not (not_asked & found)
 
@@ -279,6 +282,19 @@ def test_a_yes_no_on_the_questions_own_facts_is_disclosed_not_guessed(wb: Workbe
     assert "## Not answered by the draft" in rendered
     assert "No yes or no on the facts the question sets out" in rendered
     assert "holds no source stating a direct yes or no" not in rendered
+
+
+def test_an_unanswered_item_is_said_from_what_it_asks_not_from_the_questions_words(wb: Workbench) -> None:
+    plan = plan_of(wb, "By when must a Canadian retailer with 0.8% market share report a recall?")
+    [item] = [i for i in plan.items if i.id == "CA:deadline"]
+    assert "0.8%" in item.ask  # a decimal stays whole in the ask shown with the plan
+    [gap] = coverage_deficiencies(
+        plan, [i.id for i in plan.items if i.id != item.id], Deps.context_of(wb.store(), RECALL_AS_OF)
+    )
+    assert gap.description == (
+        "The answer does not answer a part of the question: it does not state by when it must be done (a period or "
+        "a date) for Canada."
+    )
 
 
 def test_without_having_to_denies_the_duty_it_goes_on_to_name(tmp_path: Path) -> None:

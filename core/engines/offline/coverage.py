@@ -8,7 +8,7 @@ no source for) is a deficiency no retrieval can fix: it is disclosed at once.
 
 from __future__ import annotations
 
-from core.domain.answer import Answer, Claim
+from core.domain.answer import Answer, Claim, item_asks
 from core.domain.corrections import ItemSubject, JurisdictionSubject, filter_of
 from core.domain.gazetteer import currency_hint, same_jurisdiction
 from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
@@ -146,7 +146,7 @@ def coverage_deficiencies(plan: ResearchPlan, answered: list[str], ctx: EngineCo
         out.append(
             _facts_verdict_gap(item, plan)
             if item.aspect == Aspect.verdict and plan.verdict_on_facts
-            else _item_gap(item)
+            else _item_gap(item, plan)
         )
     return out
 
@@ -168,14 +168,14 @@ def _facts_verdict_gap(item: PlanItem, plan: ResearchPlan) -> Deficiency:
     )
 
 
-def _item_gap(item: PlanItem) -> Deficiency:
+def _item_gap(item: PlanItem, plan: ResearchPlan) -> Deficiency:
     code = item.jurisdiction
     return Deficiency(
         deficiency_type=T.insufficient_specificity,
         subject=str(ItemSubject(item.id)),
         severity=Severity.high,
         affected_section=code,
-        description=f"The answer does not answer a part of the question: {item.ask}.",
+        description=f"The answer does not answer a part of the question: it does not state {item_asks(item, plan)}.",
         suggested_correction_query=item.query,
         correction_filter=filter_of(jurisdictions=[] if code == ANY_JURISDICTION else [code], items=[item.id]),
     )

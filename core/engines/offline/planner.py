@@ -60,7 +60,8 @@ ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
     Aspect.deadline: re.compile(
         r"by when|\bwithin\b|\bperiods?\b|\bdue\b(?! diligence)|deadline|time limit|"
         r"how (?:soon|quickly|fast|many (?:days|hours|weeks|months))|"
-        r"no later than|how long(?!.{0,40}\b(?:keep|kept|retain|stor|preserv|hold))|\bdays?\b|\bhours?\b",
+        r"no later than|how long(?!.{0,40}\b(?:keep|kept|retain|stor|preserv|hold))|"
+        r"(?<!\bper )(?<!\ba )(?<!\ban )(?<!\beach )(?<!\bevery )\b(?:days?|hours?)\b",
         re.I,
     ),
     Aspect.penalty: re.compile(
@@ -274,7 +275,9 @@ class OfflinePlanner:
         items: list[PlanItem] = []
         codes = answering_codes(jurisdictions, unknown)
         words_for = {c: " ".join(dict.fromkeys(_words_for(c, places, jurisdictions))) for c in codes}
-        topic_text = " ".join(w for w in re.findall(r"[\w%$€£-]+", question) if stem(w) in topic or re.search(r"\d", w))
+        topic_text = " ".join(
+            w for w in re.findall(r"\d+(?:[.,]\d+)*%?|[\w%$€£-]+", question) if stem(w) in topic or re.search(r"\d", w)
+        )
         for code in codes:
             asked = question_for(question, code, codes, catalog)
             for aspect in aspects:
