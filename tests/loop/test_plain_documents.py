@@ -297,6 +297,25 @@ def test_an_unanswered_item_is_said_from_what_it_asks_not_from_the_questions_wor
     )
 
 
+def test_a_verdict_on_a_named_place_rests_on_its_own_law_before_a_wider_one(tmp_path: Path) -> None:
+    state = plain_doc("xy-ny-retaliation-law", "New York retaliation law summary", "US-NY", date(2022, 1, 26))
+    federal = plain_doc("xy-us-fraud-act", "US federal fraud reporting act summary", "US", date(2002, 7, 30))
+    corpus = [
+        (state, ["The law protects an employee who reports a violation of law to a government agency."]),
+        (
+            federal,
+            [
+                "The federal act protects an employee of a listed company who reports securities fraud or mail "
+                "fraud to a government agency, a member of Congress or a supervisor."
+            ],
+        ),
+    ]
+    wb = workbench_on(tmp_path, corpus)
+    r = run(wb, "Does New York law protect an employee who reports fraud to a government agency?")
+    assert verdict_words(r.answer.verdict) == {"*": "yes"}
+    assert {q.doc_id for q in r.answer.verdict.citations} == {"xy-ny-retaliation-law"}
+
+
 def test_without_having_to_denies_the_duty_it_goes_on_to_name(tmp_path: Path) -> None:
     # "without having to report internally first" denies a duty to report internally first
     law = plain_doc(

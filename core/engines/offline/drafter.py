@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from core.domain.answer import Answer, Claim, Gap, Quote, gap_for
 from core.domain.documents import DocStatus, Hit
 from core.domain.figures import days_of_year, figures
+from core.domain.gazetteer import same_jurisdiction
 from core.domain.plan import Aspect, PlanItem, ResearchPlan
 from core.domain.records import Deficiency, Evidence
 from core.engines.base import DraftResult, EngineContext
@@ -143,7 +144,7 @@ def _verdict(
     asked = _asked(plan)
     grounds = _grounds(plan)
     if len(parts) < 2:
-        return _one_verdict(item, cands, passages, asked, grounds, ctx, plan.answer_codes())
+        return _one_verdict(item, cands, passages, asked, grounds, ctx, plan.answer_codes(), _named(plan))
     claims: list[Claim] = []
     used: set[str] = set()
     for n, part in enumerate(parts, 1):
@@ -156,7 +157,7 @@ def _verdict(
         word = "No." if _denied(best.text, wanted) else "Yes."
         claims.append(Claim(text=f"({n}) {word} {best.text}", citations=best.quotes, history=best.history))
     if not claims:
-        return _one_verdict(item, cands, passages, asked, grounds, ctx, plan.answer_codes())
+        return _one_verdict(item, cands, passages, asked, grounds, ctx, plan.answer_codes(), _named(plan))
     return Claim(
         text=" ".join(c.text for c in claims),
         plan_item_ids=(item.id,),
@@ -246,6 +247,11 @@ def _denied(sentence: str, wanted: set[str]) -> bool:
     return False
 
 
+def _named(plan: ResearchPlan) -> list[str]:
+    """The codes of the places the question names itself (not the wider ones answering for them)."""
+    return [j.code for j in plan.jurisdictions]
+
+
 def _one_verdict(
     item: PlanItem,
     cands: list[Candidate],
@@ -254,6 +260,7 @@ def _one_verdict(
     grounds: Grounds,
     ctx: EngineContext,
     codes: Sequence[str],
+    named: Sequence[str] = (),
 ) -> Claim | None:
     """'Yes.' or 'No.' followed by the best supporting sentence, the sentences just before it that speak of the
     same thing (what the rule is), and the following ones up to a denial or limit that decides the answer: the
@@ -261,13 +268,16 @@ def _one_verdict(
     "must not take retaliatory action against an employee who reports" protects the reporter, it denies nothing
     asked. The best candidate must speak to the question's yes/no sentence (`grounds`, see `Grounds.by`); none of
     the first VERDICT_TRIES doing so, there is no verdict (the item stays open and is disclosed), never a guessed
-    "Yes". A "Yes" that rests on an act not yet applicable at the as-of date is "No, not yet" with its date: the
+    "Yes". Of those that do, one from a place the question names (`named`) goes first: "Does New York law protect
+    ...?" is answered from New York's law, not from a federal act that also applies there. A "Yes" that rests on an act not yet applicable at the as-of date is "No, not yet" with its date: the
     question asks what applies then; when only a proposal of `codes` speaks to the question, the verdict is "No,
     only proposed" (`proposed_verdict`). The quotes let the analyst check it."""
-    for best in cands[:VERDICT_TRIES]:
-        verdict = _stated_verdict(item, best, passages, asked)
-        if grounds.by(verdict.said):
-            return _not_yet(verdict, best, ctx)
+    tried = [(best, _stated_verdict(item, best, passages, asked)) for best in cands[:VERDICT_TRIES]]
+    grounded = [(best, verdict) for best, verdict in tried if grounds.by(verdict.said)]
+    own = [g for g in grounded if any(same_jurisdiction(code, g[0].jurisdiction) for code in named)]
+    if grounded:
+        best, verdict = (own or grounded)[0]
+        return _not_yet(verdict, best, ctx)
     if not grounds.words:
         return None
     return proposed_verdict(item, grounds.by, codes, cands, ctx)
