@@ -289,6 +289,13 @@ def is_anaphoric(sentence: str) -> bool:
     return bool(ANAPHORIC_OPENERS.match(text)) or bool(DEMONSTRATIVE.search(" ".join(text.split()[:8])))
 
 
+def refers_back(before: str, after: str) -> bool:
+    """Whether `after` points back to `before` with a demonstrative naming something `before` states ("struck
+    these civil fines down" after "provided for a civil fine of up to EUR 10 million"), anywhere in the sentence."""
+    said = term_set(before)
+    return any(term_set(m.group(0).split(maxsplit=1)[-1]) & said for m in DEMONSTRATIVE.finditer(after))
+
+
 def normalised(text: str) -> str:
     """The text lower-cased with its white space collapsed: what `same_sentence` compares."""
     return " ".join(text.lower().split())

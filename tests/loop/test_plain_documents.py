@@ -316,6 +316,28 @@ def test_a_verdict_on_a_named_place_rests_on_its_own_law_before_a_wider_one(tmp_
     assert {q.doc_id for q in r.answer.verdict.citations} == {"xy-ny-retaliation-law"}
 
 
+def test_a_sentence_the_next_one_undoes_is_never_quoted_without_it(tmp_path: Path) -> None:
+    law = plain_doc(
+        "xy-vigilance-law",
+        "France vigilance law summary",
+        "FR",
+        date(2017, 3, 27),
+        authority="FR ministry of the economy",
+        instrument="law summary",
+    )
+    passages = [
+        "A large company must publish a vigilance plan. If the company has not complied within three months of a "
+        "formal notice, the court may order it to publish the plan, subject to a periodic penalty payment. The bill "
+        "as passed by Parliament also provided for a civil fine of up to EUR 10 million for a company failing to "
+        "publish its plan, which could be tripled to EUR 30 million. In its decision of 23 March 2017 the "
+        "Constitutional Council struck these civil fines down, so the law contains no administrative or civil fine."
+    ]
+    wb = workbench_on(tmp_path, [(law, passages)])
+    r = run(wb, "What fines does a French company face for failing to publish a vigilance plan?")
+    fined = [c.text for _, c in r.answer.claims() if "EUR 10 million" in c.text]
+    assert fined and all("struck these civil fines down" in t for t in fined)
+
+
 def test_without_having_to_denies_the_duty_it_goes_on_to_name(tmp_path: Path) -> None:
     # "without having to report internally first" denies a duty to report internally first
     law = plain_doc(

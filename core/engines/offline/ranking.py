@@ -27,7 +27,7 @@ from core.engines.offline.relevance import (
     topical_sentence,
 )
 from core.engines.offline.sources import usable
-from core.engines.text import is_anaphoric, same_sentence, sentences, term_set, terms
+from core.engines.text import is_anaphoric, refers_back, same_sentence, sentences, term_set, terms
 
 ENTITY_SOURCE = 0.5
 """A source that declares it applies to the entity type the question names, and a sentence that names it (in
@@ -80,6 +80,21 @@ heldout residual severity 1.82 -> 1.70, nothing lower; at 1.0 the same, at 0.5 o
 answers."""
 CONTINUES = 3
 """Content words a following sentence must share with a chosen one to be its continuation."""
+
+
+QUALIFIER = re.compile(
+    r"\b(?:no|not|never|none|struck|annull?\w*|repeal\w*|invalidat\w*|revoked|withdrawn|however|except\w*|"
+    r"unless|only|but)\b",
+    re.I,
+)
+"""Words by which a sentence limits or undoes what it refers back to."""
+
+
+def qualified_by(before: str, after: str) -> bool:
+    """Whether `after` limits or undoes what `before` states, pointing back to it ("The bill provided for a civil
+    fine of up to EUR 10 million." "The Constitutional Council struck these civil fines down, so the law contains
+    no fine."): `before` is never quoted without it. (The limit may be quoted alone: it says what holds.)"""
+    return refers_back(before, after) and bool(QUALIFIER.search(after))
 
 
 def continues(before: str, after: str) -> bool:
@@ -146,6 +161,9 @@ def candidates(
                 if i == 0 or is_anaphoric(sents[i - 1]) or has_instructions(sents[i - 1]):
                     continue
                 quote_texts = [sents[i - 1], sent]
+            nxt = sents[i + 1] if i + 1 < len(sents) else ""
+            if nxt and qualified_by(sent, nxt) and not has_instructions(nxt):
+                quote_texts.append(nxt)
             named = 0.4 if doc_id in plan.named_doc_ids else 0.0
             named += ENTITY_SOURCE if set(plan.entity_types) & set(doc.applies_to) else 0.0
             named += ENTITY_SOURCE if any(set(t) <= said_terms(set(t), sent, t) for t in entity_terms) else 0.0
@@ -159,11 +177,11 @@ def candidates(
                 + (DUTY_BY if duty_asked and DUTY.search(sent) else 0.0)
                 + 0.5 / (1 + rank)
             )
-            nxt = sents[i + 1] if i + 1 < len(sents) else ""
             follow = (
                 nxt
                 if (
                     nxt
+                    and nxt not in quote_texts
                     and continues(sent, nxt)
                     and feature(item, nxt, plan, hint) >= 1.0
                     and said_terms(topic, nxt, plan.topic_terms)
