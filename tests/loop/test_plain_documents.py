@@ -35,7 +35,7 @@ from core.engines.offline.coverage import coverage_deficiencies
 from core.engines.offline.drafter import _grounds
 from core.engines.offline.planner import asked_aspects
 from core.engines.offline.relevance import feature
-from core.engines.offline.revisers import revise_specificity
+from core.engines.offline.revisers import _best_sentence, revise_specificity
 from core.engines.text import quote_in, sentences, term_set
 from core.evaluation.facts import fact_found
 from core.evaluation.scores import cut_sentences, duplicate_sentences
@@ -336,6 +336,33 @@ def test_a_sentence_the_next_one_undoes_is_never_quoted_without_it(tmp_path: Pat
     r = run(wb, "What fines does a French company face for failing to publish a vigilance plan?")
     fined = [c.text for _, c in r.answer.claims() if "EUR 10 million" in c.text]
     assert fined and all("struck these civil fines down" in t for t in fined)
+
+
+def test_a_correction_quotes_the_sentence_that_undoes_its_evidence_with_it(tmp_path: Path) -> None:
+    law = plain_doc("xy-vigilance-law", "France vigilance law summary", "FR", date(2017, 3, 27))
+    text = (
+        "The bill as passed by Parliament also provided for a civil fine of up to EUR 10 million for a company "
+        "failing to publish its vigilance plan. In its decision of 23 March 2017 the Constitutional Council struck "
+        "these civil fines down, so the law contains no administrative or civil fine."
+    )
+    wb = workbench_on(tmp_path, [(law, [text])])
+    ctx = Deps.context_of(wb.store(), RECALL_AS_OF)
+    [hit] = wb.store().search("civil fine vigilance plan", k=1)
+    evidence = Evidence(
+        deficiency_id="d1",
+        query="civil fine vigilance plan",
+        doc_id=hit.doc_id,
+        chunk_id=hit.chunk_id,
+        title=law.title,
+        jurisdiction="FR",
+        status="in_force",
+        snippet=text,
+        score=1.0,
+        cycle=1,
+    )
+    claim = _best_sentence([evidence], ctx, "civil fine for failing to publish a vigilance plan", Answer())
+    assert claim is not None and claim.text.endswith("so the law contains no administrative or civil fine.")
+    assert [q.quote[:20] for q in claim.citations] == ["The bill as passed b", "In its decision of 2"]
 
 
 def test_without_having_to_denies_the_duty_it_goes_on_to_name(tmp_path: Path) -> None:

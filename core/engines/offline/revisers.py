@@ -30,6 +30,7 @@ from core.engines.offline.ranking import (
     extended,
     item_budget,
     pick,
+    qualified_by,
     section_code,
     starts_whole,
 )
@@ -219,14 +220,18 @@ def _best_sentence(
             DocStatus.not_yet_applicable,
         ):
             continue
-        for s in sentences(text):
+        sents = sentences(text)
+        for i, s in enumerate(sents):
             score = overlap(wanted, s)
             if score < 0.5 or is_anaphoric(s) or not keep(s, doc.jurisdiction) or normalised(s) in said:
                 continue
             if has_instructions(s) or not starts_whole(s):
                 continue
+            nxt = sents[i + 1] if i + 1 < len(sents) else ""
+            quoted = [s, nxt] if nxt and qualified_by(s, nxt) and not has_instructions(nxt) else [s]
             if best is None or score > best[0]:
-                best = (score, Claim(text=s, citations=(Quote(doc_id=doc_id, chunk_id=chunk_id, quote=s),)))
+                quotes = tuple(Quote(doc_id=doc_id, chunk_id=chunk_id, quote=q) for q in quoted)
+                best = (score, Claim(text=" ".join(quoted), citations=quotes))
     return best[1] if best else None
 
 
