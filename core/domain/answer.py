@@ -87,9 +87,9 @@ class Gap(BaseModel):
     """Who struck the claim that answered the item, when that is why it is open."""
     unverified: tuple[str, ...] = ()
     """The uploads no analyst has verified that alone state the item, when that is why it counts as open."""
-    not_applied: bool = False
-    """A yes or no asked on the question's own facts, which the rule engine does not give (the draft's gap, not
-    the corpus')."""
+    no_verdict: bool = False
+    """The direct yes or no the draft does not give (none is applied to the facts a question sets out, and none
+    is guessed where no passage speaks to the question as asked): the draft's gap, not the corpus'."""
 
 
 def item_asks(item: PlanItem, plan: ResearchPlan | None = None) -> str:
@@ -110,8 +110,8 @@ def gap_for(
     """The plain statement of a plan item left open, made from what the item asks (its jurisdiction and aspect),
     never from the question's words: not in the corpus, (passages retrieved) not answered by the draft, naming
     the passages found, (`struck`: who, why) no longer answered since a person struck its claim, or (`unverified`:
-    document ids) stated only by uploads no analyst has verified, or (a yes/no on facts the question sets out, see
-    `ResearchPlan.verdict_on_facts`) not applied to those facts by the rule engine; so the corpus is not blamed
+    document ids) stated only by uploads no analyst has verified, or (a verdict item) a yes or no the draft does not
+    give, on facts the question sets out (`ResearchPlan.verdict_on_facts`) or at all; so the corpus is not blamed
     for what the draft left out or an analyst took out, and an answer that states the item does not sit beside
     "no source"."""
     planned = plan.jurisdiction(item.jurisdiction) if plan is not None else None
@@ -124,15 +124,19 @@ def gap_for(
             text=f"{by} struck the claim stating {what} ({why.rstrip('.')}); no other claim states it.",
             struck_by=by,
         )
-    if item.aspect == Aspect.verdict and plan is not None and plan.verdict_on_facts and not unverified:
+    if item.aspect == Aspect.verdict and not unverified:
+        on_facts = plan is not None and plan.verdict_on_facts
         return Gap(
             plan_item_id=item.id,
             text=(
                 "No yes or no on the facts the question sets out: the rule engine quotes the rules it found but does "
                 "not apply them to those facts."
+                if on_facts
+                else "No direct yes or no: no passage found states one for the question as asked; what the sources "
+                "say is quoted above."
             ),
             retrieved=tuple(dict.fromkeys(retrieved)),
-            not_applied=True,
+            no_verdict=True,
         )
     if retrieved:
         found = ", ".join(dict.fromkeys(retrieved))
@@ -308,10 +312,10 @@ def gap_groups(answer: Answer) -> list[tuple[str, list[Gap]]]:
     groups left out): the draft did not use the passages found, an analyst struck the claim, only unverified
     uploads state it, or the corpus holds nothing on it. The pages and every export show the same groups."""
     groups = (
-        (DRAFT_GAP_HEADING, [g for g in answer.gaps if g.retrieved or g.not_applied]),
+        (DRAFT_GAP_HEADING, [g for g in answer.gaps if g.retrieved or g.no_verdict]),
         (STRUCK_GAP_HEADING, [g for g in answer.gaps if g.struck_by and not g.retrieved]),
         (UNVERIFIED_GAP_HEADING, [g for g in answer.gaps if g.unverified]),
-        (GAP_HEADING, [g for g in answer.gaps if not (g.retrieved or g.struck_by or g.unverified or g.not_applied)]),
+        (GAP_HEADING, [g for g in answer.gaps if not (g.retrieved or g.struck_by or g.unverified or g.no_verdict)]),
     )
     return [(heading, gaps) for heading, gaps in groups if gaps]
 

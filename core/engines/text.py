@@ -237,8 +237,8 @@ def sentences(text: str) -> list[str]:
     """Whole sentences of a passage, in order; headings and short label lines are left out."""
     out: list[str] = []
     for para in clean_passage(text).splitlines():
-        if para[-1] not in ".!?:;)" and len(para.split()) <= 12:
-            continue
+        if para[-1] not in ".!?:;" and not para.endswith((".)", "!)", "?)")) and len(para.split()) <= 12:
+            continue  # a short line without a full stop is a heading ("CDD triggers before 2026 (regulation 27)")
         for s in _segment(para):
             if len(s) >= 25 and s[-1] in ".!?)\"'":
                 out.append(s)

@@ -220,6 +220,10 @@ def test_a_verdict_the_sources_do_not_speak_to_is_a_disclosed_gap_not_a_guessed_
     assert r.answer.verdict is None
     assert any(d.subject == "*:verdict" for d in r.residual_deficiencies)
     assert r.termination_reason != "no_open_deficiencies"
+    # the draft gives no yes or no; the corpus is not said to hold nothing (it holds the act, quoted above)
+    rendered = render_markdown(r.answer)
+    assert "## Not answered by the draft\n- No direct yes or no: no passage found states one" in rendered
+    assert "holds no source stating a direct yes or no" not in rendered
 
 
 def test_a_yes_no_sentence_asking_on_is_grounded_on_its_yes_no_part(wb: Workbench) -> None:
@@ -450,6 +454,15 @@ def test_a_topical_documents_figure_answers_in_its_own_words(tmp_path: Path) -> 
     wb = workbench_on(tmp_path, [(act, passages)])
     r = run(wb, "What size thresholds trigger supply chain slavery disclosure duties in Australia?")
     assert any("AUD 100 million" in c.text for _, c in r.answer.claims())
+
+
+def test_a_short_line_ending_in_a_bracket_is_a_heading_not_a_sentence() -> None:
+    # chunks keep their section heading as a first line without its "#"
+    text = "CDD triggers before 30 June 2026 (regulation 27)\n\nUnder regulation 27, CDD applies to relationships."
+    assert sentences(text) == ["Under regulation 27, CDD applies to relationships."]
+    assert sentences("The duty applies to every firm (see regulation 27.)") == [
+        "The duty applies to every firm (see regulation 27.)"
+    ]
 
 
 def test_a_list_that_goes_on_with_its_lead_in_is_one_whole_sentence() -> None:
