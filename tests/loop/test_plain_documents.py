@@ -369,6 +369,46 @@ def test_a_correction_quotes_the_sentence_that_undoes_its_evidence_with_it(tmp_p
     assert [q.quote[:20] for q in claim.citations] == ["The bill as passed b", "In its decision of 2"]
 
 
+@pytest.mark.parametrize(
+    ("question", "said", "quoted"),
+    [
+        (
+            "Does the new XY consumer credit directive cover mortgages?",
+            {"*": "no"},
+            "secured by a mortgage on residential property remain outside the scope",
+        ),
+        (
+            "Does the new XY consumer credit directive cover buy-now-pay-later loans?",
+            {"*": "yes"},
+            "Buy-now-pay-later arrangements offered by third-party lenders come within scope",
+        ),
+        ("Does the new XY consumer credit directive cover pawn loans?", {}, ""),
+    ],
+)
+def test_a_verdict_rests_on_what_the_question_asks_of_the_law_not_on_the_laws_name(
+    tmp_path: Path, question: str, said: dict[str, str], quoted: str
+) -> None:
+    # every sentence of the directive's summary names it; only one on the thing asked about grounds a verdict, and
+    # "outside the scope" of that thing is a No
+    ccd = plain_doc(
+        "xy-ccd2",
+        "New XY Consumer Credit Directive summary",
+        "EU",
+        date(2023, 11, 19),
+        authority="EU legislature",
+        instrument="directive summary",
+    )
+    passages = [
+        "The new Consumer Credit Directive replaces the 2008 consumer credit directive and applies to credit "
+        "agreements of up to EUR 100,000. Buy-now-pay-later arrangements offered by third-party lenders come "
+        "within scope. Credit agreements secured by a mortgage on residential property remain outside the scope."
+    ]
+    wb = workbench_on(tmp_path, [(ccd, passages)])
+    r = run(wb, question)
+    assert verdict_words(r.answer.verdict) == said
+    assert quoted in (r.answer.verdict.text if r.answer.verdict else "")
+
+
 def test_without_having_to_denies_the_duty_it_goes_on_to_name(tmp_path: Path) -> None:
     # "without having to report internally first" denies a duty to report internally first
     law = plain_doc(

@@ -52,6 +52,12 @@ GROUNDED = 0.5
 """Share of the yes/no sentence's words a verdict's supporting sentence must state."""
 VERDICT_TRIES = 5
 """Candidates, best first, searched for one that speaks to the yes/no sentence."""
+SCOPE_DENIAL = re.compile(
+    r"\b(?:outside (?:the |its |their )?scope|out of (?:the |its )?scope|falls? outside|"
+    r"not (?:be )?(?:covered|in scope|within (?:the |its )?scope)|excluded from)\b",
+    re.I,
+)
+"""Wording that puts something outside what the rules cover: a No to whether they cover it."""
 DENIAL_WINDOW = 4
 """The verdict with its context stays within about one plan item's words."""
 
@@ -211,16 +217,23 @@ class Grounds:
     amounts: frozenset[tuple[str, float]]
     days: frozenset[tuple[int, int]]
 
-    def by(self, sentence: str) -> bool:
+    def by(self, sentence: str, source: str = "") -> bool:
         """Whether the sentence states at least GROUNDED of the words and, when the part names a figure or a day,
         one of them: "the Home Office launched a registry" grounds neither a Yes nor a No to "must companies file
         on the registry by 30 September?", nor does "A manufacturer must report an incident within two days" to
-        whether a director can be jailed."""
-        if self.words and len(said_terms(set(self.words), sentence)) < GROUNDED * len(self.words):
+        whether a director can be jailed. The words the `source`'s own name states (its title and aliases: "new
+        Consumer Credit Directive") say which law, not what is asked of it: of the other words the sentence must
+        state GROUNDED, so "Directive (EU) 2023/2225 replaces the Consumer Credit Directive" grounds nothing about
+        mortgages, while "Buy-now-pay-later arrangements ... come within scope" grounds a question on them. An
+        asked figure or day the sentence states counts as one of the words it must state."""
+        named = said_terms(set(self.words), source) if source else set()
+        words = (set(self.words) - named) or set(self.words)
+        dated = bool(self.amounts or self.days)
+        stated = bool(self.amounts & {f.key for f in figures(sentence)} or self.days & days_of_year(sentence))
+        if dated and not stated:
             return False
-        if self.amounts or self.days:
-            return bool(self.amounts & {f.key for f in figures(sentence)} or self.days & days_of_year(sentence))
-        return True
+        # the asked figure or day, when stated, is one of what the sentence must speak to
+        return not words or len(said_terms(words, sentence)) + stated >= GROUNDED * (len(words) + dated)
 
 
 def _grounds(plan: ResearchPlan) -> Grounds:
@@ -239,7 +252,11 @@ def _grounds(plan: ResearchPlan) -> Grounds:
 
 def _denied(sentence: str, wanted: set[str]) -> bool:
     """Whether the sentence denies what a part of the question asks: a negation within the few words before one
-    of that part's own words ("does not have to report" for "must ... report")."""
+    of that part's own words ("does not have to report" for "must ... report"), or a sentence on one of them
+    that puts it outside the rules' scope ("Credit agreements secured by a mortgage ... remain outside the
+    scope")."""
+    if SCOPE_DENIAL.search(sentence) and term_set(sentence) & wanted:
+        return True
     words = sentence.split()
     for i, word in enumerate(words):
         if term_set(word) & wanted and NEGATION.search(" ".join(words[max(0, i - DENIAL_WINDOW) : i])):
@@ -272,8 +289,10 @@ def _one_verdict(
     ...?" is answered from New York's law, not from a federal act that also applies there. A "Yes" that rests on an act not yet applicable at the as-of date is "No, not yet" with its date: the
     question asks what applies then; when only a proposal of `codes` speaks to the question, the verdict is "No,
     only proposed" (`proposed_verdict`). The quotes let the analyst check it."""
-    tried = [(best, _stated_verdict(item, best, passages, asked)) for best in cands[:VERDICT_TRIES]]
-    grounded = [(best, verdict) for best, verdict in tried if grounds.by(verdict.said)]
+    tried = [
+        (best, _stated_verdict(item, best, passages, _beyond_name(asked, best, ctx))) for best in cands[:VERDICT_TRIES]
+    ]
+    grounded = [(best, verdict) for best, verdict in tried if grounds.by(verdict.said, _source_name(best, ctx))]
     own = [g for g in grounded if any(same_jurisdiction(code, g[0].jurisdiction) for code in named)]
     if grounded:
         best, verdict = (own or grounded)[0]
@@ -281,6 +300,19 @@ def _one_verdict(
     if not grounds.words:
         return None
     return proposed_verdict(item, grounds.by, codes, cands, ctx)
+
+
+def _source_name(cand: Candidate, ctx: EngineContext) -> str:
+    """The title and aliases of the candidate's document: which law each of its sentences speaks of."""
+    doc = ctx.catalog.get(cand.doc_id)
+    return " ".join((doc.title, *doc.aliases)) if doc is not None else ""
+
+
+def _beyond_name(asked: set[str], cand: Candidate, ctx: EngineContext) -> set[str]:
+    """The asked words a denial must bear on, without those naming the candidate's own law: "Credit agreements
+    secured by a mortgage ... remain outside the scope" of the consumer credit directive denies nothing a question
+    on buy-now-pay-later loans under it asks."""
+    return (asked - said_terms(asked, _source_name(cand, ctx))) or asked
 
 
 def _not_yet(verdict: Claim, best: Candidate, ctx: EngineContext) -> Claim:
