@@ -321,14 +321,7 @@ def test_a_verdict_on_a_named_place_rests_on_its_own_law_before_a_wider_one(tmp_
 
 
 def test_a_sentence_the_next_one_undoes_is_never_quoted_without_it(tmp_path: Path) -> None:
-    law = plain_doc(
-        "xy-vigilance-law",
-        "France vigilance law summary",
-        "FR",
-        date(2017, 3, 27),
-        authority="FR ministry of the economy",
-        instrument="law summary",
-    )
+    law = plain_doc("xy-vigilance-law", "France vigilance law summary", "FR", date(2017, 3, 27))
     passages = [
         "A large company must publish a vigilance plan. If the company has not complied within three months of a "
         "formal notice, the court may order it to publish the plan, subject to a periodic penalty payment. The bill "
@@ -390,14 +383,7 @@ def test_a_verdict_rests_on_what_the_question_asks_of_the_law_not_on_the_laws_na
 ) -> None:
     # every sentence of the directive's summary names it; only one on the thing asked about grounds a verdict, and
     # "outside the scope" of that thing is a No
-    ccd = plain_doc(
-        "xy-ccd2",
-        "New XY Consumer Credit Directive summary",
-        "EU",
-        date(2023, 11, 19),
-        authority="EU legislature",
-        instrument="directive summary",
-    )
+    ccd = plain_doc("xy-ccd2", "New XY Consumer Credit Directive summary", "EU", date(2023, 11, 19))
     passages = [
         "The new Consumer Credit Directive replaces the 2008 consumer credit directive and applies to credit "
         "agreements of up to EUR 100,000. Buy-now-pay-later arrangements offered by third-party lenders come "
@@ -409,58 +395,46 @@ def test_a_verdict_rests_on_what_the_question_asks_of_the_law_not_on_the_laws_na
     assert quoted in (r.answer.verdict.text if r.answer.verdict else "")
 
 
-def test_without_having_to_denies_the_duty_it_goes_on_to_name(tmp_path: Path) -> None:
-    # "without having to report internally first" denies a duty to report internally first
-    law = plain_doc(
-        "fr-reporting-channels",
-        "France reporting channels law summary",
-        "FR",
-        date(2022, 9, 1),
-        authority="FR labour ministry",
-        instrument="law summary",
-    )
-    passages = [
-        "Since 2022, a whistleblower may choose to report internally or externally, without having to report "
-        "internally first. Employers with at least 50 staff must run an internal channel.",
-    ]
-    wb = workbench_on(tmp_path, [(law, passages)])
-    r = run(wb, "Must a whistleblower in France report internally before going to an authority?")
-    assert verdict_words(r.answer.verdict) == {"*": "no"}
-    assert "without having to report internally first" in r.answer.verdict.text
-
-
-def test_yes_no_parts_listed_with_commas_get_a_verdict_each(tmp_path: Path) -> None:
-    act = plain_doc(
-        "xy-disclosure-act",
-        "XY protected disclosure act summary",
-        "GB",
-        date(1999, 7, 2),
-        authority="GB employment ministry",
-        instrument="act summary",
-    )
-    passages = [
-        "Dismissal because of a protected disclosure is automatically unfair. There is no cap on compensation "
-        "for such a dismissal.",
-        "A claim to a tribunal must be brought within three months of the dismissal.",
-    ]
-    wb = workbench_on(tmp_path, [(act, passages)])
-    r = run(
-        wb, "Is a UK worker's dismissal after a disclosure unfair, is compensation capped, and how long may she claim?"
-    )
-    assert verdict_words(r.answer.verdict) == {"1": "yes", "2": "no"}
-    first, second = r.answer.verdict.text.split(" (2) ")
-    assert "automatically unfair" in first and "no cap on compensation" in second
+@pytest.mark.parametrize(
+    ("code", "passages", "question", "said", "quoted"),
+    [
+        (  # "without having to report internally first" denies a duty to report internally first
+            "FR",
+            [
+                "Since 2022, a whistleblower may choose to report internally or externally, without having to "
+                "report internally first. Employers with at least 50 staff must run an internal channel."
+            ],
+            "Must a whistleblower in France report internally before going to an authority?",
+            {"*": "no"},
+            ["without having to report internally first"],
+        ),
+        (  # yes/no parts listed with commas get a verdict each
+            "GB",
+            [
+                "Dismissal because of a protected disclosure is automatically unfair. There is no cap on "
+                "compensation for such a dismissal.",
+                "A claim to a tribunal must be brought within three months of the dismissal.",
+            ],
+            "Is a UK worker's dismissal after a disclosure unfair, is compensation capped, and how long may she claim?",
+            {"1": "yes", "2": "no"},
+            [
+                "(1) Yes. Dismissal because of a protected disclosure is automatically unfair.",
+                "(2) No. There is no cap",
+            ],
+        ),
+    ],
+)
+def test_verdicts_read_the_wording_of_question_and_source(
+    tmp_path: Path, code: str, passages: list[str], question: str, said: dict[str, str], quoted: list[str]
+) -> None:
+    doc = plain_doc(f"xy-{code.lower()}-act", f"{code} reporting act summary", code, date(2019, 1, 1))
+    r = run(workbench_on(tmp_path, [(doc, passages)]), question)
+    assert verdict_words(r.answer.verdict) == said
+    assert all(q in r.answer.verdict.text for q in quoted)
 
 
 def test_asked_within_how_long_something_must_be_done_the_duty_with_its_period_answers_first(tmp_path: Path) -> None:
-    rule = plain_doc(
-        "xy-insider-reporting",
-        "XY insider reporting rule summary",
-        "US",
-        date(2003, 8, 29),
-        authority="US securities regulator",
-        instrument="rule summary",
-    )
+    rule = plain_doc("xy-insider-reporting", "XY insider reporting rule summary", "US", date(2003, 8, 29))
     passages = [
         "For directors and officers, no trade may take place under a new plan until the later of 90 days after "
         "the plan is adopted or two business days after results are published on Form 10-Q.",

@@ -161,7 +161,10 @@ def _verdict(
         best = ranked[0]
         used.add(best.text)
         word = "No." if _denied(best.text, wanted) else "Yes."
-        claims.append(Claim(text=f"({n}) {word} {best.text}", citations=best.quotes, history=best.history))
+        said = {q.quote for c in claims for q in c.citations}
+        quotes = tuple(q for q in best.quotes if q.quote not in said) or best.quotes  # an earlier part quotes it
+        text = " ".join(q.quote for q in quotes)
+        claims.append(Claim(text=f"({n}) {word} {text}", citations=quotes, history=best.history))
     if not claims:
         return _one_verdict(item, cands, passages, asked, grounds, ctx, plan.answer_codes(), _named(plan))
     return Claim(
