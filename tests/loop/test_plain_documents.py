@@ -235,6 +235,21 @@ def test_a_yes_no_sentence_asking_on_is_grounded_on_its_yes_no_part(wb: Workbenc
     assert "canada" not in grounds and "canadian" not in grounds
 
 
+def test_an_act_asked_about_applying_later_is_no_answer_to_whether_it_was_postponed(tmp_path: Path) -> None:
+    # the directive's own pending status says nothing of a postponement; its text reports one, unverified
+    title = "XY corporate due diligence directive summary"
+    directive = plain_doc("xy-dd-directive", title, "EU", date(2027, 7, 26), status="not_yet_applicable")
+    text = (
+        "The XY corporate due diligence directive was adopted on 13 June 2024. A later directive is reported to "
+        "postpone its first application date by one year; this is not verified here."
+    )
+    r = run(
+        workbench_on(tmp_path, [(directive, [text])]), "Has the EU postponed the XY corporate due diligence directive?"
+    )
+    assert r.answer.verdict is None
+    assert any(d.subject == "*:verdict" for d in r.residual_deficiencies)
+
+
 def test_a_yes_from_an_act_not_yet_applicable_is_no_not_yet_with_its_date(tmp_path: Path) -> None:
     ban = plain_doc(
         "xy-forced-labour-ban",

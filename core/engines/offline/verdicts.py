@@ -97,11 +97,15 @@ def _part(
     code: str, plan: ResearchPlan, cands: Sequence[Candidate], ctx: EngineContext
 ) -> tuple[str, tuple[Quote, ...]] | None:
     """The verdict for one jurisdiction (ANY_JURISDICTION: all), with its quotes, or None when no source states
-    the change."""
+    the change. A pending source answers "No, only proposed / not yet" only when it is not itself the act whose
+    change is asked about: that the CSDDD applies only from 2027 does not say whether the EU postponed it."""
     docs = [d for d in ctx.catalog.all() if code in (ANY_JURISDICTION, d.jurisdiction)]
     in_force = [d for d in docs if ctx.catalog.status_at(d.id, ctx.as_of) == DocStatus.in_force]
     pending = [
-        d for d in docs if ctx.catalog.status_at(d.id, ctx.as_of) in (DocStatus.proposed, DocStatus.not_yet_applicable)
+        d
+        for d in docs
+        if ctx.catalog.status_at(d.id, ctx.as_of) in (DocStatus.proposed, DocStatus.not_yet_applicable)
+        and not _asked_about(d, plan)
     ]
     for doc in sorted(in_force, key=lambda d: d.effective or ctx.as_of, reverse=True):
         quote = _stating(doc, plan, ctx, made=True)
@@ -113,6 +117,20 @@ def _part(
         if quote is not None:
             return _beside_rule(pending_lead(doc, ctx.catalog.status_at(doc.id, ctx.as_of)), quote, rule)
     return None
+
+
+SUBJECT_NAMED = 0.75
+"""Share of the question's subject words a document's name must state to be the act the question asks about."""
+
+
+def _asked_about(doc: DocumentMeta, plan: ResearchPlan) -> bool:
+    """Whether the document is the act the question asks a change of: named in the question, or its title and
+    aliases state most of the question's subject words ("the corporate sustainability due diligence directive")."""
+    if doc.id in plan.named_doc_ids:
+        return True
+    words = [t for t in subject_terms(plan) if not CHANGE_WORD.match(t)]
+    name = " ".join((doc.title, *doc.aliases))
+    return bool(words) and len(said_terms(set(words), name, words)) >= SUBJECT_NAMED * len(words)
 
 
 def _in_force(doc_id: str, ctx: EngineContext) -> bool:
