@@ -25,7 +25,7 @@ from core.engines.offline.ranking import (
 )
 from core.engines.offline.relevance import said_terms
 from core.engines.offline.revisers import REVISERS
-from core.engines.offline.sources import NEGATION, cited
+from core.engines.offline.sources import NEGATION, cited, own_name
 from core.engines.offline.verdicts import (
     asked_change,
     change_verdict,
@@ -229,8 +229,7 @@ class Grounds:
         state GROUNDED, so "Directive (EU) 2023/2225 replaces the Consumer Credit Directive" grounds nothing about
         mortgages, while "Buy-now-pay-later arrangements ... come within scope" grounds a question on them. An
         asked figure or day the sentence states counts as one of the words it must state."""
-        named = said_terms(set(self.words), source) if source else set()
-        words = (set(self.words) - named) or set(self.words)
+        words = beyond_name(set(self.words), source)
         dated = bool(self.amounts or self.days)
         stated = bool(self.amounts & {f.key for f in figures(sentence)} or self.days & days_of_year(sentence))
         if dated and not stated:
@@ -292,10 +291,12 @@ def _one_verdict(
     ...?" is answered from New York's law, not from a federal act that also applies there. A "Yes" that rests on an act not yet applicable at the as-of date is "No, not yet" with its date: the
     question asks what applies then; when only a proposal of `codes` speaks to the question, the verdict is "No,
     only proposed" (`proposed_verdict`). The quotes let the analyst check it."""
+    named_as = {c.doc_id: _source_name(c, ctx) for c in cands[:VERDICT_TRIES]}
     tried = [
-        (best, _stated_verdict(item, best, passages, _beyond_name(asked, best, ctx))) for best in cands[:VERDICT_TRIES]
+        (best, _stated_verdict(item, best, passages, beyond_name(asked, named_as[best.doc_id])))
+        for best in cands[:VERDICT_TRIES]
     ]
-    grounded = [(best, verdict) for best, verdict in tried if grounds.by(verdict.said, _source_name(best, ctx))]
+    grounded = [(best, verdict) for best, verdict in tried if grounds.by(verdict.said, named_as[best.doc_id])]
     own = [g for g in grounded if any(same_jurisdiction(code, g[0].jurisdiction) for code in named)]
     if grounded:
         best, verdict = (own or grounded)[0]
@@ -306,16 +307,17 @@ def _one_verdict(
 
 
 def _source_name(cand: Candidate, ctx: EngineContext) -> str:
-    """The title and aliases of the candidate's document: which law each of its sentences speaks of."""
+    """The names the candidate's document gives itself (see `own_name`)."""
     doc = ctx.catalog.get(cand.doc_id)
-    return " ".join((doc.title, *doc.aliases)) if doc is not None else ""
+    return own_name(doc) if doc is not None else ""
 
 
-def _beyond_name(asked: set[str], cand: Candidate, ctx: EngineContext) -> set[str]:
-    """The asked words a denial must bear on, without those naming the candidate's own law: "Credit agreements
-    secured by a mortgage ... remain outside the scope" of the consumer credit directive denies nothing a question
-    on buy-now-pay-later loans under it asks."""
-    return (asked - said_terms(asked, _source_name(cand, ctx))) or asked
+def beyond_name(words: set[str], source: str) -> set[str]:
+    """The asked words without those the source's own name states (all of them when it states every one): what a
+    sentence of that source must speak to, and what its denial must bear on ("Credit agreements secured by a
+    mortgage ... remain outside the scope" of the consumer credit directive denies nothing a question on
+    buy-now-pay-later loans under it asks)."""
+    return (words - said_terms(words, source)) or words
 
 
 def _not_yet(verdict: Claim, best: Candidate, ctx: EngineContext) -> Claim:

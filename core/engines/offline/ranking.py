@@ -97,6 +97,13 @@ def qualified_by(before: str, after: str) -> bool:
     return refers_back(before, after) and bool(QUALIFIER.search(after))
 
 
+def qualifier_after(sents: Sequence[str], i: int) -> list[str]:
+    """The sentence after `sents[i]` when it qualifies it (`qualified_by`) and instructs no one: it is quoted with
+    it. Empty otherwise."""
+    nxt = sents[i + 1] if i + 1 < len(sents) else ""
+    return [nxt] if nxt and qualified_by(sents[i], nxt) and not has_instructions(nxt) else []
+
+
 def continues(before: str, after: str) -> bool:
     """Whether `after` goes on about what `before` states (CONTINUES content words shared)."""
     return len(term_set(before) & term_set(after)) >= CONTINUES
@@ -161,9 +168,8 @@ def candidates(
                 if i == 0 or is_anaphoric(sents[i - 1]) or has_instructions(sents[i - 1]):
                     continue
                 quote_texts = [sents[i - 1], sent]
+            quote_texts += qualifier_after(sents, i)
             nxt = sents[i + 1] if i + 1 < len(sents) else ""
-            if nxt and qualified_by(sent, nxt) and not has_instructions(nxt):
-                quote_texts.append(nxt)
             named = 0.4 if doc_id in plan.named_doc_ids else 0.0
             named += ENTITY_SOURCE if set(plan.entity_types) & set(doc.applies_to) else 0.0
             named += ENTITY_SOURCE if any(set(t) <= said_terms(set(t), sent, t) for t in entity_terms) else 0.0

@@ -30,7 +30,7 @@ from core.engines.offline.ranking import (
     extended,
     item_budget,
     pick,
-    qualified_by,
+    qualifier_after,
     section_code,
     starts_whole,
 )
@@ -227,8 +227,7 @@ def _best_sentence(
                 continue
             if has_instructions(s) or not starts_whole(s):
                 continue
-            nxt = sents[i + 1] if i + 1 < len(sents) else ""
-            quoted = [s, nxt] if nxt and qualified_by(s, nxt) and not has_instructions(nxt) else [s]
+            quoted = [s, *qualifier_after(sents, i)]
             if best is None or score > best[0]:
                 quotes = tuple(Quote(doc_id=doc_id, chunk_id=chunk_id, quote=q) for q in quoted)
                 best = (score, Claim(text=" ".join(quoted), citations=quotes))

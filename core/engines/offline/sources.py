@@ -31,6 +31,11 @@ def short_name(doc: DocumentMeta) -> str:
     return doc.aliases[0]
 
 
+def own_name(doc: DocumentMeta) -> str:
+    """Every name the document gives itself (its title and aliases): which act each of its sentences speaks of."""
+    return " ".join((doc.title, *doc.aliases))
+
+
 def cited(answer: Answer, ctx: EngineContext, usage: Usage | None = None, notes: tuple[str, ...] = ()) -> DraftResult:
     """A drafter's result for `answer`: its sources that are unverified uploads noted (the rendering marks the
     claims resting only on them) and the citation records of what it cites."""

@@ -21,7 +21,7 @@ from core.domain.plan import ANY_JURISDICTION, PlanItem, ResearchPlan
 from core.engines.base import EngineContext
 from core.engines.offline.ranking import Candidate
 from core.engines.offline.relevance import min_relevance, said_terms, subject_terms
-from core.engines.offline.sources import short_name
+from core.engines.offline.sources import own_name, short_name
 from core.engines.text import is_anaphoric, sentences
 
 CHANGE_STEMS = (
@@ -129,8 +129,7 @@ def _asked_about(doc: DocumentMeta, plan: ResearchPlan) -> bool:
     if doc.id in plan.named_doc_ids:
         return True
     words = [t for t in subject_terms(plan) if not CHANGE_WORD.match(t)]
-    name = " ".join((doc.title, *doc.aliases))
-    return bool(words) and len(said_terms(set(words), name, words)) >= SUBJECT_NAMED * len(words)
+    return bool(words) and len(said_terms(set(words), own_name(doc), words)) >= SUBJECT_NAMED * len(words)
 
 
 def _in_force(doc_id: str, ctx: EngineContext) -> bool:
