@@ -4,7 +4,9 @@ A 10-cycle, 40-deficiency session is written with the real checkpointer (graph.u
 then runs the review node so the interrupt is real). Each page of app.py is rerun under AppTest with that session
 open; the bare page is a script with the same widgets (same counts: cards, residual lines, charts, tables) filled
 with literals, so it does no data work. Both include AppTest's own overhead; the ratio isolates the page's data
-work. Target: every page <= 250 ms of script time.
+work. Target: every page <= 250 ms of script time. AppTest runs no post-script garbage collection, which a real
+server does after every rerun unless `runner.postScriptGC` is off: the script also times one full collection with
+the app, the model and both sessions loaded, against the slowest page.
 
 Usage: python tests/bench/ui.py [--runs 15] [--update-docs]
 """
@@ -12,6 +14,7 @@ Usage: python tests/bench/ui.py [--runs 15] [--update-docs]
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import statistics
 import sys
@@ -24,6 +27,7 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
+from streamlit import config as st_config  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from core.config import Settings  # noqa: E402
@@ -77,6 +81,17 @@ def bare_page(page: str, paused: bool, counts: dict[str, int], runs: int) -> lis
     return timed_runs(AppTest.from_string(BARE_APP.replace("{body}", body.strip("\n")), default_timeout=60), runs)
 
 
+def full_collection_ms(runs: int) -> float:
+    """Median milliseconds of one full garbage collection in this process (the app, the model and the sessions
+    loaded): what Streamlit's `runner.postScriptGC` adds to every rerun of a real server."""
+    out = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        gc.collect(2)
+        out.append((time.perf_counter() - started) * 1000)
+    return statistics.median(out)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=15)
@@ -98,6 +113,7 @@ def main() -> None:
             real = statistics.median(real_page(thread_id, page, args.runs))
             bare = statistics.median(bare_page(page, state == "paused", counts, args.runs))
             rows.append((page, state, real, bare))
+        collection = full_collection_ms(5)
         close_stores()
         close_persistence()
     lines = ["| page | session | script ms (median) | bare page ms | ratio |", "|---|---|---|---|---|"]
@@ -109,7 +125,10 @@ def main() -> None:
         f"Slowest page: {worst[0]} ({worst[1]}) at {worst[2]:.0f} ms (target <= {TARGET_MS:.0f} ms: "
         f"{'met' if worst[2] <= TARGET_MS else 'NOT met'}). Session: {CYCLES} cycles, {DEFICIENCIES} "
         f"deficiencies, {counts['proposals']} proposals in the paused review, {counts['residual']} residual in "
-        f"the finished one; median of {args.runs} AppTest reruns per page."
+        f"the finished one; median of {args.runs} AppTest reruns per page. A full garbage collection with "
+        f"the app loaded takes {collection:.0f} ms ({collection / worst[2]:.1f}x the slowest page), which a "
+        f"server would add to every rerun with Streamlit's runner.postScriptGC on; .streamlit/config.toml "
+        f"sets it {'on' if st_config.get_option('runner.postScriptGC') else 'off'}."
     )
     table = "\n".join(lines)
     print(table)
