@@ -271,21 +271,30 @@ def test_a_yes_from_an_act_not_yet_applicable_is_no_not_yet_with_its_date(tmp_pa
 
 
 @pytest.mark.parametrize(
-    ("question", "on_facts"),
+    ("question", "on_facts", "yes_no"),
     [
-        ("Our Canadian retailer sells toys. Must it report a serious incident?", True),
-        ("A toy was recalled in Canada last week, and two children were hurt. Can the maker still sell it?", True),
-        ("Must a Canadian retailer report a serious incident? Who receives it?", False),
-        ("What must a Canadian retailer report? Does it apply to importers?", False),
-        ("Under the Canadian act, who receives incident reports? Are there fines?", False),
+        ("Our Canadian retailer sells toys. Must it report a serious incident?", True, True),
+        (
+            "A toy was recalled in Canada last week, and two children were hurt. Can the maker still sell it?",
+            True,
+            True,
+        ),
+        ("Must a Canadian retailer report a serious incident? Who receives it?", False, True),
+        ("What must a Canadian retailer report? Does it apply to importers?", False, False),
+        ("Under the Canadian act, who receives incident reports? Are there fines?", False, False),
+        # a change is asked of the law, not of the facts set out before it: a verdict item, not one on the facts
+        (
+            "Our Canadian retailer sells toys. Who receives its incident reports? Has Canada raised the fines?",
+            False,
+            True,
+        ),
     ],
 )
 def test_a_yes_no_asked_on_facts_the_question_sets_out_is_told_apart(
-    wb: Workbench, question: str, on_facts: bool
+    wb: Workbench, question: str, on_facts: bool, yes_no: bool
 ) -> None:
     plan = plan_of(wb, question)
-    assert plan.verdict_on_facts is on_facts
-    assert plan.yes_no or not on_facts
+    assert (plan.verdict_on_facts, plan.yes_no) == (on_facts, yes_no)
 
 
 def test_a_yes_no_on_the_questions_own_facts_is_disclosed_not_guessed(wb: Workbench) -> None:

@@ -25,7 +25,8 @@ from core.domain.plan import (
 from core.engines.base import EngineContext, PlanResult
 from core.engines.offline.recall import Unplanned, unplanned
 from core.engines.offline.relevance import subject_treated
-from core.engines.text import STOPWORDS, YES_NO, asks_on_facts, stem, terms
+from core.engines.offline.verdicts import asked_change
+from core.engines.text import STOPWORDS, YES_NO, questions_on_facts, stem, terms
 
 ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
     Aspect.threshold: re.compile(
@@ -256,8 +257,10 @@ class OfflinePlanner:
         aspects = asked_aspects(question)
         if entities and Aspect.scope not in aspects:
             aspects.append(Aspect.scope)
-        on_facts = asks_on_facts(question)
-        yes_no = bool(YES_NO.search(question)) or on_facts
+        after_facts = questions_on_facts(question)
+        # a change ("has the EU changed the threshold?") is asked of the law, not of the facts set out before it
+        on_facts = any(asked_change(p) is None for p in after_facts)
+        yes_no = bool(YES_NO.search(question)) or bool(after_facts)
         if yes_no and Aspect.date not in aspects:
             aspects.append(Aspect.date)  # whether something exists or applies depends on when
         named = named_documents(question, catalog)
