@@ -19,7 +19,9 @@ from core.domain.gazetteer import jurisdiction_name
 from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan, item_id
 
 ClaimKind = Literal["finding", "verdict", "applicability", "disclosure"]
-VERDICT_WORD = re.compile(r"^(?:yes|no)\.\s*", re.I)
+VERDICT_WORD = re.compile(r"^(?:yes|no)(?:\.|, from [^:.]{1,60} sources:)\s*", re.I)
+"""The verdict word that opens a verdict, with the law it rests on when that is not the asked place's own ("Yes,
+from United States sources: ..."): not part of what the claim asserts."""
 UNVERIFIED_MARK = "(unverified upload)"
 """Written after the citations of a claim whose every source is an upload no analyst has verified."""
 

@@ -28,7 +28,7 @@ from tests.ui.support import Q1
 from ui.board import FINISHED_ORDER, PAUSED_ORDER
 
 NOTE = "checked against the FinCEN rule text"
-EDIT_TRIES = 3
+EDIT_TRIES = 5
 PAGES = ("Research", "Inbox", "Deficiencies", "Cycles", "Export", "Corpus", "Sessions")
 
 pytestmark = pytest.mark.skipif(

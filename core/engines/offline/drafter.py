@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from core.domain.answer import Answer, Claim, Gap, Quote, gap_for
 from core.domain.documents import DocStatus, Hit
 from core.domain.figures import days_of_year, figures
-from core.domain.gazetteer import same_jurisdiction
+from core.domain.gazetteer import jurisdiction_name, same_jurisdiction
 from core.domain.plan import Aspect, PlanItem, ResearchPlan
 from core.domain.records import Deficiency, Evidence
 from core.engines.base import DraftResult, EngineContext
@@ -300,10 +300,21 @@ def _one_verdict(
     own = [g for g in grounded if any(same_jurisdiction(code, g[0].jurisdiction) for code in named)]
     if grounded:
         best, verdict = (own or grounded)[0]
-        return _not_yet(verdict, best, ctx)
+        verdict = _not_yet(verdict, best, ctx)
+        return verdict if own or not named else _from_elsewhere(verdict, best.jurisdiction)
     if not grounds.words:
         return None
     return proposed_verdict(item, grounds.by, codes, cands, ctx)
+
+
+def _from_elsewhere(verdict: Claim, code: str) -> Claim:
+    """The verdict saying whose law it rests on when that is not a place the question names: "Does California law
+    protect ...?" answered from a federal act is "Yes, from United States sources: ...", not a bare "Yes" that
+    reads as California's."""
+    word = next((w for w in ("Yes", "No") if verdict.text.startswith(f"{w}.")), None)
+    if word is None:
+        return verdict
+    return verdict.model_copy(update={"text": f"{word}, from {jurisdiction_name(code)} sources: {verdict.said}"})
 
 
 def _source_name(cand: Candidate, ctx: EngineContext) -> str:
