@@ -31,11 +31,12 @@ from core.domain.plan import Aspect, PlanItem, ResearchPlan
 from core.domain.records import Deficiency, DeficiencyType, Evidence
 from core.engines.offline import OfflineCritic
 from core.engines.offline.aspects import states_need
+from core.engines.offline.claim_checks import stated_changes
 from core.engines.offline.coverage import coverage_deficiencies
 from core.engines.offline.drafter import _grounds
 from core.engines.offline.planner import asked_aspects
 from core.engines.offline.relevance import feature
-from core.engines.offline.revisers import _best_sentence, revise_specificity
+from core.engines.offline.revisers import _best_sentence, revise_specificity, revise_threshold
 from core.engines.text import quote_in, sentences, term_set
 from core.evaluation.facts import fact_found
 from core.evaluation.scores import cut_sentences, duplicate_sentences
@@ -911,3 +912,62 @@ def test_a_gap_for_a_place_the_plan_did_not_name_says_its_name_not_its_code() ->
 def test_a_penalty_stated_as_a_multiple_answers_a_penalty_item() -> None:
     assert states_need(Aspect.penalty, "The regulator can seek a civil penalty of up to three times the profit gained.")
     assert not states_need(Aspect.penalty, "The regulator can seek a civil penalty in court.")
+
+
+def test_a_figure_a_later_act_changed_is_flagged_and_replaced_by_the_change(tmp_path: Path) -> None:
+    # plain documents: no front matter says the amendment supersedes anything; its text says the figure changed
+    act = plain_doc("xy-au-levy-act", "Australia recall levy act summary", "AU", date(2015, 1, 1))
+    amending = plain_doc("xy-au-levy-amendment", "Australia levy amendment act summary", "AU", date(2024, 7, 1))
+    old = "The recall levy applies once the recall costs of a supplier exceed AUD 50,000 in a financial year."
+    change = "The amendment act raises the amount from AUD 50,000 to AUD 80,000 in a financial year."
+    wb = workbench_on(tmp_path, [(act, [old]), (amending, [change])])
+    plan = plan_of(wb, "From what amount of recall costs in a financial year does the recall levy apply in Australia?")
+    ctx = Deps.context_of(wb.store(), RECALL_AS_OF)
+    claim = Claim(
+        text=old,
+        plan_item_ids=("AU:threshold",),
+        citations=(Quote(doc_id=act.id, chunk_id=f"{act.id}#0", quote=old),),
+    )
+    answer = Answer(sections=(AnswerSection(jurisdiction="AU", claims=(claim,)),))
+    [found] = [
+        d
+        for d in OfflineCritic().critique(plan, answer, [], ctx).deficiencies
+        if d.deficiency_type == T.incorrect_threshold
+    ]
+    assert found.description.endswith(
+        "gives AUD 50,000, which Australia levy amendment act summary (in force since 1 July 2024) changed to "
+        "AUD 80,000."
+    )
+    evidence = [
+        Evidence(
+            deficiency_id=found.id,
+            query=found.suggested_correction_query,
+            doc_id=amending.id,
+            chunk_id=f"{amending.id}#0",
+            title=amending.title,
+            jurisdiction="AU",
+            status="in_force",
+            snippet=change,
+            sentences=(change,),
+            score=1.0,
+            cycle=1,
+        )
+    ]
+    revised = revise_threshold(plan, answer, found, evidence, ctx)
+    assert [(c.text, c.plan_item_ids) for _, c in revised.claims()] == [(change, ("AU:threshold",))]
+    again = OfflineCritic().critique(plan, revised, [], ctx).deficiencies
+    assert not [d for d in again if d.deficiency_type == T.incorrect_threshold or "off_topic" in d.subject]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "changes"),
+    [
+        ("The act raises the threshold from EUR 5,000 to EUR 20,000.", [(5000.0, 20000.0)]),
+        ("The amendment lowered the period from 30 days to 14 days.", [(30.0, 14.0)]),
+        ("The proposal would raise the threshold from EUR 5,000 to EUR 20,000.", []),  # planned, not made
+        ("The rule covers payments from EUR 1,000 to EUR 15,000.", []),  # a range: nothing changed
+        ("The act raised the threshold to EUR 20,000 and kept the fee at EUR 50.", []),  # no old figure
+    ],
+)
+def test_a_changed_figure_is_read_from_the_text(sentence: str, changes: list[tuple[float, float]]) -> None:
+    assert [(old.value, new.value) for _, old, new in stated_changes(sentence)] == changes

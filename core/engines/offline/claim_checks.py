@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from itertools import pairwise
 
 from core.domain.answer import Claim, Located
 from core.domain.corrections import (
@@ -18,13 +20,14 @@ from core.domain.corrections import (
     subject_words,
 )
 from core.domain.documents import DocStatus, DocumentMeta, Threshold
-from core.domain.figures import compatible, dates, figures, format_date, periods
-from core.domain.gazetteer import currency_hint
+from core.domain.figures import Figure, compatible, dates, figures, format_date, periods
+from core.domain.gazetteer import currency_hint, same_jurisdiction
 from core.domain.plan import ANY_JURISDICTION, ResearchPlan
 from core.domain.records import Deficiency, DeficiencyType, Severity
 from core.engines.base import EngineContext
 from core.engines.offline.sources import short_name
-from core.engines.text import quote_in, term_set, terms
+from core.engines.offline.verdicts import CHANGE_WORD, HEDGED
+from core.engines.text import quote_in, sentences, term_set, terms
 
 T = DeficiencyType
 _DISCLOSED = "Sources disagree"
@@ -247,3 +250,96 @@ def _disagree(items: list[tuple[DocumentMeta, Threshold]]) -> bool:
             if any(not s for s in scopes) or scopes[0] & scopes[1]:
                 return True
     return False
+
+
+FROM_TO = (re.compile(r"\bfrom\s*$", re.I), re.compile(r"\s*to\s*", re.I))
+"""The words around a change of figure: "from <old> to <new>"."""
+
+
+@lru_cache(maxsize=1024)
+def stated_changes(text: str, hint: tuple[str, ...] = ()) -> tuple[tuple[str, Figure, Figure], ...]:
+    """The sentences of a text that state a figure changed ("raises the threshold ... from EUR 5,000 to EUR
+    20,000"), each with the old and the new figure; a change stated as possible or planned is not one."""
+    out = []
+    for s in sentences(text):
+        if not CHANGE_WORD.search(s) or HEDGED.search(s):
+            continue
+        found = figures(s, hint)
+        for old, new in pairwise(found):
+            if (
+                old.unit == new.unit
+                and old.value != new.value
+                and FROM_TO[0].search(s[: old.start])
+                and FROM_TO[1].fullmatch(s[old.end : new.start])
+            ):
+                out.append((s, old, new))
+    return tuple(out)
+
+
+def check_amended_figures(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineContext) -> list[Deficiency]:
+    """A figure a claim states as the rule that a later source in force of the same jurisdiction says was changed,
+    in a sentence on the same rule (two words shared, figures aside): "the notification duty applies once EUR 5,000
+    has been reached" from the 2014 regulation, when the 2024 amending act "raises the threshold ... from EUR 5,000
+    to EUR 20,000". Supersession read from the text, for documents whose front matter declares none; corrected by
+    retrieving from the amending source."""
+    out: list[Deficiency] = []
+    live = [
+        (d, d.effective)
+        for d in ctx.catalog.all()
+        if d.effective is not None and ctx.catalog.status_at(d.id, ctx.as_of) == DocStatus.in_force
+    ]
+    stated_by = {d for _, c in claims for d in c.doc_ids}
+    for code, c in claims:
+        sources = [s for d in c.doc_ids if (s := ctx.catalog.get(d)) is not None and s.effective is not None]
+        if c.kind not in ("finding", "verdict") or c.history or not sources or len(sources) < len(c.doc_ids):
+            continue
+        place = sources[0].jurisdiction
+        latest = max(s.effective for s in sources if s.effective is not None)
+        hint = tuple(currency_hint(place))
+        stated = figures(c.said, hint)
+        words = term_set(re.sub(r"[\d.,%]+", " ", c.said))
+        for doc, since in live:
+            if doc.id in stated_by or since <= latest or not same_jurisdiction(doc.jurisdiction, place):
+                continue
+            change = next(
+                (
+                    (sentence, old, new)
+                    for sentence, old, new in stated_changes(ctx.doc_text(doc.id), hint)
+                    if any(f.key == old.key for f in stated)
+                    and not any(f.key == new.key for f in stated)
+                    and len(words & term_set(re.sub(r"[\d.,%]+", " ", sentence))) >= 2
+                ),
+                None,
+            )
+            if change is None:
+                continue
+            sentence, old, new = change
+            item = c.plan_item_ids[0] if c.plan_item_ids else code
+            out.append(
+                Deficiency(
+                    deficiency_type=T.incorrect_threshold,
+                    subject=str(FigureSubject(code, item, old.unit, old.value)),
+                    severity=Severity.high,
+                    affected_section=code,
+                    affected_text=c.text,
+                    description=(
+                        f"The claim '{c.said[:100]}' gives {old.text}, which {short_name(doc)} (in force since "
+                        f"{format_date(since)}) changed to {new.text}."
+                    ),
+                    suggested_correction_query=sentence,
+                    correction_filter=filter_of(doc_ids=[doc.id], items=list(c.plan_item_ids)),
+                    evidence_doc_ids=(*c.doc_ids, doc.id),
+                )
+            )
+            break
+    return out
+
+
+def amends_a_cited_figure(c: Claim, claims: Sequence[Located], ctx: EngineContext) -> bool:
+    """Whether the claim states that a figure changed ("from EUR 5,000 to EUR 20,000") and another document the
+    answer cites states the old figure: it speaks of the rule the answer rests on, in the amending act's words."""
+    others = {d for _, o in claims for d in o.doc_ids} - set(c.doc_ids)
+    changed = [old for _, old, _ in stated_changes(c.said)]
+    return bool(changed) and any(
+        any(f.key == old.key for f in figures(ctx.doc_text(d)) for old in changed) for d in others
+    )

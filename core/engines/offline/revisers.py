@@ -197,10 +197,19 @@ def revise_coverage(
 def revise_threshold(
     plan: ResearchPlan, answer: Answer, d: Deficiency, ev: list[Evidence], ctx: EngineContext
 ) -> Answer:
-    """The claim with the wrong figure goes; the evidence's figure for the same items comes in."""
-    answer, item_ids = _without(answer, lambda c: bool(d.affected_text) and same_sentence(c.text, d.affected_text))
+    """The claim with the wrong figure goes; the evidence's figure for the same items comes in. A correction kept
+    to named documents (the act that changed the figure) puts in their sentence closest to the query (the one
+    stating the change), in place of the claim and for the same items."""
+    flt = CorrectionFilter.of(d.correction_filter)
+    kept, item_ids = _without(answer, lambda c: bool(d.affected_text) and same_sentence(c.text, d.affected_text))
+    if flt.doc_ids:
+        found = _best_sentence([e for e in ev if e.doc_id in flt.doc_ids], ctx, d.suggested_correction_query, kept)
+        if found is None:
+            return answer
+        item = plan.item(item_ids[0]) if item_ids else None
+        return _add_claims(kept, [found.model_copy(update={"plan_item_ids": tuple(item_ids)})], ctx, item)
     items = [i for i in plan.items if i.id in item_ids] or _items_of(plan, d)
-    return fill(plan, answer, items, ev, ctx, exclude=CorrectionFilter.of(d.correction_filter).exclude_doc_ids)
+    return fill(plan, kept, items, ev, ctx, exclude=flt.exclude_doc_ids)
 
 
 def _best_sentence(

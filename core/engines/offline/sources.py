@@ -4,7 +4,7 @@ the as-of date, and the metadata sentences (applicability, polarity) drawn from 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from core.domain.answer import Answer
 from core.domain.documents import DocStatus, DocumentMeta
@@ -29,6 +29,14 @@ def short_name(doc: DocumentMeta) -> str:
     if doc.status in (DocStatus.erroneous, DocStatus.superseded) or not doc.aliases:
         return doc.title
     return doc.aliases[0]
+
+
+def doc_chunks(doc_id: str, ctx: EngineContext) -> Iterator[tuple[str, str]]:
+    """The document's passages in order, as (chunk id, text)."""
+    index = 0
+    while (chunk := ctx.chunk(f"{doc_id}#{index}")) is not None:
+        yield chunk.chunk_id, chunk.text
+        index += 1
 
 
 def own_name(doc: DocumentMeta) -> str:

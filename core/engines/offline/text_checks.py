@@ -13,6 +13,7 @@ from core.domain.instructions import has_instructions
 from core.domain.plan import ANY_JURISDICTION, Aspect, ResearchPlan
 from core.domain.records import Deficiency, DeficiencyType, Severity
 from core.engines.base import EngineContext
+from core.engines.offline.claim_checks import amends_a_cited_figure
 from core.engines.offline.relevance import min_relevance, said_terms, topic_share, topical_sentence
 from core.engines.offline.sources import short_name
 from core.engines.text import is_anaphoric, sentences
@@ -99,6 +100,8 @@ def check_relevance(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineCo
         if doc is None or doc_id not in shares:
             continue
         if topical_sentence(plan, c.said, shares[doc_id], best.get(doc.jurisdiction, 0)):
+            continue
+        if amends_a_cited_figure(c, claims, ctx):
             continue
         item = plan.item(c.plan_item_ids[0])
         out.append(

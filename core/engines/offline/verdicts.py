@@ -11,7 +11,7 @@ words for a change, not regulatory knowledge.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 
 from core.domain.answer import Claim, Quote
 from core.domain.documents import DocStatus, DocumentMeta
@@ -21,7 +21,7 @@ from core.domain.plan import ANY_JURISDICTION, PlanItem, ResearchPlan
 from core.engines.base import EngineContext
 from core.engines.offline.ranking import Candidate
 from core.engines.offline.relevance import min_relevance, said_terms, subject_terms
-from core.engines.offline.sources import own_name, short_name
+from core.engines.offline.sources import doc_chunks, own_name, short_name
 from core.engines.text import is_anaphoric, sentences
 
 CHANGE_STEMS = (
@@ -59,13 +59,6 @@ def per_jurisdiction(plan: ResearchPlan) -> bool:
     )
 
 
-def _chunks(doc_id: str, ctx: EngineContext) -> Iterator[tuple[str, str]]:
-    index = 0
-    while (chunk := ctx.chunk(f"{doc_id}#{index}")) is not None:
-        yield chunk.chunk_id, chunk.text
-        index += 1
-
-
 def _verb(question: str) -> re.Pattern[str]:
     """The asked verb of change as a pattern for its forms ("extended" -> extend, extends, extension ...)."""
     verb = asked_change(question) or ""
@@ -83,7 +76,7 @@ def _stating(doc: DocumentMeta, plan: ResearchPlan, ctx: EngineContext, made: bo
     if made:  # a "Yes" rests on a sentence about the very subject asked: half its words, at least two
         needed = max(needed, min(len(topic), max(2, (len(topic) + 1) // 2)))
     best: tuple[int, Quote] | None = None
-    for chunk_id, text in _chunks(doc.id, ctx):
+    for chunk_id, text in doc_chunks(doc.id, ctx):
         for s in sentences(text):
             if not changed.search(s) or is_anaphoric(s) or has_instructions(s) or (made and HEDGED.search(s)):
                 continue
@@ -190,7 +183,7 @@ def proposed_verdict(
     for doc in ctx.catalog.all():
         if doc.jurisdiction not in codes or ctx.catalog.status_at(doc.id, ctx.as_of) != DocStatus.proposed:
             continue
-        for chunk_id, text in _chunks(doc.id, ctx):
+        for chunk_id, text in doc_chunks(doc.id, ctx):
             said = next(
                 (s for s in sentences(text) if grounded(s) and not is_anaphoric(s) and not has_instructions(s)), None
             )

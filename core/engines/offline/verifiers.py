@@ -23,7 +23,7 @@ from core.domain.plan import ANY_JURISDICTION, ResearchPlan
 from core.domain.quality import quality_score
 from core.domain.records import Deficiency, DeficiencyType, Severity
 from core.engines.base import CritiqueResult, EngineContext
-from core.engines.offline.claim_checks import check_claims, check_contradictions
+from core.engines.offline.claim_checks import check_amended_figures, check_claims, check_contradictions
 from core.engines.offline.coverage import answered_items, coverage_deficiencies
 from core.engines.offline.sources import short_name
 from core.engines.offline.text_checks import check_relevance, check_text_exemptions
@@ -216,6 +216,7 @@ def check_specificity(plan: ResearchPlan, claims: Sequence[Located], ctx: Engine
 CHECKS = (
     check_sources,
     check_claims,
+    check_amended_figures,
     check_exemptions,
     check_text_exemptions,
     check_contradictions,
