@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.domain.answer import Answer, Claim, render_markdown, verdict_words
-from core.domain.plan import ANY_JURISDICTION, MAX_WORDS, ResearchPlan
+from core.domain.plan import ANY_JURISDICTION, MAX_WORDS, Aspect, ResearchPlan, item_id
 from core.domain.records import Citation, Deficiency
 from core.engines.text import is_anaphoric, sentences
 from core.evaluation.facts import detection_recall, fact_coverage, residual_summary
@@ -93,6 +93,9 @@ class QuestionScore:
     cut_sentences: int = 0
     certified_incomplete: bool = False
     false_residuals: int | None = None
+    facts_verdict_left: bool = False
+    """The yes/no the question asks on facts it sets out is left open and disclosed (the rule engine does not
+    apply rules to a question's facts): one of the residuals counted above, if the question is complete."""
     """Residual deficiencies left on a question whose complete answer is in the corpus (None: not such a question)."""
     wrong_verdicts: int | None = None
     """Verdicts that differ from the expected ones (None: the question expects no verdict)."""
@@ -154,6 +157,8 @@ def score(q: EvalQuestion, outcome: RunOutcome, threshold: float) -> QuestionSco
         cut_sentences=cut_sentences(outcome.answer),
         certified_incomplete=certified,
         false_residuals=res.count if q.complete_in_corpus else None,
+        facts_verdict_left=bool(outcome.plan and outcome.plan.verdict_on_facts)
+        and any(d.subject == item_id(ANY_JURISDICTION, Aspect.verdict) for d in outcome.residual),
         wrong_verdicts=wrong_verdicts(q.expected_verdict, stated),
         verdicts=stated,
         word_budget=budget,

@@ -91,7 +91,11 @@ def targets(reports: dict[str, EvalReport]) -> list[tuple[str, bool, str]]:
             ", ".join(long) or f"longest {max((r.answer_words for r in rows), default=0)} words",
         )
     )
-    false = [f"{r.label} ({r.false_residuals})" for r in rows if r.false_residuals]
+    false = [
+        f"{r.label} ({r.false_residuals}{', one the yes/no on its facts left to the analyst' if r.facts_verdict_left else ''})"
+        for r in rows
+        if r.false_residuals
+    ]
     complete = sum(1 for r in rows if r.false_residuals is not None)
     out.append(
         (

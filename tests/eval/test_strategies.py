@@ -107,6 +107,22 @@ def test_score_fields(make_workbench) -> None:
     assert "answer" not in row.to_json() and row.to_json(with_answer=True)["answer"] == row.answer
 
 
+def test_a_yes_no_on_the_questions_own_facts_left_open_is_marked_among_its_residuals(make_workbench) -> None:
+    # the rule engine leaves it to the analyst and discloses it: the bench shows which residual that is
+    wb = make_workbench()
+    on_facts = EvalQuestion(
+        label="F2",
+        question="Our remitter in Freedonia has 40 owners. Must it identify each owner?",
+        as_of=AS_OF,
+        jurisdictions=("FD",),
+        expected_facts=("more than 25%",),
+        complete_in_corpus=True,
+    )
+    row = score(on_facts, run_loop(wb, on_facts), wb.settings.quality_threshold)
+    assert row.facts_verdict_left and row.false_residuals and row.verdicts == {}
+    assert not score(Q, run_loop(wb, Q), wb.settings.quality_threshold).facts_verdict_left
+
+
 def test_evaluate_summary_has_means_and_totals(make_workbench) -> None:
     wb = make_workbench()
     seen = []
