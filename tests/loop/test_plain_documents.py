@@ -63,16 +63,18 @@ def run(wb: Workbench, question: str) -> Any:
     return wb.start(question, as_of=RECALL_AS_OF, approve="all")
 
 
-def act_evidence(d: Deficiency) -> list[Evidence]:
-    """The correction evidence of `d`: the first passage of the recall corpus' Canadian product safety act."""
+def act_evidence(d: Deficiency, doc: DocumentMeta | None = None) -> list[Evidence]:
+    """The correction evidence of `d`: the first passage of `doc` (by default the recall corpus' Canadian product
+    safety act)."""
+    doc_id, title, code = (doc.id, doc.title, doc.jurisdiction) if doc else ("ca-product-safety-act", "", "CA")
     return [
         Evidence(
             deficiency_id=d.id,
             query=d.suggested_correction_query,
-            doc_id="ca-product-safety-act",
-            chunk_id="ca-product-safety-act#0",
-            title="Canada consumer product safety act summary",
-            jurisdiction="CA",
+            doc_id=doc_id,
+            chunk_id=f"{doc_id}#0",
+            title=title or "Canada consumer product safety act summary",
+            jurisdiction=code,
             status="in_force",
             snippet="",
             score=1.0,
@@ -938,22 +940,7 @@ def test_a_figure_a_later_act_changed_is_flagged_and_replaced_by_the_change(tmp_
         "gives AUD 50,000, which Australia levy amendment act summary (in force since 1 July 2024) changed to "
         "AUD 80,000."
     )
-    evidence = [
-        Evidence(
-            deficiency_id=found.id,
-            query=found.suggested_correction_query,
-            doc_id=amending.id,
-            chunk_id=f"{amending.id}#0",
-            title=amending.title,
-            jurisdiction="AU",
-            status="in_force",
-            snippet=change,
-            sentences=(change,),
-            score=1.0,
-            cycle=1,
-        )
-    ]
-    revised = revise_threshold(plan, answer, found, evidence, ctx)
+    revised = revise_threshold(plan, answer, found, act_evidence(found, amending), ctx)
     assert [(c.text, c.plan_item_ids) for _, c in revised.claims()] == [(change, ("AU:threshold",))]
     again = OfflineCritic().critique(plan, revised, [], ctx).deficiencies
     assert not [d for d in again if d.deficiency_type == T.incorrect_threshold or "off_topic" in d.subject]
