@@ -253,14 +253,14 @@ YES_NO = re.compile(
 2025 rule, must a Delaware LLC report ...?"), asks for a yes or a no."""
 
 
-def question_sentences(question: str) -> list[str]:
+def _question_sentences(question: str) -> list[str]:
     """The sentences of a question as typed (short ones too: `sentences` keeps only a passage's whole sentences)."""
     return [p for para in question.splitlines() if para.strip() for p in _segment(para)]
 
 
 def yes_no_sentence(question: str) -> str | None:
     """The sentence of the question that asks for a yes or a no (the first that opens as one), or None."""
-    return next((p for p in question_sentences(question) if YES_NO.search(p)), None)
+    return next((p for p in _question_sentences(question) if YES_NO.search(p)), None)
 
 
 def questions_on_facts(question: str) -> list[str]:
@@ -269,7 +269,7 @@ def questions_on_facts(question: str) -> list[str]:
     yes/no question does (none when the question opens with a question). Whether rules apply to those facts (120
     employees against a threshold of 50, a Mexican company against an exemption for domestic ones) is for the
     analyst or a model to judge."""
-    parts = question_sentences(question)
+    parts = _question_sentences(question)
     if len(parts) < 2 or YES_NO.search(parts[0]) or parts[0].rstrip().endswith("?"):
         return []
     return [p for p in parts[1:] if p.rstrip().endswith("?") and YES_NO.search(p)]
