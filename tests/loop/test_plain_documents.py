@@ -347,15 +347,20 @@ def test_a_verdict_on_a_named_place_rests_on_its_own_law_before_a_wider_one(tmp_
     assert {q.doc_id for q in r.answer.verdict.citations} == {"xy-ny-retaliation-law"}
 
 
-def test_a_verdict_on_a_named_place_without_its_own_law_says_whose_law_it_rests_on(tmp_path: Path) -> None:
+@pytest.mark.parametrize("to_whom", ["a government agency", "the SEC"])
+def test_a_verdict_on_a_named_place_without_its_own_law_says_whose_law_it_rests_on(
+    tmp_path: Path, to_whom: str
+) -> None:
     # the corpus holds no New York law: the federal act applies there, and the verdict says it is the federal one
+    # (naming the federal regulator does not make the United States the place asked about)
     federal = plain_doc("xy-us-fraud-act", "US federal fraud reporting act summary", "US", date(2002, 7, 30))
+    federal = federal.model_copy(update={"authority": "SEC"})
     text = (
         "The federal act protects an employee of a listed company who reports securities fraud or mail fraud to a "
-        "government agency, a member of Congress or a supervisor."
+        "government agency, the SEC, a member of Congress or a supervisor."
     )
     wb = workbench_on(tmp_path, [(federal, [text])])
-    r = run(wb, "Does New York law protect an employee who reports fraud to a government agency?")
+    r = run(wb, f"Does New York law protect an employee who reports fraud to {to_whom}?")
     assert r.answer.verdict.text.startswith("Yes, from United States sources: The federal act protects")
     assert verdict_words(r.answer.verdict) == {"*": "yes"} and r.answer.verdict.said.startswith("The federal act")
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from core.domain.answer import Answer, Claim, Gap, Quote, gap_for
 from core.domain.documents import DocStatus, Hit
 from core.domain.figures import days_of_year, figures
-from core.domain.gazetteer import jurisdiction_name, same_jurisdiction
+from core.domain.gazetteer import is_place_name, jurisdiction_name, same_jurisdiction
 from core.domain.plan import Aspect, PlanItem, ResearchPlan
 from core.domain.records import Deficiency, Evidence
 from core.engines.base import DraftResult, EngineContext
@@ -267,8 +267,15 @@ def _denied(sentence: str, wanted: set[str]) -> bool:
 
 
 def _named(plan: ResearchPlan) -> list[str]:
-    """The codes of the places the question names itself (not the wider ones answering for them)."""
-    return [j.code for j in plan.jurisdictions]
+    """The codes of the places the question names itself (not the wider ones answering for them): those it names
+    by a place name or code when there are any, since a regulator it also names ("... reports fraud to the SEC")
+    does not make the regulator's country the place asked about ("Does California law protect ...?")."""
+    placed = [
+        j.code
+        for j in plan.jurisdictions
+        if any(is_place_name(n) or same_jurisdiction(n.strip().upper(), j.code) for n in j.named_as)
+    ]
+    return placed or [j.code for j in plan.jurisdictions]
 
 
 def _one_verdict(
