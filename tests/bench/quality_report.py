@@ -92,7 +92,7 @@ def targets(reports: dict[str, EvalReport]) -> list[tuple[str, bool, str]]:
         )
     )
     false = [
-        f"{r.label} ({r.false_residuals}{', one the yes/no on its facts left to the analyst' if r.facts_verdict_left else ''})"
+        f"{r.label} ({r.false_residuals}{', incl. the yes/no on its facts left to the analyst' if r.facts_verdict_left else ''})"
         for r in rows
         if r.false_residuals
     ]
