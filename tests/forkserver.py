@@ -25,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import traceback
 from pathlib import Path
 from typing import Any, TextIO
@@ -51,6 +52,25 @@ class Child:
         """Send `sig` to the child, as subprocess.Popen.send_signal does."""
         if self.returncode is None:
             os.kill(self.pid, sig)
+
+    def exited(self) -> bool:
+        """Whether the child has ended (a zombie the server has not reaped yet counts), without asking the server:
+        a `wait` would hold it until the child ends."""
+        try:
+            stat = Path(f"/proc/{self.pid}/stat").read_text()
+        except OSError:
+            return True
+        return stat[stat.rfind(")") + 2 :].startswith(("Z", "X"))
+
+    def stop(self, grace_s: float = 15.0) -> int:
+        """SIGTERM, then SIGKILL if the child has not ended within `grace_s`; its exit code (see `wait`)."""
+        self.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + grace_s
+        while not self.exited() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        if not self.exited():
+            self.kill()
+        return self.wait()
 
     def wait(self) -> int:
         """Wait for the child to end; its exit code, or -N when signal N ended it (as subprocess reports it)."""

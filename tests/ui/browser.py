@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import shutil
 import socket
-import subprocess
-import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -19,6 +18,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import sync_playwright
 
 from tests import early
+from tests.forkserver import session_server
 from tests.sample_data import sample_data
 from tests.ui.support import CLEARED_ENV, REPO_ROOT
 
@@ -53,10 +53,11 @@ def serve(tmp: Path) -> Iterator[str]:
     data = shutil.copytree(sample_data(tmp / "sample"), tmp / "data")
     env = {k: v for k, v in early.environment().items() if k not in CLEARED_ENV}
     env.update(WORKBENCH_DATA_DIR=str(data), HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
-    log = (tmp / "server.log").open("wb")
-    proc = subprocess.Popen(
+    # forked from the session's fork server, which has imported the app (torch and sentence-transformers: about
+    # 5 s of CPU a fresh interpreter would spend again); stderr, where Streamlit logs, is the server's log
+    server = session_server(REPO_ROOT, early.environment())
+    child = server.spawn(
         [
-            sys.executable,
             "-m",
             "streamlit",
             "run",
@@ -70,16 +71,16 @@ def serve(tmp: Path) -> Iterator[str]:
             "--server.fileWatcherType",
             "none",
         ],
-        cwd=REPO_ROOT,
         env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
+        cwd=REPO_ROOT,
+        stderr=tmp / "server.log",
     )
+    threading.Thread(target=child.stdout.read, daemon=True).start()  # its banner; a full pipe would block it
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
         while True:
-            assert proc.poll() is None, (tmp / "server.log").read_text()
+            assert not child.exited(), (tmp / "server.log").read_text()
             try:
                 if urllib.request.urlopen(f"{url}/_stcore/health", timeout=2).read() == b"ok":
                     break
@@ -89,12 +90,7 @@ def serve(tmp: Path) -> Iterator[str]:
             time.sleep(0.3)
         yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
+        child.stop()
 
 
 @contextmanager

@@ -224,6 +224,7 @@ def q1_scenario(server: str, page: object) -> None:
         grid = page.get_by_test_id("stDataFrame").first
         box = grid.bounding_box()
         page.mouse.click(box["x"] + 30, box["y"] + 35 + 17)
+        page.wait_for_timeout(200 * attempt_no)
         for _ in range(FINISHED_ORDER.index("note")):
             page.keyboard.press("ArrowRight")
         page.keyboard.press("Enter")
@@ -237,6 +238,8 @@ def q1_scenario(server: str, page: object) -> None:
         saved.or_(page.locator("text=Nothing changed on the board.")).first.wait_for(timeout=60_000)
         if saved.count() or attempt_no == EDIT_TRIES:
             break
+        page.reload()  # a fresh grid: the cell a missed click left selected is not where the next one starts
+        page.wait_for_selector("h1:has-text('Deficiency board')", timeout=120_000)
         settle(page)
     saved.wait_for(timeout=1_000)
     settle(page)
