@@ -21,7 +21,14 @@ from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan, i
 ClaimKind = Literal["finding", "verdict", "applicability", "disclosure"]
 VERDICT_WORD = re.compile(r"^(?:yes|no)(?:\.|, from [^:.]{1,60} sources:)\s*", re.I)
 """The verdict word that opens a verdict, with the law it rests on when that is not the asked place's own ("Yes,
-from United States sources: ..."): not part of what the claim asserts."""
+from United States sources: ...", see `sourced_verdict`): not part of what the claim asserts."""
+
+
+def sourced_verdict(word: str, where: str, said: str) -> str:
+    """A verdict's text naming the jurisdiction whose sources it rests on ("Yes, from United States sources: ...")."""
+    return f"{word}, from {where} sources: {said}"
+
+
 UNVERIFIED_MARK = "(unverified upload)"
 """Written after the citations of a claim whose every source is an upload no analyst has verified."""
 

@@ -93,10 +93,10 @@ class QuestionScore:
     cut_sentences: int = 0
     certified_incomplete: bool = False
     false_residuals: int | None = None
+    """Residual deficiencies left on a question whose complete answer is in the corpus (None: not such a question)."""
     facts_verdict_left: bool = False
     """The yes/no the question asks on facts it sets out is left open and disclosed (the rule engine does not
     apply rules to a question's facts): one of the residuals counted above, if the question is complete."""
-    """Residual deficiencies left on a question whose complete answer is in the corpus (None: not such a question)."""
     wrong_verdicts: int | None = None
     """Verdicts that differ from the expected ones (None: the question expects no verdict)."""
     verdicts: dict[str, str] = field(default_factory=dict)

@@ -289,22 +289,25 @@ def check_amended_figures(plan: ResearchPlan, claims: Sequence[Located], ctx: En
         if d.effective is not None and ctx.catalog.status_at(d.id, ctx.as_of) == DocStatus.in_force
     ]
     stated_by = {d for _, c in claims for d in c.doc_ids}
+    changes: dict[str, tuple[tuple[str, Figure, Figure], ...]] = {}
     for code, c in claims:
         sources = [s for d in c.doc_ids if (s := ctx.catalog.get(d)) is not None and s.effective is not None]
         if c.kind not in ("finding", "verdict") or c.history or not sources or len(sources) < len(c.doc_ids):
             continue
         place = sources[0].jurisdiction
         latest = max(s.effective for s in sources if s.effective is not None)
-        hint = tuple(currency_hint(place))
+        hint = currency_hint(place)
         stated = figures(c.said, hint)
         words = term_set(re.sub(r"[\d.,%]+", " ", c.said))
         for doc, since in live:
             if doc.id in stated_by or since <= latest or not same_jurisdiction(doc.jurisdiction, place):
                 continue
+            if doc.id not in changes:  # each later source is read once per critique, whatever its claims
+                changes[doc.id] = stated_changes(ctx.doc_text(doc.id), currency_hint(doc.jurisdiction))
             change = next(
                 (
                     (sentence, old, new)
-                    for sentence, old, new in stated_changes(ctx.doc_text(doc.id), hint)
+                    for sentence, old, new in changes[doc.id]
                     if any(f.key == old.key for f in stated)
                     and not any(f.key == new.key for f in stated)
                     and len(words & term_set(re.sub(r"[\d.,%]+", " ", sentence))) >= 2

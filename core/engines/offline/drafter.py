@@ -7,7 +7,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from core.domain.answer import Answer, Claim, Gap, Quote, gap_for
+from core.domain.answer import Answer, Claim, Gap, Quote, gap_for, sourced_verdict
 from core.domain.documents import DocStatus, Hit
 from core.domain.figures import days_of_year, figures
 from core.domain.gazetteer import is_place_name, jurisdiction_name, same_jurisdiction
@@ -295,9 +295,11 @@ def _one_verdict(
     asked. The best candidate must speak to the question's yes/no sentence (`grounds`, see `Grounds.by`); none of
     the first VERDICT_TRIES doing so, there is no verdict (the item stays open and is disclosed), never a guessed
     "Yes". Of those that do, one from a place the question names (`named`) goes first: "Does New York law protect
-    ...?" is answered from New York's law, not from a federal act that also applies there. A "Yes" that rests on an act not yet applicable at the as-of date is "No, not yet" with its date: the
-    question asks what applies then; when only a proposal of `codes` speaks to the question, the verdict is "No,
-    only proposed" (`proposed_verdict`). The quotes let the analyst check it."""
+    ...?" is answered from New York's law, not from a federal act that also applies there, and a verdict from
+    another jurisdiction's source says so (`_from_elsewhere`). A "Yes" that rests on an act not yet applicable at
+    the as-of date is "No, not yet" with its date: the question asks what applies then; when only a proposal of
+    `codes` speaks to the question, the verdict is "No, only proposed" (`proposed_verdict`). The quotes let the
+    analyst check it."""
     named_as = {c.doc_id: _source_name(c, ctx) for c in cands[:VERDICT_TRIES]}
     tried = [
         (best, _stated_verdict(item, best, passages, beyond_name(asked, named_as[best.doc_id])))
@@ -321,7 +323,7 @@ def _from_elsewhere(verdict: Claim, code: str) -> Claim:
     word = next((w for w in ("Yes", "No") if verdict.text.startswith(f"{w}.")), None)
     if word is None:
         return verdict
-    return verdict.model_copy(update={"text": f"{word}, from {jurisdiction_name(code)} sources: {verdict.said}"})
+    return verdict.model_copy(update={"text": sourced_verdict(word, jurisdiction_name(code), verdict.said)})
 
 
 def _source_name(cand: Candidate, ctx: EngineContext) -> str:
