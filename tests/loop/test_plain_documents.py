@@ -963,3 +963,20 @@ def test_a_figure_a_later_act_changed_is_flagged_and_replaced_by_the_change(tmp_
 )
 def test_a_changed_figure_is_read_from_the_text(sentence: str, changes: list[tuple[float, float]]) -> None:
     assert [(old.value, new.value) for _, old, new in stated_changes(sentence)] == changes
+
+
+def test_a_verdict_never_opens_with_a_sentence_that_needs_the_one_before_it(tmp_path: Path) -> None:
+    # the context before the verdict's sentence stops at a sentence that points back ("It must ..."): quoted
+    # without its antecedent it would open the short answer mid-thought
+    law = plain_doc("xy-au-reporting-act", "Australia reporting act summary", "AU", date(2019, 7, 1))
+    text = (
+        "Under the act, the entity must acknowledge receipt of a report to the reporting person within seven days. "
+        "It must give the reporting person feedback on a report within three months. "
+        "The regulator that receives a report must give feedback to the reporting person within three months. "
+        "A reporting person may report to the regulator directly or after reporting to the entity."
+    )
+    wb = workbench_on(tmp_path, [(law, [text])])
+    r = run(wb, "Can a reporting person in Australia report to the regulator directly?")
+    assert verdict_words(r.answer.verdict) == {"*": "yes"}
+    assert not r.answer.verdict.said.startswith("It ")
+    assert "may report to the regulator directly" in r.answer.verdict.said

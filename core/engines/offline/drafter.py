@@ -372,11 +372,16 @@ def _stated_verdict(
     first = best.quotes[0]
     start = next((i for i, s in enumerate(sents) if s == first.quote), 0)
     follows = first.quote
+    leads: list[str] = []
     for lead in reversed(sents[max(0, start - VERDICT_CONTEXT + 1) : start]):
         if len(term_set(lead) & term_set(follows)) < 2 or len(f"{lead} {said}".split()) > VERDICT_WORDS:
             break
-        quotes.insert(0, Quote(doc_id=first.doc_id, chunk_id=first.chunk_id, quote=lead))
-        said, follows = f"{lead} {said}", lead
+        leads.insert(0, lead)
+        follows = lead
+    while leads and is_anaphoric(leads[0]):  # a lead that needs the sentence before it would open mid-thought
+        leads.pop(0)
+    quotes[:0] = [Quote(doc_id=first.doc_id, chunk_id=first.chunk_id, quote=lead) for lead in leads]
+    said = " ".join([*leads, said])
     word = "No." if _denied(said, asked) else "Yes."
     return Claim(
         text=f"{word} {said}", plan_item_ids=(item.id,), citations=tuple(quotes), kind="verdict", history=best.history
