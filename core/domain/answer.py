@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict
 
 from core.domain.documents import Catalog
 from core.domain.figures import dates, figures, format_date, periods
-from core.domain.gazetteer import jurisdiction_name
+from core.domain.gazetteer import jurisdiction_name, own_law
 from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan, item_id
 
 ClaimKind = Literal["finding", "verdict", "applicability", "disclosure"]
@@ -168,9 +168,7 @@ def gap_for(
     elif item.answerable:
         text = f"The corpus holds no source stating {what}."
     elif planned is not None and planned.via:
-        text = (
-            f"For {name}, the corpus holds {planned.via} sources, which apply there, but none of its own national law."
-        )
+        text = f"For {name}, the corpus holds {planned.via} sources, which apply there, but none of {own_law(planned.code)}."
     else:
         text = f"The corpus holds no source for {name}."
     return Gap(plan_item_id=item.id, text=text)

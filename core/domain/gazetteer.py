@@ -126,6 +126,12 @@ def jurisdiction_name(code: str) -> str:
     return sub.name if sub else (country_name(key) or code)
 
 
+def own_law(code: str) -> str:
+    """How a place's own law is called: a country's "national" law; a state's, province's or union's "own" law."""
+    national = len(code) == 2 and code.isalpha()
+    return "its own national law" if national else "its own law"
+
+
 def iso_country(code: str) -> str | None:
     """The ISO alpha-2 country a jurisdiction code stands for (`UK` is GB), or None (EU, INT, ...)."""
     return code if code in countries() else country_codes().get(code)

@@ -7,14 +7,26 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from core.config import Settings
-from core.domain.answer import DRAFT_GAP_HEADING
+from core.domain.answer import DRAFT_GAP_HEADING, Answer, Claim, Quote
+from core.domain.plan import Aspect, PlanItem, ResearchPlan, item_id
 from core.domain.records import Deficiency, DeficiencyType
+from core.engines.base import DraftResult, EngineContext
 from core.engines.llm import LlmClient, LlmDrafter, LlmPlanner
 from core.engines.offline import OfflineDrafter
 from core.export import render
 from core.service import Workbench
-from tests.llm.conftest import AS_OF, QUESTION, FloorPlanner, engine_ctx, ru_answer, two_country_plan
+from tests.llm.conftest import (
+    AS_OF,
+    QUESTION,
+    BlankDrafter,
+    FloorPlanner,
+    engine_ctx,
+    hits_for,
+    ru_answer,
+    two_country_plan,
+)
 from tests.llm.loopback import EMPTY_PLAN, FakeModel, LoopbackLLM, closed_port, structured
+from tests.loop.corpora import RU_TEXT, XY_TEXT
 
 
 def test_a_model_run_in_which_the_model_wrote_nothing_says_so_at_the_top_and_in_the_export(
@@ -101,3 +113,48 @@ def test_hybrid_keeps_the_claims_a_models_revision_left_out(
     assert hybrid.revise(two_country_plan(), answer, [named], [], engine_ctx()).answer.claims() == []
     llm_only = LlmDrafter(client, fallback=OfflineDrafter())
     assert llm_only.revise(two_country_plan(), answer, [other], [], engine_ctx()).answer.claims() == []
+
+
+class VerdictDrafter(BlankDrafter):
+    """A fallback drafter that answers only the verdict item, quoting Ruritania's act."""
+
+    name = "verdicts"
+
+    def draft(self, plan: ResearchPlan, hits: object, ctx: EngineContext) -> DraftResult:
+        quote = Quote(doc_id="ru-act", chunk_id="ru-act#0", quote=RU_TEXT)
+        items = tuple(i.id for i in plan.items if i.aspect == Aspect.verdict)
+        verdict = Claim(text=f"Yes. {RU_TEXT}", plan_item_ids=items, citations=(quote,), kind="verdict")
+        return DraftResult(answer=Answer(verdict=verdict if items else None), citations=[])
+
+
+def test_hybrid_gives_the_verdict_the_models_draft_left_out_to_the_offline_drafter(
+    llm_server: LoopbackLLM, llm_settings: Callable[..., Settings]
+) -> None:
+    """A small model drafts every section but its verdict ("Yes." with no citation) is dropped: in hybrid mode
+    the fallback drafter's verdict stands in, marked as its own, as for any other item the model left."""
+    base = two_country_plan(yes_no=True)
+    verdict_item = PlanItem(
+        id=item_id("*", Aspect.verdict),
+        jurisdiction="*",
+        aspect=Aspect.verdict,
+        ask="a direct yes or no",
+        query=QUESTION,
+    )
+    plan = base.model_copy(update={"items": (verdict_item, *base.items)})
+    hits = hits_for(base)
+    hits[verdict_item.id] = hits["RU:threshold"]
+
+    def claim(code: str, text: str) -> dict[str, object]:
+        cite = {"chunk_id": f"{'ru-act' if code == 'RU' else 'xy-guidance'}#0", "quote": text}
+        return {"text": text, "plan_item_ids": [f"{code}:threshold"], "citations": [cite]}
+
+    sections = [{"jurisdiction": c, "claims": [claim(c, t)]} for c, t in (("RU", RU_TEXT), ("XY", XY_TEXT))]
+    llm_server.push(
+        structured({"verdict": {"text": "Yes.", "plan_item_ids": [], "citations": []}, "sections": sections})
+    )
+    hybrid = LlmDrafter(LlmClient(llm_settings()), fallback=VerdictDrafter(), fill_gaps=True)
+    result = hybrid.draft(plan, hits, engine_ctx())
+    assert result.answer.verdict is not None and result.answer.verdict.text == f"Yes. {RU_TEXT}"
+    assert result.answer.verdict.written_by == "verdicts"
+    assert len(result.answer.claims()) == 3
+    assert any("left 1 item(s) with retrieved passages unanswered (*:verdict)" in n for n in result.notes)

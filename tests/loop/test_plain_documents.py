@@ -365,6 +365,29 @@ def test_a_verdict_on_a_named_place_without_its_own_law_says_whose_law_it_rests_
     assert verdict_words(r.answer.verdict) == {"*": "yes"} and r.answer.verdict.said.startswith("The federal act")
 
 
+def test_a_wider_laws_no_does_not_settle_a_named_places_own_law(tmp_path: Path) -> None:
+    # the corpus holds no Illinois law: the federal act's limit says nothing of what Illinois's own law grants, so
+    # there is no verdict (disclosed), never "No"; the federal sentences are still quoted, and the gap names
+    # Illinois's own law, not a national one
+    federal = plain_doc("xy-us-reward-act", "US federal securities reward act summary", "US", date(2010, 7, 21))
+    text = (
+        "An employer must not retaliate against a whistleblower who reported to the federal regulator. The court "
+        "held that this protection applies only to persons who reported to the federal regulator."
+    )
+    wb = workbench_on(tmp_path, [(federal, [text])])
+    r = run(
+        wb, "Does Illinois law protect an employee who reports a violation of law to a state agency from retaliation?"
+    )
+    assert r.answer.verdict is None
+    assert "applies only to persons who reported" in r.final_answer
+    assert "none of its own law" in r.final_answer and "national" not in r.final_answer
+    # asked about the federal act itself, its No stands for the state too
+    r = run(
+        wb, "Does the US Federal Securities Reward Act protect an employee in Illinois who reports to a state agency?"
+    )
+    assert r.answer.verdict is not None and verdict_words(r.answer.verdict) == {"*": "no"}
+
+
 def test_a_sentence_the_next_one_undoes_is_never_quoted_without_it(tmp_path: Path) -> None:
     law = plain_doc("xy-vigilance-law", "France vigilance law summary", "FR", date(2017, 3, 27))
     passages = [

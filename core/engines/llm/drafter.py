@@ -228,8 +228,8 @@ class LlmDrafter:
         result: DraftResult,
         left: list[str],
     ) -> DraftResult:
-        """The model's draft with the fallback drafter's claims on the items the model left without one, each
-        marked as written by the fallback."""
+        """The model's draft with the fallback drafter's claims on the items the model left without one (its
+        verdict too, when the model's had none that stood), each marked as written by the fallback."""
         assert self.fallback is not None
         todo = set(left)
         part = plan.model_copy(update={"items": tuple(i for i in plan.items if i.id in todo)})
@@ -237,12 +237,18 @@ class LlmDrafter:
         answer = result.answer
         added = 0
         for code, c in filler.answer.claims():
-            if code == ANY_JURISDICTION or not set(c.plan_item_ids) & todo:
+            if not set(c.plan_item_ids) & todo:
+                continue
+            marked = c.model_copy(update={"written_by": self.fallback.name})
+            if c.kind == "verdict":
+                if answer.verdict is None:
+                    answer = answer.model_copy(update={"verdict": marked})
+                    added += 1
+                continue
+            if code == ANY_JURISDICTION:
                 continue
             section = answer.section(code)
-            answer = answer.with_claims(
-                code, (*(section.claims if section else ()), c.model_copy(update={"written_by": self.fallback.name}))
-            )
+            answer = answer.with_claims(code, (*(section.claims if section else ()), marked))
             added += 1
         note = (
             f"llm drafter: the model's draft left {len(left)} item(s) with retrieved passages unanswered "

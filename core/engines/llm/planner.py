@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from core.domain.gazetteer import country_name, covered_by, iso_country, occurrences, read_places
+from core.domain.gazetteer import country_name, covered_by, iso_country, occurrences, own_law, read_places
 from core.domain.plan import (
     ANY_JURISDICTION,
     Aspect,
@@ -212,7 +212,7 @@ class _Items:
         )
 
     def _national(self, place: PlannedJurisdiction, aspect: Aspect) -> None:
-        ask = f"{place.name}: its own national law (the corpus holds {place.via} sources, which apply there)"
+        ask = f"{place.name}: {own_law(place.code)} (the corpus holds {place.via} sources, which apply there)"
         self._put(
             PlanItem(
                 id=item_id(place.code, aspect),

@@ -23,6 +23,7 @@ from core.engines.offline.ranking import (
     pick,
     section_code,
 )
+from core.engines.offline.recall import names_in
 from core.engines.offline.relevance import said_terms
 from core.engines.offline.revisers import REVISERS
 from core.engines.offline.sources import NEGATION, cited, own_name
@@ -219,6 +220,14 @@ class Grounds:
     words: frozenset[str]
     amounts: frozenset[tuple[str, float]]
     days: frozenset[tuple[int, int]]
+    names: frozenset[str] = frozenset()
+    """The words of the bodies and instruments the part names by a capitalised name ("Market Abuse Directive")."""
+
+    def name_source(self, source: str) -> bool:
+        """Whether the part names the source by one of its own names (every word of a named body or instrument
+        is in the source's title or aliases): asked of "the Market Abuse Directive", its answer is that act's."""
+        own = term_set(source)
+        return any(set(n.split()) <= own for n in self.names)
 
     def by(self, sentence: str, source: str = "") -> bool:
         """Whether the sentence states at least GROUNDED of the words and, when the part names a figure or a day,
@@ -249,7 +258,10 @@ def _grounds(plan: ResearchPlan) -> Grounds:
         places |= term_set(" ".join((j.name, j.code, *j.named_as)))
     topic = set(plan.topic_terms)
     words = frozenset(t for t in term_set(said) - places if not topic or t in topic)
-    return Grounds(words, frozenset(f.key for f in figures(said)), frozenset(days_of_year(said)))
+    names = frozenset(
+        " ".join(sorted(term_set(n.text))) for n in names_in(said) if not is_place_name(n.text) and term_set(n.text)
+    )
+    return Grounds(words, frozenset(f.key for f in figures(said)), frozenset(days_of_year(said)), names)
 
 
 def _denied(sentence: str, wanted: set[str]) -> bool:
@@ -296,7 +308,9 @@ def _one_verdict(
     the first VERDICT_TRIES doing so, there is no verdict (the item stays open and is disclosed), never a guessed
     "Yes". Of those that do, one from a place the question names (`named`) goes first: "Does New York law protect
     ...?" is answered from New York's law, not from a federal act that also applies there, and a verdict from
-    another jurisdiction's source says so (`_from_elsewhere`). A "Yes" that rests on an act not yet applicable at
+    another jurisdiction's source says so (`_from_elsewhere`); such a source's "No" is no verdict unless the
+    question names that source ("Does Illinois law protect ...?" is not settled by a federal act's limit, as a
+    state's own law may protect more). A "Yes" that rests on an act not yet applicable at
     the as-of date is "No, not yet" with its date: the question asks what applies then; when only a proposal of
     `codes` speaks to the question, the verdict is "No, only proposed" (`proposed_verdict`). The quotes let the
     analyst check it."""
@@ -310,7 +324,11 @@ def _one_verdict(
     if grounded:
         best, verdict = (own or grounded)[0]
         verdict = _not_yet(verdict, best, ctx)
-        return verdict if own or not named else _from_elsewhere(verdict, best.jurisdiction)
+        if own or not named:
+            return verdict
+        if verdict.text.startswith("No") and not grounds.name_source(named_as[best.doc_id]):
+            return None  # a wider law's No does not settle the named place's own law, which may grant more
+        return _from_elsewhere(verdict, best.jurisdiction)
     if not grounds.words:
         return None
     return proposed_verdict(item, grounds.by, codes, cands, ctx)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from core.domain.documents import Catalog, DocStatus
-from core.domain.gazetteer import Place, corpus_names, is_place_name, occurrences, read_places, without_names
+from core.domain.gazetteer import Place, corpus_names, is_place_name, occurrences, own_law, read_places, without_names
 from core.domain.plan import (
     ANY_JURISDICTION,
     Aspect,
@@ -364,7 +364,7 @@ def disclosed_items(
     for j in jurisdictions:
         if j.in_corpus:
             continue
-        law = "its own law" if "-" in j.code or not j.code.isalpha() or len(j.code) != 2 else "its own national law"
+        law = own_law(j.code)
         wider = ", ".join(j.wider or ((j.via,) if j.via else ()))
         ask = (
             f"{j.name}: {law} (the corpus holds {wider} sources, which apply there)"
