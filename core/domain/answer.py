@@ -181,6 +181,20 @@ VERDICT_PART = re.compile(
 """A verdict word at the start of the verdict or of one of its parts: "Yes.", "(2) No.", "EU: No, only ..."."""
 
 
+OPEN_PART = "({}) Open: no passage found states a yes or no to this part."
+"""A part of a question asking two yes/no things that no sentence speaks to, said in its verdict's place."""
+
+
+def open_part(n: int) -> str:
+    """The verdict's words for its part `n` that no source answers."""
+    return OPEN_PART.format(n)
+
+
+def has_open_part(claim: Claim) -> bool:
+    """Whether a verdict leaves one of the question's yes/no parts open: it does not answer the verdict item."""
+    return claim.kind == "verdict" and OPEN_PART.split(") ", 1)[1] in claim.text
+
+
 def verdict_words(claim: Claim | None) -> dict[str, str]:
     """The verdicts a verdict claim states: {"*": "yes"} for a single one, {"EU": "no", "US": "yes"} for one per
     jurisdiction, {"1": ..., "2": ...} for one per part of the question."""

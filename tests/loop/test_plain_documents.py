@@ -388,6 +388,89 @@ def test_a_wider_laws_no_does_not_settle_a_named_places_own_law(tmp_path: Path) 
     assert r.answer.verdict is not None and verdict_words(r.answer.verdict) == {"*": "no"}
 
 
+def test_whether_a_place_has_its_own_law_is_never_answered_from_its_countrys(tmp_path: Path) -> None:
+    # the corpus holds Germany's act, not Bavaria's: the yes/no part asks of Bavaria's own law (the German company
+    # of the open question after it does not make it Germany's), so there is no verdict, and the deadline asked
+    # after it is still answered
+    law = plain_doc("xy-de-reporting-act", "Germany reporting act summary", "DE", date(2023, 7, 2))
+    text = (
+        "The whistleblower protection law requires employers with at least 50 employees to set up an internal "
+        "reporting office. The office must confirm receipt of a report within seven days."
+    )
+    wb = workbench_on(tmp_path, [(law, [text])])
+    r = run(
+        wb,
+        "Does Bavaria have its own whistleblower protection law, and by when must a German company acknowledge "
+        "an internal report?",
+    )
+    assert r.answer.verdict is None
+    assert "within seven days" in r.final_answer
+
+
+def test_a_yes_no_part_no_sentence_speaks_to_stays_open_and_is_not_answered(tmp_path: Path) -> None:
+    # one shared word ("workers") does not ground a yes to whether a report may be anonymous: that part says it is
+    # open, the other part keeps its verdict, and the verdict item counts as unanswered
+    law = plain_doc("xy-ie-disclosures-act", "Ireland disclosures act summary", "IE", date(2023, 1, 1))
+    text = (
+        "Employers with 50 or more workers must establish channels for internal reporting. Employers need not "
+        "accept and follow up anonymous reports unless another law requires them to."
+    )
+    wb = workbench_on(tmp_path, [(law, [text])])
+    r = run(
+        wb, "Can a worker in Ireland report a concern anonymously, and must an employer follow up anonymous reports?"
+    )
+    assert r.answer.verdict is not None
+    assert r.answer.verdict.text.startswith("(1) Open: no passage found states a yes or no to this part. (2) No.")
+    assert verdict_words(r.answer.verdict) == {"2": "no"}
+    assert r.quality_score is not None and r.quality_score < 1.0
+    assert any(d.subject == "*:verdict" for d in r.residual_deficiencies)
+
+
+def test_a_yes_no_part_is_answered_from_any_passage_the_plan_found_by_its_own_words(tmp_path: Path) -> None:
+    # "are there exceptions?" is answered by the sentence on exceptional circumstances (found for the exemption
+    # item, not with the asked 30 days), never by one that merely says "except"
+    mar = plain_doc("xy-eu-market-rules", "EU market rules summary", "EU", date(2016, 7, 3))
+    other = plain_doc("xy-us-plan-rule", "US trading plan rule summary", "US", date(2023, 2, 27))
+    corpus = [
+        (
+            mar,
+            [
+                "A manager must not trade during a closed period of 30 calendar days before the announcement of an "
+                "interim or year-end report.",
+                "The issuer may allow a manager to trade during a closed period in exceptional circumstances, such "
+                "as severe financial difficulty.",
+            ],
+        ),
+        (other, ["For other persons, except the company itself, the cooling-off period is 30 days."]),
+    ]
+    wb = workbench_on(tmp_path, corpus)
+    r = run(
+        wb,
+        "Can a manager of an EU listed company trade during the 30 days before annual results are published? "
+        "Yes or no, and are there exceptions?",
+    )
+    assert verdict_words(r.answer.verdict) == {"1": "no", "2": "yes"}
+    assert "(2) Yes. The issuer may allow a manager to trade during a closed period in exceptional" in (
+        r.answer.verdict.text
+    )
+
+
+def test_a_denial_about_something_else_after_a_verdicts_sentence_does_not_decide_it(tmp_path: Path) -> None:
+    # asked whether Quebec limits the interest rate, the best sentence is on cancelling a loan; the "may not
+    # advertise a credit rate" three sentences later is about advertising, not about what that sentence says, so
+    # it is no "No" (it had been), and nothing grounds a "Yes": no verdict
+    law = plain_doc("xy-qc-consumer-act", "Quebec consumer act: credit rate disclosure", "CA-QC", date(1980, 4, 30))
+    text = (
+        "A consumer may cancel a contract for the loan of money within two days. The consumer need not give any "
+        "reason for cancelling a consumer loan. The contract must state the credit rate, which is an annual rate "
+        "that includes interest and all other credit charges. A merchant may not advertise a credit rate that does "
+        "not include all credit charges."
+    )
+    wb = workbench_on(tmp_path, [(law, [text])])
+    r = run(wb, "Does Quebec limit the interest rate a lender may charge on a consumer loan?")
+    assert r.answer.verdict is None
+
+
 def test_a_sentence_the_next_one_undoes_is_never_quoted_without_it(tmp_path: Path) -> None:
     law = plain_doc("xy-vigilance-law", "France vigilance law summary", "FR", date(2017, 3, 27))
     passages = [

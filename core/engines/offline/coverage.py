@@ -8,7 +8,7 @@ no source for) is a deficiency no retrieval can fix: it is disclosed at once.
 
 from __future__ import annotations
 
-from core.domain.answer import Answer, Claim, item_asks
+from core.domain.answer import Answer, Claim, has_open_part, item_asks
 from core.domain.corrections import ItemSubject, JurisdictionSubject, filter_of
 from core.domain.gazetteer import currency_hint, same_jurisdiction
 from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
@@ -62,7 +62,7 @@ def answered_items(plan: ResearchPlan, answer: Answer, ctx: EngineContext) -> li
             item = plan.item(item_id)
             if item is None or not item.answerable:
                 continue
-            if claim.kind == "disclosure":
+            if claim.kind == "disclosure" or has_open_part(claim):
                 continue
             if supported(claim, plan, ctx, item.jurisdiction) and states_what_item_needs(claim, item, ctx):
                 answered.append(item.id)

@@ -7,10 +7,10 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from core.domain.answer import Answer, Claim, Gap, Quote, gap_for, sourced_verdict
+from core.domain.answer import Answer, Claim, Gap, Quote, gap_for, open_part, sourced_verdict
 from core.domain.documents import DocStatus, Hit
 from core.domain.figures import days_of_year, figures
-from core.domain.gazetteer import is_place_name, jurisdiction_name, same_jurisdiction
+from core.domain.gazetteer import is_place_name, jurisdiction_name, occurrences, same_jurisdiction
 from core.domain.plan import Aspect, PlanItem, ResearchPlan
 from core.domain.records import Deficiency, Evidence
 from core.engines.base import DraftResult, EngineContext
@@ -45,12 +45,28 @@ CLAUSE_SPLIT = re.compile(
 )
 """Where a yes/no sentence asks a second yes/no ("..., and must its bank still collect ...?", "Is her dismissal
 unfair, is the compensation capped ...?")."""
-WH_PART = re.compile(r"(?:,|\band\b|;)\s*(?=(?:who|whom|whose|what|which|when|where|why|how)\b)", re.I)
-"""Where a yes/no sentence goes on to ask an open question ("Does X require ..., who brings the cases ...?")."""
+WH_PART = re.compile(
+    r"(?:,|\band\b|;)\s*(?=(?:(?:by|in|from|to|for|with|within|until|at|on|under|of)\s+)?"
+    r"(?:who|whom|whose|what|which|when|where|why|how)\b)",
+    re.I,
+)
+"""Where a yes/no sentence goes on to ask an open question ("Does X require ..., who brings the cases ...?", "...,
+and by when must ...?")."""
+OWN_LAW = re.compile(r"\b(?:its|their|[A-Z][\w.-]*['\u2019]s?)\s+own\b")
+"""A yes/no part asking about a place's own law ("Does Bavaria have its own ... law?"): another jurisdiction's
+source never answers it."""
 FRAME = re.compile(r"^\s*(?:is it|isn't it|is that)\s+(?:really\s+)?(?:true|correct|right|so|the case)\s+that\s+", re.I)
 """The frame of a yes/no question that asks whether a statement holds ("Is it true that ..."): not its subject."""
 GROUNDED = 0.5
 """Share of the yes/no sentence's words a verdict's supporting sentence must state."""
+LEAD_SHARED = 2
+"""Words a sentence before or after a verdict's own must share with it to be about the same thing: a denial after
+it that is about something else ("A merchant may not advertise a credit rate ...") does not decide the answer."""
+PART_GROUNDED = 2
+"""Words of its own a part of a question asking two yes/no things must share with the sentence answering it when
+it has more than that many (one shared word, "workers", does not answer whether a worker may report
+anonymously); a part of one or two words ("is compensation capped") needs one."""
+PART_PREFIX = 7
 VERDICT_TRIES = 5
 """Candidates, best first, searched for one that speaks to the yes/no sentence."""
 SCOPE_DENIAL = re.compile(
@@ -77,14 +93,20 @@ class OfflineDrafter:
         shared: dict[str, list[str]] = {}
         extensions: dict[str, list[tuple[str, Quote]]] = {}
         budget = item_budget(plan)
+        found = {
+            i.id: ([(h.doc_id, h.chunk_id, h.text, h.score) for h in hits.get(i.id, ())], i)
+            for i in plan.items
+            if i.answerable
+        }
+        cands_of = {key: candidates(i, passages, plan, ctx) for key, (passages, i) in found.items()}
         for item in plan.items:
             if not item.answerable:
                 gaps.append(gap_for(item, plan))
                 continue
-            passages = [(h.doc_id, h.chunk_id, h.text, h.score) for h in hits.get(item.id, ())]
-            cands = candidates(item, passages, plan, ctx)
+            passages, cands = found[item.id][0], cands_of[item.id]
             if item.aspect == Aspect.verdict:
-                verdict = _verdict(item, cands, passages, plan, ctx)
+                pool = list({c.text: c for cs in cands_of.values() for c in cs}.values())
+                verdict = _verdict(item, cands, passages, plan, ctx, pool)
                 if verdict is not None:
                     texts.append(verdict.text)
                 continue
@@ -134,10 +156,12 @@ def _verdict(
     passages: list[tuple[str, str, str, float]],
     plan: ResearchPlan,
     ctx: EngineContext,
+    pool: Sequence[Candidate] = (),
 ) -> Claim | None:
     """The direct answer: from the status of the source stating it for a question about a change; one verdict
     per jurisdiction when asked for each; else one, or one per part of a question that asks two things ("must X
-    ..., and must Y ...?"), in the order asked."""
+    ..., and must Y ...?"), in the order asked, each from the sentence that speaks to that part among those any
+    item's retrieval found (`pool`, else `cands`)."""
     question = plan.question
     if plan.verdict_on_facts:
         return None  # the rules are quoted; whether they hold on the question's own facts is disclosed as open
@@ -153,11 +177,23 @@ def _verdict(
     if len(parts) < 2:
         return _one_verdict(item, cands, passages, asked, grounds, ctx, plan.answer_codes(), _named(plan))
     claims: list[Claim] = []
+    opened: list[int] = []
     used: set[str] = set()
+    places, named = _place_terms(plan), _named(plan)
     for n, part in enumerate(parts, 1):
-        wanted = term_set(part) - term_set(" ".join(parts[: n - 1] + parts[n:]))
-        ranked = sorted((c for c in cands if c.text not in used), key=lambda c: -len(wanted & term_set(c.text)))
-        if not ranked or not wanted & term_set(ranked[0].text):
+        asks = WH_PART.split(part, maxsplit=1)[0]  # "is compensation capped, and how long ...?": its yes/no
+        wanted = term_set(asks) - term_set(" ".join(parts[: n - 1] + parts[n:])) - places
+        ranked = sorted(
+            (c for c in (pool or cands) if c.text not in used),
+            key=lambda c: (
+                -len(_part_words(wanted, c.text)),
+                not any(same_jurisdiction(c.jurisdiction, j) for j in named),
+            ),
+        )
+        if not ranked or len(_part_words(wanted, ranked[0].text)) < (
+            PART_GROUNDED if len(wanted) > PART_GROUNDED else 1
+        ):
+            opened.append(n)  # no sentence speaks to this part: it stays open rather than get a guessed yes or no
             continue
         best = ranked[0]
         used.add(best.text)
@@ -168,8 +204,9 @@ def _verdict(
         claims.append(Claim(text=f"({n}) {word} {text}", citations=quotes, history=best.history))
     if not claims:
         return _one_verdict(item, cands, passages, asked, grounds, ctx, plan.answer_codes(), _named(plan))
+    texts = sorted([(int(c.text[1 : c.text.index(")")]), c.text) for c in claims] + [(n, open_part(n)) for n in opened])
     return Claim(
-        text=" ".join(c.text for c in claims),
+        text=" ".join(t for _, t in texts),
         plan_item_ids=(item.id,),
         kind="verdict",
         citations=tuple(q for c in claims for q in c.citations),
@@ -222,6 +259,8 @@ class Grounds:
     days: frozenset[tuple[int, int]]
     names: frozenset[str] = frozenset()
     """The words of the bodies and instruments the part names by a capitalised name ("Market Abuse Directive")."""
+    own_law: bool = False
+    """Whether the part asks about a place's own law (`OWN_LAW`)."""
 
     def name_source(self, source: str) -> bool:
         """Whether the part names the source by one of its own names (every word of a named body or instrument
@@ -247,21 +286,43 @@ class Grounds:
         return not words or len(said_terms(words, sentence)) + stated >= GROUNDED * (len(words) + dated)
 
 
+def _part_words(wanted: set[str], sentence: str) -> set[str]:
+    """The words of a yes/no part a sentence states, as words or as words sharing their first PART_PREFIX letters
+    ("anonymous" for "anonymously", "exceptional" for "exceptions", but not "except")."""
+    said = term_set(sentence)
+    return {
+        t for t in wanted if t in said or any(w[:PART_PREFIX] == t[:PART_PREFIX] for w in said if len(w) >= PART_PREFIX)
+    }
+
+
+def _place_terms(plan: ResearchPlan) -> set[str]:
+    """The words of the names of the places the question asks about (a verdict's sentence need not state them)."""
+    places: set[str] = set()
+    for j in plan.jurisdictions:
+        places |= term_set(" ".join((j.name, j.code, *j.named_as)))
+    return places
+
+
+def _yes_no_part(plan: ResearchPlan) -> str:
+    """The question's yes/no sentence up to an open question it goes on to ask, without a framing "Is it true
+    that"."""
+    said = next((s for s in sentences(plan.question) if s.rstrip().endswith("?")), plan.question)
+    return FRAME.sub("", WH_PART.split(said, maxsplit=1)[0])
+
+
 def _grounds(plan: ResearchPlan) -> Grounds:
     """The grounds of the question's yes/no sentence (up to an open question it goes on to ask): its topic words
     without the names of the places it asks about ("Can a retailer's director be jailed in Canada for a late
     report?": retailer, director, jailed, late, report), and the figures and days it names."""
-    said = next((s for s in sentences(plan.question) if s.rstrip().endswith("?")), plan.question)
-    said = FRAME.sub("", WH_PART.split(said, maxsplit=1)[0])
-    places: set[str] = set()
-    for j in plan.jurisdictions:
-        places |= term_set(" ".join((j.name, j.code, *j.named_as)))
+    said = _yes_no_part(plan)
+    places = _place_terms(plan)
     topic = set(plan.topic_terms)
     words = frozenset(t for t in term_set(said) - places if not topic or t in topic)
     names = frozenset(
         " ".join(sorted(term_set(n.text))) for n in names_in(said) if not is_place_name(n.text) and term_set(n.text)
     )
-    return Grounds(words, frozenset(f.key for f in figures(said)), frozenset(days_of_year(said)), names)
+    amounts, days = frozenset(f.key for f in figures(said)), frozenset(days_of_year(said))
+    return Grounds(words, amounts, days, names, bool(OWN_LAW.search(said)))
 
 
 def _denied(sentence: str, wanted: set[str]) -> bool:
@@ -281,13 +342,17 @@ def _denied(sentence: str, wanted: set[str]) -> bool:
 def _named(plan: ResearchPlan) -> list[str]:
     """The codes of the places the question names itself (not the wider ones answering for them): those it names
     by a place name or code when there are any, since a regulator it also names ("... reports fraud to the SEC")
-    does not make the regulator's country the place asked about ("Does California law protect ...?")."""
+    does not make the regulator's country the place asked about ("Does California law protect ...?"); of those,
+    the ones its yes/no part names ("Does Bavaria have its own law, and by when must a German company ...?" asks
+    the yes or no of Bavaria)."""
     placed = [
-        j.code
+        j
         for j in plan.jurisdictions
         if any(is_place_name(n) or same_jurisdiction(n.strip().upper(), j.code) for n in j.named_as)
     ]
-    return placed or [j.code for j in plan.jurisdictions]
+    part = _yes_no_part(plan)
+    asked = [j for j in placed if any(occurrences(n, part) for n in j.named_as)]
+    return [j.code for j in (asked or placed or plan.jurisdictions)]
 
 
 def _one_verdict(
@@ -326,7 +391,7 @@ def _one_verdict(
         verdict = _not_yet(verdict, best, ctx)
         if own or not named:
             return verdict
-        if verdict.text.startswith("No") and not grounds.name_source(named_as[best.doc_id]):
+        if grounds.own_law or (verdict.text.startswith("No") and not grounds.name_source(named_as[best.doc_id])):
             return None  # a wider law's No does not settle the named place's own law, which may grant more
         return _from_elsewhere(verdict, best.jurisdiction)
     if not grounds.words:
@@ -381,7 +446,8 @@ def _stated_verdict(
     sents = sentences(text)
     at = next((i for i, s in enumerate(sents) if s == last.quote), len(sents))
     following = [s for s in sents[at + 1 : at + 1 + VERDICT_CONTEXT] if not is_anaphoric(s) or s == sents[at + 1]]
-    denial = next((s for s in following if _denied(s, asked)), None)
+    on_it = term_set(best.text)
+    denial = next((s for s in following if _denied(s, asked) and len(term_set(s) & on_it) >= LEAD_SHARED), None)
     said = best.text
     if not _denied(said, asked) and denial:
         upto = following[: following.index(denial) + 1]
@@ -392,7 +458,7 @@ def _stated_verdict(
     follows = first.quote
     leads: list[str] = []
     for lead in reversed(sents[max(0, start - VERDICT_CONTEXT + 1) : start]):
-        if len(term_set(lead) & term_set(follows)) < 2 or len(f"{lead} {said}".split()) > VERDICT_WORDS:
+        if len(term_set(lead) & term_set(follows)) < LEAD_SHARED or len(f"{lead} {said}".split()) > VERDICT_WORDS:
             break
         leads.insert(0, lead)
         follows = lead
