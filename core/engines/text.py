@@ -275,6 +275,20 @@ def questions_on_facts(question: str) -> list[str]:
     return [p for p in parts[1:] if p.rstrip().endswith("?") and YES_NO.search(p)]
 
 
+OWN_COUNT = re.compile(
+    r"\b(?:with|has|have|having|employs?|employing)\s+(?:about\s+|around\s+|some\s+|over\s+|under\s+)?"
+    r"\d[\d,]*\s+(?!(?:days?|weeks?|months?|years?|hours?|business|working|calendar)\b)[a-z]+",
+    re.I,
+)
+"""A number the question gives of its own subject inside the yes/no ("Is a Spanish company with 30 employees
+required to ...?", "a firm that has 120 staff"): a fact to hold against a rule, as one set out before it is."""
+
+
+def states_own_count(sentence: str) -> bool:
+    """Whether a yes/no sentence gives a number of its own subject (`OWN_COUNT`)."""
+    return bool(OWN_COUNT.search(sentence))
+
+
 DEMONSTRATIVE = re.compile(
     r"\b(?:this|these|those)\s+\w+|\bthat\s+(?!the\b|a\b|an\b|it\b|its\b|they\b|their\b|he\b|she\b|there\b|is\b|"
     r"are\b|was\b|were\b|has\b|have\b|had\b|will\b|would\b|can\b|may\b|must\b|should\b|all\b|any\b|each\b|"

@@ -455,6 +455,52 @@ def test_a_yes_no_part_is_answered_from_any_passage_the_plan_found_by_its_own_wo
     )
 
 
+def test_a_bound_on_a_period_is_no_denial_and_a_sentence_may_answer_two_parts(tmp_path: Path) -> None:
+    # "not exceeding three months" sets the period, it denies no duty to reply (it had been "(1) No."); and the
+    # sentence saying there is no statutory maximum answers "is there a maximum amount?" too, pointed to rather
+    # than repeated (it had been "(2) Yes." from a sentence on prison terms sharing only "maximum")
+    law = plain_doc("xy-fr-reporting-law", "France reporting law summary", "FR", date(2022, 9, 1))
+    passages = [
+        "The employer must inform the whistleblower of the measures taken within a reasonable period not exceeding "
+        "three months from the acknowledgment.",
+    ]
+    r = run(
+        workbench_on(tmp_path, [(law, passages)]),
+        "Must a French employer reply to a whistleblower within three months?",
+    )
+    assert verdict_words(r.answer.verdict) == {"*": "yes"}
+    fines = plain_doc("xy-gb-market-rules", "UK market rules summary", "GB", date(2016, 7, 3), authority="FCA")
+    passages = [
+        "The FCA can impose a civil penalty for market abuse, and there is no statutory maximum amount. A later act "
+        "provides for raising the maximum prison sentence for insider dealing from seven to ten years."
+    ]
+    r = run(
+        workbench_on(tmp_path / "gb", [(fines, passages)]),
+        "Can the FCA fine a company for market abuse, and is there a maximum amount?",
+    )
+    assert verdict_words(r.answer.verdict) == {"1": "yes", "2": "no"}
+    assert r.answer.verdict.text.endswith("(2) No. See (1).")
+    assert "prison" not in r.answer.verdict.text
+
+
+def test_a_number_the_question_gives_of_its_own_subject_makes_a_yes_no_on_facts(tmp_path: Path) -> None:
+    # "a Spanish company with 30 employees" is a fact to hold against the 50-worker threshold: the rule engine
+    # quotes the rules and leaves the yes or no to the analyst (it had said "Yes" from a sentence on deferring
+    # the duty for 50 to 249 workers)
+    law = plain_doc("xy-eu-reporting-directive", "EU reporting directive summary", "EU", date(2019, 12, 16))
+    passages = [
+        "Member States had to transpose the Directive by 17 December 2021. For private entities with 50 to 249 "
+        "workers, Member States could defer the duty to set up internal reporting channels until 17 December 2023."
+    ]
+    r = run(
+        workbench_on(tmp_path, [(law, passages)]),
+        "Is a Spanish company with 30 employees required to set up an internal reporting channel?",
+    )
+    assert r.plan is not None and r.plan.verdict_on_facts
+    assert r.answer.verdict is None
+    assert any("on facts it sets out" in d.description for d in r.residual_deficiencies)
+
+
 def test_a_denial_about_something_else_after_a_verdicts_sentence_does_not_decide_it(tmp_path: Path) -> None:
     # asked whether Quebec limits the interest rate, the best sentence is on cancelling a loan; the "may not
     # advertise a credit rate" three sentences later is about advertising, not about what that sentence says, so

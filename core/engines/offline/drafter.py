@@ -75,6 +75,11 @@ SCOPE_DENIAL = re.compile(
     re.I,
 )
 """Wording that puts something outside what the rules cover: a No to whether they cover it."""
+LIMIT = re.compile(
+    r"\b(?:not|no)\s+(?:later|more|less|fewer|longer)\s+than\b|\bnot\s+exceeding\b|\bat\s+the\s+latest\b", re.I
+)
+"""Wording that bounds a period or an amount ("within a period not exceeding three months", "no later than 30
+June"): a limit the rule sets, not a denial of it."""
 DENIAL_WINDOW = 4
 """The verdict with its context stays within about one plan item's words."""
 
@@ -178,15 +183,16 @@ def _verdict(
         return _one_verdict(item, cands, passages, asked, grounds, ctx, plan.answer_codes(), _named(plan))
     claims: list[Claim] = []
     opened: list[int] = []
-    used: set[str] = set()
     places, named = _place_terms(plan), _named(plan)
+    used: dict[str, int] = {}
     for n, part in enumerate(parts, 1):
         asks = WH_PART.split(part, maxsplit=1)[0]  # "is compensation capped, and how long ...?": its yes/no
         wanted = term_set(asks) - term_set(" ".join(parts[: n - 1] + parts[n:])) - places
         ranked = sorted(
-            (c for c in (pool or cands) if c.text not in used),
+            pool or cands,
             key=lambda c: (
                 -len(_part_words(wanted, c.text)),
+                c.text in used,
                 not any(same_jurisdiction(c.jurisdiction, j) for j in named),
             ),
         )
@@ -196,8 +202,11 @@ def _verdict(
             opened.append(n)  # no sentence speaks to this part: it stays open rather than get a guessed yes or no
             continue
         best = ranked[0]
-        used.add(best.text)
         word = "No." if _denied(best.text, wanted) else "Yes."
+        if best.text in used:  # the sentence answering an earlier part answers this one best too
+            claims.append(Claim(text=f"({n}) {word} See ({used[best.text]}).", citations=best.quotes))
+            continue
+        used[best.text] = n
         said = {q.quote for c in claims for q in c.citations}
         quotes = tuple(q for q in best.quotes if q.quote not in said) or best.quotes  # an earlier part quotes it
         text = " ".join(q.quote for q in quotes)
@@ -209,7 +218,7 @@ def _verdict(
         text=" ".join(t for _, t in texts),
         plan_item_ids=(item.id,),
         kind="verdict",
-        citations=tuple(q for c in claims for q in c.citations),
+        citations=tuple(dict.fromkeys(q for c in claims for q in c.citations)),
         history=any(c.history for c in claims),
     )
 
@@ -327,12 +336,13 @@ def _grounds(plan: ResearchPlan) -> Grounds:
 
 def _denied(sentence: str, wanted: set[str]) -> bool:
     """Whether the sentence denies what a part of the question asks: a negation within the few words before one
-    of that part's own words ("does not have to report" for "must ... report"), or a sentence on one of them
+    of that part's own words ("does not have to report" for "must ... report"; a bound such as "not exceeding
+    three months" is no negation), or a sentence on one of them
     that puts it outside the rules' scope ("Credit agreements secured by a mortgage ... remain outside the
     scope")."""
     if SCOPE_DENIAL.search(sentence) and term_set(sentence) & wanted:
         return True
-    words = sentence.split()
+    words = LIMIT.sub("within", sentence).split()
     for i, word in enumerate(words):
         if term_set(word) & wanted and NEGATION.search(" ".join(words[max(0, i - DENIAL_WINDOW) : i])):
             return True

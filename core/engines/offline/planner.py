@@ -26,7 +26,7 @@ from core.engines.base import EngineContext, PlanResult
 from core.engines.offline.recall import Unplanned, unplanned
 from core.engines.offline.relevance import subject_treated
 from core.engines.offline.verdicts import asked_change
-from core.engines.text import STOPWORDS, YES_NO, questions_on_facts, stem, terms
+from core.engines.text import STOPWORDS, YES_NO, questions_on_facts, states_own_count, stem, terms, yes_no_sentence
 
 ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
     Aspect.threshold: re.compile(
@@ -259,7 +259,10 @@ class OfflinePlanner:
             aspects.append(Aspect.scope)
         after_facts = questions_on_facts(question)
         # a change ("has the EU changed the threshold?") is asked of the law, not of the facts set out before it
-        on_facts = any(asked_change(p) is None for p in after_facts)
+        asked = yes_no_sentence(question)
+        on_facts = any(asked_change(p) is None for p in after_facts) or bool(
+            asked and asked_change(asked) is None and states_own_count(asked)
+        )
         yes_no = bool(YES_NO.search(question)) or bool(after_facts)
         if yes_no and Aspect.date not in aspects:
             aspects.append(Aspect.date)  # whether something exists or applies depends on when
