@@ -14,6 +14,8 @@ from functools import lru_cache
 
 import pysbd
 
+from core.domain.figures import counts
+
 STOPWORDS = frozenset(
     [
         "a",
@@ -285,8 +287,9 @@ required to ...?", "a firm that has 120 staff"): a fact to hold against a rule, 
 
 
 def states_own_count(sentence: str) -> bool:
-    """Whether a yes/no sentence gives a number of its own subject (`OWN_COUNT`)."""
-    return bool(OWN_COUNT.search(sentence))
+    """Whether a yes/no sentence gives a number of its own subject (`OWN_COUNT`) or a bounded count ("small
+    companies with fewer than 50 workers"): either is held against a threshold the rule sets."""
+    return bool(OWN_COUNT.search(sentence) or counts(sentence))
 
 
 DEMONSTRATIVE = re.compile(

@@ -483,7 +483,14 @@ def test_a_bound_on_a_period_is_no_denial_and_a_sentence_may_answer_two_parts(tm
     assert "prison" not in r.answer.verdict.text
 
 
-def test_a_number_the_question_gives_of_its_own_subject_makes_a_yes_no_on_facts(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Is a Spanish company with 30 employees required to set up an internal reporting channel?",
+        "Are Spanish companies with fewer than 50 workers exempt from the duty to set up internal reporting channels?",
+    ],
+)
+def test_a_number_the_question_gives_of_its_own_subject_makes_a_yes_no_on_facts(tmp_path: Path, question: str) -> None:
     # "a Spanish company with 30 employees" is a fact to hold against the 50-worker threshold: the rule engine
     # quotes the rules and leaves the yes or no to the analyst (it had said "Yes" from a sentence on deferring
     # the duty for 50 to 249 workers)
@@ -492,13 +499,45 @@ def test_a_number_the_question_gives_of_its_own_subject_makes_a_yes_no_on_facts(
         "Member States had to transpose the Directive by 17 December 2021. For private entities with 50 to 249 "
         "workers, Member States could defer the duty to set up internal reporting channels until 17 December 2023."
     ]
-    r = run(
-        workbench_on(tmp_path, [(law, passages)]),
-        "Is a Spanish company with 30 employees required to set up an internal reporting channel?",
-    )
+    r = run(workbench_on(tmp_path, [(law, passages)]), question)
     assert r.plan is not None and r.plan.verdict_on_facts
     assert r.answer.verdict is None
     assert any("on facts it sets out" in d.description for d in r.residual_deficiencies)
+
+
+@pytest.mark.parametrize(
+    ("passage", "question", "said"),
+    [
+        (  # outside the scope is a Yes to "excluded?" (it had been "No.")
+            "Credit agreements secured by a mortgage on residential property remain outside the scope.",
+            "Are mortgages excluded from the XY consumer credit rules?",
+            "yes",
+        ),
+        (  # a duty laid on it is a No to "exempt?", whatever a lead says is exempt (it had been "Yes.")
+            "Transactions exempt from Form 4 reporting must be reported on Form 5 within 45 days after the end of "
+            "the fiscal year. Since 27 February 2023, bona fide gifts of shares by a director must also be reported "
+            "on Form 4 within two business days.",
+            "Are gifts of shares by a director exempt from XY insider reporting?",
+            "no",
+        ),
+        (  # an exemption taken away is a No
+            "Since 2023, gifts of shares by a director are no longer exempt from insider reporting.",
+            "Are gifts of shares by a director exempt from XY insider reporting?",
+            "no",
+        ),
+        (  # a duty denied is a Yes
+            "A director need not report gifts of shares under the insider reporting rules.",
+            "Are gifts of shares by a director exempt from XY insider reporting?",
+            "yes",
+        ),
+    ],
+)
+def test_a_question_whether_something_is_exempt_is_yes_when_the_rule_exempts_it(
+    tmp_path: Path, passage: str, question: str, said: str
+) -> None:
+    law = plain_doc("xy-rules", "XY rules summary", "XY", date(2020, 1, 1))
+    r = run(workbench_on(tmp_path, [(law, [passage])]), question)
+    assert verdict_words(r.answer.verdict) == {"*": said}
 
 
 def test_a_denial_about_something_else_after_a_verdicts_sentence_does_not_decide_it(tmp_path: Path) -> None:

@@ -75,6 +75,10 @@ SCOPE_DENIAL = re.compile(
     re.I,
 )
 """Wording that puts something outside what the rules cover: a No to whether they cover it."""
+EXEMPT_ASK = re.compile(r"\b(?:exempt\w*|excluded|exclusion|outside (?:the |its )?scope|free from)\b", re.I)
+"""A yes/no asking whether something is exempt or excluded: "Yes" when the rule's sentence exempts it (or denies
+the duty), "No" when the sentence lays the duty on it ("bona fide gifts must also be reported")."""
+EXEMPTS = re.compile(r"\b(?:exempt\w*|excluded?s?)\b", re.I)
 LIMIT = re.compile(
     r"\b(?:not|no)\s+(?:later|more|less|fewer|longer)\s+than\b|\bnot\s+exceeding\b|\bat\s+the\s+latest\b", re.I
 )
@@ -202,7 +206,7 @@ def _verdict(
             opened.append(n)  # no sentence speaks to this part: it stays open rather than get a guessed yes or no
             continue
         best = ranked[0]
-        word = "No." if _denied(best.text, wanted) else "Yes."
+        word = _polarity(best.text, wanted, bool(EXEMPT_ASK.search(asks)))
         if best.text in used:  # the sentence answering an earlier part answers this one best too
             claims.append(Claim(text=f"({n}) {word} See ({used[best.text]}).", citations=best.quotes))
             continue
@@ -270,6 +274,8 @@ class Grounds:
     """The words of the bodies and instruments the part names by a capitalised name ("Market Abuse Directive")."""
     own_law: bool = False
     """Whether the part asks about a place's own law (`OWN_LAW`)."""
+    exempt: bool = False
+    """Whether the part asks whether something is exempt or excluded (`EXEMPT_ASK`)."""
 
     def name_source(self, source: str) -> bool:
         """Whether the part names the source by one of its own names (every word of a named body or instrument
@@ -331,7 +337,7 @@ def _grounds(plan: ResearchPlan) -> Grounds:
         " ".join(sorted(term_set(n.text))) for n in names_in(said) if not is_place_name(n.text) and term_set(n.text)
     )
     amounts, days = frozenset(f.key for f in figures(said)), frozenset(days_of_year(said))
-    return Grounds(words, amounts, days, names, bool(OWN_LAW.search(said)))
+    return Grounds(words, amounts, days, names, bool(OWN_LAW.search(said)), bool(EXEMPT_ASK.search(said)))
 
 
 def _denied(sentence: str, wanted: set[str]) -> bool:
@@ -347,6 +353,24 @@ def _denied(sentence: str, wanted: set[str]) -> bool:
         if term_set(word) & wanted and NEGATION.search(" ".join(words[max(0, i - DENIAL_WINDOW) : i])):
             return True
     return False
+
+
+def _exempted(sentence: str, asked: set[str]) -> bool:
+    """Whether the sentence exempts what an exemption question asks about: it says so ("are exempt", "remain
+    outside the scope"; not "are no longer exempt"), or it denies the duty asked about ("need not report")."""
+    if SCOPE_DENIAL.search(sentence) and term_set(sentence) & asked:
+        return True
+    m = EXEMPTS.search(sentence)
+    if m:
+        return not NEGATION.search(" ".join(sentence[: m.start()].split()[-DENIAL_WINDOW:]))
+    return _denied(sentence, asked - term_set(EXEMPT_ASK.pattern))
+
+
+def _polarity(sentence: str, asked: set[str], exempt: bool) -> str:
+    """'Yes.' or 'No.': a denial of what is asked is a No, except to a question whether something is exempt."""
+    if exempt:
+        return "Yes." if _exempted(sentence, asked) else "No."
+    return "No." if _denied(sentence, asked) else "Yes."
 
 
 def _named(plan: ResearchPlan) -> list[str]:
@@ -391,7 +415,7 @@ def _one_verdict(
     analyst check it."""
     named_as = {c.doc_id: _source_name(c, ctx) for c in cands[:VERDICT_TRIES]}
     tried = [
-        (best, _stated_verdict(item, best, passages, beyond_name(asked, named_as[best.doc_id])))
+        (best, _stated_verdict(item, best, passages, beyond_name(asked, named_as[best.doc_id]), grounds.exempt))
         for best in cands[:VERDICT_TRIES]
     ]
     grounded = [(best, verdict) for best, verdict in tried if grounds.by(verdict.said, named_as[best.doc_id])]
@@ -447,9 +471,14 @@ def _not_yet(verdict: Claim, best: Candidate, ctx: EngineContext) -> Claim:
 
 
 def _stated_verdict(
-    item: PlanItem, best: Candidate, passages: list[tuple[str, str, str, float]], asked: set[str]
+    item: PlanItem,
+    best: Candidate,
+    passages: list[tuple[str, str, str, float]],
+    asked: set[str],
+    exempt: bool = False,
 ) -> Claim:
-    """The verdict one candidate states, with the context around it (see `_one_verdict`)."""
+    """The verdict one candidate states, with the context around it (see `_one_verdict`); `exempt`: the question
+    asks whether something is exempt (`EXEMPT_ASK`)."""
     quotes = list(best.quotes)
     last = quotes[-1]
     text = next((t for d, c, t, _ in passages if c == last.chunk_id), "")
@@ -475,8 +504,9 @@ def _stated_verdict(
     while leads and is_anaphoric(leads[0]):  # a lead that needs the sentence before it would open mid-thought
         leads.pop(0)
     quotes[:0] = [Quote(doc_id=first.doc_id, chunk_id=first.chunk_id, quote=lead) for lead in leads]
+    # whether it is exempt is read from the deciding sentence on: a lead on what else is exempt says nothing of it
+    word = _polarity(said if exempt else " ".join([*leads, said]), asked, exempt)
     said = " ".join([*leads, said])
-    word = "No." if _denied(said, asked) else "Yes."
     return Claim(
         text=f"{word} {said}", plan_item_ids=(item.id,), citations=tuple(quotes), kind="verdict", history=best.history
     )
