@@ -181,18 +181,19 @@ VERDICT_PART = re.compile(
 """A verdict word at the start of the verdict or of one of its parts: "Yes.", "(2) No.", "EU: No, only ..."."""
 
 
-OPEN_PART = "({}) Open: no passage found states a yes or no to this part."
-"""A part of a question asking two yes/no things that no sentence speaks to, said in its verdict's place."""
+OPEN_WORDS = "Open: no passage found states a yes or no"
+"""Said in a verdict in the place of a part of the question (or a jurisdiction asked for each) no sentence speaks
+to."""
 
 
-def open_part(n: int) -> str:
-    """The verdict's words for its part `n` that no source answers."""
-    return OPEN_PART.format(n)
+def open_part(label: str, what: str = "to this part") -> str:
+    """The verdict's words for a part ("(1)") or jurisdiction ("AU:", "for AU") that no source answers."""
+    return f"{label} {OPEN_WORDS} {what}."
 
 
 def has_open_part(claim: Claim) -> bool:
     """Whether a verdict leaves one of the question's yes/no parts open: it does not answer the verdict item."""
-    return claim.kind == "verdict" and OPEN_PART.split(") ", 1)[1] in claim.text
+    return claim.kind == "verdict" and OPEN_WORDS in claim.text
 
 
 def verdict_words(claim: Claim | None) -> dict[str, str]:

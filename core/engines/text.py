@@ -86,6 +86,7 @@ STOPWORDS = frozenset(
         "same",
         "not",
         "no",
+        "yes",
         "nor",
         "only",
         "own",

@@ -540,6 +540,39 @@ def test_a_question_whether_something_is_exempt_is_yes_when_the_rule_exempts_it(
     assert verdict_words(r.answer.verdict) == {"*": said}
 
 
+def test_both_places_named_get_a_verdict_each_and_one_without_a_source_stays_open(tmp_path: Path) -> None:
+    # "both Germany and Spain" asks of each (it had been one "Yes." from Germany's act alone); asked for each of
+    # two where only one has a source, the other reads "Open" and the verdict item stays unanswered (it had been
+    # left out silently)
+    de = plain_doc("xy-de-reporting-act", "Germany reporting act summary", "DE", date(2023, 7, 2))
+    es = plain_doc("xy-es-reporting-act", "Spain reporting act summary", "ES", date(2023, 3, 13))
+    corpus = [
+        (de, ["A company's internal reporting office must confirm receipt of a report within seven days."]),
+        (es, ["Receipt of a report must be acknowledged within seven calendar days."]),
+    ]
+    r = run(
+        workbench_on(tmp_path, corpus),
+        "Do both Germany and Spain require companies to acknowledge a report within seven days?",
+    )
+    assert verdict_words(r.answer.verdict) == {"DE": "yes", "ES": "yes"}
+    r = run(
+        workbench_on(
+            tmp_path / "one",
+            corpus[:1]
+            + [
+                (
+                    plain_doc("xy-fr-other", "France other act", "FR", date(2020, 1, 1)),
+                    ["Unrelated text on fishing quotas for the Atlantic coast."],
+                )
+            ],
+        ),
+        "Do companies have to acknowledge a report within seven days, yes or no for each of Germany and France?",
+    )
+    assert verdict_words(r.answer.verdict) == {"DE": "yes"}
+    assert "FR: Open: no passage found states a yes or no for FR." in r.answer.verdict.text
+    assert any(d.subject == "*:verdict" for d in r.residual_deficiencies)
+
+
 def test_a_denial_about_something_else_after_a_verdicts_sentence_does_not_decide_it(tmp_path: Path) -> None:
     # asked whether Quebec limits the interest rate, the best sentence is on cancelling a loan; the "may not
     # advertise a credit rate" three sentences later is about advertising, not about what that sentence says, so

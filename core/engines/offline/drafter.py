@@ -217,7 +217,9 @@ def _verdict(
         claims.append(Claim(text=f"({n}) {word} {text}", citations=quotes, history=best.history))
     if not claims:
         return _one_verdict(item, cands, passages, asked, grounds, ctx, plan.answer_codes(), _named(plan))
-    texts = sorted([(int(c.text[1 : c.text.index(")")]), c.text) for c in claims] + [(n, open_part(n)) for n in opened])
+    texts = sorted(
+        [(int(c.text[1 : c.text.index(")")]), c.text) for c in claims] + [(n, open_part(f"({n})")) for n in opened]
+    )
     return Claim(
         text=" ".join(t for _, t in texts),
         plan_item_ids=(item.id,),
@@ -235,20 +237,17 @@ def _each(
     ctx: EngineContext,
 ) -> Claim | None:
     """One verdict per answered jurisdiction ("EU: Yes. ... US: No. ..."); a jurisdiction without a source that
-    speaks to it gets none (its gap stays open)."""
+    speaks to it reads "AU: Open: ..." and the verdict item stays unanswered."""
     asked, grounds = _asked(plan), _grounds(plan)
-    parts = [
-        (code, v)
+    said = {
+        code: _one_verdict(item, [c for c in cands if c.jurisdiction == code], passages, asked, grounds, ctx, [code])
         for code in plan.answer_codes()
-        if (
-            v := _one_verdict(item, [c for c in cands if c.jurisdiction == code], passages, asked, grounds, ctx, [code])
-        )
-        is not None
-    ]
+    }
+    parts = [(code, v) for code, v in said.items() if v is not None]
     if not parts:
         return None
     return Claim(
-        text=" ".join(f"{code}: {v.text}" for code, v in parts),
+        text=" ".join(f"{code}: {v.text}" if v else open_part(f"{code}:", f"for {code}") for code, v in said.items()),
         plan_item_ids=(item.id,),
         kind="verdict",
         citations=tuple(q for _, v in parts for q in v.citations),

@@ -41,7 +41,7 @@ HEDGED = re.compile(
     re.I,
 )
 """A sentence stating a change only as possible or planned: not a change made."""
-EACH = re.compile(r"\b(?:for each|each of|in each|respectively|for both|every one)\b", re.I)
+EACH = re.compile(r"\b(?:for each|each of|in each|respectively|for both|every one)\b|\b[Bb]oth\s+(?:the\s+)?(?=[A-Z])")
 NOT_IN_FORCE = re.compile(r"\bonly proposed\b|\bnot yet\b", re.I)
 """How a verdict presents a source that does not apply (check_sources lets such a mention be)."""
 
