@@ -555,17 +555,10 @@ def test_both_places_named_get_a_verdict_each_and_one_without_a_source_stays_ope
         "Do both Germany and Spain require companies to acknowledge a report within seven days?",
     )
     assert verdict_words(r.answer.verdict) == {"DE": "yes", "ES": "yes"}
+    fr = plain_doc("xy-fr-other", "France other act", "FR", date(2020, 1, 1))
+    corpus = [corpus[0], (fr, ["Unrelated text on fishing quotas for the Atlantic coast."])]
     r = run(
-        workbench_on(
-            tmp_path / "one",
-            corpus[:1]
-            + [
-                (
-                    plain_doc("xy-fr-other", "France other act", "FR", date(2020, 1, 1)),
-                    ["Unrelated text on fishing quotas for the Atlantic coast."],
-                )
-            ],
-        ),
+        workbench_on(tmp_path / "one", corpus),
         "Do companies have to acknowledge a report within seven days, yes or no for each of Germany and France?",
     )
     assert verdict_words(r.answer.verdict) == {"DE": "yes"}
