@@ -566,6 +566,43 @@ def test_both_places_named_get_a_verdict_each_and_one_without_a_source_stays_ope
     assert any(d.subject == "*:verdict" for d in r.residual_deficiencies)
 
 
+def test_a_figure_asked_with_a_comparator_is_held_against_the_rule_by_the_analyst(tmp_path: Path) -> None:
+    # "more than 25%" against "within the 25% criminal limit": no lexical reading tells yes from no (it had been
+    # "Yes."), so there is no verdict; the rules are quoted for the analyst
+    law = plain_doc("xy-ny-usury", "New York usury limits summary", "US-NY", date(1965, 1, 1))
+    passages = [
+        "Criminal usury in the second degree is a class E felony. Lenders licensed under the Banking Law may charge "
+        "rates permitted by their licence, within the 25% criminal limit."
+    ]
+    r = run(workbench_on(tmp_path, [(law, passages)]), "Can a lender in New York charge more than 25% interest a year?")
+    assert r.answer.verdict is None and "within the 25% criminal limit" in r.final_answer
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        # asked plainly, a sentence making the act a crime cannot be read as a yes or a no: no verdict (it had been
+        # "Yes.", as no negation says no)
+        ("Can a New York lender charge more than 25% interest a year?", {}),
+        # asked whether it is a crime, the sentence making it one says yes
+        ("Is charging interest above 25% per year a crime in New York?", {"*": "yes"}),
+    ],
+)
+def test_a_sentence_making_an_act_a_crime_answers_only_whether_it_is_one(
+    tmp_path: Path, question: str, said: dict[str, str]
+) -> None:
+    law = plain_doc("xy-ny-usury", "New York usury limits: interest rate caps on loans", "US-NY", date(1965, 1, 1))
+    passages = [
+        "Under Penal Law section 190.40, knowingly charging interest above 25% per year is criminal usury in the "
+        "second degree. Criminal usury in the second degree is a class E felony. The criminal usury limit does not "
+        "apply to loans of USD 2,500,000 or more.",
+        "Lenders licensed by the state regulator under the Banking Law may charge rates permitted by their licence, "
+        "within the 25% criminal limit.",
+    ]
+    r = run(workbench_on(tmp_path, [(law, passages)]), question)
+    assert verdict_words(r.answer.verdict) == said
+
+
 def test_a_denial_about_something_else_after_a_verdicts_sentence_does_not_decide_it(tmp_path: Path) -> None:
     # asked whether Quebec limits the interest rate, the best sentence is on cancelling a loan; the "may not
     # advertise a credit rate" three sentences later is about advertising, not about what that sentence says, so

@@ -76,9 +76,32 @@ SCOPE_DENIAL = re.compile(
 )
 """Wording that puts something outside what the rules cover: a No to whether they cover it."""
 EXEMPT_ASK = re.compile(r"\b(?:exempt\w*|excluded|exclusion|outside (?:the |its )?scope|free from)\b", re.I)
-"""A yes/no asking whether something is exempt or excluded: "Yes" when the rule's sentence exempts it (or denies
-the duty), "No" when the sentence lays the duty on it ("bona fide gifts must also be reported")."""
 EXEMPTS = re.compile(r"\b(?:exempt\w*|excluded?s?)\b", re.I)
+PROHIBIT_ASK = re.compile(
+    r"\b(?:ban(?:s|ned)?|prohibit\w*|forbid\w*|outlaw\w*|illegal|unlawful|crime|criminal|offen[cs]e)\b", re.I
+)
+CRIMINALISES = re.compile(r"\b(?:crime|criminal|offen[cs]e|illegal|unlawful|felony|misdemeanou?r)\b", re.I)
+"""Wording that makes an act a crime: its answer to "Can a lender charge more than 25%?" is a No no negation says."""
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A yes/no asked in the negative ("Are gifts exempt ...?"): "Yes" when the deciding sentence says so in these
+    words (`says`, not negated: "are no longer exempt" is a No) or denies what is asked ("need not report"), "No"
+    when it lays the duty on it ("bona fide gifts must also be reported")."""
+
+    asks: re.Pattern[str]
+    says: re.Pattern[str]
+
+
+TURNS = (Turn(EXEMPT_ASK, EXEMPTS),)
+
+
+def turn_of(part: str) -> Turn | None:
+    """How a yes/no part asked in the negative is answered, or None for one asked plainly."""
+    return next((t for t in TURNS if t.asks.search(part)), None)
+
+
 LIMIT = re.compile(
     r"\b(?:not|no)\s+(?:later|more|less|fewer|longer)\s+than\b|\bnot\s+exceeding\b|\bat\s+the\s+latest\b", re.I
 )
@@ -206,7 +229,7 @@ def _verdict(
             opened.append(n)  # no sentence speaks to this part: it stays open rather than get a guessed yes or no
             continue
         best = ranked[0]
-        word = _polarity(best.text, wanted, bool(EXEMPT_ASK.search(asks)))
+        word = _polarity(best.text, wanted, turn_of(asks))
         if best.text in used:  # the sentence answering an earlier part answers this one best too
             claims.append(Claim(text=f"({n}) {word} See ({used[best.text]}).", citations=best.quotes))
             continue
@@ -273,8 +296,13 @@ class Grounds:
     """The words of the bodies and instruments the part names by a capitalised name ("Market Abuse Directive")."""
     own_law: bool = False
     """Whether the part asks about a place's own law (`OWN_LAW`)."""
-    exempt: bool = False
-    """Whether the part asks whether something is exempt or excluded (`EXEMPT_ASK`)."""
+    turn: Turn | None = None
+    """How the part is answered when asked in the negative (`turn_of`)."""
+    forbid_asked: bool = False
+    """Whether the part asks whether something is banned or a crime (`PROHIBIT_ASK`): a sentence making it one
+    answers it as any other does."""
+    compared: frozenset[tuple[tuple[str, float], str]] = frozenset()
+    """The figures the part asks with a comparator ("more than 25%"): a sentence stating one must state it so."""
 
     def name_source(self, source: str) -> bool:
         """Whether the part names the source by one of its own names (every word of a named body or instrument
@@ -293,7 +321,13 @@ class Grounds:
         asked figure or day the sentence states counts as one of the words it must state."""
         words = beyond_name(set(self.words), source)
         dated = bool(self.amounts or self.days)
-        stated = bool(self.amounts & {f.key for f in figures(sentence)} or self.days & days_of_year(sentence))
+        found = figures(sentence)
+        if any(
+            key in {f.key for f in found} and (key, op) not in {(f.key, f.comparator) for f in found}
+            for key, op in self.compared
+        ):
+            return False  # "more than 25%" asked, "within the 25% limit" stated: which way it goes is not read
+        stated = bool(self.amounts & {f.key for f in found} or self.days & days_of_year(sentence))
         if dated and not stated:
             return False
         # the asked figure or day, when stated, is one of what the sentence must speak to
@@ -335,8 +369,11 @@ def _grounds(plan: ResearchPlan) -> Grounds:
     names = frozenset(
         " ".join(sorted(term_set(n.text))) for n in names_in(said) if not is_place_name(n.text) and term_set(n.text)
     )
-    amounts, days = frozenset(f.key for f in figures(said)), frozenset(days_of_year(said))
-    return Grounds(words, amounts, days, names, bool(OWN_LAW.search(said)), bool(EXEMPT_ASK.search(said)))
+    found = figures(said)
+    amounts, days = frozenset(f.key for f in found), frozenset(days_of_year(said))
+    compared = frozenset((f.key, f.comparator) for f in found if f.comparator)
+    own_law, forbid_asked = bool(OWN_LAW.search(said)), bool(PROHIBIT_ASK.search(said))
+    return Grounds(words, amounts, days, names, own_law, turn_of(said), forbid_asked, compared)
 
 
 def _denied(sentence: str, wanted: set[str]) -> bool:
@@ -354,21 +391,28 @@ def _denied(sentence: str, wanted: set[str]) -> bool:
     return False
 
 
-def _exempted(sentence: str, asked: set[str]) -> bool:
-    """Whether the sentence exempts what an exemption question asks about: it says so ("are exempt", "remain
-    outside the scope"; not "are no longer exempt"), or it denies the duty asked about ("need not report")."""
-    if SCOPE_DENIAL.search(sentence) and term_set(sentence) & asked:
-        return True
-    m = EXEMPTS.search(sentence)
+def _turned(sentence: str, asked: set[str], turn: Turn) -> bool:
+    """Whether the sentence says yes to a question asked in the negative (see `Turn`)."""
+    if turn.asks is EXEMPT_ASK and SCOPE_DENIAL.search(sentence) and term_set(sentence) & asked:
+        return True  # "remain outside the scope"
+    m = turn.says.search(sentence)
     if m:
         return not NEGATION.search(" ".join(sentence[: m.start()].split()[-DENIAL_WINDOW:]))
-    return _denied(sentence, asked - term_set(EXEMPT_ASK.pattern))
+    return _denied(sentence, asked - term_set(turn.asks.pattern))
 
 
-def _polarity(sentence: str, asked: set[str], exempt: bool) -> str:
-    """'Yes.' or 'No.': a denial of what is asked is a No, except to a question whether something is exempt."""
-    if exempt:
-        return "Yes." if _exempted(sentence, asked) else "No."
+def _criminalises(sentence: str) -> bool:
+    """Whether the sentence makes something a crime ("charging interest above 25% is criminal usury"): a plain
+    yes/no ("Can a lender charge more than 25%?") cannot be read from its words, since the crime is the answer's
+    No and no negation says so."""
+    m = CRIMINALISES.search(sentence)
+    return bool(m) and not NEGATION.search(" ".join(sentence[: m.start()].split()[-DENIAL_WINDOW:]))
+
+
+def _polarity(sentence: str, asked: set[str], turn: Turn | None) -> str:
+    """'Yes.' or 'No.': a denial of what is asked is a No, except to a question asked in the negative."""
+    if turn is not None:
+        return "Yes." if _turned(sentence, asked, turn) else "No."
     return "No." if _denied(sentence, asked) else "Yes."
 
 
@@ -414,10 +458,15 @@ def _one_verdict(
     analyst check it."""
     named_as = {c.doc_id: _source_name(c, ctx) for c in cands[:VERDICT_TRIES]}
     tried = [
-        (best, _stated_verdict(item, best, passages, beyond_name(asked, named_as[best.doc_id]), grounds.exempt))
+        (best, _stated_verdict(item, best, passages, beyond_name(asked, named_as[best.doc_id]), grounds.turn))
         for best in cands[:VERDICT_TRIES]
     ]
-    grounded = [(best, verdict) for best, verdict in tried if grounds.by(verdict.said, named_as[best.doc_id])]
+    grounded = [
+        (best, verdict)
+        for best, verdict in tried
+        if grounds.by(verdict.said, named_as[best.doc_id])
+        and (grounds.forbid_asked or grounds.turn or not _criminalises(best.text))
+    ]
     own = [g for g in grounded if any(same_jurisdiction(code, g[0].jurisdiction) for code in named)]
     if grounded:
         best, verdict = (own or grounded)[0]
@@ -474,10 +523,10 @@ def _stated_verdict(
     best: Candidate,
     passages: list[tuple[str, str, str, float]],
     asked: set[str],
-    exempt: bool = False,
+    turn: Turn | None = None,
 ) -> Claim:
-    """The verdict one candidate states, with the context around it (see `_one_verdict`); `exempt`: the question
-    asks whether something is exempt (`EXEMPT_ASK`)."""
+    """The verdict one candidate states, with the context around it (see `_one_verdict`); `turn`: how a question
+    asked in the negative is answered."""
     quotes = list(best.quotes)
     last = quotes[-1]
     text = next((t for d, c, t, _ in passages if c == last.chunk_id), "")
@@ -503,8 +552,9 @@ def _stated_verdict(
     while leads and is_anaphoric(leads[0]):  # a lead that needs the sentence before it would open mid-thought
         leads.pop(0)
     quotes[:0] = [Quote(doc_id=first.doc_id, chunk_id=first.chunk_id, quote=lead) for lead in leads]
-    # whether it is exempt is read from the deciding sentence on: a lead on what else is exempt says nothing of it
-    word = _polarity(said if exempt else " ".join([*leads, said]), asked, exempt)
+    # a question asked in the negative is answered from the deciding sentence on: a lead on what else is exempt
+    # says nothing of it
+    word = _polarity(said if turn else " ".join([*leads, said]), asked, turn)
     said = " ".join([*leads, said])
     return Claim(
         text=f"{word} {said}", plan_item_ids=(item.id,), citations=tuple(quotes), kind="verdict", history=best.history
