@@ -406,7 +406,9 @@ def _criminalises(sentence: str) -> bool:
     yes/no ("Can a lender charge more than 25%?") cannot be read from its words, since the crime is the answer's
     No and no negation says so."""
     m = CRIMINALISES.search(sentence)
-    return bool(m) and not NEGATION.search(" ".join(sentence[: m.start()].split()[-DENIAL_WINDOW:]))
+    if m is None:
+        return False
+    return not NEGATION.search(" ".join(sentence[: m.start()].split()[-DENIAL_WINDOW:]))
 
 
 def _polarity(sentence: str, asked: set[str], turn: Turn | None) -> str:
