@@ -603,6 +603,33 @@ def test_a_sentence_making_an_act_a_crime_answers_only_whether_it_is_one(
     assert verdict_words(r.answer.verdict) == said
 
 
+def test_a_proposal_the_question_names_answers_only_proposed_beside_the_rule_it_would_change(tmp_path: Path) -> None:
+    # the proposal's own name states what the question asks about (it had been set aside as "the act asked
+    # about", and there was no verdict); the rule in force quoted beside it is the one on the threshold, not the
+    # better-scored sentence on the disclosure deadline
+    rules = plain_doc("xy-gb-dealing-rules", "UK dealing notification rules summary", "GB", date(2016, 7, 3))
+    proposal = plain_doc(
+        "xy-gb-dealing-reform",
+        "Proposed reform of UK PDMR notification rules",
+        "GB",
+        date(2026, 1, 1),
+        status="proposed",
+    )
+    corpus = [
+        (
+            rules,
+            [
+                "The issuer must disclose a PDMR notification to the market within two working days. The PDMR "
+                "notification threshold is EUR 5,000 within a calendar year."
+            ],
+        ),
+        (proposal, ["The proposal would raise the UK threshold for PDMR notification above EUR 5,000."]),
+    ]
+    r = run(workbench_on(tmp_path, corpus), "Has the UK raised the PDMR notification threshold?")
+    assert r.answer.verdict is not None and r.answer.verdict.text.startswith("No, only proposed")
+    assert "In force: The PDMR notification threshold is EUR 5,000" in r.answer.verdict.text
+
+
 def test_a_denial_about_something_else_after_a_verdicts_sentence_does_not_decide_it(tmp_path: Path) -> None:
     # asked whether Quebec limits the interest rate, the best sentence is on cancelling a loan; the "may not
     # advertise a credit rate" three sentences later is about advertising, not about what that sentence says, so

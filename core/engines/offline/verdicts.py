@@ -22,7 +22,7 @@ from core.engines.base import EngineContext
 from core.engines.offline.ranking import Candidate
 from core.engines.offline.relevance import min_relevance, said_terms, subject_terms
 from core.engines.offline.sources import doc_chunks, own_name, short_name
-from core.engines.text import is_anaphoric, sentences
+from core.engines.text import is_anaphoric, sentences, term_set
 
 CHANGE_STEMS = (
     "extend|rais|increas|lower|reduc|repeal|abolish|amend|chang|replac|remov|scrap|expand|broaden|widen|narrow|"
@@ -90,24 +90,26 @@ def _part(
     code: str, plan: ResearchPlan, cands: Sequence[Candidate], ctx: EngineContext
 ) -> tuple[str, tuple[Quote, ...]] | None:
     """The verdict for one jurisdiction (ANY_JURISDICTION: all), with its quotes, or None when no source states
-    the change. A pending source answers "No, only proposed / not yet" only when it is not itself the act whose
-    change is asked about: that the CSDDD applies only from 2027 does not say whether the EU postponed it."""
+    the change. A proposal answers "No, only proposed", even when it is itself what the question names ("Has the UK
+    raised the PDMR notification threshold?" of a proposed reform of those rules); an act not yet applicable
+    answers "No, not yet" only when it is not itself the act whose change is asked about: that the CSDDD applies
+    only from 2027 does not say whether the EU postponed it."""
     docs = [d for d in ctx.catalog.all() if code in (ANY_JURISDICTION, d.jurisdiction)]
     in_force = [d for d in docs if ctx.catalog.status_at(d.id, ctx.as_of) == DocStatus.in_force]
     pending = [
         d
         for d in docs
-        if ctx.catalog.status_at(d.id, ctx.as_of) in (DocStatus.proposed, DocStatus.not_yet_applicable)
-        and not _asked_about(d, plan)
+        if (status := ctx.catalog.status_at(d.id, ctx.as_of)) == DocStatus.proposed
+        or (status == DocStatus.not_yet_applicable and not _asked_about(d, plan))
     ]
     for doc in sorted(in_force, key=lambda d: d.effective or ctx.as_of, reverse=True):
         quote = _stating(doc, plan, ctx, made=True)
         if quote is not None:
             return f"Yes. {quote.quote}", (quote,)
-    rule = _rule_in_force(cands, code, ctx)
     for doc in pending:
         quote = _stating(doc, plan, ctx, made=False)
         if quote is not None:
+            rule = _rule_in_force(cands, code, ctx, quote.quote)
             return _beside_rule(pending_lead(doc, ctx.catalog.status_at(doc.id, ctx.as_of)), quote, rule)
     return None
 
@@ -129,10 +131,23 @@ def _in_force(doc_id: str, ctx: EngineContext) -> bool:
     return doc_id in ctx.catalog and ctx.catalog.status_at(doc_id, ctx.as_of) == DocStatus.in_force
 
 
-def _rule_in_force(cands: Sequence[Candidate], code: str, ctx: EngineContext) -> Candidate | None:
-    """The best candidate of the jurisdiction (ANY_JURISDICTION: any) from a source in force: the rule that
-    applies beside a pending one."""
-    return next((c for c in cands if code in (ANY_JURISDICTION, c.jurisdiction) and _in_force(c.doc_id, ctx)), None)
+RULE_SHARED = 2
+"""Words the rule in force quoted beside a pending change must share with the sentence stating that change."""
+
+
+def _rule_in_force(cands: Sequence[Candidate], code: str, ctx: EngineContext, change: str) -> Candidate | None:
+    """The candidate of the jurisdiction (ANY_JURISDICTION: any) from a source in force that says most of what
+    the pending `change` sentence is about (at least RULE_SHARED words; the better scored on a tie): the rule that
+    applies beside it, not merely the best sentence of the topic ("the issuer must disclose the transaction
+    within two working days" beside a proposal to raise the notification threshold); None when none does."""
+    about = term_set(change)
+    ranked = [
+        (len(term_set(c.text) & about), -n, c)
+        for n, c in enumerate(cands)
+        if code in (ANY_JURISDICTION, c.jurisdiction) and _in_force(c.doc_id, ctx)
+    ]
+    best = max(ranked, key=lambda r: r[:2], default=None)
+    return best[2] if best is not None and best[0] >= RULE_SHARED else None
 
 
 def pending_lead(doc: DocumentMeta, status: DocStatus, undated: str = "not adopted") -> str:
@@ -191,7 +206,9 @@ def proposed_verdict(
                 continue
             quote = Quote(doc_id=doc.id, chunk_id=chunk_id, quote=said)
             stated, quotes = _beside_rule(
-                pending_lead(doc, DocStatus.proposed), quote, _rule_in_force(cands, doc.jurisdiction, ctx)
+                pending_lead(doc, DocStatus.proposed),
+                quote,
+                _rule_in_force(cands, doc.jurisdiction, ctx, said),
             )
             return Claim(text=stated, plan_item_ids=(item.id,), kind="verdict", citations=quotes)
     return None
