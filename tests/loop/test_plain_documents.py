@@ -630,6 +630,22 @@ def test_a_proposal_the_question_names_answers_only_proposed_beside_the_rule_it_
     assert "In force: The PDMR notification threshold is EUR 5,000" in r.answer.verdict.text
 
 
+def test_a_ban_asked_is_answered_by_a_sentence_that_forbids_not_by_an_exception_to_it(tmp_path: Path) -> None:
+    # the exception ("does not apply only if the importer shows ...") and the importer's options ("fall outside
+    # the presumption") had given "No."; the sentence that prohibits the importation answers
+    law = plain_doc("xy-us-forced-labour-act", "US forced labour import act summary", "US", date(2022, 6, 21))
+    passages = [
+        "The presumption that goods made in the region are made with forced labour does not apply only if the "
+        "importer shows by clear and convincing evidence that the goods were not made with forced labour. "
+        "Importers whose goods are detained may export the goods, or argue that the goods fall outside the "
+        "presumption. The act builds on section 307 of the Tariff Act, which prohibits the importation of goods "
+        "made with forced labour."
+    ]
+    r = run(workbench_on(tmp_path, [(law, passages)]), "Does the US ban imports of goods made with forced labour?")
+    assert verdict_words(r.answer.verdict) == {"*": "yes"}
+    assert "prohibits the importation" in r.answer.verdict.text
+
+
 def test_a_denial_about_something_else_after_a_verdicts_sentence_does_not_decide_it(tmp_path: Path) -> None:
     # asked whether Quebec limits the interest rate, the best sentence is on cancelling a loan; the "may not
     # advertise a credit rate" three sentences later is about advertising, not about what that sentence says, so

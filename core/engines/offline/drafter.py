@@ -80,6 +80,15 @@ EXEMPTS = re.compile(r"\b(?:exempt\w*|excluded?s?)\b", re.I)
 PROHIBIT_ASK = re.compile(
     r"\b(?:ban(?:s|ned)?|prohibit\w*|forbid\w*|outlaw\w*|illegal|unlawful|crime|criminal|offen[cs]e)\b", re.I
 )
+CONDITIONAL = re.compile(r"\b(?:only if|unless|except (?:where|if|when))\b", re.I)
+"""A negation under a condition ("The presumption does not apply only if the importer shows ..."): an exception
+to the rule, not a No to whether the rule holds."""
+PROHIBITS = re.compile(
+    r"\b(?:ban(?:s|ned)?|prohibit\w*|forbid\w*|outlaw\w*|illegal|unlawful|crime|criminal|offen[cs]e|barred|"
+    r"(?:must|may|shall) not|not (?:be )?(?:entitled|permitted|allowed))\b",
+    re.I,
+)
+"""Wording that forbids: what a sentence must state to answer whether something is banned or a crime."""
 CRIMINALISES = re.compile(r"\b(?:crime|criminal|offen[cs]e|illegal|unlawful|felony|misdemeanou?r)\b", re.I)
 """Wording that makes an act a crime: its answer to "Can a lender charge more than 25%?" is a No no negation says."""
 
@@ -401,6 +410,15 @@ def _turned(sentence: str, asked: set[str], turn: Turn) -> bool:
     return _denied(sentence, asked - term_set(turn.asks.pattern))
 
 
+def _prohibition(sentence: str) -> bool | None:
+    """Whether the sentence forbids (True), says it does not ("is not prohibited": False), or says neither (None):
+    asked whether something is banned or a crime, only the first two answer."""
+    m = PROHIBITS.search(sentence)
+    if m is None:
+        return None
+    return not NEGATION.search(" ".join(sentence[: m.start()].split()[-DENIAL_WINDOW:]))
+
+
 def _criminalises(sentence: str) -> bool:
     """Whether the sentence makes something a crime ("charging interest above 25% is criminal usury"): a plain
     yes/no ("Can a lender charge more than 25%?") cannot be read from its words, since the crime is the answer's
@@ -468,10 +486,15 @@ def _one_verdict(
         for best, verdict in tried
         if grounds.by(verdict.said, named_as[best.doc_id])
         and (grounds.forbid_asked or grounds.turn or not _criminalises(best.text))
+        and not (verdict.text.startswith("No.") and CONDITIONAL.search(best.text))
+        and (not grounds.forbid_asked or _prohibition(best.text) is not None)
     ]
     own = [g for g in grounded if any(same_jurisdiction(code, g[0].jurisdiction) for code in named)]
     if grounded:
         best, verdict = (own or grounded)[0]
+        if grounds.forbid_asked:  # "Does the US ban ...?": Yes when the sentence forbids it, No when it says not
+            word = "Yes." if _prohibition(best.text) else "No."
+            verdict = verdict.model_copy(update={"text": f"{word} {verdict.said}"})
         verdict = _not_yet(verdict, best, ctx)
         if own or not named:
             return verdict
