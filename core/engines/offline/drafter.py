@@ -76,41 +76,25 @@ SCOPE_DENIAL = re.compile(
 )
 """Wording that puts something outside what the rules cover: a No to whether they cover it."""
 EXEMPT_ASK = re.compile(r"\b(?:exempt\w*|excluded|exclusion|outside (?:the |its )?scope|free from)\b", re.I)
+"""A yes/no asked in the negative ("Are gifts exempt ...?"): "Yes" when the deciding sentence exempts it ("are
+exempt", not "are no longer exempt") or denies what is asked ("need not report"), "No" when it lays the duty on it
+("bona fide gifts must also be reported")."""
 EXEMPTS = re.compile(r"\b(?:exempt\w*|excluded?s?)\b", re.I)
-PROHIBIT_ASK = re.compile(
-    r"\b(?:ban(?:s|ned)?|prohibit\w*|forbid\w*|outlaw\w*|illegal|unlawful|crime|criminal|offen[cs]e)\b", re.I
-)
+CRIME = r"crime|criminal|offen[cs]e|illegal|unlawful"
+PROHIBIT_ASK = re.compile(rf"\b(?:ban(?:s|ned)?|prohibit\w*|forbid\w*|outlaw\w*|{CRIME})\b", re.I)
 CONDITIONAL = re.compile(r"\b(?:only if|unless|except (?:where|if|when))\b", re.I)
 """A negation under a condition ("The presumption does not apply only if the importer shows ..."): an exception
 to the rule, not a No to whether the rule holds."""
 PROHIBITS = re.compile(
-    r"\b(?:ban(?:s|ned)?|prohibit\w*|forbid\w*|outlaw\w*|illegal|unlawful|crime|criminal|offen[cs]e|barred|"
+    rf"\b(?:ban(?:s|ned)?|prohibit\w*|forbid\w*|outlaw\w*|{CRIME}|barred|"
     r"(?:must|may|shall) not|not (?:be )?(?:entitled|permitted|allowed))\b",
     re.I,
 )
 """Wording that forbids: what a sentence must state to answer whether something is banned or a crime."""
-CRIMINALISES = re.compile(r"\b(?:crime|criminal|offen[cs]e|illegal|unlawful|felony|misdemeanou?r)\b", re.I)
-"""Wording that makes an act a crime: its answer to "Can a lender charge more than 25%?" is a No no negation says."""
-
-
-@dataclass(frozen=True)
-class Turn:
-    """A yes/no asked in the negative ("Are gifts exempt ...?"): "Yes" when the deciding sentence says so in these
-    words (`says`, not negated: "are no longer exempt" is a No) or denies what is asked ("need not report"), "No"
-    when it lays the duty on it ("bona fide gifts must also be reported")."""
-
-    asks: re.Pattern[str]
-    says: re.Pattern[str]
-
-
-TURNS = (Turn(EXEMPT_ASK, EXEMPTS),)
-
-
-def turn_of(part: str) -> Turn | None:
-    """How a yes/no part asked in the negative is answered, or None for one asked plainly."""
-    return next((t for t in TURNS if t.asks.search(part)), None)
-
-
+CRIMINALISES = re.compile(rf"\b(?:{CRIME}|felony|misdemeanou?r)\b", re.I)
+"""Wording that makes an act a crime ("charging interest above 25% is criminal usury"): a plain yes/no ("Can a
+lender charge more than 25%?") cannot be read from its words, since the crime is the answer's No and no negation
+says so."""
 LIMIT = re.compile(
     r"\b(?:not|no)\s+(?:later|more|less|fewer|longer)\s+than\b|\bnot\s+exceeding\b|\bat\s+the\s+latest\b", re.I
 )
@@ -134,17 +118,14 @@ class OfflineDrafter:
         shared: dict[str, list[str]] = {}
         extensions: dict[str, list[tuple[str, Quote]]] = {}
         budget = item_budget(plan)
-        found = {
-            i.id: ([(h.doc_id, h.chunk_id, h.text, h.score) for h in hits.get(i.id, ())], i)
-            for i in plan.items
-            if i.answerable
-        }
-        cands_of = {key: candidates(i, passages, plan, ctx) for key, (passages, i) in found.items()}
+        answerable = [i for i in plan.items if i.answerable]
+        passages_of = {i.id: [(h.doc_id, h.chunk_id, h.text, h.score) for h in hits.get(i.id, ())] for i in answerable}
+        cands_of = {i.id: candidates(i, passages_of[i.id], plan, ctx) for i in answerable}
         for item in plan.items:
             if not item.answerable:
                 gaps.append(gap_for(item, plan))
                 continue
-            passages, cands = found[item.id][0], cands_of[item.id]
+            passages, cands = passages_of[item.id], cands_of[item.id]
             if item.aspect == Aspect.verdict:
                 pool = list({c.text: c for cs in cands_of.values() for c in cs}.values())
                 verdict = _verdict(item, cands, passages, plan, ctx, pool)
@@ -218,7 +199,7 @@ def _verdict(
     if len(parts) < 2:
         return _one_verdict(item, cands, passages, asked, grounds, ctx, plan.answer_codes(), _named(plan))
     claims: list[Claim] = []
-    opened: list[int] = []
+    pieces: list[str] = []  # each part's verdict, or its "Open", in the order asked
     places, named = _place_terms(plan), _named(plan)
     used: dict[str, int] = {}
     for n, part in enumerate(parts, 1):
@@ -235,25 +216,24 @@ def _verdict(
         if not ranked or len(_part_words(wanted, ranked[0].text)) < (
             PART_GROUNDED if len(wanted) > PART_GROUNDED else 1
         ):
-            opened.append(n)  # no sentence speaks to this part: it stays open rather than get a guessed yes or no
+            pieces.append(open_part(f"({n})"))  # no sentence speaks to it: open, rather than a guessed yes or no
             continue
         best = ranked[0]
-        word = _polarity(best.text, wanted, turn_of(asks))
+        word = _polarity(best.text, wanted, bool(EXEMPT_ASK.search(asks)))
         if best.text in used:  # the sentence answering an earlier part answers this one best too
             claims.append(Claim(text=f"({n}) {word} See ({used[best.text]}).", citations=best.quotes))
+            pieces.append(claims[-1].text)
             continue
         used[best.text] = n
         said = {q.quote for c in claims for q in c.citations}
         quotes = tuple(q for q in best.quotes if q.quote not in said) or best.quotes  # an earlier part quotes it
         text = " ".join(q.quote for q in quotes)
         claims.append(Claim(text=f"({n}) {word} {text}", citations=quotes, history=best.history))
+        pieces.append(claims[-1].text)
     if not claims:
         return _one_verdict(item, cands, passages, asked, grounds, ctx, plan.answer_codes(), _named(plan))
-    texts = sorted(
-        [(int(c.text[1 : c.text.index(")")]), c.text) for c in claims] + [(n, open_part(f"({n})")) for n in opened]
-    )
     return Claim(
-        text=" ".join(t for _, t in texts),
+        text=" ".join(pieces),
         plan_item_ids=(item.id,),
         kind="verdict",
         citations=tuple(dict.fromkeys(q for c in claims for q in c.citations)),
@@ -301,12 +281,12 @@ class Grounds:
     words: frozenset[str]
     amounts: frozenset[tuple[str, float]]
     days: frozenset[tuple[int, int]]
-    names: frozenset[str] = frozenset()
-    """The words of the bodies and instruments the part names by a capitalised name ("Market Abuse Directive")."""
+    names: frozenset[frozenset[str]] = frozenset()
+    """The words of each body or instrument the part names by a capitalised name ("Market Abuse Directive")."""
     own_law: bool = False
     """Whether the part asks about a place's own law (`OWN_LAW`)."""
-    turn: Turn | None = None
-    """How the part is answered when asked in the negative (`turn_of`)."""
+    exempt: bool = False
+    """Whether the part asks whether something is exempt or excluded (`EXEMPT_ASK`)."""
     forbid_asked: bool = False
     """Whether the part asks whether something is banned or a crime (`PROHIBIT_ASK`): a sentence making it one
     answers it as any other does."""
@@ -317,7 +297,7 @@ class Grounds:
         """Whether the part names the source by one of its own names (every word of a named body or instrument
         is in the source's title or aliases): asked of "the Market Abuse Directive", its answer is that act's."""
         own = term_set(source)
-        return any(set(n.split()) <= own for n in self.names)
+        return any(n <= own for n in self.names)
 
     def by(self, sentence: str, source: str = "") -> bool:
         """Whether the sentence states at least GROUNDED of the words and, when the part names a figure or a day,
@@ -331,12 +311,10 @@ class Grounds:
         words = beyond_name(set(self.words), source)
         dated = bool(self.amounts or self.days)
         found = figures(sentence)
-        if any(
-            key in {f.key for f in found} and (key, op) not in {(f.key, f.comparator) for f in found}
-            for key, op in self.compared
-        ):
+        keys, compared = {f.key for f in found}, {(f.key, f.comparator) for f in found}
+        if any(key in keys and (key, op) not in compared for key, op in self.compared):
             return False  # "more than 25%" asked, "within the 25% limit" stated: which way it goes is not read
-        stated = bool(self.amounts & {f.key for f in found} or self.days & days_of_year(sentence))
+        stated = bool(self.amounts & keys or self.days & days_of_year(sentence))
         if dated and not stated:
             return False
         # the asked figure or day, when stated, is one of what the sentence must speak to
@@ -376,13 +354,14 @@ def _grounds(plan: ResearchPlan) -> Grounds:
     topic = set(plan.topic_terms)
     words = frozenset(t for t in term_set(said) - places if not topic or t in topic)
     names = frozenset(
-        " ".join(sorted(term_set(n.text))) for n in names_in(said) if not is_place_name(n.text) and term_set(n.text)
+        frozenset(term_set(n.text)) for n in names_in(said) if not is_place_name(n.text) and term_set(n.text)
     )
     found = figures(said)
     amounts, days = frozenset(f.key for f in found), frozenset(days_of_year(said))
     compared = frozenset((f.key, f.comparator) for f in found if f.comparator)
     own_law, forbid_asked = bool(OWN_LAW.search(said)), bool(PROHIBIT_ASK.search(said))
-    return Grounds(words, amounts, days, names, own_law, turn_of(said), forbid_asked, compared)
+    exempt = bool(EXEMPT_ASK.search(said))
+    return Grounds(words, amounts, days, names, own_law, exempt, forbid_asked, compared)
 
 
 def _denied(sentence: str, wanted: set[str]) -> bool:
@@ -400,39 +379,29 @@ def _denied(sentence: str, wanted: set[str]) -> bool:
     return False
 
 
-def _turned(sentence: str, asked: set[str], turn: Turn) -> bool:
-    """Whether the sentence says yes to a question asked in the negative (see `Turn`)."""
-    if turn.asks is EXEMPT_ASK and SCOPE_DENIAL.search(sentence) and term_set(sentence) & asked:
-        return True  # "remain outside the scope"
-    m = turn.says.search(sentence)
-    if m:
-        return not NEGATION.search(" ".join(sentence[: m.start()].split()[-DENIAL_WINDOW:]))
-    return _denied(sentence, asked - term_set(turn.asks.pattern))
-
-
-def _prohibition(sentence: str) -> bool | None:
-    """Whether the sentence forbids (True), says it does not ("is not prohibited": False), or says neither (None):
-    asked whether something is banned or a crime, only the first two answer."""
-    m = PROHIBITS.search(sentence)
+def _stated(wording: re.Pattern[str], sentence: str) -> bool | None:
+    """Whether the sentence states the wording (True), states it negated ("are no longer exempt", "is not
+    prohibited": False), or not at all (None)."""
+    m = wording.search(sentence)
     if m is None:
         return None
     return not NEGATION.search(" ".join(sentence[: m.start()].split()[-DENIAL_WINDOW:]))
 
 
-def _criminalises(sentence: str) -> bool:
-    """Whether the sentence makes something a crime ("charging interest above 25% is criminal usury"): a plain
-    yes/no ("Can a lender charge more than 25%?") cannot be read from its words, since the crime is the answer's
-    No and no negation says so."""
-    m = CRIMINALISES.search(sentence)
-    if m is None:
-        return False
-    return not NEGATION.search(" ".join(sentence[: m.start()].split()[-DENIAL_WINDOW:]))
+def _exempted(sentence: str, asked: set[str]) -> bool:
+    """Whether the sentence says yes to whether something is exempt (see `EXEMPT_ASK`)."""
+    if SCOPE_DENIAL.search(sentence) and term_set(sentence) & asked:
+        return True  # "remain outside the scope"
+    exempts = _stated(EXEMPTS, sentence)
+    if exempts is not None:
+        return exempts
+    return _denied(sentence, asked - term_set(EXEMPT_ASK.pattern))
 
 
-def _polarity(sentence: str, asked: set[str], turn: Turn | None) -> str:
-    """'Yes.' or 'No.': a denial of what is asked is a No, except to a question asked in the negative."""
-    if turn is not None:
-        return "Yes." if _turned(sentence, asked, turn) else "No."
+def _polarity(sentence: str, asked: set[str], exempt: bool) -> str:
+    """'Yes.' or 'No.': a denial of what is asked is a No, except to a question whether something is exempt."""
+    if exempt:
+        return "Yes." if _exempted(sentence, asked) else "No."
     return "No." if _denied(sentence, asked) else "Yes."
 
 
@@ -478,22 +447,22 @@ def _one_verdict(
     analyst check it."""
     named_as = {c.doc_id: _source_name(c, ctx) for c in cands[:VERDICT_TRIES]}
     tried = [
-        (best, _stated_verdict(item, best, passages, beyond_name(asked, named_as[best.doc_id]), grounds.turn))
+        (best, _stated_verdict(item, best, passages, beyond_name(asked, named_as[best.doc_id]), grounds.exempt))
         for best in cands[:VERDICT_TRIES]
     ]
     grounded = [
         (best, verdict)
         for best, verdict in tried
         if grounds.by(verdict.said, named_as[best.doc_id])
-        and (grounds.forbid_asked or grounds.turn or not _criminalises(best.text))
+        and (grounds.forbid_asked or grounds.exempt or _stated(CRIMINALISES, best.text) is not True)
         and not (verdict.text.startswith("No.") and CONDITIONAL.search(best.text))
-        and (not grounds.forbid_asked or _prohibition(best.text) is not None)
+        and (not grounds.forbid_asked or _stated(PROHIBITS, best.text) is not None)
     ]
     own = [g for g in grounded if any(same_jurisdiction(code, g[0].jurisdiction) for code in named)]
     if grounded:
         best, verdict = (own or grounded)[0]
-        if grounds.forbid_asked:  # "Does the US ban ...?": Yes when the sentence forbids it, No when it says not
-            word = "Yes." if _prohibition(best.text) else "No."
+        if grounds.forbid_asked:  # "Does the US ban ...?": Yes when the deciding sentence forbids it, No when not
+            word = "Yes." if _stated(PROHIBITS, best.text) else "No."
             verdict = verdict.model_copy(update={"text": f"{word} {verdict.said}"})
         verdict = _not_yet(verdict, best, ctx)
         if own or not named:
@@ -548,10 +517,10 @@ def _stated_verdict(
     best: Candidate,
     passages: list[tuple[str, str, str, float]],
     asked: set[str],
-    turn: Turn | None = None,
+    exempt: bool = False,
 ) -> Claim:
-    """The verdict one candidate states, with the context around it (see `_one_verdict`); `turn`: how a question
-    asked in the negative is answered."""
+    """The verdict one candidate states, with the context around it (see `_one_verdict`); `exempt`: the question
+    asks whether something is exempt (`EXEMPT_ASK`)."""
     quotes = list(best.quotes)
     last = quotes[-1]
     text = next((t for d, c, t, _ in passages if c == last.chunk_id), "")
@@ -577,9 +546,8 @@ def _stated_verdict(
     while leads and is_anaphoric(leads[0]):  # a lead that needs the sentence before it would open mid-thought
         leads.pop(0)
     quotes[:0] = [Quote(doc_id=first.doc_id, chunk_id=first.chunk_id, quote=lead) for lead in leads]
-    # a question asked in the negative is answered from the deciding sentence on: a lead on what else is exempt
-    # says nothing of it
-    word = _polarity(said if turn else " ".join([*leads, said]), asked, turn)
+    # asked whether exempt, read from the deciding sentence on: a lead on what else is exempt says nothing of it
+    word = _polarity(said if exempt else " ".join([*leads, said]), asked, exempt)
     said = " ".join([*leads, said])
     return Claim(
         text=f"{word} {said}", plan_item_ids=(item.id,), citations=tuple(quotes), kind="verdict", history=best.history
