@@ -3,14 +3,15 @@ readability counts) and how the scores of a questions file add up to a report an
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.domain.answer import Answer, Claim, render_markdown, verdict_words
+from core.domain.answer import Answer, Claim, claim_id, render_markdown, verdict_words
 from core.domain.plan import ANY_JURISDICTION, MAX_WORDS, Aspect, ResearchPlan, item_id
 from core.domain.records import Citation, Deficiency
 from core.engines.text import is_anaphoric, sentences
-from core.evaluation.facts import detection_recall, fact_coverage, residual_summary
+from core.evaluation.facts import Fact, detection_recall, fact_coverage, fact_found, fact_label, residual_summary
 from core.evaluation.questions import EvalQuestion
 from core.loop.deps import names_of, source_names
 
@@ -102,6 +103,9 @@ class QuestionScore:
     verdicts: dict[str, str] = field(default_factory=dict)
     word_budget: int = 0
     over_budget: bool = False
+    fact_words: int | None = None
+    """Words of the fewest claims that still state every expected fact the answer states (see `fact_words`): how
+    short a ranking that kept only fact-bearing sentences would make this answer."""
     answer: str = field(repr=False, default="")
 
     def to_json(self, *, with_answer: bool = False) -> dict[str, Any]:
@@ -117,7 +121,8 @@ def score(q: EvalQuestion, outcome: RunOutcome, threshold: float) -> QuestionSco
     `certified_incomplete`: the run ended at or above the quality threshold, or with nothing open, while a plan
     item stayed unanswered: the worst outcome, an incomplete answer presented as complete."""
     shown = render_markdown(outcome.answer, outcome.plan, names_of(outcome.plan), source_names(outcome.citations))
-    cov = fact_coverage(shown, q.expected_facts, [j.split("-")[0] for j in q.jurisdictions])
+    hint = [j.split("-")[0] for j in q.jurisdictions]
+    cov = fact_coverage(shown, q.expected_facts, hint)
     res = residual_summary(outcome.residual)
     detected = sorted({d.deficiency_type.value for d in outcome.detected})
     expected = [t.value for t in q.expected_deficiency_types]
@@ -163,8 +168,24 @@ def score(q: EvalQuestion, outcome: RunOutcome, threshold: float) -> QuestionSco
         verdicts=stated,
         word_budget=budget,
         over_budget=words > budget,
+        fact_words=fact_words(outcome, [f for f in q.expected_facts if f and fact_label(f) in cov.found], hint),
         answer=shown,
     )
+
+
+def fact_words(outcome: RunOutcome, found: Sequence[Fact], hint: Sequence[str]) -> int:
+    """Words left when every claim that no stated fact needs is taken out, longest first (a greedy upper bound on
+    the fewest): the gap between this and `answer_words` is what sentence ranking, not the word budget, decides."""
+    answer = outcome.answer
+    names, sources = names_of(outcome.plan), source_names(outcome.citations)
+    for code, claim in sorted(answer.claims(), key=lambda located: -len(located[1].text.split())):
+        if claim.kind == "disclosure":
+            continue
+        trial = answer.without(claim_id(code, claim))
+        shown = render_markdown(trial, outcome.plan, names, sources)
+        if all(fact_found(shown, f, hint) for f in found):
+            answer = trial
+    return answer.word_count()
 
 
 def wrong_verdicts(expected: str | dict[str, str] | None, stated: dict[str, str]) -> int | None:

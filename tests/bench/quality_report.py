@@ -91,6 +91,16 @@ def targets(reports: dict[str, EvalReport]) -> list[tuple[str, bool, str]]:
             ", ".join(long) or f"longest {max((r.answer_words for r in rows), default=0)} words",
         )
     )
+    measured = [r for r in rows if r.fact_words is not None]
+    tight = [f"{r.label} ({r.fact_words}/{r.word_budget})" for r in measured if r.fact_words > r.word_budget]
+    out.append(
+        (
+            "the claims that carry the facts found fit the word budget (the rest is sentence ranking's to drop)",
+            not tight,
+            ", ".join(tight)
+            or f"{sum(r.fact_words for r in measured)} of {sum(r.answer_words for r in measured)} words carry them",
+        )
+    )
     false = [
         f"{r.label} ({r.false_residuals}{', incl. the yes/no on its facts left to the analyst' if r.facts_verdict_left else ''})"
         for r in rows

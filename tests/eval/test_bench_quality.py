@@ -41,6 +41,7 @@ def test_targets_report_pass_fail_with_evidence(bench, reports) -> None:
         "no duplicate or cut sentence",
         "words per plan item at most 60 on every question",
         "no answer over its word budget (60 per item, at most 450 for up to three jurisdictions)",
+        "the claims that carry the facts found fit the word budget (the rest is sentence ranking's to drop)",
         "no false residual on the questions whose complete answer is in the corpus",
         "no wrong verdict",
     ]

@@ -151,3 +151,23 @@ def test_wrong_verdicts_compare_what_the_answer_says_with_what_is_expected() -> 
     assert wrong_verdicts({"EU": "no", "US": "no"}, {"*": "no"}) == 0
     assert wrong_verdicts("yes", {}) == 0  # no verdict (a disclosed gap) is not a wrong one
     assert wrong_verdicts(None, said) is None
+
+
+def test_fact_words_keeps_only_the_claims_that_carry_the_facts_found() -> None:
+    from core.domain.answer import Answer, Claim
+    from core.evaluation.scores import RunOutcome, fact_words
+
+    claims = [
+        Claim(text="Crypto-asset service providers apply CDD from EUR 1,000."),
+        Claim(text="The regulation was published in the Official Journal on 19 June 2024 after a long debate."),
+        Claim(text="Gambling providers apply CDD from EUR 2,000."),
+        Claim(text="Both providers apply CDD from EUR 1,000 and EUR 2,000 respectively, as the text says at length."),
+    ]
+    answer = Answer().with_claims("EU", claims)
+    outcome = RunOutcome("loop", answer, None, [], [], 0, 0, 0, 0, 0.0)
+
+    kept = fact_words(outcome, ["EUR 1,000", "EUR 2,000"], ["EU"])
+
+    assert answer.word_count() == 48
+    assert kept == 15  # the two short claims stating one figure each: the long restatement and the date go
+    assert fact_words(outcome, [], ["EU"]) == 0
