@@ -1277,3 +1277,21 @@ def test_a_verdict_never_opens_with_a_sentence_that_needs_the_one_before_it(tmp_
     assert verdict_words(r.answer.verdict) == {"*": "yes"}
     assert not r.answer.verdict.said.startswith("It ")
     assert "may report to the regulator directly" in r.answer.verdict.said
+
+
+def test_an_asked_figure_stated_of_another_duty_does_not_ground_a_yes(tmp_path: Path) -> None:
+    # the 10 days are those of the first report; of trades, which the question asks about, the law says 5 days:
+    # the asked figure is contested by a sentence that speaks to more of the question, so there is no verdict
+    # (disclosed), never a "Yes" from the other duty, and the 5-day rule is quoted
+    law = plain_doc("xy-ca-trade-reporting", "Canada trade reporting instrument summary", "CA", date(2010, 11, 1))
+    text = (
+        "A reporting insider must file a first insider report within 10 days after becoming a reporting insider. "
+        "A reporting insider must report each trade in securities of the issuer within 5 days after the trade."
+    )
+    wb = workbench_on(tmp_path, [(law, [text])])
+    r = run(wb, "Must a Canadian insider report trades within 10 days?")
+    assert r.answer.verdict is None
+    assert "within 5 days after the trade" in r.final_answer
+    # asked with the figure the law states for trades, the answer is Yes
+    r = run(wb, "Must a Canadian insider report trades within 5 days?")
+    assert verdict_words(r.answer.verdict) == {"*": "yes"} and "each trade" in r.answer.verdict.said

@@ -4,7 +4,7 @@ passage; a verdict first for a yes/no question; revision applies each approved c
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from core.domain.answer import Answer, Claim, Gap, Quote, gap_for, open_part, sourced_verdict
@@ -197,7 +197,7 @@ def _verdict(
     asked = _asked(plan)
     grounds = _grounds(plan)
     if len(parts) < 2:
-        return _one_verdict(item, cands, passages, asked, grounds, ctx, plan.answer_codes(), _named(plan))
+        return _one_verdict(item, cands, passages, asked, grounds, ctx, plan.answer_codes(), _named(plan), pool)
     claims: list[Claim] = []
     pieces: list[str] = []  # each part's verdict, or its "Open", in the order asked
     places, named = _place_terms(plan), _named(plan)
@@ -231,7 +231,7 @@ def _verdict(
         claims.append(Claim(text=f"({n}) {word} {text}", citations=quotes, history=best.history))
         pieces.append(claims[-1].text)
     if not claims:
-        return _one_verdict(item, cands, passages, asked, grounds, ctx, plan.answer_codes(), _named(plan))
+        return _one_verdict(item, cands, passages, asked, grounds, ctx, plan.answer_codes(), _named(plan), pool)
     return Claim(
         text=" ".join(pieces),
         plan_item_ids=(item.id,),
@@ -319,6 +319,24 @@ class Grounds:
             return False
         # the asked figure or day, when stated, is one of what the sentence must speak to
         return not words or len(said_terms(words, sentence)) + stated >= GROUNDED * (len(words) + dated)
+
+    def contested(self, chosen: str, others: Iterable[str]) -> bool:
+        """Whether one of the other sentences states a figure in the unit of an asked one, none of the asked
+        figures, and more of the asked words than the chosen quote: the asked figure is that of another duty
+        ("file a first report within 10 days" beside "report each trade within 5 days", asked whether trades are
+        reported within 10 days)."""
+        if not self.amounts:
+            return False
+        units = {unit for unit, _ in self.amounts}
+        words = set(self.words)
+        chosen_says = len(said_terms(words, chosen))
+        for sentence in others:
+            keys = {f.key for f in figures(sentence)}
+            if keys & self.amounts or not any(unit in units for unit, _ in keys):
+                continue
+            if len(said_terms(words, sentence)) > chosen_says:
+                return True
+        return False
 
 
 def _part_words(wanted: set[str], sentence: str) -> set[str]:
@@ -430,6 +448,7 @@ def _one_verdict(
     ctx: EngineContext,
     codes: Sequence[str],
     named: Sequence[str] = (),
+    pool: Sequence[Candidate] = (),
 ) -> Claim | None:
     """'Yes.' or 'No.' followed by the best supporting sentence, the sentences just before it that speak of the
     same thing (what the rule is), and the following ones up to a denial or limit that decides the answer: the
@@ -443,7 +462,9 @@ def _one_verdict(
     question names that source ("Does Illinois law protect ...?" is not settled by a federal act's limit, as a
     state's own law may protect more). A "Yes" that rests on an act not yet applicable at
     the as-of date is "No, not yet" with its date: the question asks what applies then; when only a proposal of
-    `codes` speaks to the question, the verdict is "No, only proposed" (`proposed_verdict`). The quotes let the
+    `codes` speaks to the question, the verdict is "No, only proposed" (`proposed_verdict`). An asked figure that
+    another sentence of the `pool` contests (`Grounds.contested`) is no verdict either: the 10 days of a first
+    report do not answer whether trades are reported within 10 days where trades have 5. The quotes let the
     analyst check it."""
     named_as = {c.doc_id: _source_name(c, ctx) for c in cands[:VERDICT_TRIES]}
     tried = [
@@ -461,6 +482,8 @@ def _one_verdict(
     own = [g for g in grounded if any(same_jurisdiction(code, g[0].jurisdiction) for code in named)]
     if grounded:
         best, verdict = (own or grounded)[0]
+        if grounds.contested(verdict.said, [c.text for c in (*pool, *cands) if not c.history]):
+            return None
         if grounds.forbid_asked:  # "Does the US ban ...?": Yes when the deciding sentence forbids it, No when not
             word = "Yes." if _stated(PROHIBITS, best.text) else "No."
             verdict = verdict.model_copy(update={"text": f"{word} {verdict.said}"})
