@@ -7,7 +7,7 @@ from datetime import date
 
 import pytest
 
-from core.domain.figures import counts, dates, figures, multiples, periods
+from core.domain.figures import counts, dates, figures, multiples, period_lengths, periods
 from core.evaluation.facts import fact_found, normalise
 
 AMOUNTS = [
@@ -108,3 +108,18 @@ def test_a_period_counted_to_an_ordinal_day_is_a_period(wording: str, expected: 
 def test_a_penalty_stated_as_a_multiple_of_an_amount_is_a_measure(wording: str, expected: list[str]) -> None:
     """ "Three times the profit gained" is what a penalty item asks for, though it states no amount of money."""
     assert multiples(wording) == expected
+
+
+@pytest.mark.parametrize(
+    "text, lengths",
+    [
+        ("within five business days after the trade", {(5.0, "day")}),
+        ("within 5 calendar days", {(5.0, "day")}),
+        ("no later than three weeks after the request", {(3.0, "week")}),
+        ("within seven (7) days, then within a period not exceeding three months", {(7.0, "day"), (3.0, "month")}),
+        ("a forty-five day period", {(45.0, "day")}),
+        ("the fine is EUR 5,000", set()),
+    ],
+)
+def test_period_lengths_read_counts_in_words_or_digits(text: str, lengths: set[tuple[float, str]]) -> None:
+    assert period_lengths(text) == lengths

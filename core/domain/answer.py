@@ -135,12 +135,16 @@ def gap_for(
         )
     if item.aspect == Aspect.verdict and not unverified:
         on_facts = plan is not None and plan.verdict_on_facts
+        figured = plan is not None and bool(figures(plan.question) or periods(plan.question))
         return Gap(
             plan_item_id=item.id,
             text=(
                 "No yes or no on the facts the question sets out: the rule engine quotes the rules it found but does "
                 "not apply them to those facts."
                 if on_facts
+                else "No direct yes or no: no passage found states one for the question as asked, with the figure or "
+                "period it names; what the sources say, and the figures they state, is quoted above."
+                if figured
                 else "No direct yes or no: no passage found states one for the question as asked; what the sources "
                 "say is quoted above."
             ),

@@ -350,10 +350,34 @@ def mentions_date(text: str, d: date) -> bool:
 
 # ---------------------------------------------------------------------------------------------------- periods
 
-_COUNT = (
-    r"\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fourteen|fifteen|twenty|thirty|"
-    r"forty|forty-five|fifty|sixty|ninety|hundred"
-)
+COUNT_WORDS = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "fourteen": 14,
+    "fifteen": 15,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "forty-five": 45,
+    "fifty": 50,
+    "sixty": 60,
+    "ninety": 90,
+    "hundred": 100,
+}
+"""Counts written in words, as periods state them ("within three business days")."""
+_COUNT = r"\d+|" + "|".join(sorted(COUNT_WORDS, key=len, reverse=True))
 PERIOD = re.compile(
     rf"\b(?:(?:with)?in|no later than|not later than|at (?:the )?latest|up to|for|at least|before|after)?\s*"
     rf"(?:{_COUNT})(?:\s*\(\d+\))?[\s-]+(?:calendar |business |working |banking |trading |clear )?"
@@ -376,6 +400,24 @@ def periods(text: str) -> list[str]:
     of the second business day following"), in order."""
     spans = sorted([*PERIOD.finditer(text), *ORDINAL_PERIOD.finditer(text)], key=lambda m: m.start())
     return [" ".join(m.group(0).split()) for m in spans]
+
+
+_PERIOD_PARTS = re.compile(
+    rf"\b(?P<count>{_COUNT})\b(?:\s*\(\d+\))?[\s-]+(?:\w+ )?(?P<unit>hour|day|week|month|year)s?\b", re.I
+)
+
+
+def period_lengths(text: str) -> set[tuple[float, str]]:
+    """The lengths of the periods a text states as (count, unit), whether in words or digits and whatever the
+    kind of day: "within three business days" and "3 days" are both (3, "day")."""
+    out: set[tuple[float, str]] = set()
+    for m in PERIOD.finditer(text):
+        part = _PERIOD_PARTS.search(m.group(0))
+        if part is None:
+            continue
+        count = part.group("count").lower()
+        out.add((float(count) if count.isdigit() else float(COUNT_WORDS[count]), part.group("unit").lower()))
+    return out
 
 
 MULTIPLE = re.compile(rf"\b(?:(?:{_COUNT})\s+times|twice|double|treble|triple)\s+(?:the|its|any|their)\b", re.I)

@@ -1295,3 +1295,43 @@ def test_an_asked_figure_stated_of_another_duty_does_not_ground_a_yes(tmp_path: 
     # asked with the figure the law states for trades, the answer is Yes
     r = run(wb, "Must a Canadian insider report trades within 5 days?")
     assert verdict_words(r.answer.verdict) == {"*": "yes"} and "each trade" in r.answer.verdict.said
+
+
+def test_a_cap_worded_as_may_not_exceed_is_a_bound_not_a_denial(tmp_path: Path) -> None:
+    law = plain_doc("xy-sg-lender-rules", "Singapore lender rules summary", "SG", date(2015, 10, 1))
+    text = (
+        "A licensed lender may charge interest of no more than 4% per month, whatever the borrower's income and "
+        "whether the loan is secured or unsecured. Late interest may not exceed 4% per month on each month's "
+        "amount repaid late."
+    )
+    wb = workbench_on(tmp_path, [(law, [text])])
+    r = run(wb, "Does the Singapore interest cap of 4% a month apply to all loans from licensed lenders?")
+    assert verdict_words(r.answer.verdict) == {"*": "yes"}
+
+
+def test_a_period_the_law_states_otherwise_grounds_no_yes(tmp_path: Path) -> None:
+    # asked five business days where the law says three: no verdict (disclosed), never "Yes" quoting three
+    law = plain_doc("xy-de-manager-dealings", "Germany manager dealings summary", "DE", date(2016, 7, 3))
+    text = "A manager must notify the regulator of each trade within three business days after the trade."
+    wb = workbench_on(tmp_path, [(law, [text])])
+    r = run(wb, "Must a German manager notify the regulator of trades within five business days?")
+    assert r.answer.verdict is None
+    assert "within three business days" in r.final_answer
+    assert "no passage found states one for the question as asked, with the figure or period it names" in (
+        r.final_answer
+    )
+    r = run(wb, "Must a German manager notify the regulator of trades within 3 business days?")
+    assert verdict_words(r.answer.verdict) == {"*": "yes"}
+
+
+def test_a_figure_that_held_before_the_as_of_date_grounds_no_yes(tmp_path: Path) -> None:
+    law = plain_doc("xy-ca-interest-code", "Canada criminal interest rate summary", "CA", date(2025, 1, 1))
+    text = (
+        "From 1 January 2025, the criminal rate is an annual percentage rate exceeding 35%. Before 1 January 2025, "
+        "the criminal rate was an effective annual rate of interest exceeding 60%."
+    )
+    wb = workbench_on(tmp_path, [(law, [text])])
+    r = run(wb, "Is the Canadian criminal interest rate 60% a year?")
+    assert r.answer.verdict is None or verdict_words(r.answer.verdict) == {"*": "no"}
+    r = run(wb, "Is the Canadian criminal interest rate 35% a year?")
+    assert verdict_words(r.answer.verdict) == {"*": "yes"}

@@ -6,10 +6,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date
 
 from core.domain.answer import Answer, Claim, Gap, Quote, gap_for, open_part, sourced_verdict
 from core.domain.documents import DocStatus, Hit
-from core.domain.figures import days_of_year, figures
+from core.domain.figures import dates, days_of_year, figures, period_lengths
 from core.domain.gazetteer import is_place_name, jurisdiction_name, occurrences, same_jurisdiction
 from core.domain.plan import Aspect, PlanItem, ResearchPlan
 from core.domain.records import Deficiency, Evidence
@@ -95,11 +96,30 @@ CRIMINALISES = re.compile(rf"\b(?:{CRIME}|felony|misdemeanou?r)\b", re.I)
 """Wording that makes an act a crime ("charging interest above 25% is criminal usury"): a plain yes/no ("Can a
 lender charge more than 25%?") cannot be read from its words, since the crime is the answer's No and no negation
 says so."""
+BEFORE_DATE = re.compile(r"^\s*(?:before|until|till|prior to|up to)\s+", re.I)
+"""A sentence that opens by placing itself before a date ("Before 1 January 2025, the criminal rate was ...")."""
+
+
+def held_before(sentence: str, as_of: date) -> bool:
+    """Whether the sentence states what held only before a date on or before the as-of date: what it says no longer
+    holds, so it grounds no verdict on what applies ("Is the criminal rate 60%?" is not answered Yes by "Before 1
+    January 2025, the criminal rate was ... 60%"). A date after the as-of date ("Until 10 July 2027, ... apply")
+    says what applies now."""
+    m = BEFORE_DATE.match(sentence)
+    if m is None:
+        return False
+    until = dates(sentence[m.end() : m.end() + DATE_REACH])
+    return bool(until) and until[0] <= as_of
+
+
+DATE_REACH = 30
+"""Characters after "Before" within which the date it names stands."""
 LIMIT = re.compile(
-    r"\b(?:not|no)\s+(?:later|more|less|fewer|longer)\s+than\b|\bnot\s+exceeding\b|\bat\s+the\s+latest\b", re.I
+    r"\b(?:not|no)\s+(?:later|more|less|fewer|longer)\s+than\b|\bnot\s+exceed(?:s|ing)?\b|\bat\s+the\s+latest\b",
+    re.I,
 )
 """Wording that bounds a period or an amount ("within a period not exceeding three months", "no later than 30
-June"): a limit the rule sets, not a denial of it."""
+June", "late interest may not exceed 4% per month"): a limit the rule sets, not a denial of it."""
 DENIAL_WINDOW = 4
 """The verdict with its context stays within about one plan item's words."""
 
@@ -292,6 +312,8 @@ class Grounds:
     answers it as any other does."""
     compared: frozenset[tuple[tuple[str, float], str]] = frozenset()
     """The figures the part asks with a comparator ("more than 25%"): a sentence stating one must state it so."""
+    periods: frozenset[tuple[float, str]] = frozenset()
+    """The lengths of the periods the part names ("within five business days": (5, "day")), asked as figures are."""
 
     def name_source(self, source: str) -> bool:
         """Whether the part names the source by one of its own names (every word of a named body or instrument
@@ -309,12 +331,14 @@ class Grounds:
         mortgages, while "Buy-now-pay-later arrangements ... come within scope" grounds a question on them. An
         asked figure or day the sentence states counts as one of the words it must state."""
         words = beyond_name(set(self.words), source)
-        dated = bool(self.amounts or self.days)
+        dated = bool(self.amounts or self.days or self.periods)
         found = figures(sentence)
         keys, compared = {f.key for f in found}, {(f.key, f.comparator) for f in found}
         if any(key in keys and (key, op) not in compared for key, op in self.compared):
             return False  # "more than 25%" asked, "within the 25% limit" stated: which way it goes is not read
-        stated = bool(self.amounts & keys or self.days & days_of_year(sentence))
+        stated = bool(
+            self.amounts & keys or self.days & days_of_year(sentence) or self.periods & period_lengths(sentence)
+        )
         if dated and not stated:
             return False
         # the asked figure or day, when stated, is one of what the sentence must speak to
@@ -379,7 +403,8 @@ def _grounds(plan: ResearchPlan) -> Grounds:
     compared = frozenset((f.key, f.comparator) for f in found if f.comparator)
     own_law, forbid_asked = bool(OWN_LAW.search(said)), bool(PROHIBIT_ASK.search(said))
     exempt = bool(EXEMPT_ASK.search(said))
-    return Grounds(words, amounts, days, names, own_law, exempt, forbid_asked, compared)
+    lengths = frozenset(period_lengths(said))
+    return Grounds(words, amounts, days, names, own_law, exempt, forbid_asked, compared, lengths)
 
 
 def _denied(sentence: str, wanted: set[str]) -> bool:
@@ -478,11 +503,13 @@ def _one_verdict(
         and (grounds.forbid_asked or grounds.exempt or _stated(CRIMINALISES, best.text) is not True)
         and not (verdict.text.startswith("No.") and CONDITIONAL.search(best.text))
         and (not grounds.forbid_asked or _stated(PROHIBITS, best.text) is not None)
+        and not held_before(best.quotes[-1].quote, ctx.as_of)
     ]
     own = [g for g in grounded if any(same_jurisdiction(code, g[0].jurisdiction) for code in named)]
     if grounded:
         best, verdict = (own or grounded)[0]
-        if grounds.contested(verdict.said, [c.text for c in (*pool, *cands) if not c.history]):
+        current = [c.text for c in (*pool, *cands) if not c.history and not held_before(c.quotes[-1].quote, ctx.as_of)]
+        if grounds.contested(verdict.said, current):
             return None
         if grounds.forbid_asked:  # "Does the US ban ...?": Yes when the deciding sentence forbids it, No when not
             word = "Yes." if _stated(PROHIBITS, best.text) else "No."

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from types import MappingProxyType
 
-from core.domain.figures import counts, dates, figures
+from core.domain.figures import counts, dates, figures, period_lengths
 from core.domain.plan import Aspect, PlanItem, ResearchPlan
 from core.engines.offline.aspects import aspect_feature
 from core.engines.offline.sources import YEAR
@@ -52,6 +52,12 @@ def asked_figures(question: str) -> frozenset[tuple[str, float]]:
     return frozenset(f.key for f in figures(question))
 
 
+@lru_cache(maxsize=256)
+def asked_periods(question: str) -> frozenset[tuple[float, str]]:
+    """The lengths of the periods a question names ("within five business days")."""
+    return frozenset(period_lengths(question))
+
+
 def feature(item: PlanItem, sentence: str, plan: ResearchPlan, hint: tuple[str, ...]) -> float:
     """How well a sentence has what the item's aspect asks for (0..1)."""
     aspect = item.aspect
@@ -67,10 +73,11 @@ def feature(item: PlanItem, sentence: str, plan: ResearchPlan, hint: tuple[str, 
     if aspect == Aspect.date:
         return 1.0 if dates(sentence) else 0.5 if YEAR.search(sentence) else 0.0
     if aspect == Aspect.verdict:
-        asked = asked_figures(plan.question)
-        if not asked:
+        asked, lengths = asked_figures(plan.question), asked_periods(plan.question)
+        if not asked and not lengths:
             return 0.3
-        return ASKED_FIGURE if any(f.key in asked for f in figures(sentence, hint)) else 0.0
+        stated = any(f.key in asked for f in figures(sentence, hint)) or bool(lengths & period_lengths(sentence))
+        return ASKED_FIGURE if stated else 0.0
     rx = ASPECT_FEATURES.get(aspect)
     if aspect == Aspect.scope and SIZE_TEST.search(sentence) and (figures(sentence, hint) or counts(sentence)):
         return 1.0  # who is covered, by size: "must report if it has a consolidated revenue of at least AUD 100m"
