@@ -1335,3 +1335,17 @@ def test_a_figure_that_held_before_the_as_of_date_grounds_no_yes(tmp_path: Path)
     assert r.answer.verdict is None or verdict_words(r.answer.verdict) == {"*": "no"}
     r = run(wb, "Is the Canadian criminal interest rate 35% a year?")
     assert verdict_words(r.answer.verdict) == {"*": "yes"}
+
+
+def test_a_ban_asked_of_a_law_named_for_the_ban_is_answered_by_its_prohibition(tmp_path: Path) -> None:
+    # the law's own name states every word asked but "banned"; its sentence says "prohibited": the ban asked is
+    # what the prohibiting wording answers, not a word the sentence must repeat
+    law = plain_doc("xy-us-tariff-section", "US import ban on goods made with forced labour", "US", date(2016, 2, 24))
+    text = (
+        "Goods produced in any foreign country by forced labour are not entitled to entry at any port of the "
+        "United States, and their importation is prohibited."
+    )
+    wb = workbench_on(tmp_path, [(law, [text])])
+    r = run(wb, "Is importing goods made with forced labour into the United States banned?")
+    assert verdict_words(r.answer.verdict) == {"*": "yes"}
+    assert "importation is prohibited" in r.answer.verdict.text

@@ -402,6 +402,9 @@ def _grounds(plan: ResearchPlan) -> Grounds:
     amounts, days = frozenset(f.key for f in found), frozenset(days_of_year(said))
     compared = frozenset((f.key, f.comparator) for f in found if f.comparator)
     own_law, forbid_asked = bool(OWN_LAW.search(said)), bool(PROHIBIT_ASK.search(said))
+    if forbid_asked:  # "banned?" is answered by wording that forbids ("prohibited"), checked apart (`PROHIBITS`)
+        banned = term_set(" ".join(m.group(0) for m in PROHIBIT_ASK.finditer(said)))
+        words = frozenset(words - banned) or words
     exempt = bool(EXEMPT_ASK.search(said))
     lengths = frozenset(period_lengths(said))
     return Grounds(words, amounts, days, names, own_law, exempt, forbid_asked, compared, lengths)
