@@ -171,8 +171,16 @@ def stem(word: str) -> str:
                 return w[:-1]
             if suffix == "nesses":
                 return w[:-2]
-            return w[: -len(suffix)]
+            base = w[: -len(suffix)]
+            if suffix in ("ing", "ed") and len(base) >= 3 and base[-1] == base[-2] and base[-1] in UNDOUBLED:
+                return base[:-1]  # "capped", "banned", "transferred": "cap", "ban", "transfer"
+            return base
     return w
+
+
+UNDOUBLED = "bgmnprt"
+"""Consonants a verb doubles before "-ed" and "-ing" ("capped", "submitting"); not f, l, s or z, which the bare
+word has doubled too ("staffed", "billed", "passed")."""
 
 
 def terms(text: str) -> list[str]:
@@ -264,6 +272,30 @@ def _question_sentences(question: str) -> list[str]:
 def yes_no_sentence(question: str) -> str | None:
     """The sentence of the question that asks for a yes or a no (the first that opens as one), or None."""
     return next((p for p in _question_sentences(question) if YES_NO.search(p)), None)
+
+
+CLAUSE_SPLIT = re.compile(
+    rf",\s+(?:(?:and|or)\s+)?(?=(?:{AUXILIARIES})\s)|\s+(?:and|or)\s+(?=(?:{AUXILIARIES})\s)",
+    re.I,
+)
+"""Where a question asks a further yes/no ("..., and must its bank still collect ...?", "Is her dismissal unfair,
+is the compensation capped ...?")."""
+
+
+def trailing_yes_no(question: str) -> str | None:
+    """The yes/no a question asks after an open one, in the same sentence ("How long does a worker have to bring a
+    claim, and is compensation capped?") or in the next ("What happened to public access? Can anyone still search a
+    register today?"); None when the question opens with a yes/no or with facts it sets out."""
+    asked = _question_sentences(question)
+    if not asked or YES_NO.search(asked[0]) or not asked[0].rstrip().endswith("?"):
+        return None
+    for n, sentence in enumerate(asked):
+        if n and YES_NO.search(sentence):
+            return sentence.strip()
+        later = [p.strip() for p in CLAUSE_SPLIT.split(sentence)[1:] if p.strip()]
+        if later:
+            return later[0]
+    return None
 
 
 def questions_on_facts(question: str) -> list[str]:

@@ -283,8 +283,10 @@ def test_a_yes_from_an_act_not_yet_applicable_is_no_not_yet_with_its_date(tmp_pa
             True,
         ),
         ("Must a Canadian retailer report a serious incident? Who receives it?", False, True),
-        ("What must a Canadian retailer report? Does it apply to importers?", False, False),
-        ("Under the Canadian act, who receives incident reports? Are there fines?", False, False),
+        # a yes/no asked after an open question is a yes/no too (it had no plan item: an answer to the open
+        # question alone scored as complete)
+        ("What must a Canadian retailer report? Does it apply to importers?", False, True),
+        ("Under the Canadian act, who receives incident reports? Are there fines?", False, True),
         # a change is asked of the law, not of the facts set out before it: a verdict item, not one on the facts
         (
             "Our Canadian retailer sells toys. Who receives its incident reports? Has Canada raised the fines?",
@@ -1349,3 +1351,25 @@ def test_a_ban_asked_of_a_law_named_for_the_ban_is_answered_by_its_prohibition(t
     r = run(wb, "Is importing goods made with forced labour into the United States banned?")
     assert verdict_words(r.answer.verdict) == {"*": "yes"}
     assert "importation is prohibited" in r.answer.verdict.text
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How long does a worker in the UK have to bring a claim to an employment tribunal, and is compensation capped?",
+        "How long does a worker in the UK have to bring a claim to an employment tribunal? Is compensation capped?",
+    ],
+)
+def test_a_yes_or_no_asked_after_an_open_question_gets_its_verdict(tmp_path: Path, question: str) -> None:
+    # the yes/no after the open question had no plan item: the answer stated the time limit alone at quality 1.00
+    law = plain_doc("xy-gb-disclosure-act", "UK public interest disclosure act summary", "GB", date(1999, 7, 2))
+    text = (
+        "A claim to an employment tribunal must normally be brought within three months of the dismissal. "
+        "Dismissal because of a protected disclosure is automatically unfair, and there is no cap on compensation "
+        "for such a dismissal."
+    )
+    wb = workbench_on(tmp_path, [(law, [text])])
+    r = run(wb, question)
+    assert verdict_words(r.answer.verdict) == {"*": "no"}
+    assert "no cap on compensation" in r.answer.verdict.text
+    assert "within three months" in r.final_answer

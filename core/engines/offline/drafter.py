@@ -35,17 +35,11 @@ from core.engines.offline.verdicts import (
     per_jurisdiction,
     proposed_verdict,
 )
-from core.engines.text import AUXILIARIES, YES_NO, is_anaphoric, sentences, term_set
+from core.engines.text import CLAUSE_SPLIT, YES_NO, is_anaphoric, sentences, term_set, trailing_yes_no
 
 VERDICT_CONTEXT = 3
 """Sentences around the verdict's own that may explain it: the rule before it, the denial or limit after it."""
 VERDICT_WORDS = 100
-CLAUSE_SPLIT = re.compile(
-    rf",\s+(?:(?:and|or)\s+)?(?=(?:{AUXILIARIES})\s)|\s+(?:and|or)\s+(?=(?:{AUXILIARIES})\s)",
-    re.I,
-)
-"""Where a yes/no sentence asks a second yes/no ("..., and must its bank still collect ...?", "Is her dismissal
-unfair, is the compensation capped ...?")."""
 WH_PART = re.compile(
     r"(?:,|\band\b|;)\s*(?=(?:(?:by|in|from|to|for|with|within|until|at|on|under|of)\s+)?"
     r"(?:who|whom|whose|what|which|when|where|why|how)\b)",
@@ -96,6 +90,8 @@ CRIMINALISES = re.compile(rf"\b(?:{CRIME}|felony|misdemeanou?r)\b", re.I)
 """Wording that makes an act a crime ("charging interest above 25% is criminal usury"): a plain yes/no ("Can a
 lender charge more than 25%?") cannot be read from its words, since the crime is the answer's No and no negation
 says so."""
+NOT_APPLY = re.compile(r"\b(?:does|do|shall|will|would)\s+not\s+apply\s+to\b", re.I)
+"""A rule that does not apply to something asked about denies it, whatever the rule is called."""
 BEFORE_DATE = re.compile(r"^\s*(?:before|until|till|prior to|up to)\s+", re.I)
 """A sentence that opens by placing itself before a date ("Before 1 January 2025, the criminal rate was ...")."""
 
@@ -207,24 +203,28 @@ def _verdict(
     question = plan.question
     if plan.verdict_on_facts:
         return None  # the rules are quoted; whether they hold on the question's own facts is disclosed as open
-    if asked_change(question):
+    trailing = trailing_yes_no(question)  # "How long ..., and is compensation capped?": the yes/no is the last part
+    if asked_change(trailing or question):  # "What did X change ...?" asks no yes or no about a change
         return change_verdict(item, plan, cands, ctx)
     if per_jurisdiction(plan):
         return _each(item, cands, passages, plan, ctx)
-    parts = [p for p in CLAUSE_SPLIT.split(question) if p.strip()]
-    if len(parts) > 1 and not YES_NO.search(parts[0]):  # a leading phrase: "After the 2025 rule, must ..."
+    parts = [p for p in CLAUSE_SPLIT.split(trailing or question) if p.strip()]
+    if not trailing and len(parts) > 1 and not YES_NO.search(parts[0]):  # "After the 2025 rule, must ..."
         parts = [f"{parts[0]}, {parts[1]}", *parts[2:]]
     asked = _asked(plan)
     grounds = _grounds(plan)
+    if trailing and not (grounds.words or grounds.amounts or grounds.days or grounds.periods):
+        return None  # "..., and is it still the law?": what "it" is lies in the open question, not in this part
     if len(parts) < 2:
         return _one_verdict(item, cands, passages, asked, grounds, ctx, plan.answer_codes(), _named(plan), pool)
+    context = term_set(question.replace(trailing, " ")) if trailing else set()
     claims: list[Claim] = []
     pieces: list[str] = []  # each part's verdict, or its "Open", in the order asked
     places, named = _place_terms(plan), _named(plan)
     used: dict[str, int] = {}
     for n, part in enumerate(parts, 1):
         asks = WH_PART.split(part, maxsplit=1)[0]  # "is compensation capped, and how long ...?": its yes/no
-        wanted = term_set(asks) - term_set(" ".join(parts[: n - 1] + parts[n:])) - places
+        wanted = term_set(asks) - term_set(" ".join(parts[: n - 1] + parts[n:])) - places - context
         ranked = sorted(
             pool or cands,
             key=lambda c: (
@@ -233,9 +233,8 @@ def _verdict(
                 not any(same_jurisdiction(c.jurisdiction, j) for j in named),
             ),
         )
-        if not ranked or len(_part_words(wanted, ranked[0].text)) < (
-            PART_GROUNDED if len(wanted) > PART_GROUNDED else 1
-        ):
+        needed = len(wanted) if trailing else PART_GROUNDED if len(wanted) > PART_GROUNDED else 1
+        if not ranked or not wanted or len(_part_words(wanted, ranked[0].text)) < needed:
             pieces.append(open_part(f"({n})"))  # no sentence speaks to it: open, rather than a guessed yes or no
             continue
         best = ranked[0]
@@ -251,6 +250,8 @@ def _verdict(
         claims.append(Claim(text=f"({n}) {word} {text}", citations=quotes, history=best.history))
         pieces.append(claims[-1].text)
     if not claims:
+        if trailing:
+            return None
         return _one_verdict(item, cands, passages, asked, grounds, ctx, plan.answer_codes(), _named(plan), pool)
     return Claim(
         text=" ".join(pieces),
@@ -383,7 +384,9 @@ def _place_terms(plan: ResearchPlan) -> set[str]:
 def _yes_no_part(plan: ResearchPlan) -> str:
     """The question's yes/no sentence up to an open question it goes on to ask, without a framing "Is it true
     that"."""
-    said = next((s for s in sentences(plan.question) if s.rstrip().endswith("?")), plan.question)
+    said = trailing_yes_no(plan.question) or next(
+        (s for s in sentences(plan.question) if s.rstrip().endswith("?")), plan.question
+    )
     return FRAME.sub("", WH_PART.split(said, maxsplit=1)[0])
 
 
@@ -418,6 +421,9 @@ def _denied(sentence: str, wanted: set[str]) -> bool:
     scope")."""
     if SCOPE_DENIAL.search(sentence) and term_set(sentence) & wanted:
         return True
+    for m in NOT_APPLY.finditer(sentence):
+        if term_set(" ".join(sentence[m.end() :].split()[: DENIAL_WINDOW + 1])) & wanted:
+            return True  # "The right of rescission does not apply to a residential mortgage transaction"
     words = LIMIT.sub("within", sentence).split()
     for i, word in enumerate(words):
         if term_set(word) & wanted and NEGATION.search(" ".join(words[max(0, i - DENIAL_WINDOW) : i])):

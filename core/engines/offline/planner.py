@@ -26,7 +26,16 @@ from core.engines.base import EngineContext, PlanResult
 from core.engines.offline.recall import Unplanned, unplanned
 from core.engines.offline.relevance import subject_treated
 from core.engines.offline.verdicts import asked_change
-from core.engines.text import STOPWORDS, YES_NO, questions_on_facts, states_own_count, stem, terms, yes_no_sentence
+from core.engines.text import (
+    STOPWORDS,
+    YES_NO,
+    questions_on_facts,
+    states_own_count,
+    stem,
+    terms,
+    trailing_yes_no,
+    yes_no_sentence,
+)
 
 ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
     Aspect.threshold: re.compile(
@@ -263,9 +272,11 @@ class OfflinePlanner:
         on_facts = any(asked_change(p) is None for p in after_facts) or bool(
             asked and asked_change(asked) is None and states_own_count(asked)
         )
-        yes_no = bool(YES_NO.search(question)) or bool(after_facts)
-        if yes_no and Aspect.date not in aspects:
-            aspects.append(Aspect.date)  # whether something exists or applies depends on when
+        trailing = trailing_yes_no(question)
+        yes_no = bool(YES_NO.search(question) or after_facts or trailing)
+        if yes_no and not trailing and Aspect.date not in aspects:
+            aspects.append(Aspect.date)  # whether something exists or applies depends on when (the open question
+            # a yes/no follows says what else is asked)
         named = named_documents(question, catalog)
         topic = [
             t

@@ -22,7 +22,7 @@ from core.engines.base import EngineContext
 from core.engines.offline.ranking import Candidate
 from core.engines.offline.relevance import min_relevance, said_terms, subject_terms
 from core.engines.offline.sources import doc_chunks, own_name, short_name
-from core.engines.text import is_anaphoric, sentences, term_set
+from core.engines.text import is_anaphoric, sentences, term_set, trailing_yes_no
 
 CHANGE_STEMS = (
     "extend|rais|increas|lower|reduc|repeal|abolish|amend|chang|replac|remov|scrap|expand|broaden|widen|narrow|"
@@ -55,7 +55,7 @@ def asked_change(question: str) -> str | None:
 def per_jurisdiction(plan: ResearchPlan) -> bool:
     """Whether the question wants one verdict per jurisdiction."""
     return len(plan.answer_codes()) > 1 and (
-        bool(EACH.search(plan.question)) or asked_change(plan.question) is not None
+        bool(EACH.search(plan.question)) or asked_change(trailing_yes_no(plan.question) or plan.question) is not None
     )
 
 
