@@ -1373,3 +1373,22 @@ def test_a_yes_or_no_asked_after_an_open_question_gets_its_verdict(tmp_path: Pat
     assert verdict_words(r.answer.verdict) == {"*": "no"}
     assert "no cap on compensation" in r.answer.verdict.text
     assert "within three months" in r.final_answer
+
+
+def test_another_places_law_answers_no_yes_or_no_asked_of_a_named_place(tmp_path: Path) -> None:
+    # the yes/no asks of the UK; Germany's 14 days had given "Yes, from Germany sources", as if Germany's law applied
+    # in the UK (as a federal law applies in a state): no verdict, disclosed, both periods quoted
+    de = plain_doc("xy-de-loan-code", "Germany consumer loan code summary", "DE", date(2010, 6, 11))
+    gb = plain_doc("xy-gb-credit-act", "UK consumer credit act summary", "GB", date(2011, 2, 1))
+    corpus = [
+        (de, ["Under the civil code, the withdrawal period for a consumer loan is 14 days."]),
+        (gb, ["A borrower may withdraw from a regulated credit agreement within 14 days without giving a reason."]),
+    ]
+    wb = workbench_on(tmp_path, corpus)
+    r = run(
+        wb,
+        "How many days does a consumer in Germany have to withdraw from a consumer loan, and does the same "
+        "period apply in the UK?",
+    )
+    assert r.answer.verdict is None
+    assert "withdrawal period for a consumer loan is 14 days" in r.final_answer and "within 14 days" in r.final_answer

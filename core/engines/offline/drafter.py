@@ -216,7 +216,9 @@ def _verdict(
     if trailing and not (grounds.words or grounds.amounts or grounds.days or grounds.periods):
         return None  # "..., and is it still the law?": what "it" is lies in the open question, not in this part
     if len(parts) < 2:
-        return _one_verdict(item, cands, passages, asked, grounds, ctx, plan.answer_codes(), _named(plan), pool)
+        return _one_verdict(
+            item, cands, passages, asked, grounds, ctx, plan.answer_codes(), _named(plan), pool, _for_named(plan)
+        )
     context = term_set(question.replace(trailing, " ")) if trailing else set()
     claims: list[Claim] = []
     pieces: list[str] = []  # each part's verdict, or its "Open", in the order asked
@@ -252,7 +254,9 @@ def _verdict(
     if not claims:
         if trailing:
             return None
-        return _one_verdict(item, cands, passages, asked, grounds, ctx, plan.answer_codes(), _named(plan), pool)
+        return _one_verdict(
+            item, cands, passages, asked, grounds, ctx, plan.answer_codes(), _named(plan), pool, _for_named(plan)
+        )
     return Claim(
         text=" ".join(pieces),
         plan_item_ids=(item.id,),
@@ -457,6 +461,13 @@ def _polarity(sentence: str, asked: set[str], exempt: bool) -> str:
     return "No." if _denied(sentence, asked) else "Yes."
 
 
+def _for_named(plan: ResearchPlan) -> list[str]:
+    """The corpus jurisdictions whose law applies in the places the yes/no names (`_named`): their own and the
+    wider ones (a state's country, a member state's union); another place's law answers nothing about them."""
+    named = set(_named(plan))
+    return [code for j in plan.jurisdictions if j.code in named for code in (j.code, *j.answered_from())]
+
+
 def _named(plan: ResearchPlan) -> list[str]:
     """The codes of the places the question names itself (not the wider ones answering for them): those it names
     by a place name or code when there are any, since a regulator it also names ("... reports fraud to the SEC")
@@ -483,6 +494,7 @@ def _one_verdict(
     codes: Sequence[str],
     named: Sequence[str] = (),
     pool: Sequence[Candidate] = (),
+    answering: Sequence[str] = (),
 ) -> Claim | None:
     """'Yes.' or 'No.' followed by the best supporting sentence, the sentences just before it that speak of the
     same thing (what the rule is), and the following ones up to a denial or limit that decides the answer: the
@@ -526,6 +538,8 @@ def _one_verdict(
         verdict = _not_yet(verdict, best, ctx)
         if own or not named:
             return verdict
+        if answering and not any(same_jurisdiction(best.jurisdiction, code) for code in answering):
+            return None  # "..., and does the same period apply in the UK?" is not answered by Germany's law
         if grounds.own_law or (verdict.text.startswith("No") and not grounds.name_source(named_as[best.doc_id])):
             return None  # a wider law's No does not settle the named place's own law, which may grant more
         return _from_elsewhere(verdict, best.jurisdiction)
