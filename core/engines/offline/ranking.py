@@ -205,7 +205,7 @@ def candidates(
                     follow=follow,
                 )
             )
-    out.sort(key=lambda c: -c.score)
+    out.sort(key=lambda c: (-c.score, c.doc_id, c.quotes[0].chunk_id))  # ties in reading order, however hits came
     return out
 
 
