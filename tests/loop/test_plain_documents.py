@@ -1281,76 +1281,110 @@ def test_a_verdict_never_opens_with_a_sentence_that_needs_the_one_before_it(tmp_
     assert "may report to the regulator directly" in r.answer.verdict.said
 
 
-def test_an_asked_figure_stated_of_another_duty_does_not_ground_a_yes(tmp_path: Path) -> None:
-    # the 10 days are those of the first report; of trades, which the question asks about, the law says 5 days:
-    # the asked figure is contested by a sentence that speaks to more of the question, so there is no verdict
-    # (disclosed), never a "Yes" from the other duty, and the 5-day rule is quoted
-    law = plain_doc("xy-ca-trade-reporting", "Canada trade reporting instrument summary", "CA", date(2010, 11, 1))
-    text = (
-        "A reporting insider must file a first insider report within 10 days after becoming a reporting insider. "
-        "A reporting insider must report each trade in securities of the issuer within 5 days after the trade."
-    )
-    wb = workbench_on(tmp_path, [(law, [text])])
-    r = run(wb, "Must a Canadian insider report trades within 10 days?")
-    assert r.answer.verdict is None
-    assert "within 5 days after the trade" in r.final_answer
-    # asked with the figure the law states for trades, the answer is Yes
-    r = run(wb, "Must a Canadian insider report trades within 5 days?")
-    assert verdict_words(r.answer.verdict) == {"*": "yes"} and "each trade" in r.answer.verdict.said
+TRADE_DEADLINES = (
+    "A reporting insider must file a first insider report within 10 days after becoming a reporting insider. "
+    "A reporting insider must report each trade in securities of the issuer within 5 days after the trade."
+)
+LENDER_CAP = (
+    "A licensed lender may charge interest of no more than 4% per month, whatever the borrower's income and whether "
+    "the loan is secured or unsecured. Late interest may not exceed 4% per month on each month's amount repaid late."
+)
+MANAGER_DEADLINE = "A manager must notify the regulator of each trade within three business days after the trade."
+CRIMINAL_RATE = (
+    "From 1 January 2025, the criminal rate is an annual percentage rate exceeding 35%. Before 1 January 2025, the "
+    "criminal rate was an effective annual rate of interest exceeding 60%."
+)
+IMPORT_BAN = (
+    "Goods produced in any foreign country by forced labour are not entitled to entry at any port of the United "
+    "States, and their importation is prohibited."
+)
 
 
-def test_a_cap_worded_as_may_not_exceed_is_a_bound_not_a_denial(tmp_path: Path) -> None:
-    law = plain_doc("xy-sg-lender-rules", "Singapore lender rules summary", "SG", date(2015, 10, 1))
-    text = (
-        "A licensed lender may charge interest of no more than 4% per month, whatever the borrower's income and "
-        "whether the loan is secured or unsecured. Late interest may not exceed 4% per month on each month's "
-        "amount repaid late."
-    )
-    wb = workbench_on(tmp_path, [(law, [text])])
-    r = run(wb, "Does the Singapore interest cap of 4% a month apply to all loans from licensed lenders?")
-    assert verdict_words(r.answer.verdict) == {"*": "yes"}
-
-
-def test_a_period_the_law_states_otherwise_grounds_no_yes(tmp_path: Path) -> None:
-    # asked five business days where the law says three: no verdict (disclosed), never "Yes" quoting three
-    law = plain_doc("xy-de-manager-dealings", "Germany manager dealings summary", "DE", date(2016, 7, 3))
-    text = "A manager must notify the regulator of each trade within three business days after the trade."
-    wb = workbench_on(tmp_path, [(law, [text])])
-    r = run(wb, "Must a German manager notify the regulator of trades within five business days?")
-    assert r.answer.verdict is None
-    assert "within three business days" in r.final_answer
-    assert "no passage found states one for the question as asked, with the figure or period it names" in (
-        r.final_answer
-    )
-    r = run(wb, "Must a German manager notify the regulator of trades within 3 business days?")
-    assert verdict_words(r.answer.verdict) == {"*": "yes"}
-
-
-def test_a_figure_that_held_before_the_as_of_date_grounds_no_yes(tmp_path: Path) -> None:
-    law = plain_doc("xy-ca-interest-code", "Canada criminal interest rate summary", "CA", date(2025, 1, 1))
-    text = (
-        "From 1 January 2025, the criminal rate is an annual percentage rate exceeding 35%. Before 1 January 2025, "
-        "the criminal rate was an effective annual rate of interest exceeding 60%."
-    )
-    wb = workbench_on(tmp_path, [(law, [text])])
-    r = run(wb, "Is the Canadian criminal interest rate 60% a year?")
-    assert r.answer.verdict is None or verdict_words(r.answer.verdict) == {"*": "no"}
-    r = run(wb, "Is the Canadian criminal interest rate 35% a year?")
-    assert verdict_words(r.answer.verdict) == {"*": "yes"}
-
-
-def test_a_ban_asked_of_a_law_named_for_the_ban_is_answered_by_its_prohibition(tmp_path: Path) -> None:
-    # the law's own name states every word asked but "banned"; its sentence says "prohibited": the ban asked is
-    # what the prohibiting wording answers, not a word the sentence must repeat
-    law = plain_doc("xy-us-tariff-section", "US import ban on goods made with forced labour", "US", date(2016, 2, 24))
-    text = (
-        "Goods produced in any foreign country by forced labour are not entitled to entry at any port of the "
-        "United States, and their importation is prohibited."
-    )
-    wb = workbench_on(tmp_path, [(law, [text])])
-    r = run(wb, "Is importing goods made with forced labour into the United States banned?")
-    assert verdict_words(r.answer.verdict) == {"*": "yes"}
-    assert "importation is prohibited" in r.answer.verdict.text
+@pytest.mark.parametrize(
+    ("code", "title", "text", "question", "verdict", "quoted"),
+    [
+        # the 10 days are those of the first report; trades have 5, said by a sentence speaking to more of the
+        # question: the asked figure is another duty's, so no verdict (disclosed), and the 5-day rule is quoted
+        (
+            "CA",
+            "Canada trade reporting instrument summary",
+            TRADE_DEADLINES,
+            "Must a Canadian insider report trades within 10 days?",
+            None,
+            "within 5 days after the trade",
+        ),
+        (
+            "CA",
+            "Canada trade reporting instrument summary",
+            TRADE_DEADLINES,
+            "Must a Canadian insider report trades within 5 days?",
+            "yes",
+            "each trade",
+        ),
+        # "may not exceed" bounds the rate; it denies nothing
+        (
+            "SG",
+            "Singapore lender rules summary",
+            LENDER_CAP,
+            "Does the Singapore interest cap of 4% a month apply to all loans from licensed lenders?",
+            "yes",
+            "no more than 4% per month",
+        ),
+        # a period asked in words is asked as a figure is: five business days where the law says three is no Yes
+        (
+            "DE",
+            "Germany manager dealings summary",
+            MANAGER_DEADLINE,
+            "Must a German manager notify the regulator of trades within five business days?",
+            None,
+            "with the figure or period it names",
+        ),
+        (
+            "DE",
+            "Germany manager dealings summary",
+            MANAGER_DEADLINE,
+            "Must a German manager notify the regulator of trades within 3 business days?",
+            "yes",
+            "three business days",
+        ),
+        # what held only before a date before the as-of date no longer holds
+        (
+            "CA",
+            "Canada criminal interest rate summary",
+            CRIMINAL_RATE,
+            "Is the Canadian criminal interest rate 60% a year?",
+            None,
+            "exceeding 35%",
+        ),
+        (
+            "CA",
+            "Canada criminal interest rate summary",
+            CRIMINAL_RATE,
+            "Is the Canadian criminal interest rate 35% a year?",
+            "yes",
+            "exceeding 35%",
+        ),
+        # the law's own name states every asked word but "banned", which its sentence says as "prohibited"
+        (
+            "US",
+            "US import ban on goods made with forced labour",
+            IMPORT_BAN,
+            "Is importing goods made with forced labour into the United States banned?",
+            "yes",
+            "importation is prohibited",
+        ),
+    ],
+)
+def test_a_verdict_reads_the_figure_period_time_and_wording_the_question_asks(
+    tmp_path: Path, code: str, title: str, text: str, question: str, verdict: str | None, quoted: str
+) -> None:
+    law = plain_doc(f"xy-{code.lower()}-act", title, code, date(2010, 11, 1))
+    r = run(workbench_on(tmp_path, [(law, [text])]), question)
+    if verdict is None:
+        assert r.answer.verdict is None
+    else:
+        assert verdict_words(r.answer.verdict) == {"*": verdict} and quoted in r.answer.verdict.text
+    assert quoted in r.final_answer
 
 
 @pytest.mark.parametrize(
