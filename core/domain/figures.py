@@ -380,8 +380,8 @@ COUNT_WORDS = {
 _COUNT = r"\d+|" + "|".join(sorted(COUNT_WORDS, key=len, reverse=True))
 PERIOD = re.compile(
     rf"\b(?:(?:with)?in|no later than|not later than|at (?:the )?latest|up to|for|at least|before|after)?\s*"
-    rf"(?:{_COUNT})(?:\s*\(\d+\))?[\s-]+(?:calendar |business |working |banking |trading |clear )?"
-    r"(?:hours?|days?|weeks?|months?|years?)\b",
+    rf"(?P<count>{_COUNT})(?:\s*\(\d+\))?[\s-]+(?:calendar |business |working |banking |trading |clear )?"
+    r"(?P<unit>hour|day|week|month|year)s?\b",
     re.I,
 )
 """A period of time in words or digits ("within three business days", "30 days", "for five years")."""
@@ -402,21 +402,13 @@ def periods(text: str) -> list[str]:
     return [" ".join(m.group(0).split()) for m in spans]
 
 
-_PERIOD_PARTS = re.compile(
-    rf"\b(?P<count>{_COUNT})\b(?:\s*\(\d+\))?[\s-]+(?:\w+ )?(?P<unit>hour|day|week|month|year)s?\b", re.I
-)
-
-
 def period_lengths(text: str) -> set[tuple[float, str]]:
     """The lengths of the periods a text states as (count, unit), whether in words or digits and whatever the
     kind of day: "within three business days" and "3 days" are both (3, "day")."""
     out: set[tuple[float, str]] = set()
     for m in PERIOD.finditer(text):
-        part = _PERIOD_PARTS.search(m.group(0))
-        if part is None:
-            continue
-        count = part.group("count").lower()
-        out.add((float(count) if count.isdigit() else float(COUNT_WORDS[count]), part.group("unit").lower()))
+        count = m.group("count").lower()
+        out.add((float(count) if count.isdigit() else float(COUNT_WORDS[count]), m.group("unit").lower()))
     return out
 
 

@@ -213,7 +213,7 @@ def _verdict(
         parts = [f"{parts[0]}, {parts[1]}", *parts[2:]]
     asked = _asked(plan)
     grounds = _grounds(plan)
-    if trailing and not (grounds.words or grounds.amounts or grounds.days or grounds.periods):
+    if trailing and not (grounds.words or grounds.dated):
         return None  # "..., and is it still the law?": what "it" is lies in the open question, not in this part
     if len(parts) < 2:
         return _one_verdict(
@@ -320,6 +320,11 @@ class Grounds:
     periods: frozenset[tuple[float, str]] = frozenset()
     """The lengths of the periods the part names ("within five business days": (5, "day")), asked as figures are."""
 
+    @property
+    def dated(self) -> bool:
+        """Whether the part names a figure, a day or a period, which a grounding sentence must then state."""
+        return bool(self.amounts or self.days or self.periods)
+
     def name_source(self, source: str) -> bool:
         """Whether the part names the source by one of its own names (every word of a named body or instrument
         is in the source's title or aliases): asked of "the Market Abuse Directive", its answer is that act's."""
@@ -336,7 +341,7 @@ class Grounds:
         mortgages, while "Buy-now-pay-later arrangements ... come within scope" grounds a question on them. An
         asked figure or day the sentence states counts as one of the words it must state."""
         words = beyond_name(set(self.words), source)
-        dated = bool(self.amounts or self.days or self.periods)
+        dated = self.dated
         found = figures(sentence)
         keys, compared = {f.key for f in found}, {(f.key, f.comparator) for f in found}
         if any(key in keys and (key, op) not in compared for key, op in self.compared):
