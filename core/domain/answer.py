@@ -115,12 +115,14 @@ def gap_for(
     retrieved: Sequence[str] = (),
     struck: tuple[str, str] | None = None,
     unverified: Sequence[str] = (),
+    quoted: bool | None = None,
 ) -> Gap:
     """The plain statement of a plan item left open, made from what the item asks (its jurisdiction and aspect),
     never from the question's words: not in the corpus, (passages retrieved) not answered by the draft, naming
     the passages found, (`struck`: who, why) no longer answered since a person struck its claim, or (`unverified`:
     document ids) stated only by uploads no analyst has verified, or (a verdict item) a yes or no the draft does not
-    give, on facts the question sets out (`ResearchPlan.verdict_on_facts`) or at all; so the corpus is not blamed
+    give, on facts the question sets out (`ResearchPlan.verdict_on_facts`) or at all (`quoted`: whether the answer
+    quotes any source, by default whether the item could be searched for); so the corpus is not blamed
     for what the draft left out or an analyst took out, and an answer that states the item does not sit beside
     "no source"."""
     planned = plan.jurisdiction(item.jurisdiction) if plan is not None else None
@@ -136,6 +138,14 @@ def gap_for(
     if item.aspect == Aspect.verdict and not unverified:
         on_facts = plan is not None and plan.verdict_on_facts
         figured = plan is not None and bool(figures(plan.question) or periods(plan.question))
+        if not (item.answerable if quoted is None else quoted):
+            return Gap(
+                plan_item_id=item.id,
+                text="No direct yes or no: no passage found states one for the question as asked, and the answer "
+                "quotes no source.",
+                retrieved=tuple(dict.fromkeys(retrieved)),
+                no_verdict=True,
+            )
         return Gap(
             plan_item_id=item.id,
             text=(
@@ -257,6 +267,10 @@ class Answer(BaseModel):
         """Every claim with its section's jurisdiction (the verdict under "*")."""
         out: list[Located] = [(ANY_JURISDICTION, self.verdict)] if self.verdict else []
         return out + [(s.jurisdiction, c) for s in self.sections for c in s.claims]
+
+    def said(self) -> str:
+        """What the answer states: its claims' texts, the verdict first."""
+        return " ".join(c.text for _, c in self.claims())
 
     def section(self, code: str) -> AnswerSection | None:
         """The section of one jurisdiction, or None."""

@@ -7,6 +7,7 @@ answer against these items, so an answer that leaves part of the question open c
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from datetime import date
 from enum import Enum
@@ -164,6 +165,10 @@ class ResearchPlan(BaseModel):
         """The item with that id, or None."""
         return next((i for i in self.items if i.id == item_id), None)
 
+    def unplaced_name(self, item: PlanItem) -> str | None:
+        """The name the question uses that this disclosed item stands for (see `not_understood`), or None."""
+        return next((n for n in self.not_understood if named_item_id(n) == item.id), None)
+
     def jurisdiction(self, code: str) -> PlannedJurisdiction | None:
         """The planned jurisdiction with that code, or None."""
         return next((j for j in self.jurisdictions if j.code == code), None)
@@ -181,6 +186,11 @@ class ResearchPlan(BaseModel):
         """Corpus jurisdictions whose sources answer the plan: each place's own and the wider ones that apply
         there (a member state's union, a state's country)."""
         return list(dict.fromkeys(c for j in self.jurisdictions for c in j.answered_from()))
+
+
+def named_item_id(name: str) -> str:
+    """Id of the disclosed item for a name the question uses that the planner could not place."""
+    return f"named:{re.sub(r'[^a-z0-9]+', '-', name.lower()).strip('-')}"
 
 
 def item_id(jurisdiction: str, aspect: Aspect | str) -> str:

@@ -46,7 +46,10 @@ class RuleFloor:
         """Unanswered plan items and claims their quoted passages do not support, scored like the rule critic."""
         answered = answered_items(plan, answer, ctx)
         found: dict[str, Deficiency] = {}
-        for d in (*coverage_deficiencies(plan, answered, ctx), *check_claims(plan, answer.claims(), ctx)):
+        for d in (
+            *coverage_deficiencies(plan, answered, ctx, answer.said()),
+            *check_claims(plan, answer.claims(), ctx),
+        ):
             found.setdefault(d.id, d)
         tried = {d.id: d for d in known}
         result = [widened_if_tried(d, tried.get(d.id)) for d in found.values()]

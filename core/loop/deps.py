@@ -150,7 +150,12 @@ def with_gaps(
                 ids = [q for c in stated for q in c.doc_ids]
                 gaps[item.id] = gap_for(item, plan, unverified=ids)
             else:
-                gaps[item.id] = gap_for(item, plan, (found or {}).get(item.id, ()) if item.answerable else ())
+                gaps[item.id] = gap_for(
+                    item,
+                    plan,
+                    (found or {}).get(item.id, ()) if item.answerable else (),
+                    quoted=bool(answer.claims()) or answer.verdict is not None,
+                )
     return answer.model_copy(update={"gaps": tuple(gaps.values())})
 
 

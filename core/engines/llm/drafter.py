@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 
 from core.domain.answer import Answer, Claim, ClaimKind, Gap, Quote, gap_for
 from core.domain.documents import Hit
+from core.domain.instructions import has_instructions
 from core.domain.plan import ANY_JURISDICTION, Aspect, ResearchPlan
 from core.domain.records import Deficiency, Evidence
 from core.engines.base import Drafter, DraftResult, EngineContext
@@ -84,6 +85,11 @@ class AnswerBuilder:
     def _claim(self, raw: ClaimOut, kind: ClaimKind) -> Claim | None:
         text = _flat(raw.text)
         if not text:
+            return None
+        if has_instructions(text) or any(has_instructions(c.quote) for c in raw.citations):
+            self.notes.append(
+                f"llm drafter: dropped a claim repeating an instruction addressed to a model: {text[:80]!r}"
+            )
             return None
         quotes = tuple(dict.fromkeys(q for c in raw.citations if (q := self._quote(c.chunk_id, c.quote, text))))
         if not quotes:

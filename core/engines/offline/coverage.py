@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from core.domain.answer import Answer, Claim, has_open_part, item_asks
 from core.domain.corrections import ItemSubject, JurisdictionSubject, filter_of
-from core.domain.gazetteer import currency_hint, same_jurisdiction
+from core.domain.gazetteer import currency_hint, occurrences, same_jurisdiction
 from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
 from core.domain.records import Deficiency, DeficiencyType, Severity
 from core.engines.base import EngineContext
@@ -95,8 +95,11 @@ def answered_for_the_place(plan: ResearchPlan, answered: set[str]) -> list[str]:
     return out
 
 
-def coverage_deficiencies(plan: ResearchPlan, answered: list[str], ctx: EngineContext) -> list[Deficiency]:
-    """One deficiency per unanswered item; one per jurisdiction that has no supported claim at all."""
+def coverage_deficiencies(
+    plan: ResearchPlan, answered: list[str], ctx: EngineContext, said: str = ""
+) -> list[Deficiency]:
+    """One deficiency per unanswered item; one per jurisdiction that has no supported claim at all; one per name
+    the plan could not place that the answer's statements (`said`) do not name either."""
     out: list[Deficiency] = []
     done = set(answered)
     missing_codes: set[str] = set()
@@ -142,6 +145,9 @@ def coverage_deficiencies(plan: ResearchPlan, answered: list[str], ctx: EngineCo
         if item.id in done or item.jurisdiction in missing_codes or item.aspect == Aspect.comparison:
             continue
         if not item.answerable:
+            name = plan.unplaced_name(item)
+            if name is not None and not occurrences(name, said):
+                out.append(_unplaced(item))
             continue
         out.append(
             _facts_verdict_gap(item, plan)
@@ -149,6 +155,23 @@ def coverage_deficiencies(plan: ResearchPlan, answered: list[str], ctx: EngineCo
             else _item_gap(item, plan)
         )
     return out
+
+
+def _unplaced(item: PlanItem) -> Deficiency:
+    """A name the question uses that the plan could not place (a place, authority or instrument no jurisdiction or
+    source of the corpus answers for): no retrieval can fix it, and an answer that says nothing about it is not
+    an answer without problems."""
+    return Deficiency(
+        deficiency_type=T.insufficient_specificity,
+        subject=str(ItemSubject(item.id)),
+        severity=Severity.high,
+        affected_section=ANY_JURISDICTION,
+        correctable=False,
+        description=(
+            f"The plan could not place {item.ask}: no jurisdiction or source of the corpus answers for it, so the "
+            "answer says nothing about it."
+        ),
+    )
 
 
 def _facts_verdict_gap(item: PlanItem, plan: ResearchPlan) -> Deficiency:

@@ -171,7 +171,7 @@ class OfflineDrafter:
                 answer = also_answers(answer, held, item_id)
         for item_id, additions in extensions.items():
             answer = extended(answer, additions, item_id)
-        return cited(answer, ctx)
+        return cited(_named_by_claims(answer, plan), ctx)
 
     def revise(
         self,
@@ -186,6 +186,19 @@ class OfflineDrafter:
             ev = [e for e in evidence if e.deficiency_id == d.id]
             answer = REVISERS[d.deficiency_type](plan, answer, d, ev, ctx)
         return cited(answer, ctx)
+
+
+def _named_by_claims(answer: Answer, plan: ResearchPlan) -> Answer:
+    """The answer without the gap of a name the plan could not place where its claims name it ("Xinjiang" in a
+    question about import bans that the quoted law names): it is not true that the answer says nothing about it."""
+    said = answer.said()
+
+    def named(gap: Gap) -> bool:
+        item = plan.item(gap.plan_item_id)
+        name = plan.unplaced_name(item) if item is not None else None
+        return name is not None and bool(occurrences(name, said))
+
+    return answer.model_copy(update={"gaps": tuple(g for g in answer.gaps if not named(g))})
 
 
 def _verdict(

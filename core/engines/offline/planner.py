@@ -20,6 +20,7 @@ from core.domain.plan import (
     ResearchPlan,
     comparison_item,
     item_id,
+    named_item_id,
     verdict_item,
 )
 from core.engines.base import EngineContext, PlanResult
@@ -398,7 +399,7 @@ def disclosed_items(
     for u in unknown:
         out.append(
             PlanItem(
-                id=f"named:{re.sub(r'[^a-z0-9]+', '-', u.text.lower()).strip('-')}",
+                id=named_item_id(u.text),
                 jurisdiction=ANY_JURISDICTION,
                 aspect=aspects[0],
                 ask=f'"{u.text}", which the question names',

@@ -189,6 +189,7 @@ def candidates(
                     nxt
                     and nxt not in quote_texts
                     and continues(sent, nxt)
+                    and not has_instructions(nxt)
                     and feature(item, nxt, plan, hint) >= 1.0
                     and said_terms(topic, nxt, plan.topic_terms)
                 )

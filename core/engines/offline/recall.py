@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from core.domain.documents import Catalog
-from core.domain.figures import MONTH_NUMBER
+from core.domain.figures import MONTH_NUMBER, currency_codes
 from core.domain.gazetteer import PLACE_POSITION, SUBJECT_POSITION, is_place_name
 from core.engines.text import STOPWORDS, stem
 
@@ -132,6 +132,8 @@ def unplanned(question: str, spans: Iterable[tuple[int, int]], catalog: Catalog)
     known = corpus_words(catalog)
     out: dict[str, Unplanned] = {}
     for name in names_in(question):
+        if name.text in currency_codes():  # "GBP 40 million" names an amount, not a body or place
+            continue
         words = [w for w in _words(name.text) if w.lower() not in CONNECTORS]
         heads = {w.lower() for w in words} & (BODY_WORDS | INSTRUMENT_WORDS)
         before = question[: name.start]

@@ -237,7 +237,7 @@ class OfflineCritic:
         claims = answer.claims()
         answered = answered_items(plan, answer, ctx)
         found: dict[str, Deficiency] = {}
-        for d in coverage_deficiencies(plan, answered, ctx):
+        for d in coverage_deficiencies(plan, answered, ctx, answer.said()):
             found.setdefault(d.id, d)
         for check in CHECKS:
             for d in check(plan, claims, ctx):
