@@ -3,11 +3,12 @@ which is built on it: the two can no longer disagree on what a figure or a date 
 
 from __future__ import annotations
 
+import math
 from datetime import date
 
 import pytest
 
-from core.domain.figures import counts, dates, figures, multiples, period_lengths, periods
+from core.domain.figures import count_bounds, counts, dates, figures, multiples, period_lengths, periods, stated_counts
 from core.evaluation.facts import fact_found, normalise
 
 AMOUNTS = [
@@ -69,6 +70,9 @@ COUNTS = [
     ("within 30 days or more", []),
     ("more than 25 percent of the shares", []),
     ("Under Article 8, the entity", []),
+    ("Employers with 50 to 249 employees had to comply", ["50 to 249 employees"]),
+    ("entities with between 50 and 249 workers", ["between 50 and 249 workers"]),
+    ("within 5 to 10 days", []),
 ]
 
 
@@ -123,3 +127,25 @@ def test_a_penalty_stated_as_a_multiple_of_an_amount_is_a_measure(wording: str, 
 )
 def test_period_lengths_read_counts_in_words_or_digits(text: str, lengths: set[tuple[float, str]]) -> None:
     assert period_lengths(text) == lengths
+
+
+BOUNDS = [
+    ("more than 300 employees", [(301, math.inf)]),
+    ("300 or fewer employees", [(-math.inf, 300)]),
+    ("fewer than 50 workers", [(-math.inf, 49)]),
+    ("at least 3 members", [(3, math.inf)]),
+    ("50 to 249 employees", [(50, 249)]),
+    ("between 1,000 and 2,999 employees", [(1000, 2999)]),
+]
+
+
+@pytest.mark.parametrize(("wording", "bounds"), BOUNDS, ids=[b[0] for b in BOUNDS])
+def test_a_bounded_count_admits_the_numbers_its_words_say(wording: str, bounds: list[tuple[float, float]]) -> None:
+    assert count_bounds(wording) == bounds
+
+
+def test_the_count_a_question_gives_of_its_own_subject_is_read_and_others_are_not() -> None:
+    assert stated_counts("By when did a firm with 80 staff need internal channels?") == {80}
+    assert stated_counts("Our subsidiary has about 1,500 employees in Germany.") == {1500}
+    for other in ("Under the 2023 rules", "a turnover of GBP 40 million", "within 30 days", "On 1 March 2024 we"):
+        assert stated_counts(other) == set()

@@ -7,6 +7,7 @@ stands in (`$` in a Canadian source is CAD), else to the candidate used by the m
 
 from __future__ import annotations
 
+import math
 import operator
 import re
 import unicodedata
@@ -428,7 +429,8 @@ _COUNT_BEFORE = (
 )
 _COUNT_AFTER = "or more|or fewer|or less|or above"
 _COUNTED = re.compile(
-    rf"(?:\b(?i:{_COUNT_BEFORE})\s+(?P<n1>{_NUM})|(?<![\d.,/])(?P<n2>{_NUM})\s+(?i:{_COUNT_AFTER}))"
+    rf"(?:\b(?P<before>(?i:{_COUNT_BEFORE}))\s+(?P<n1>{_NUM})|(?<![\d.,/])(?P<n2>{_NUM})\s+(?P<after>(?i:{_COUNT_AFTER}))"
+    rf"|(?:\b(?i:between)\s+(?P<lo>{_NUM})\s+(?i:and)|(?<![\d.,/])(?P<lo2>{_NUM})\s*(?i:to|-|\u2013))\s*(?P<hi>{_NUM}))"
     r"\s+(?P<noun>[a-z][a-z-]+)\b"
 )
 _NOT_COUNTED = frozenset(
@@ -469,15 +471,67 @@ _NOT_COUNTED = frozenset(
 """Words after a bounded number that are not what it counts ("USD 1,000 or more must ...")."""
 
 
-def counts(text: str) -> list[str]:
-    """The bounded counts a text states, as written ("50 or more workers", "fewer than 10,000 inhabitants"):
-    thresholds of headcount, members or units that are neither amounts nor periods (`figures` and `periods` read
-    those, and a number one of them reads is not a count)."""
+def _counted(text: str) -> list[re.Match[str]]:
     taken = [(f.start, f.end) for f in figures(text)] + [(m.start(), m.end()) for m in PERIOD.finditer(text)]
-    out = []
-    for m in _COUNTED.finditer(text):
-        number = m.start("n1") if m.group("n1") else m.start("n2")
-        if m.group("noun") in _NOT_COUNTED or any(s <= number < e for s, e in taken):
+    return [
+        m
+        for m in _COUNTED.finditer(text)
+        if m.group("noun") not in _NOT_COUNTED and not any(s < m.end() and m.start() < e for s, e in taken)
+    ]
+
+
+def counts(text: str) -> list[str]:
+    """The bounded counts a text states, as written ("50 or more workers", "fewer than 10,000 inhabitants", "50 to
+    249 employees"): thresholds of headcount, members or units that are neither amounts nor periods (`figures`
+    and `periods` read those, and a number one of them reads is not a count)."""
+    return [" ".join(m.group(0).split()) for m in _counted(text)]
+
+
+_ABOVE = frozenset({"more than", "exceeding"})
+_AT_LEAST = frozenset({"at least", "a minimum of", "or more", "or above"})
+
+
+def count_bounds(text: str) -> list[tuple[float, float]]:
+    """The range of numbers each bounded count of a text admits, ends included ("more than 300 employees":
+    301 and up; "300 or fewer": up to 300; "50 to 249": 50 to 249), in order."""
+    out: list[tuple[float, float]] = []
+    for m in _counted(text):
+        if m.group("hi"):
+            out.append((_number(m.group("lo") or m.group("lo2")), _number(m.group("hi"))))
             continue
-        out.append(" ".join(m.group(0).split()))
+        n = _number(m.group("n1") or m.group("n2"))
+        said = " ".join((m.group("before") or m.group("after")).lower().split())
+        if said in _ABOVE:
+            out.append((n + 1, math.inf))
+        elif said in _AT_LEAST:
+            out.append((n, math.inf))
+        elif said in ("fewer than", "less than"):
+            out.append((-math.inf, n - 1))
+        else:
+            out.append((-math.inf, n))
     return out
+
+
+YEAR_WRITTEN = re.compile(r"(?:19|20)\d\d")
+"""A number written as a year is read as one ("the 2023 rules"), not as a count."""
+_STATED_COUNT = re.compile(rf"(?<![\d.,/])(?P<n>{_NUM})\s+(?P<noun>[a-z][a-z-]+)\b")
+
+
+def stated_counts(text: str) -> set[float]:
+    """The plain counts a text states of its own subject ("a firm with 80 staff", "1,500 employees"): numbers
+    before a noun that no figure, period, date or bounded count reads."""
+    taken = [(f.start, f.end) for f in figures(text)] + [(m.start(), m.end()) for m in PERIOD.finditer(text)]
+    taken += [(d.start, d.end) for d in date_spans(text, month_year=True)] + [
+        (m.start(), m.end()) for m in _COUNTED.finditer(text)
+    ]
+    return {
+        _number(m.group("n"))
+        for m in _STATED_COUNT.finditer(text)
+        if m.group("noun") not in _NOT_COUNTED
+        and not YEAR_WRITTEN.fullmatch(m.group("n"))
+        and not any(s <= m.start() < e for s, e in taken)
+    }
+
+
+def _number(written: str) -> float:
+    return float(re.sub(r"[,\u202f\u00a0 ]", "", written))

@@ -182,6 +182,21 @@ def test_a_sentence_on_when_a_law_took_effect_does_not_answer_by_when_to_notify(
     assert any(d.subject in ("CA:deadline", "CA") for d in result.deficiencies)  # CA: nothing else is answered
 
 
+@pytest.mark.parametrize(
+    ("sentence", "deadline"),
+    [
+        ("Employers with 50 to 249 employees had to comply from 17 December 2023.", True),
+        ("From 10 June 2025, providers must hold a credit licence.", True),
+        ("The Act took effect from 1 June 2022.", False),
+        ("From 1 January 2025, the criminal rate is an annual rate exceeding 35%.", False),
+    ],
+)
+def test_a_duty_binding_from_a_date_states_a_deadline_and_a_law_taking_effect_does_not(
+    sentence: str, deadline: bool
+) -> None:
+    assert states_need(Aspect.deadline, sentence) is deadline
+
+
 def test_deadline_and_recipient_are_answered_from_the_text_and_off_topic_documents_stay_out(wb: Workbench) -> None:
     r = run(wb, "By when must a manufacturer report a serious incident in Canada, and to whom?")
     assert fact_found(r.final_answer, "within two days") and fact_found(r.final_answer, "Minister of Health")
@@ -924,6 +939,27 @@ def test_a_name_the_plan_cannot_place_but_the_answer_quotes_is_not_said_to_be_le
 def test_a_currency_code_is_an_amount_not_a_name_to_place(wb: Workbench) -> None:
     plan = plan_of(wb, "What is the recall fine in Canada for a manufacturer with a turnover of CAD 5 million?")
     assert plan.not_understood == ()
+
+
+def test_the_rule_whose_bound_admits_the_questions_own_count_is_quoted(tmp_path: Path) -> None:
+    # the 80-staff firm falls in the 50 to 249 band: its date is the answer, not the larger firms' one
+    act = plain_doc("ie-channels-act", "Ireland internal channels act", "IE", date(2023, 1, 1))
+    corpus = [
+        (
+            act,
+            [
+                "Private sector employers with 50 or more employees must establish internal reporting channels. "
+                "Employers with 250 or more employees had to comply from 1 January 2023. Employers with 50 to 249 "
+                "employees had to comply from 17 December 2023. An employee can be awarded compensation of up to "
+                "five years' remuneration. A person who is not an employee can be awarded up to EUR 15,000.",
+            ],
+        )
+    ]
+    r = run(
+        workbench_on(tmp_path, corpus),
+        "By when did an Irish firm with 80 staff need internal reporting channels?",
+    )
+    assert "17 December 2023" in " ".join(c.text for _, c in r.answer.claims())
 
 
 def test_an_instruction_that_goes_on_about_a_chosen_sentence_is_not_quoted_with_it(tmp_path: Path) -> None:

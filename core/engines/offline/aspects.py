@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from core.domain.figures import dates, figures, multiples, periods, yearly_dates
+from core.domain.figures import date_spans, dates, figures, multiples, periods, yearly_dates
 from core.domain.plan import Aspect
 
 DEADLINE_WORDS = re.compile(
@@ -55,12 +55,36 @@ def states_body(sentence: str) -> bool:
     return bool(re.search(rf"\b(?:to|with)\s+{BODY.pattern}", sentence)) and bool(TELL_WORDS.search(sentence))
 
 
+DUTY_WORDS = r"\b(?:must|shall|had to|has to|have to|(?:is|are|was|were) (?:required|obliged) to)\b"
+DUTY_SINCE = re.compile(rf"{DUTY_WORDS}[^.;]*?\b(?:as |with effect )?from\s+$", re.I)
+SINCE_OPENING = re.compile(r"\s*(?:as |with effect )?from\s+$", re.I)
+DUTY_AFTER = re.compile(rf"^,?[^.;]*?{DUTY_WORDS}", re.I)
+"""A duty that binds from a date on ("Employers with 50 to 249 employees had to comply from 17 December 2023",
+"From 10 June 2025, providers must hold a licence"): the date by which the duty had to be met, unlike the date a
+law took effect."""
+
+
+def duty_from(text: str) -> bool:
+    """Whether the text states a duty and the full date it binds from (`DUTY_SINCE`, or a sentence opening "From
+    <date>," on a duty)."""
+    return any(
+        d.day
+        and (
+            DUTY_SINCE.search(text[: d.start])
+            or (SINCE_OPENING.fullmatch(text[: d.start]) and DUTY_AFTER.search(text[d.end :]))
+        )
+        for d in date_spans(text)
+    )
+
+
 def states_need(aspect: Aspect, text: str, hint: Iterable[str] = ()) -> bool:
     """Whether the text states what an item of this aspect needs (see `Aspect.needs`); True for aspects that need
     no particular content."""
     if aspect == Aspect.deadline:
-        return bool(periods(text)) or (
-            (bool(dates(text)) or bool(yearly_dates(text))) and bool(DEADLINE_WORDS.search(text))
+        return (
+            bool(periods(text))
+            or ((bool(dates(text)) or bool(yearly_dates(text))) and bool(DEADLINE_WORDS.search(text)))
+            or duty_from(text)
         )
     if aspect == Aspect.penalty:
         if not PENALTY_WORDS.search(text):

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from core.domain.answer import Answer, Claim, Quote
-from core.domain.figures import figures
+from core.domain.figures import count_bounds, figures, stated_counts
 from core.domain.gazetteer import currency_hint, same_jurisdiction
 from core.domain.instructions import has_instructions
 from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
@@ -66,6 +66,9 @@ DUTY = re.compile(r"\b(?:must|shall|(?:is|are) required|(?:has|have|needs?) to|(
 DUTY_ASKED = re.compile(
     r"\b(?:by when|within how \w+|how (?:long|soon|quickly|fast|many \w+))\s+(?:must|shall)\b", re.I
 )
+OWN_COUNT_FITS = ANCHOR
+"""A sentence whose bound admits the count the question gives of its own subject is about the question's facts,
+as one stating the asked figure is."""
 DUTY_BY = 0.5
 """Asked within how long something must be done, a sentence saying what must be done by when ("must be reported on
 Form 4 before the end of the second business day") answers before one where a period only passes ("no trade may
@@ -127,6 +130,7 @@ def candidates(
     floor = min_relevance(topic)
     passages = list(passages)
     asked = asked_figures(plan.question)
+    own = stated_counts(plan.question)
     duty_asked = item.aspect == Aspect.deadline and bool(DUTY_ASKED.search(plan.question))
     if weights is None:
         weights = rarity((t for _, _, t, _ in passages), topic)
@@ -181,6 +185,7 @@ def candidates(
                 + named
                 + anchored
                 + (DUTY_BY if duty_asked and DUTY.search(sent) else 0.0)
+                + (OWN_COUNT_FITS if own and fits(own, sent) else 0.0)
                 + 0.5 / (1 + rank)
             )
             follow = (
@@ -208,6 +213,12 @@ def candidates(
             )
     out.sort(key=lambda c: (-c.score, c.doc_id, c.quotes[0].chunk_id))  # ties in reading order, however hits came
     return out
+
+
+def fits(own: set[float], sentence: str) -> bool:
+    """Whether a bounded count of the sentence admits a count the question gives of its own subject ("50 to 249
+    employees" for "a firm with 80 staff"): the rule that applies to the facts set out, not its neighbour."""
+    return any(lo <= n <= hi for lo, hi in count_bounds(sentence) for n in own)
 
 
 def item_budget(plan: ResearchPlan) -> int:
