@@ -152,6 +152,8 @@ def test_a_member_state_that_says_where_is_no_topic_word(
         ("What due diligence must a supplier carry out in Canada?", {Aspect.obligation}, {Aspect.deadline}),
         ("Can a UK payday lender charge more than 0.8% interest per day?", {Aspect.threshold}, {Aspect.deadline}),
         ("Must a recall be reported within three days?", {Aspect.deadline}, set()),
+        ("Is insider trading punishable by prison, and for how long at most?", {Aspect.penalty}, {Aspect.deadline}),
+        ("How long does a consumer have to withdraw from a credit agreement?", {Aspect.deadline}, set()),
     ],
 )
 def test_the_wording_asks_for_what_it_names_and_a_modal_verb_asking_when_asks_no_duties(
@@ -161,7 +163,8 @@ def test_the_wording_asks_for_what_it_names_and_a_modal_verb_asking_when_asks_no
     the rules impose (an obligation item drew in every "must" sentence of the source); a duty asked beside it still
     is. "Do the rules apply yet?" asks whether, not what they require; a "period" is a length of time; "mandatory"
     asks what is required; a cap, a ceiling, a rate and "how large" ask for a figure; "when is it due" asks for a
-    deadline, "due diligence" does not; a rate "per day" asks for a figure, not a time limit."""
+    deadline, "due diligence" does not; a rate "per day" asks for a figure, not a time limit; "how long" asked of a
+    prison term asks the penalty's term, not a deadline."""
     found = set(asked_aspects(question))
     assert asked <= found and not (not_asked & found)
 

@@ -190,6 +190,15 @@ TIMING_CLAUSE = re.compile(
 days must it acknowledge"): its modal verb asks for that period or body, not for the rules' obligations too."""
 
 
+TERM_ASKED = re.compile(
+    r"\b(?:prison|imprison\w*|jail\w*|custod\w*|sentenc\w*|disqualif\w*|barred|banned)\b[^?.;]{0,40}?"
+    r"\bhow long\b",
+    re.I,
+)
+""""How long" asked of a penalty's term ("punishable by prison, and for how long at most?"): the penalty item
+asks it, not a deadline."""
+
+
 def asked_aspects(question: str) -> list[Aspect]:
     """The aspects the question's wording asks for; obligations when it names none, and when a what/which/how
     question asks only about timing ("what did X change?" asks what the rules now say, too). A modal verb in a
@@ -197,7 +206,13 @@ def asked_aspects(question: str) -> list[Aspect]:
     found = [
         a
         for a, rx in ASPECT_CUES.items()
-        if rx.search(TIMING_CLAUSE.sub(" ", question) if a == Aspect.obligation else question)
+        if rx.search(
+            TIMING_CLAUSE.sub(" ", question)
+            if a == Aspect.obligation
+            else TERM_ASKED.sub(" ", question)
+            if a == Aspect.deadline
+            else question
+        )
     ]
     if not any(a in CONTENT_ASPECTS for a in found) and (not found or CONTENT_QUESTION.search(question)):
         found.append(Aspect.obligation)
