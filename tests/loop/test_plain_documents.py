@@ -1367,6 +1367,10 @@ def test_a_verdict_never_opens_with_a_sentence_that_needs_the_one_before_it(tmp_
     assert "may report to the regulator directly" in r.answer.verdict.said
 
 
+EXCLUSION_SANCTION = (
+    "A company that has been fined for a breach of the supply chain act should be excluded from the award of public "
+    "contracts for up to three years."
+)
 TRADE_DEADLINES = (
     "A reporting insider must file a first insider report within 10 days after becoming a reporting insider. "
     "A reporting insider must report each trade in securities of the issuer within 5 days after the trade."
@@ -1458,6 +1462,15 @@ IMPORT_BAN = (
             "Is importing goods made with forced labour into the United States banned?",
             "yes",
             "importation is prohibited",
+        ),
+        # an exclusion that follows a fine is a sanction, not the rules' scope: a Yes to being shut out
+        (
+            "DE",
+            "Germany supply chain enforcement summary",
+            EXCLUSION_SANCTION,
+            "Can a fined company in Germany be shut out of public contracts?",
+            "yes",
+            "excluded from the award of public contracts",
         ),
     ],
 )

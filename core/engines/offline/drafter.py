@@ -70,6 +70,10 @@ SCOPE_DENIAL = re.compile(
     re.I,
 )
 """Wording that puts something outside what the rules cover: a No to whether they cover it."""
+WRONGDOING = re.compile(
+    r"\b(?:fined|convicted|sanctioned|penali[sz]ed|breach\w*|violat\w*|infring\w*|contraven\w*)\b", re.I
+)
+"""Words of a wrong done, which make an exclusion that follows it a sanction."""
 EXEMPT_ASK = re.compile(r"\b(?:exempt\w*|excluded|exclusion|outside (?:the |its )?scope|free from)\b", re.I)
 """A yes/no asked in the negative ("Are gifts exempt ...?"): "Yes" when the deciding sentence exempts it ("are
 exempt", not "are no longer exempt") or denies what is asked ("need not report"), "No" when it lays the duty on it
@@ -441,7 +445,7 @@ def _denied(sentence: str, wanted: set[str]) -> bool:
     three months" is no negation), or a sentence on one of them
     that puts it outside the rules' scope ("Credit agreements secured by a mortgage ... remain outside the
     scope")."""
-    if SCOPE_DENIAL.search(sentence) and term_set(sentence) & wanted:
+    if _outside_scope(sentence) and term_set(sentence) & wanted:
         return True
     for m in NOT_APPLY.finditer(sentence):
         if term_set(" ".join(sentence[m.end() :].split()[: DENIAL_WINDOW + 1])) & wanted:
@@ -451,6 +455,14 @@ def _denied(sentence: str, wanted: set[str]) -> bool:
         if term_set(word) & wanted and NEGATION.search(" ".join(words[max(0, i - DENIAL_WINDOW) : i])):
             return True
     return False
+
+
+def _outside_scope(sentence: str) -> bool:
+    """Whether the sentence puts something outside the rules' scope (`SCOPE_DENIAL`); an exclusion that follows a
+    wrong ("A company fined for a breach ... should be excluded from the award of public contracts") is a
+    sanction, not a scope."""
+    m = SCOPE_DENIAL.search(sentence)
+    return m is not None and not (m.group(0).lower().startswith("excluded") and WRONGDOING.search(sentence))
 
 
 def _stated(wording: re.Pattern[str], sentence: str) -> bool | None:
@@ -464,7 +476,7 @@ def _stated(wording: re.Pattern[str], sentence: str) -> bool | None:
 
 def _exempted(sentence: str, asked: set[str]) -> bool:
     """Whether the sentence says yes to whether something is exempt (see `EXEMPT_ASK`)."""
-    if SCOPE_DENIAL.search(sentence) and term_set(sentence) & asked:
+    if _outside_scope(sentence) and term_set(sentence) & asked:
         return True  # "remain outside the scope"
     exempts = _stated(EXEMPTS, sentence)
     if exempts is not None:
