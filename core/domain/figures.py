@@ -413,6 +413,32 @@ def period_lengths(text: str) -> set[tuple[float, str]]:
     return out
 
 
+_PERIOD_BELOW = re.compile(
+    r"\b(?:less than|under|fewer than|shorter than|below|at most|up to|no more than|not more than|not exceeding|"
+    r"no longer than|(?:with)?in|no later than|not later than|a maximum of)\s*$",
+    re.I,
+)
+_PERIOD_ABOVE = re.compile(
+    r"\b(?:more than|over|longer than|exceeding|beyond|at least|no less than|not less than|a minimum of|"
+    r"no shorter than)\s*$",
+    re.I,
+)
+
+
+def period_sides(text: str) -> set[tuple[float, str, str]]:
+    """The periods a text bounds from one side, as (count, unit, side): "below" for "less than five years",
+    "within 7 days", "up to three months"; "above" for "at least five years", "more than 30 days"."""
+    out: set[tuple[float, str, str]] = set()
+    for m in PERIOD.finditer(text):
+        count = m.group("count").lower()
+        length = float(count) if count.isdigit() else float(COUNT_WORDS[count])
+        before = text[max(0, m.start() - 30) : m.start("count")]
+        side = "below" if _PERIOD_BELOW.search(before) else "above" if _PERIOD_ABOVE.search(before) else None
+        if side:
+            out.add((length, m.group("unit").lower(), side))
+    return out
+
+
 MULTIPLE = re.compile(rf"\b(?:(?:{_COUNT})\s+times|twice|double|treble|triple)\s+(?:the|its|any|their)\b", re.I)
 """A measure stated as a multiple of another amount ("up to three times the profit gained", "twice the loss")."""
 

@@ -1367,6 +1367,15 @@ def test_a_verdict_never_opens_with_a_sentence_that_needs_the_one_before_it(tmp_
     assert "may report to the regulator directly" in r.answer.verdict.said
 
 
+ANONYMOUS_REPORTS = (
+    "Employers need not accept and follow up anonymous reports unless another law requires them to. The "
+    "commissioner receives reports and passes them to the body best placed to follow them up."
+)
+INSIDER_LIST_KEPT = "The insider list must be kept for at least five years and sent to the regulator on request."
+DISMISSAL_VOID = (
+    "The protected persons include current workers, former workers and officers. Dismissal because of a protected "
+    "report is void, and other disadvantageous treatment is prohibited."
+)
 EXCLUSION_SANCTION = (
     "A company that has been fined for a breach of the supply chain act should be excluded from the award of public "
     "contracts for up to three years."
@@ -1462,6 +1471,41 @@ IMPORT_BAN = (
             "Is importing goods made with forced labour into the United States banned?",
             "yes",
             "importation is prohibited",
+        ),
+        # the best sentence's No holds only unless something else applies: no verdict, and no weaker sentence's Yes
+        (
+            "IE",
+            "Ireland protected disclosures act summary",
+            ANONYMOUS_REPORTS,
+            "Are employers in Ireland obliged to follow up anonymous reports?",
+            None,
+            "need not accept and follow up anonymous reports unless",
+        ),
+        # a period bounded from the other side is no Yes: "at least five years" to "less than five years?"
+        (
+            "FR",
+            "France insider list rules summary",
+            INSIDER_LIST_KEPT,
+            "Does the insider list in France have to be kept for less than five years?",
+            None,
+            "at least five years",
+        ),
+        (
+            "FR",
+            "France insider list rules summary",
+            INSIDER_LIST_KEPT,
+            "Does the insider list in France have to be kept for at least five years?",
+            "yes",
+            "at least five years",
+        ),
+        # "is void" after the asked word: a Yes or a No turns on how the question asks, so none is read
+        (
+            "JP",
+            "Japan whistleblower act summary",
+            DISMISSAL_VOID,
+            "Can an employer in Japan dismiss a worker because of a protected report?",
+            None,
+            "Dismissal because of a protected report is void",
         ),
         # an exclusion that follows a fine is a sanction, not the rules' scope: a Yes to being shut out
         (

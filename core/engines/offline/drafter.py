@@ -10,7 +10,7 @@ from datetime import date
 
 from core.domain.answer import Answer, Claim, Gap, Quote, gap_for, open_part, sourced_verdict
 from core.domain.documents import DocStatus, Hit
-from core.domain.figures import dates, days_of_year, figures, period_lengths
+from core.domain.figures import dates, days_of_year, figures, period_lengths, period_sides
 from core.domain.gazetteer import is_place_name, jurisdiction_name, occurrences, same_jurisdiction
 from core.domain.plan import Aspect, PlanItem, ResearchPlan
 from core.domain.records import Deficiency, Evidence
@@ -336,6 +336,9 @@ class Grounds:
     """The figures the part asks with a comparator ("more than 25%"): a sentence stating one must state it so."""
     periods: frozenset[tuple[float, str]] = frozenset()
     """The lengths of the periods the part names ("within five business days": (5, "day")), asked as figures are."""
+    sides: frozenset[tuple[float, str, str]] = frozenset()
+    """The periods the part bounds from one side ("for less than five years"): a sentence bounding the same length
+    from the other side ("for at least five years") does not ground it."""
 
     @property
     def dated(self) -> bool:
@@ -363,6 +366,9 @@ class Grounds:
         keys, compared = {f.key for f in found}, {(f.key, f.comparator) for f in found}
         if any(key in keys and (key, op) not in compared for key, op in self.compared):
             return False  # "more than 25%" asked, "within the 25% limit" stated: which way it goes is not read
+        asked_side = {(n, unit): side for n, unit, side in self.sides}
+        if any(asked_side.get((n, unit), side) != side for n, unit, side in period_sides(sentence)):
+            return False  # "less than five years" asked, "at least five years" stated
         stated = bool(
             self.amounts & keys or self.days & days_of_year(sentence) or self.periods & period_lengths(sentence)
         )
@@ -436,7 +442,18 @@ def _grounds(plan: ResearchPlan) -> Grounds:
         words = frozenset(words - banned) or words
     exempt = bool(EXEMPT_ASK.search(said))
     lengths = frozenset(period_lengths(said))
-    return Grounds(words, amounts, days, names, own_law, exempt, forbid_asked, compared, lengths)
+    return Grounds(
+        words,
+        amounts,
+        days,
+        names,
+        own_law,
+        exempt,
+        forbid_asked,
+        compared,
+        lengths,
+        sides=frozenset(period_sides(said)),
+    )
 
 
 def _denied(sentence: str, wanted: set[str]) -> bool:
@@ -455,6 +472,24 @@ def _denied(sentence: str, wanted: set[str]) -> bool:
         if term_set(word) & wanted and NEGATION.search(" ".join(words[max(0, i - DENIAL_WINDOW) : i])):
             return True
     return False
+
+
+VOIDS = re.compile(
+    r"\b(?:is|are|shall be|will be|becomes?)\s+(?:void|null|invalid|prohibited|forbidden|unlawful|illegal|"
+    r"not (?:permitted|allowed))\b",
+    re.I,
+)
+VOIDED_WINDOW = 6
+
+
+def _voided(sentence: str, asked: set[str]) -> bool:
+    """Whether the sentence declares one of the asked words void or forbidden after naming it ("Dismissal because
+    of a protected report is void"): whether that is a Yes or a No turns on how the question asks ("can an
+    employer dismiss ...?" against "is a worker protected from dismissal?"), which the words alone do not tell, so
+    no verdict is read from it."""
+    return any(
+        said_terms(asked, " ".join(sentence[: m.start()].split()[-VOIDED_WINDOW:])) for m in VOIDS.finditer(sentence)
+    )
 
 
 def _outside_scope(sentence: str) -> bool:
@@ -547,18 +582,23 @@ def _one_verdict(
         (best, _stated_verdict(item, best, passages, beyond_name(asked, named_as[best.doc_id]), grounds.exempt))
         for best in cands[:VERDICT_TRIES]
     ]
+    spoken = [(best, verdict) for best, verdict in tried if grounds.by(verdict.said, named_as[best.doc_id])]
+    conditional_no = [(b, v) for b, v in spoken if v.text.startswith("No.") and CONDITIONAL.search(b.text)]
+    if not grounds.forbid_asked and spoken and conditional_no[:1] == spoken[:1]:
+        return None  # "need not follow up anonymous reports unless ...": it depends, and a weaker sentence's Yes is a guess
     grounded = [
         (best, verdict)
-        for best, verdict in tried
-        if grounds.by(verdict.said, named_as[best.doc_id])
+        for best, verdict in spoken
+        if (best, verdict) not in conditional_no
         and (grounds.forbid_asked or grounds.exempt or _stated(CRIMINALISES, best.text) is not True)
-        and not (verdict.text.startswith("No.") and CONDITIONAL.search(best.text))
         and (not grounds.forbid_asked or _stated(PROHIBITS, best.text) is not None)
         and not held_before(best.quotes[-1].quote, ctx.as_of)
     ]
     own = [g for g in grounded if any(same_jurisdiction(code, g[0].jurisdiction) for code in named)]
     if grounded:
         best, verdict = (own or grounded)[0]
+        if not (grounds.forbid_asked or grounds.exempt) and _voided(verdict.said, asked):
+            return None
         current = [c.text for c in (*pool, *cands) if not c.history and not held_before(c.quotes[-1].quote, ctx.as_of)]
         if grounds.contested(verdict.said, current):
             return None
