@@ -965,6 +965,15 @@ def test_the_rule_whose_bound_admits_the_questions_own_count_is_quoted(tmp_path:
     assert "17 December 2023" in " ".join(c.text for _, c in r.answer.claims())
 
 
+def test_a_yes_no_with_one_word_no_place_and_no_figure_gets_no_verdict(tmp_path: Path) -> None:
+    # "Is it legal?" had been "No." from the first sentence saying "legal" beside a "no"
+    law = plain_doc("xy-gb-disclosure-act", "UK public interest disclosure act summary", "GB", date(1999, 7, 2))
+    text = "UK law imposes no general legal duty on employers to set up internal whistleblowing channels."
+    r = run(workbench_on(tmp_path, [(law, [text])]), "Is it legal?")
+    assert r.answer.verdict is None
+    assert any(g.no_verdict for g in r.answer.gaps)
+
+
 def test_an_instruction_that_goes_on_about_a_chosen_sentence_is_not_quoted_with_it(tmp_path: Path) -> None:
     # the injected sentence shares the fine sentence's words, so it reads as its continuation
     act = plain_doc("ca-reporting-act", "Canada supply chain reporting act", "CA", date(2024, 1, 1))

@@ -63,6 +63,8 @@ it has more than that many (one shared word, "workers", does not answer whether 
 anonymously); a part of one or two words ("is compensation capped") needs one."""
 PART_PREFIX = 7
 VERDICT_TRIES = 5
+SUBJECT_WORDS = 2
+"""Words a yes/no question naming no place and no figure must ask about for any sentence to answer it."""
 """Candidates, best first, searched for one that speaks to the yes/no sentence."""
 SCOPE_DENIAL = re.compile(
     r"\b(?:outside (?:the |its |their )?scope|out of (?:the |its )?scope|falls? outside|"
@@ -232,6 +234,8 @@ def _verdict(
     grounds = _grounds(plan)
     if trailing and not (grounds.words or grounds.dated):
         return None  # "..., and is it still the law?": what "it" is lies in the open question, not in this part
+    if not trailing and len(grounds.words) < SUBJECT_WORDS and not (plan.jurisdictions or grounds.dated):
+        return None  # "Is it legal?": one word, no place, no figure: no sentence can be told to speak to it
     if len(parts) < 2:
         return _one_verdict(
             item, cands, passages, asked, grounds, ctx, plan.answer_codes(), _named(plan), pool, _for_named(plan)
