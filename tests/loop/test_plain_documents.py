@@ -974,6 +974,13 @@ def test_a_yes_no_with_one_word_no_place_and_no_figure_gets_no_verdict(tmp_path:
     assert any(g.no_verdict for g in r.answer.gaps)
 
 
+def test_a_yes_no_on_an_exemption_plans_the_duty_it_would_exempt_from(wb: Workbench) -> None:
+    # "exempt from disclosing ...?" had planned exemptions and dates only: the duty that decides it went unquoted
+    plan = plan_of(wb, "Is a retailer in Canada exempt from giving the recall notice?")
+    aspects = {i.aspect for i in plan.items if i.jurisdiction == "CA"}
+    assert {Aspect.exemption, Aspect.obligation} <= aspects
+
+
 def test_an_instruction_that_goes_on_about_a_chosen_sentence_is_not_quoted_with_it(tmp_path: Path) -> None:
     # the injected sentence shares the fine sentence's words, so it reads as its continuation
     act = plain_doc("ca-reporting-act", "Canada supply chain reporting act", "CA", date(2024, 1, 1))
@@ -1376,6 +1383,7 @@ def test_a_verdict_never_opens_with_a_sentence_that_needs_the_one_before_it(tmp_
     assert "may report to the regulator directly" in r.answer.verdict.said
 
 
+LOAN_WITHDRAWAL = "Under the civil code, a consumer has a right to withdraw from a loan agreement within 14 days."
 ANONYMOUS_REPORTS = (
     "Employers need not accept and follow up anonymous reports unless another law requires them to. The "
     "commissioner receives reports and passes them to the body best placed to follow them up."
@@ -1515,6 +1523,24 @@ IMPORT_BAN = (
             "Can an employer in Japan dismiss a worker because of a protected report?",
             None,
             "Dismissal because of a protected report is void",
+        ),
+        # asked in the negative, a Yes or No would be read the wrong way round: none, the rule quoted; a negation in
+        # the condition the question sets is not the question's
+        (
+            "DE",
+            "Germany consumer loan code summary",
+            LOAN_WITHDRAWAL,
+            "Is it true that a consumer in Germany cannot withdraw from a loan agreement after signing it?",
+            None,
+            "right to withdraw",
+        ),
+        (
+            "DE",
+            "Germany consumer loan code summary",
+            LOAN_WITHDRAWAL,
+            "Can a consumer in Germany withdraw from a loan agreement if the lender does not agree?",
+            "yes",
+            "right to withdraw",
         ),
         # an exclusion that follows a fine is a sanction, not the rules' scope: a Yes to being shut out
         (

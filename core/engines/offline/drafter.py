@@ -63,6 +63,15 @@ it has more than that many (one shared word, "workers", does not answer whether 
 anonymously); a part of one or two words ("is compensation capped") needs one."""
 PART_PREFIX = 7
 VERDICT_TRIES = 5
+ASKED_NEGATED = re.compile(
+    r"\b(?:cannot|can't|not|never|no longer|isn't|aren't|doesn't|don't|didn't|won't|mustn't|needn't|hasn't|"
+    r"haven't|shouldn't|wasn't|weren't)\b",
+    re.I,
+)
+"""A yes/no asked in the negative ("cannot withdraw", "does not have to"): a sentence's Yes or No answers the
+positive question, and reading which way it turns for the negated one is a guess; no verdict, the rule quoted."""
+CONDITION_CLAUSE = re.compile(r"\b(?:if|unless|when|where|whether|in case)\b.*$", re.I | re.S)
+"""The condition a yes/no sets ("... and face penalties if they don't?"): a negation there is not the question's."""
 SUBJECT_WORDS = 2
 """Words a yes/no question naming no place and no figure must ask about for any sentence to answer it."""
 """Candidates, best first, searched for one that speaks to the yes/no sentence."""
@@ -222,6 +231,8 @@ def _verdict(
     question = plan.question
     if plan.verdict_on_facts:
         return None  # the rules are quoted; whether they hold on the question's own facts is disclosed as open
+    if ASKED_NEGATED.search(CONDITION_CLAUSE.sub("", _yes_no_part(plan))):
+        return None  # "Is it true that a consumer cannot withdraw ...?": a Yes or No to a negated question is misread
     trailing = trailing_yes_no(question)  # "How long ..., and is compensation capped?": the yes/no is the last part
     if asked_change(trailing or question):  # "What did X change ...?" asks no yes or no about a change
         return change_verdict(item, plan, cands, ctx)

@@ -290,6 +290,8 @@ class OfflinePlanner:
         )
         trailing = trailing_yes_no(question)
         yes_no = bool(YES_NO.search(question) or after_facts or trailing)
+        if yes_no and Aspect.exemption in aspects and Aspect.obligation not in aspects:
+            aspects.append(Aspect.obligation)  # "Is a director exempt from disclosing ...?": the duty decides it
         if yes_no and not trailing and Aspect.date not in aspects:
             aspects.append(Aspect.date)  # whether something exists or applies depends on when (the open question
             # a yes/no follows says what else is asked)
