@@ -274,6 +274,9 @@ def yes_no_sentence(question: str) -> str | None:
     return next((p for p in _question_sentences(question) if YES_NO.search(p)), None)
 
 
+EITHER_OR = re.compile(rf"(?:,\s*|\s+)or\s+(?:{AUXILIARIES})\s", re.I)
+"""A question that asks which of two holds ("Can a company keep its policy private, or must it publish it?"): a Yes
+or a No to its first half is no answer to it."""
 CLAUSE_SPLIT = re.compile(
     rf",\s+(?:(?:and|or)\s+)?(?=(?:{AUXILIARIES})\s)|\s+(?:and|or)\s+(?=(?:{AUXILIARIES})\s)",
     re.I,

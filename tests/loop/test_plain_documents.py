@@ -35,7 +35,7 @@ from core.engines.offline.claim_checks import stated_changes
 from core.engines.offline.coverage import coverage_deficiencies
 from core.engines.offline.drafter import _grounds
 from core.engines.offline.planner import asked_aspects
-from core.engines.offline.relevance import feature
+from core.engines.offline.relevance import feature, said_terms
 from core.engines.offline.revisers import _best_sentence, revise_specificity, revise_threshold
 from core.engines.text import quote_in, sentences, term_set
 from core.evaluation.facts import fact_found
@@ -953,6 +953,12 @@ def test_a_yes_no_with_one_word_no_place_and_no_figure_gets_no_verdict(tmp_path:
     assert any(g.no_verdict for g in r.answer.gaps)
 
 
+def test_words_sharing_their_first_letters_are_one_unless_they_name_different_roles() -> None:
+    # "employment" had stated "employer", so a sentence on who is protected grounded "Can an employer dismiss ...?"
+    assert said_terms({"register", "employee"}, "the registration of employees") == {"register", "employee"}
+    assert said_terms({"employer", "investor"}, "former workers who left their employment; the investment") == set()
+
+
 def test_a_yes_no_on_an_exemption_plans_the_duty_it_would_exempt_from(wb: Workbench) -> None:
     # "exempt from disclosing ...?" had planned exemptions and dates only: the duty that decides it went unquoted
     plan = plan_of(wb, "Is a retailer in Canada exempt from giving the recall notice?")
@@ -1380,6 +1386,10 @@ def test_a_verdict_never_opens_with_a_sentence_that_needs_the_one_before_it(tmp_
 
 
 LOAN_WITHDRAWAL = "Under the civil code, a consumer has a right to withdraw from a loan agreement within 14 days."
+POLICY_AVAILABLE = (
+    "Public companies must have a whistleblower policy and make it available to its officers and employees. The "
+    "policy must explain the protections available to whistleblowers and how the company will support them."
+)
 ANONYMOUS_REPORTS = (
     "Employers need not accept and follow up anonymous reports unless another law requires them to. The "
     "commissioner receives reports and passes them to the body best placed to follow them up."
@@ -1537,6 +1547,16 @@ IMPORT_BAN = (
             "Can a consumer in Germany withdraw from a loan agreement if the lender does not agree?",
             "yes",
             "right to withdraw",
+        ),
+        # an either-or question asks which holds: a Yes to its first half had said the policy may be kept private
+        (
+            "AU",
+            "Australia whistleblower policy rules summary",
+            POLICY_AVAILABLE,
+            "Can a public company in Australia keep its whistleblower policy private, or must it make it available "
+            "to employees?",
+            None,
+            "make it available to its officers and employees",
         ),
         # an exclusion that follows a fine is a sanction, not the rules' scope: a Yes to being shut out
         (

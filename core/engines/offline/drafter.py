@@ -35,7 +35,15 @@ from core.engines.offline.verdicts import (
     per_jurisdiction,
     proposed_verdict,
 )
-from core.engines.text import CLAUSE_SPLIT, YES_NO, is_anaphoric, sentences, term_set, trailing_yes_no
+from core.engines.text import (
+    CLAUSE_SPLIT,
+    EITHER_OR,
+    YES_NO,
+    is_anaphoric,
+    sentences,
+    term_set,
+    trailing_yes_no,
+)
 
 VERDICT_CONTEXT = 3
 """Sentences around the verdict's own that may explain it: the rule before it, the denial or limit after it."""
@@ -238,6 +246,8 @@ def _verdict(
         return change_verdict(item, plan, cands, ctx)
     if per_jurisdiction(plan):
         return _each(item, cands, passages, plan, ctx)
+    if EITHER_OR.search(trailing or question):
+        return None  # "..., or must it be made available?" asks which holds: the quoted rules say
     parts = [p for p in CLAUSE_SPLIT.split(trailing or question) if p.strip()]
     if not trailing and len(parts) > 1 and not YES_NO.search(parts[0]):  # "After the 2025 rule, must ..."
         parts = [f"{parts[0]}, {parts[1]}", *parts[2:]]

@@ -108,6 +108,20 @@ def _acronyms(words: tuple[str, ...]) -> Mapping[str, frozenset[str]]:
     return MappingProxyType({k: frozenset(v) for k, v in out.items()})
 
 
+ROLE_ENDINGS = ("ment", "ee", "er", "or")
+"""Endings that tell a person from a thing done ("employer", "employee", "employment"; "investor", "investment"):
+words sharing their first letters but ending in two of these are different words."""
+
+
+def _one_word(a: str, b: str) -> bool:
+    """Whether two words count as one to relevance: the same first PREFIX letters ("register", "registration"),
+    unless they end as different roles (`ROLE_ENDINGS`)."""
+    if a[:PREFIX] != b[:PREFIX]:
+        return False
+    ends = [next((e for e in ROLE_ENDINGS if w.endswith(e)), None) for w in (a, b)]
+    return None in ends or ends[0] == ends[1]
+
+
 def said_terms(topic: set[str], sentence: str, order: Sequence[str] = ()) -> set[str]:
     """The topic words a sentence states: as words, as words sharing their first six letters, or through an
     acronym either side spells out ("CDD" in the sentence for "customer due diligence" in the question, and the
@@ -116,7 +130,7 @@ def said_terms(topic: set[str], sentence: str, order: Sequence[str] = ()) -> set
     present = set(words)
     found = topic & present
     for t in topic - found:
-        if len(t) >= PREFIX and any(w[:PREFIX] == t[:PREFIX] for w in present if len(w) >= PREFIX):
+        if len(t) >= PREFIX and any(_one_word(w, t) for w in present if len(w) >= PREFIX):
             found.add(t)
     for acronym, expanded in _acronyms(tuple(t for t in order if t in topic)).items():
         if acronym in present and len(acronym) > 1:
