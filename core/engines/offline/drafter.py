@@ -71,6 +71,7 @@ it has more than that many (one shared word, "workers", does not answer whether 
 anonymously); a part of one or two words ("is compensation capped") needs one."""
 PART_PREFIX = 7
 VERDICT_TRIES = 5
+"""Candidates, best first, searched for one that speaks to the yes/no sentence."""
 ASKED_NEGATED = re.compile(
     r"\b(?:cannot|can't|not|never|no longer|isn't|aren't|doesn't|don't|didn't|won't|mustn't|needn't|hasn't|"
     r"haven't|shouldn't|wasn't|weren't)\b",
@@ -82,7 +83,6 @@ CONDITION_CLAUSE = re.compile(r"\b(?:if|unless|when|where|whether|in case)\b.*$"
 """The condition a yes/no sets ("... and face penalties if they don't?"): a negation there is not the question's."""
 SUBJECT_WORDS = 2
 """Words a yes/no question naming no place and no figure must ask about for any sentence to answer it."""
-"""Candidates, best first, searched for one that speaks to the yes/no sentence."""
 SCOPE_DENIAL = re.compile(
     r"\b(?:outside (?:the |its |their )?scope|out of (?:the |its )?scope|falls? outside|"
     r"not (?:be )?(?:covered|in scope|within (?:the |its )?scope)|excluded from)\b",
@@ -504,7 +504,9 @@ VOIDS = re.compile(
     r"not (?:permitted|allowed))\b",
     re.I,
 )
+"""Wording that declares what precedes it void or forbidden ("Dismissal ... is void")."""
 VOIDED_WINDOW = 6
+"""Words before such wording in which an asked word makes it bear on the question."""
 
 
 def _voided(sentence: str, asked: set[str]) -> bool:
