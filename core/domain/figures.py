@@ -166,6 +166,13 @@ def _symbol_pattern() -> str:
 
 
 _NUM = r"\d{1,3}(?:[,\u202f\u00a0 ]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+
+
+def _number(written: str) -> float:
+    """The value of a number `_NUM` matched, thousands separators dropped ("1,500" -> 1500.0)."""
+    return float(re.sub(r"[,\u202f\u00a0 ]", "", written))
+
+
 _SCALE = r"(?:\s?(?P<{}>k|m|million|bn|billion)\b)?"
 
 
@@ -259,7 +266,7 @@ def figures(text: str, hint: Iterable[str] = ()) -> list[Figure]:
     out: list[Figure] = []
     for m in _figure_re().finditer(text):
         raw = m.group("num1") or m.group("num2")
-        value = float(re.sub(r"[,\u202f\u00a0 ]", "", raw))
+        value = _number(raw)
         scale = (m.group("scale1") or m.group("scale2") or "").lower()
         value *= {"k": 1e3, "m": 1e6, "million": 1e6, "bn": 1e9, "billion": 1e9}.get(scale, 1)
         window = max(0, m.start() - 30)
@@ -406,11 +413,13 @@ def periods(text: str) -> list[str]:
 def period_lengths(text: str) -> set[tuple[float, str]]:
     """The lengths of the periods a text states as (count, unit), whether in words or digits and whatever the
     kind of day: "within three business days" and "3 days" are both (3, "day")."""
-    out: set[tuple[float, str]] = set()
-    for m in PERIOD.finditer(text):
-        count = m.group("count").lower()
-        out.add((float(count) if count.isdigit() else float(COUNT_WORDS[count]), m.group("unit").lower()))
-    return out
+    return {_length(m) for m in PERIOD.finditer(text)}
+
+
+def _length(m: re.Match[str]) -> tuple[float, str]:
+    """(count, unit) of a `PERIOD` match, its count read from digits or words."""
+    count = m.group("count").lower()
+    return float(count) if count.isdigit() else float(COUNT_WORDS[count]), m.group("unit").lower()
 
 
 _PERIOD_BELOW = re.compile(
@@ -430,12 +439,10 @@ def period_sides(text: str) -> set[tuple[float, str, str]]:
     "within 7 days", "up to three months"; "above" for "at least five years", "more than 30 days"."""
     out: set[tuple[float, str, str]] = set()
     for m in PERIOD.finditer(text):
-        count = m.group("count").lower()
-        length = float(count) if count.isdigit() else float(COUNT_WORDS[count])
         before = text[max(0, m.start() - 30) : m.start("count")]
         side = "below" if _PERIOD_BELOW.search(before) else "above" if _PERIOD_ABOVE.search(before) else None
         if side:
-            out.add((length, m.group("unit").lower(), side))
+            out.add((*_length(m), side))
     return out
 
 
@@ -497,8 +504,13 @@ _NOT_COUNTED = frozenset(
 """Words after a bounded number that are not what it counts ("USD 1,000 or more must ...")."""
 
 
+def _amounts_and_periods(text: str) -> list[tuple[int, int]]:
+    """Where the text states a figure or a period: a number there is not a count."""
+    return [(f.start, f.end) for f in figures(text)] + [(m.start(), m.end()) for m in PERIOD.finditer(text)]
+
+
 def _counted(text: str) -> list[re.Match[str]]:
-    taken = [(f.start, f.end) for f in figures(text)] + [(m.start(), m.end()) for m in PERIOD.finditer(text)]
+    taken = _amounts_and_periods(text)
     return [
         m
         for m in _COUNTED.finditer(text)
@@ -546,7 +558,7 @@ _STATED_COUNT = re.compile(rf"(?<![\d.,/])(?P<n>{_NUM})\s+(?P<noun>[a-z][a-z-]+)
 def stated_counts(text: str) -> set[float]:
     """The plain counts a text states of its own subject ("a firm with 80 staff", "1,500 employees"): numbers
     before a noun that no figure, period, date or bounded count reads."""
-    taken = [(f.start, f.end) for f in figures(text)] + [(m.start(), m.end()) for m in PERIOD.finditer(text)]
+    taken = _amounts_and_periods(text)
     taken += [(d.start, d.end) for d in date_spans(text, month_year=True)] + [
         (m.start(), m.end()) for m in _COUNTED.finditer(text)
     ]
@@ -557,7 +569,3 @@ def stated_counts(text: str) -> set[float]:
         and not YEAR_WRITTEN.fullmatch(m.group("n"))
         and not any(s <= m.start() < e for s, e in taken)
     }
-
-
-def _number(written: str) -> float:
-    return float(re.sub(r"[,\u202f\u00a0 ]", "", written))

@@ -14,6 +14,8 @@ from enum import Enum
 
 from pydantic import BaseModel, ConfigDict
 
+from core.domain.gazetteer import occurrences
+
 ANY_JURISDICTION = "*"
 """Jurisdiction of an item when the question names none: any jurisdiction the corpus holds may answer it."""
 
@@ -168,6 +170,13 @@ class ResearchPlan(BaseModel):
     def unplaced_name(self, item: PlanItem) -> str | None:
         """The name the question uses that this disclosed item stands for (see `not_understood`), or None."""
         return next((n for n in self.not_understood if named_item_id(n) == item.id), None)
+
+    def names_unplaced(self, item: PlanItem, said: str) -> bool | None:
+        """Whether `said` (an answer's statements) names the name this disclosed item stands for, which the plan
+        could not place ("Xinjiang" in a law the answer quotes); None when the item stands for no such name. The
+        drafter's gap and the critic's deficiency for the item both follow it."""
+        name = self.unplaced_name(item)
+        return None if name is None else bool(occurrences(name, said))
 
     def jurisdiction(self, code: str) -> PlannedJurisdiction | None:
         """The planned jurisdiction with that code, or None."""

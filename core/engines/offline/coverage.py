@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from core.domain.answer import Answer, Claim, has_open_part, item_asks
 from core.domain.corrections import ItemSubject, JurisdictionSubject, filter_of
-from core.domain.gazetteer import currency_hint, occurrences, same_jurisdiction
+from core.domain.gazetteer import currency_hint, same_jurisdiction
 from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
 from core.domain.records import Deficiency, DeficiencyType, Severity
 from core.engines.base import EngineContext
@@ -145,8 +145,7 @@ def coverage_deficiencies(
         if item.id in done or item.jurisdiction in missing_codes or item.aspect == Aspect.comparison:
             continue
         if not item.answerable:
-            name = plan.unplaced_name(item)
-            if name is not None and not occurrences(name, said):
+            if plan.names_unplaced(item, said) is False:
                 out.append(_unplaced(item))
             continue
         out.append(

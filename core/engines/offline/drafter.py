@@ -218,8 +218,7 @@ def _named_by_claims(answer: Answer, plan: ResearchPlan) -> Answer:
 
     def named(gap: Gap) -> bool:
         item = plan.item(gap.plan_item_id)
-        name = plan.unplaced_name(item) if item is not None else None
-        return name is not None and bool(occurrences(name, said))
+        return item is not None and bool(plan.names_unplaced(item, said))
 
     return answer.model_copy(update={"gaps": tuple(g for g in answer.gaps if not named(g))})
 
