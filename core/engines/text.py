@@ -301,6 +301,12 @@ def trailing_yes_no(question: str) -> str | None:
     return None
 
 
+def asks_yes_no(question: str) -> bool:
+    """Whether the question's wording asks a yes or no: it opens with an auxiliary verb (`YES_NO`), asks one after
+    facts it sets out, or after an open question."""
+    return bool(YES_NO.search(question) or questions_on_facts(question) or trailing_yes_no(question))
+
+
 def questions_on_facts(question: str) -> list[str]:
     """The yes/no questions asked after facts the question sets out ("Our subsidiary has 120 employees. Does it
     need an internal channel?"): a statement comes first, and a later sentence ending in a question mark opens as a

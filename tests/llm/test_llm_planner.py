@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from core.config import Settings
 from core.domain.documents import DocumentMeta
+from core.domain.plan import Aspect
 from core.engines.llm import LlmClient, LlmPlanner
 from core.engines.llm.schemas import FindingsOut
 from tests.llm.conftest import FloorPlanner, engine_ctx
@@ -128,6 +129,21 @@ def test_added_jurisdictions_follow_the_offline_planners_item_conventions(
         ("BL:threshold", True, True),
     ]
     assert plan.answer_codes() == ["RU", "BL", "XY"]
+
+
+def test_the_model_cannot_make_an_open_question_a_yes_no(
+    llm_server: LoopbackLLM, llm_settings: Callable[..., Settings]
+) -> None:
+    """SmolLM2 flagged "Within how many days ...?" as yes/no and the drafter answered it "Yes.": the flag follows
+    the question's wording, and the model's is dropped with a note."""
+    question = "Within how many days must a payment firm in Ruritania report its owners?"
+    llm_server.push(
+        structured({"jurisdictions": [], "entity_types": [], "yes_no": True, "comparison": False, "items": []})
+    )
+    result = LlmPlanner(LlmClient(llm_settings()), fallback=FloorPlanner()).plan(question, engine_ctx())
+    assert not result.plan.yes_no
+    assert not any(i.aspect == Aspect.verdict for i in result.plan.items)
+    assert "llm planner: dropped the yes/no flag: the question's wording asks no yes or no" in result.notes
 
 
 def test_the_model_cannot_drop_the_jurisdictions_the_gazetteer_found(

@@ -19,6 +19,7 @@ from core.engines.base import EngineContext, Planner, PlanResult
 from core.engines.llm.client import LlmClient, LlmUnavailableError, add_usage, with_counts
 from core.engines.llm.prompts import PLAN_SYSTEM, plan_prompt
 from core.engines.llm.schemas import PlanOut
+from core.engines.text import asks_yes_no
 
 MAX_ENTITY_TYPES = 8
 OPEN_ASPECTS = (Aspect.verdict, Aspect.comparison)
@@ -85,7 +86,9 @@ def merge_plan(floor: ResearchPlan, out: PlanOut, ctx: EngineContext) -> tuple[R
     follow the offline planner's conventions: a member state's items are asked of the bloc whose law applies
     there, plus one unanswerable item for its own national law; a jurisdiction the corpus holds nothing for gets
     one unanswerable item, disclosed as a gap; a jurisdiction the model adds without items gets the aspects the
-    floor asks of the others; a yes/no or comparison question gets its verdict or comparison item.
+    floor asks of the others; a yes/no or comparison question gets its verdict or comparison item. Whether the
+    question asks a yes or no is the wording's (`asks_yes_no`): a model's yes/no flag on an open question ("Within
+    how many days must ...?") is dropped with a note, as it drew a "Yes." the question never asked for.
     """
     codes = _Codes(ctx)
     notes: list[str] = []
@@ -126,7 +129,9 @@ def merge_plan(floor: ResearchPlan, out: PlanOut, ctx: EngineContext) -> tuple[R
             notes.append(f"llm planner: dropped item {raw[:20]}:{aspect.value}: it asks nothing")
     for code in places:
         items.cover(code)
-    yes_no = floor.yes_no or out.yes_no
+    yes_no = floor.yes_no or (out.yes_no and asks_yes_no(floor.question))
+    if out.yes_no and not yes_no:  # a verdict item on "Within how many days must ...?" drew a "Yes." from the drafter
+        notes.append("llm planner: dropped the yes/no flag: the question's wording asks no yes or no")
     comparison = floor.comparison or (out.comparison and len(places) > 1)
     items.open_questions(yes_no, comparison)
     entities = list(floor.entity_types)

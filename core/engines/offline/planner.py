@@ -29,7 +29,7 @@ from core.engines.offline.relevance import subject_treated
 from core.engines.offline.verdicts import asked_change
 from core.engines.text import (
     STOPWORDS,
-    YES_NO,
+    asks_yes_no,
     questions_on_facts,
     states_own_count,
     stem,
@@ -289,7 +289,7 @@ class OfflinePlanner:
             asked and asked_change(asked) is None and states_own_count(asked)
         )
         trailing = trailing_yes_no(question)
-        yes_no = bool(YES_NO.search(question) or after_facts or trailing)
+        yes_no = asks_yes_no(question)
         if yes_no and Aspect.exemption in aspects and Aspect.obligation not in aspects:
             aspects.append(Aspect.obligation)  # "Is a director exempt from disclosing ...?": the duty decides it
         if yes_no and not trailing and Aspect.date not in aspects:
