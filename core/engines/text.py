@@ -199,6 +199,56 @@ def term_set(text: str) -> set[str]:
     return set(_terms(text))
 
 
+DETERMINERS = frozenset(
+    ["a", "an", "the", "its", "their", "his", "her", "our", "your", "this", "that", "these", "those", "each", "every"]
+)
+"""Words that open a noun phrase: the content words after one name a kind of thing ("its ethnicity pay gap")."""
+
+
+def _runs(text: str) -> list[list[str]]:
+    """Runs of adjacent words (no punctuation between them), lower-cased."""
+    return [[w.lower() for w in _WORD_RE.findall(chunk)] for chunk in re.split(r"[^\w\s'-]+", text)]
+
+
+def _content(word: str) -> bool:
+    return len(word) > 1 and word not in STOPWORDS
+
+
+def kinds(text: str) -> set[tuple[str, tuple[str, ...]]]:
+    """The kinds of thing a text names after a determiner, as (modifier, head words) stems: "its ethnicity pay
+    gap" gives ("ethnicity", ("pay", "gap")), "a listed company" ("list", ("company",))."""
+    out: set[tuple[str, tuple[str, ...]]] = set()
+    for run in _runs(text):
+        for i, word in enumerate(run):
+            if word not in DETERMINERS:
+                continue
+            phrase: list[str] = []
+            for w in run[i + 1 : i + 4]:
+                if not _content(w):
+                    break
+                phrase.append(stem(w))
+            if len(phrase) >= 2:
+                out.add((phrase[0], tuple(phrase[1:])))
+    return out
+
+
+def rival_kind(asked: set[tuple[str, tuple[str, ...]]], text: str) -> bool:
+    """Whether the text speaks of another kind of what is asked: it puts a different word before the asked head
+    words and never states the asked modifier ("gender pay gap" for "its ethnicity pay gap", "a private company"
+    for "a listed company")."""
+    words = term_set(text)
+    for run in _runs(text):
+        stems = [stem(w) if _content(w) else "" for w in run]
+        for m, head in asked:
+            n = len(head)
+            if m in words:
+                continue
+            for i in range(1, len(stems) - n + 1):
+                if tuple(stems[i : i + n]) == head and stems[i - 1] and stems[i - 1] != m:
+                    return True
+    return False
+
+
 def overlap(query_terms: set[str], text: str) -> float:
     """Share of the query's terms that the text contains (0..1)."""
     if not query_terms:

@@ -795,6 +795,39 @@ def test_verdicts_read_the_wording_of_question_and_source(
     assert all(q in r.answer.verdict.text for q in quoted)
 
 
+@pytest.mark.parametrize(
+    ("passages", "question", "said"),
+    [
+        (  # a rule on the gender pay gap says nothing of the ethnicity pay gap
+            [
+                "Employers with 250 or more employees must publish their gender pay gap every year. The employer "
+                "must report the mean and median gender pay gap in hourly pay."
+            ],
+            "Does an employer in the United Kingdom have to report its ethnicity pay gap?",
+            {},
+        ),
+        (  # the same kind, named in the sentence, answers
+            ["Employers with 250 or more employees must report their ethnicity pay gap every year."],
+            "Does an employer in the United Kingdom have to report its ethnicity pay gap?",
+            {"*": "yes"},
+        ),
+        (  # a duty of private companies is no answer on a listed company
+            ["A private company must file its accounts with the registrar within nine months."],
+            "Must a listed company in the United Kingdom file its accounts with the registrar?",
+            {},
+        ),
+    ],
+)
+def test_a_sentence_on_another_kind_of_what_is_asked_grounds_no_verdict(
+    tmp_path: Path, passages: list[str], question: str, said: dict[str, str]
+) -> None:
+    doc = plain_doc("xy-gb-reporting-rules", "GB employer reporting rules summary", "GB", date(2017, 4, 6))
+    r = run(workbench_on(tmp_path, [(doc, passages)]), question)
+    assert verdict_words(r.answer.verdict) == said
+    if not said:
+        assert any("no passage found states one" in g.text for g in r.answer.gaps)
+
+
 def test_asked_within_how_long_something_must_be_done_the_duty_with_its_period_answers_first(tmp_path: Path) -> None:
     rule = plain_doc("xy-insider-reporting", "XY insider reporting rule summary", "US", date(2003, 8, 29))
     passages = [

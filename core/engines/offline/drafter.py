@@ -40,6 +40,8 @@ from core.engines.text import (
     EITHER_OR,
     YES_NO,
     is_anaphoric,
+    kinds,
+    rival_kind,
     sentences,
     term_set,
     trailing_yes_no,
@@ -363,6 +365,9 @@ class Grounds:
     sides: frozenset[tuple[float, str, str]] = frozenset()
     """The periods the part bounds from one side ("for less than five years"): a sentence bounding the same length
     from the other side ("for at least five years") does not ground it."""
+    kinds: frozenset[tuple[str, tuple[str, ...]]] = frozenset()
+    """The kinds of thing the part names ("its ethnicity pay gap"): a sentence on another kind of it ("gender pay
+    gap") grounds nothing (`rival_kind`)."""
 
     @property
     def dated(self) -> bool:
@@ -397,6 +402,8 @@ class Grounds:
             self.amounts & keys or self.days & days_of_year(sentence) or self.periods & period_lengths(sentence)
         )
         if dated and not stated:
+            return False
+        if rival_kind(set(self.kinds), sentence):
             return False
         # the asked figure or day, when stated, is one of what the sentence must speak to
         return not words or len(said_terms(words, sentence)) + stated >= GROUNDED * (len(words) + dated)
@@ -477,6 +484,7 @@ def _grounds(plan: ResearchPlan) -> Grounds:
         compared,
         lengths,
         sides=frozenset(period_sides(said)),
+        kinds=frozenset((m, h) for m, h in kinds(said) if m not in places and set(h) <= words),
     )
 
 
