@@ -154,6 +154,11 @@ def test_a_member_state_that_says_where_is_no_topic_word(
         ("Must a recall be reported within three days?", {Aspect.deadline}, set()),
         ("Is insider trading punishable by prison, and for how long at most?", {Aspect.penalty}, {Aspect.deadline}),
         ("How long does a consumer have to withdraw from a credit agreement?", {Aspect.deadline}, set()),
+        (
+            "Which federally regulated employers in Canada need a pay equity plan, and by when must it be posted?",
+            {Aspect.scope, Aspect.deadline},
+            set(),
+        ),
     ],
 )
 def test_the_wording_asks_for_what_it_names_and_a_modal_verb_asking_when_asks_no_duties(
@@ -164,7 +169,8 @@ def test_the_wording_asks_for_what_it_names_and_a_modal_verb_asking_when_asks_no
     is. "Do the rules apply yet?" asks whether, not what they require; a "period" is a length of time; "mandatory"
     asks what is required; a cap, a ceiling, a rate and "how large" ask for a figure; "when is it due" asks for a
     deadline, "due diligence" does not; a rate "per day" asks for a figure, not a time limit; "how long" asked of a
-    prison term asks the penalty's term, not a deadline."""
+    prison term asks the penalty's term, not a deadline; a part asking which employers need something, with no
+    other wording, asks to whom the rules apply."""
     found = set(asked_aspects(question))
     assert asked <= found and not (not_asked & found)
 

@@ -199,6 +199,17 @@ TERM_ASKED = re.compile(
 asks it, not a deadline."""
 
 
+PART_SPLIT = re.compile(
+    r"[?;]|,\s*(?:and|or)\s+(?=(?:what|which|who|whom|when|where|how|by when|within)\b)|"
+    r"\s+and\s+(?=(?:what|which|who|whom|when|where|how|by when|within)\b)",
+    re.I,
+)
+"""Where a question goes on to ask another thing ("Which employers need a plan, and by when ...?")."""
+WHICH_PARTY = re.compile(r"^\s*(?:which|who)\b", re.I)
+"""A part asking which or who ("Which federally regulated employers in Canada need a pay equity plan"): when no
+wording in it says what of the rules it wants, it asks to whom they apply."""
+
+
 def asked_aspects(question: str) -> list[Aspect]:
     """The aspects the question's wording asks for; obligations when it names none, and when a what/which/how
     question asks only about timing ("what did X change?" asks what the rules now say, too). A modal verb in a
@@ -216,6 +227,11 @@ def asked_aspects(question: str) -> list[Aspect]:
     ]
     if not any(a in CONTENT_ASPECTS for a in found) and (not found or CONTENT_QUESTION.search(question)):
         found.append(Aspect.obligation)
+    if Aspect.scope not in found and any(
+        WHICH_PARTY.match(part) and not any(rx.search(part) for rx in ASPECT_CUES.values())
+        for part in PART_SPLIT.split(question)
+    ):
+        found.append(Aspect.scope)
     return found
 
 
