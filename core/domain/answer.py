@@ -179,6 +179,11 @@ def gap_for(
         text = f"The plan could not place {item.ask}: the answer says nothing about it."
     elif item.answerable and plan is not None and not plan.subject_treated:
         text = f"No document of the corpus treats what the question asks about: it holds no source stating {what}."
+    elif item.answerable and planned is not None and planned.code == item.jurisdiction and planned.not_in_force:
+        held = ", ".join(planned.not_in_force)
+        text = (
+            f"The corpus holds no source in force stating {what}; its only sources there ({held}) are not law in force."
+        )
     elif item.answerable:
         text = f"The corpus holds no source stating {what}."
     elif planned is not None and planned.via:

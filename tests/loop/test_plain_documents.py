@@ -1659,3 +1659,57 @@ def test_another_places_law_answers_no_yes_or_no_asked_of_a_named_place(tmp_path
     )
     assert r.answer.verdict is None
     assert "withdrawal period for a consumer loan is 14 days" in r.final_answer and "within 14 days" in r.final_answer
+
+
+def pay_directive_corpus() -> list[tuple[DocumentMeta, list[str]]]:
+    """An EU directive in force, Germany's act transposing it, and a Dutch bill that is only proposed."""
+    eu = plain_doc("xy-eu-pay-directive", "EU pay transparency directive summary", "EU", date(2023, 6, 6))
+    de = plain_doc("xy-de-pay-act", "German pay transparency act summary", "DE", date(2025, 1, 1))
+    nl = plain_doc("xy-nl-pay-bill", "Dutch pay transparency bill summary", "NL", date(2027, 1, 1), status="proposed")
+    return [
+        (
+            eu,
+            [
+                "Member States must transpose the pay transparency directive into national law by 7 June 2026. "
+                "Employers with 250 or more workers must report their gender pay gap every year."
+            ],
+        ),
+        (de, ["The German pay transparency act transposes the EU pay transparency directive into German law."]),
+        (
+            nl,
+            [
+                "The Dutch bill would implement the EU pay transparency directive in the Netherlands. The Government "
+                "aims for entry into force on 1 January 2027."
+            ],
+        ),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("question", "said", "quoted"),
+    [
+        (
+            "Has the Netherlands transposed the EU pay transparency directive yet?",
+            "No, only proposed",
+            "Dutch pay transparency bill summary is a proposal",
+        ),
+        ("Has Germany transposed the EU pay transparency directive?", "Yes.", "transposes the EU pay transparency"),
+    ],
+)
+def test_whether_a_place_has_transposed_a_union_act_is_answered_from_its_own_sources(
+    tmp_path: Path, question: str, said: str, quoted: str
+) -> None:
+    """Transposing and implementing are changes answered from the status of the source stating them; the place
+    asked is the one named before the verb, so the union's deadline adds no "EU: Yes"."""
+    r = run(workbench_on(tmp_path, pay_directive_corpus()), question)
+    assert r.answer.verdict is not None
+    assert r.answer.verdict.text.startswith(said)
+    assert quoted in r.answer.verdict.text
+    assert "EU:" not in r.answer.verdict.text
+
+
+def test_a_place_whose_only_sources_are_not_in_force_is_not_said_to_have_none(tmp_path: Path) -> None:
+    r = run(workbench_on(tmp_path, pay_directive_corpus()), "By when must employers in the Netherlands report?")
+    nl = [g.text for g in r.answer.gaps if g.plan_item_id.startswith("NL:")]
+    assert nl
+    assert all("holds no source in force" in t and "xy-nl-pay-bill (proposed)" in t for t in nl)

@@ -9,6 +9,7 @@ Nothing here knows a regulation: the words below are English question words, not
 from __future__ import annotations
 
 import re
+from datetime import date
 
 from core.domain.documents import Catalog, DocStatus
 from core.domain.gazetteer import Place, corpus_names, is_place_name, occurrences, own_law, read_places, without_names
@@ -293,7 +294,7 @@ class OfflinePlanner:
         places = list(read.places)
         unknown = [*unplanned(question, read.spans(), catalog), *(Unplanned(u.text, place=True) for u in read.unclear)]
         named_words = {w for p in places for w in terms(p.named_as)}
-        jurisdictions = tuple(_planned(p) for p in places)
+        jurisdictions = tuple(_planned(p, catalog, ctx.as_of) for p in places)
         entities = entities_in(question, catalog)
         aspects = asked_aspects(question)
         if entities and Aspect.scope not in aspects:
@@ -378,7 +379,7 @@ class OfflinePlanner:
         return list(dict.fromkeys(out))
 
 
-def _planned(place: Place) -> PlannedJurisdiction:
+def _planned(place: Place, catalog: Catalog, as_of: date) -> PlannedJurisdiction:
     return PlannedJurisdiction(
         code=place.code,
         name=place.name,
@@ -386,7 +387,23 @@ def _planned(place: Place) -> PlannedJurisdiction:
         in_corpus=place.in_corpus,
         via=place.via,
         wider=place.wider,
+        not_in_force=not_in_force(catalog, place.code, as_of),
     )
+
+
+def not_in_force(catalog: Catalog, code: str, as_of: date) -> tuple[str, ...]:
+    """The documents filed under `code`, each with its status ("nl-bill (proposed)"), when none of them states law
+    in force on `as_of` (erroneous ones left out, as everywhere); empty when one does."""
+    out = []
+    for doc in catalog.all():
+        if doc.jurisdiction != code:
+            continue
+        status = catalog.status_at(doc.id, as_of)
+        if status.usable:
+            return ()
+        if status != DocStatus.erroneous:
+            out.append(f"{doc.id} ({status.value.replace('_', ' ')})")
+    return tuple(out)
 
 
 def answering_codes(jurisdictions: tuple[PlannedJurisdiction, ...], unknown: list[Unplanned]) -> list[str]:

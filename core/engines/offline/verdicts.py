@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from core.domain.answer import Claim, Quote
 from core.domain.documents import DocStatus, DocumentMeta
 from core.domain.figures import format_date
+from core.domain.gazetteer import occurrences
 from core.domain.instructions import has_instructions
 from core.domain.plan import ANY_JURISDICTION, PlanItem, ResearchPlan
 from core.engines.base import EngineContext
@@ -27,7 +28,7 @@ from core.engines.text import is_anaphoric, sentences, term_set, trailing_yes_no
 CHANGE_STEMS = (
     "extend|rais|increas|lower|reduc|repeal|abolish|amend|chang|replac|remov|scrap|expand|broaden|widen|narrow|"
     "tighten|relax|introduc|adopt|lift|delay|postpon|withdr|revis|updat|doubl|halv|shorten|lengthen|cut|"
-    "modif|strengthen|eas"
+    "modif|strengthen|eas|transpos|implement|enact"
 )
 CHANGE_QUESTION = re.compile(
     rf"\b(?:has|have|had|was|were|did|is|are)\b(?:\s+[\w'-]+){{0,10}}?\s+(?:been\s+)?(?P<verb>(?:{CHANGE_STEMS})\w*)\b",
@@ -166,8 +167,19 @@ def _beside_rule(lead: str, quote: Quote, rule: Candidate | None) -> tuple[str, 
 
 
 def change_verdict(item: PlanItem, plan: ResearchPlan, cands: Sequence[Candidate], ctx: EngineContext) -> Claim | None:
-    """The verdict on a change question, per jurisdiction when asked for each; None when no source states it."""
-    codes = plan.answer_codes() or [ANY_JURISDICTION]
+    """The verdict on a change question, per jurisdiction when asked for each; None when no source states it. The
+    places asked are those named before the verb of change when any are (the change's subject: "Has the
+    Netherlands transposed the EU directive?" asks about the Netherlands, not the EU), each answered from its own
+    sources where the corpus has them, else from the wider law that applies there."""
+    asked = trailing_yes_no(plan.question) or plan.question
+    m = CHANGE_QUESTION.search(asked)
+    before = asked[: m.start("verb")] if m else ""
+    subjects = [j for j in plan.jurisdictions if any(occurrences(n, before) for n in j.named_as)]
+    codes = list(
+        dict.fromkeys(
+            c for j in subjects or plan.jurisdictions for c in ([j.code] if j.in_corpus else j.answered_from())
+        )
+    ) or [ANY_JURISDICTION]
     parts: list[tuple[str, tuple[Quote, ...]]] = []
     for code in codes:
         found = _part(code, plan, cands, ctx)
