@@ -1713,3 +1713,23 @@ def test_a_place_whose_only_sources_are_not_in_force_is_not_said_to_have_none(tm
     nl = [g.text for g in r.answer.gaps if g.plan_item_id.startswith("NL:")]
     assert nl
     assert all("holds no source in force" in t and "xy-nl-pay-bill (proposed)" in t for t in nl)
+
+
+def test_a_sentence_whose_bound_admits_the_questions_own_count_is_quoted_though_it_names_little_else(
+    tmp_path: Path,
+) -> None:
+    """ "The duty was phased in by employer size: ... 150 or more employees from 2024 ..." shares only the counted
+    noun with "Our company has 180 employees. Do we have to publish a gender pay gap report?", yet it is the rule
+    that applies to those facts."""
+    doc = plain_doc("xy-ie-pay-gap-act", "Irish pay gap information act summary", "IE", date(2021, 7, 13))
+    passages = [
+        "The Act requires employers to publish information on the gender pay gap. Each report states the mean "
+        "and median hourly pay gap. The duty was phased in by employer size: employers with 250 or more employees "
+        "from 2022, employers with 150 or more employees from 2024, and employers with 50 or more employees from "
+        "2025."
+    ]
+    r = run(
+        workbench_on(tmp_path, [(doc, passages)]),
+        "Our Irish company has 180 employees. Do we have to publish a gender pay gap report, and by when?",
+    )
+    assert any("150 or more employees from 2024" in c.text for _, c in r.answer.claims())

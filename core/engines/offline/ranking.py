@@ -161,7 +161,11 @@ def candidates(
                 # "Breach of this duty ...", "the default notice must give ...": about what the one before states
                 shared = len(said_terms(topic, f"{sents[i - 1]} {sent}", plan.topic_terms))
             stressed = bool(focus and said_terms(focus, sent, plan.focus_terms))
-            needed = 1 if feat >= 1.0 or stressed or doc_id in plan.named_doc_ids else round(floor * len(topic))
+            needed = (
+                1
+                if feat >= 1.0 or stressed or doc_id in plan.named_doc_ids or (own and fits(own, sent))
+                else round(floor * len(topic))
+            )
             if (feat >= 1.0 and (anchored or on_topic)) or (item.aspect == Aspect.verdict and feat == ASKED_FIGURE):
                 needed = 0  # the passage is about the topic: its other figures, dates, exemptions belong too
             if topic and shared < needed:
