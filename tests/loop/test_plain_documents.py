@@ -1733,3 +1733,40 @@ def test_a_sentence_whose_bound_admits_the_questions_own_count_is_quoted_though_
         "Our Irish company has 180 employees. Do we have to publish a gender pay gap report, and by when?",
     )
     assert any("150 or more employees from 2024" in c.text for _, c in r.answer.claims())
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("Is the Paycheck Fairness Act law in the United States?", {"*": "no"}),
+        ("Does the Paycheck Fairness Act protect employees who discuss their pay?", {}),
+    ],
+)
+def test_what_an_act_never_made_law_would_do_answers_only_whether_it_is_law(
+    tmp_path: Path, question: str, said: dict[str, str]
+) -> None:
+    """ "... has been introduced several times but has not been enacted" read as "Yes" to whether the act is law."""
+    doc = plain_doc("xy-us-equal-pay", "US equal pay laws summary", "US", date(1964, 6, 11))
+    passages = [
+        "The Equal Pay Act requires employers to pay men and women equal wages for equal work. The Paycheck Fairness "
+        "Act, which would protect employees who discuss their pay, has been introduced in Congress several times but "
+        "has not been enacted."
+    ]
+    r = run(workbench_on(tmp_path, [(doc, passages)]), question)
+    assert verdict_words(r.answer.verdict) == said
+
+
+def test_a_yes_no_naming_an_instrument_is_answered_from_that_instrument_only(tmp_path: Path) -> None:
+    """Another directive's duty is no "Yes" to whether the named one imposes it."""
+    wtd = plain_doc("xy-eu-working-time", "Directive on the organisation of working time", "EU", date(2004, 8, 2))
+    pay = plain_doc("xy-eu-pay-transparency", "Directive on pay transparency", "EU", date(2023, 6, 6))
+    corpus = [
+        (wtd, ["The Working Time Directive limits average weekly working time to 48 hours, including overtime."]),
+        (pay, ["Employers must publish the pay range of a position in the job vacancy notice."]),
+    ]
+    wb = workbench_on(tmp_path, corpus)
+    r = run(wb, "Does the EU Working Time Directive require employers to publish pay ranges?")
+    assert r.answer.verdict is None
+    assert any("no passage found states one" in g.text for g in r.answer.gaps)
+    r = run(wb, "Does the EU pay transparency directive require employers to publish pay ranges?")
+    assert verdict_words(r.answer.verdict) == {"*": "yes"}

@@ -117,6 +117,18 @@ lender charge more than 25%?") cannot be read from its words, since the crime is
 says so."""
 NOT_APPLY = re.compile(r"\b(?:does|do|shall|will|would)\s+not\s+apply\s+to\b", re.I)
 """A rule that does not apply to something asked about denies it, whatever the rule is called."""
+UNENACTED = re.compile(
+    r"\b(?:(?:has|have|had)\s+not\s+(?:yet\s+)?been|(?:was|were|is|are)\s+(?:never|not\s+yet)|never\s+been)\s+"
+    r"(?:enacted|adopted|passed|proclaimed|ratified|brought into force)\b|\bnot\s+(?:yet\s+)?(?:law|in force)\b",
+    re.I,
+)
+"""Wording that says an instrument never became law ("has been introduced several times but has not been
+enacted", "was never proclaimed into force"): what it would do is no Yes to anything."""
+STATUS_ASK = re.compile(
+    r"\b(?:law|in force|enacted|adopted|passed|in effect|binding)(?=\s*(?:[?,;]|\b(?:and|or|yet)\b|$))", re.I
+)
+"""A yes/no asking whether an instrument is law ("Is the Paycheck Fairness Act law in the United States?", "...
+in force?"): a sentence saying it never became law answers No."""
 BEFORE_DATE = re.compile(r"^\s*(?:before|until|till|prior to|up to)\s+", re.I)
 """A sentence that opens by placing itself before a date ("Before 1 January 2025, the criminal rate was ...")."""
 
@@ -365,6 +377,8 @@ class Grounds:
     sides: frozenset[tuple[float, str, str]] = frozenset()
     """The periods the part bounds from one side ("for less than five years"): a sentence bounding the same length
     from the other side ("for at least five years") does not ground it."""
+    status_asked: bool = False
+    """Whether the part asks whether an instrument is law or in force (`STATUS_ASK`)."""
     kinds: frozenset[tuple[str, tuple[str, ...]]] = frozenset()
     """The kinds of thing the part names ("its ethnicity pay gap"): a sentence on another kind of it ("gender pay
     gap") grounds nothing (`rival_kind`)."""
@@ -444,6 +458,18 @@ def _place_terms(plan: ResearchPlan) -> set[str]:
     return places
 
 
+def _without_places(text: str, plan: ResearchPlan) -> str:
+    """The text without the places the question asks about and the preposition before each ("Is the act law in the
+    United States?": "Is the act law?")."""
+    names = {n for j in plan.jurisdictions for n in (*j.named_as, j.name)}
+    out = text
+    for name in sorted(names, key=len, reverse=True):
+        for start, end in reversed(occurrences(name, out)):
+            lead = re.search(r"\b(?:in|for|of|under)\s+(?:the\s+)?$", out[:start], re.I)
+            out = out[: lead.start() if lead else start] + " " + out[end:]
+    return " ".join(out.split())
+
+
 def _yes_no_part(plan: ResearchPlan) -> str:
     """The question's yes/no sentence up to an open question it goes on to ask, without a framing "Is it true
     that"."""
@@ -462,7 +488,9 @@ def _grounds(plan: ResearchPlan) -> Grounds:
     topic = set(plan.topic_terms)
     words = frozenset(t for t in term_set(said) - places if not topic or t in topic)
     names = frozenset(
-        frozenset(term_set(n.text)) for n in names_in(said) if not is_place_name(n.text) and term_set(n.text)
+        frozenset(term_set(n.text) - places)
+        for n in names_in(said)
+        if not is_place_name(n.text) and term_set(n.text) - places
     )
     found = figures(said)
     amounts, days = frozenset(f.key for f in found), frozenset(days_of_year(said))
@@ -485,6 +513,7 @@ def _grounds(plan: ResearchPlan) -> Grounds:
         lengths,
         sides=frozenset(period_sides(said)),
         kinds=frozenset((m, h) for m, h in kinds(said) if m not in places and set(h) <= words),
+        status_asked=bool(STATUS_ASK.search(_without_places(said, plan))),
     )
 
 
@@ -617,6 +646,11 @@ def _one_verdict(
         for best in cands[:VERDICT_TRIES]
     ]
     spoken = [(best, verdict) for best, verdict in tried if grounds.by(verdict.said, named_as[best.doc_id])]
+    by_name = {
+        best.doc_id for best, _ in tried if best.jurisdiction in codes and grounds.name_source(named_as[best.doc_id])
+    }
+    if by_name:  # "Does the EU Working Time Directive require ...?" is answered from that directive, not another
+        spoken = [(best, verdict) for best, verdict in spoken if best.doc_id in by_name]
     conditional_no = [(b, v) for b, v in spoken if v.text.startswith("No.") and CONDITIONAL.search(b.text)]
     if not grounds.forbid_asked and spoken and conditional_no[:1] == spoken[:1]:
         return None  # "need not follow up anonymous reports unless ...": it depends, and a weaker sentence's Yes is a guess
@@ -633,6 +667,10 @@ def _one_verdict(
         best, verdict = (own or grounded)[0]
         if not (grounds.forbid_asked or grounds.exempt) and _voided(verdict.said, asked):
             return None
+        if UNENACTED.search(best.text):  # what an act never made law would do answers nothing but whether it is law
+            if not grounds.status_asked:
+                return None
+            verdict = verdict.model_copy(update={"text": f"No. {verdict.said}"})
         current = [c.text for c in (*pool, *cands) if not c.history and not held_before(c.quotes[-1].quote, ctx.as_of)]
         if grounds.contested(verdict.said, current):
             return None
