@@ -410,6 +410,38 @@ def periods(text: str) -> list[str]:
     return [" ".join(m.group(0).split()) for m in spans]
 
 
+FREQUENCY = re.compile(
+    rf"\b(?:every|each|once (?:a|per|every)|per)\s+(?:(?P<count>{_COUNT}|other)\s+)?"
+    r"(?:calendar |business |working |financial )?(?P<unit>year|month|quarter|week|day)s?\b|"
+    r"\b(?P<adverb>annual(?:ly)?|yearly|monthly|quarterly|weekly|daily)\b",
+    re.I,
+)
+"""How often something recurs ("every year", "every three years", "annually", "per day")."""
+_EVERY = {
+    "annual": "year",
+    "annually": "year",
+    "yearly": "year",
+    "monthly": "month",
+    "quarterly": "quarter",
+    "weekly": "week",
+    "daily": "day",
+}
+
+
+def frequencies(text: str) -> set[tuple[float, str]]:
+    """How often the text says something recurs, as (count, unit): "every three years" (3, "year"), "annually"
+    (1, "year"), "every other month" (2, "month")."""
+    out: set[tuple[float, str]] = set()
+    for m in FREQUENCY.finditer(text):
+        if m.group("adverb"):
+            out.add((1.0, _EVERY[m.group("adverb").lower()]))
+            continue
+        count = (m.group("count") or "1").lower()
+        n = 2.0 if count == "other" else float(COUNT_WORDS.get(count) or count)
+        out.add((n, m.group("unit").lower()))
+    return out
+
+
 def period_lengths(text: str) -> set[tuple[float, str]]:
     """The lengths of the periods a text states as (count, unit), whether in words or digits and whatever the
     kind of day: "within three business days" and "3 days" are both (3, "day")."""

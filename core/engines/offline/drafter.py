@@ -10,8 +10,9 @@ from datetime import date
 
 from core.domain.answer import Answer, Claim, Gap, Quote, gap_for, open_part, sourced_verdict
 from core.domain.documents import DocStatus, Hit
-from core.domain.figures import dates, days_of_year, figures, period_lengths, period_sides
+from core.domain.figures import dates, days_of_year, figures, frequencies, period_lengths, period_sides
 from core.domain.gazetteer import is_place_name, jurisdiction_name, occurrences, same_jurisdiction
+from core.domain.instructions import has_instructions
 from core.domain.plan import Aspect, PlanItem, ResearchPlan
 from core.domain.records import Deficiency, Evidence
 from core.engines.base import DraftResult, EngineContext
@@ -377,6 +378,9 @@ class Grounds:
     sides: frozenset[tuple[float, str, str]] = frozenset()
     """The periods the part bounds from one side ("for less than five years"): a sentence bounding the same length
     from the other side ("for at least five years") does not ground it."""
+    every: frozenset[tuple[float, str]] = frozenset()
+    """How often the part asks something recurs ("every year"): a grounding sentence must state that frequency, so
+    "sent to the AMF on request" grounds no Yes to "every year", nor "every three years" one to "every year"."""
     status_asked: bool = False
     """Whether the part asks whether an instrument is law or in force (`STATUS_ASK`)."""
     kinds: frozenset[tuple[str, tuple[str, ...]]] = frozenset()
@@ -418,6 +422,8 @@ class Grounds:
         if dated and not stated:
             return False
         if rival_kind(set(self.kinds), sentence):
+            return False
+        if self.every and not self.every & frequencies(sentence):
             return False
         # the asked figure or day, when stated, is one of what the sentence must speak to
         return not words or len(said_terms(words, sentence)) + stated >= GROUNDED * (len(words) + dated)
@@ -514,6 +520,7 @@ def _grounds(plan: ResearchPlan) -> Grounds:
         sides=frozenset(period_sides(said)),
         kinds=frozenset((m, h) for m, h in kinds(said) if m not in places and set(h) <= words),
         status_asked=bool(STATUS_ASK.search(_without_places(said, plan))),
+        every=frozenset(frequencies(said)),
     )
 
 
@@ -741,7 +748,12 @@ def _stated_verdict(
     text = next((t for d, c, t, _ in passages if c == last.chunk_id), "")
     sents = sentences(text)
     at = next((i for i, s in enumerate(sents) if s == last.quote), len(sents))
-    following = [s for s in sents[at + 1 : at + 1 + VERDICT_CONTEXT] if not is_anaphoric(s) or s == sents[at + 1]]
+    following = []
+    for s in sents[at + 1 : at + 1 + VERDICT_CONTEXT]:
+        if has_instructions(s):
+            break  # a sentence addressing a model is never quoted, nor what lies beyond it
+        if not is_anaphoric(s) or s == sents[at + 1]:
+            following.append(s)
     on_it = term_set(best.text)
     denial = next((s for s in following if _denied(s, asked) and len(term_set(s) & on_it) >= LEAD_SHARED), None)
     said = best.text
@@ -754,7 +766,11 @@ def _stated_verdict(
     follows = first.quote
     leads: list[str] = []
     for lead in reversed(sents[max(0, start - VERDICT_CONTEXT + 1) : start]):
-        if len(term_set(lead) & term_set(follows)) < LEAD_SHARED or len(f"{lead} {said}".split()) > VERDICT_WORDS:
+        if (
+            has_instructions(lead)
+            or len(term_set(lead) & term_set(follows)) < LEAD_SHARED
+            or len(f"{lead} {said}".split()) > VERDICT_WORDS
+        ):
             break
         leads.insert(0, lead)
         follows = lead
