@@ -8,7 +8,8 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from core.domain.answer import Answer
+from core.domain.answer import Answer, claim_id
+from core.domain.instructions import has_instructions
 from core.domain.records import ResolutionStatus
 from core.loop.deps import Deps, rehydrate, rendered, usage_metrics
 from core.loop.state import WorkbenchState
@@ -76,15 +77,27 @@ def draft(state: WorkbenchState, runtime: Runtime[Deps]) -> dict[str, Any]:
             "current_answer": "",
             "cycle_notes": [f"drafting failed: {exc}"],
         }
+    answer, dropped = without_instructions(result.answer)
     return {
-        "answer": result.answer,
-        "current_answer": rendered(result.answer, research, result.citations),
+        "answer": answer,
+        "current_answer": rendered(answer, research, result.citations),
         "citations": result.citations,
         "evaluation_cycle": 0,
         "metrics": usage_metrics(result.usage),
-        "cycle_notes": list(result.notes),
+        "cycle_notes": [*result.notes, *dropped],
         "model_calls": list(result.usage.calls),
     }
+
+
+def without_instructions(answer: Answer) -> tuple[Answer, list[str]]:
+    """The answer without any claim whose text addresses a model or reader with instructions, and a note for each
+    dropped: whatever an engine drafted, such text is never stated as what the law says."""
+    notes: list[str] = []
+    for code, claim in answer.claims():
+        if has_instructions(claim.text):
+            answer = answer.without(claim_id(code, claim))
+            notes.append(f"dropped a claim quoting text that instructs a model: {claim.text[:80]}")
+    return answer, notes
 
 
 def without_struck(revised: Answer, before: Answer) -> Answer:
@@ -121,13 +134,13 @@ def revise(state: WorkbenchState, runtime: Runtime[Deps]) -> dict[str, Any]:
             "evaluation_cycle": cycle,
             "cycle_notes": [f"revision failed: {exc}"],
         }
-    answer = without_struck(result.answer, state.get("answer") or Answer())
+    answer, dropped = without_instructions(without_struck(result.answer, state.get("answer") or Answer()))
     return {
         "answer": answer,
         "current_answer": rendered(answer, state["plan"], result.citations),
         "citations": result.citations,
         "evaluation_cycle": cycle,
         "metrics": usage_metrics(result.usage),
-        "cycle_notes": list(result.notes),
+        "cycle_notes": [*result.notes, *dropped],
         "model_calls": list(result.usage.calls),
     }
