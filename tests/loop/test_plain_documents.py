@@ -1820,3 +1820,58 @@ def test_a_claim_addressing_a_model_is_dropped_whatever_engine_drafted_it() -> N
     assert out.verdict is None
     assert [c.text for _, c in out.claims()] == [kept.text]
     assert len(notes) == 2 and all("instructs a model" in n for n in notes)
+
+
+@pytest.mark.parametrize(
+    ("code", "passages", "question", "said"),
+    [
+        (  # a practice that ended is no Yes to whether it still goes on
+            "US",
+            [
+                "The EEOC collected pay data from larger employers for 2017 and 2018 only and then discontinued "
+                "that collection."
+            ],
+            "Is the EEOC still collecting pay data from employers in the United States?",
+            {"*": "no"},
+        ),
+        (  # protected against it: not allowed
+            "US",
+            [
+                "Section 806 protects employees of listed companies who report fraud to a supervisor against "
+                "retaliation by their employer."
+            ],
+            "Is a US company allowed to retaliate against an employee who reported fraud only internally?",
+            {"*": "no"},
+        ),
+        (  # a yes/no naming a year is grounded only by a sentence on that year
+            "GB",
+            [
+                "Employers with 250 or more employees must publish their gender pay gap every year.",
+                "The government has proposed mandatory disability pay gap reporting rules.",
+            ],
+            "Did the UK gender pay gap rules take effect in 2017?",
+            {},
+        ),
+        (  # a negation bearing on the open part's words denies nothing the yes/no asks
+            "FR",
+            [
+                "Workers have the right to request and receive in writing information on their individual pay "
+                "level and the average pay levels, broken down by sex, for categories of workers doing the same "
+                "work or work of equal value. Employers must provide the information within a reasonable period "
+                "of time, and in any event within two months from the date on which the request is made. "
+                "Contractual terms that restrict workers from disclosing their pay are prohibited. Member States "
+                "may exempt employers with fewer than 50 workers from the obligation to make the criteria used "
+                "for pay progression easily accessible."
+            ],
+            "Is a worker in France entitled to ask for the average pay of colleagues doing equal work, and how "
+            "fast must the employer reply?",
+            {"*": "yes"},
+        ),
+    ],
+)
+def test_verdicts_read_ended_practices_protections_years_and_the_yes_no_parts_own_words(
+    tmp_path: Path, code: str, passages: list[str], question: str, said: dict[str, str]
+) -> None:
+    doc = plain_doc(f"xy-{code.lower()}-pay-rules", f"{code} pay rules summary", code, date(2017, 4, 6))
+    r = run(workbench_on(tmp_path, [(doc, passages)]), question)
+    assert verdict_words(r.answer.verdict) == said

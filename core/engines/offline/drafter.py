@@ -125,6 +125,30 @@ UNENACTED = re.compile(
 )
 """Wording that says an instrument never became law ("has been introduced several times but has not been
 enacted", "was never proclaimed into force"): what it would do is no Yes to anything."""
+PERMISSION_ASK = re.compile(r"\b(?:allowed|permitted|free|lawful(?:ly)?|legal(?:ly)?)\s+to\b", re.I)
+"""A yes/no asking whether something may be done ("Is a US company allowed to retaliate against ...?")."""
+PROTECTED_FROM = re.compile(r"\b(?:protect\w*|shield\w*|safeguard\w*)\b[^.;]{0,200}?\b(?:against|from)\s+(\w+)", re.I)
+
+
+def _protects_against(sentence: str, wanted: set[str]) -> bool:
+    """Whether the sentence protects someone against what is asked ("protects employees ... against retaliation"
+    for "allowed to retaliate"): a No to whether it is allowed."""
+    return any(
+        any(t[: PART_PREFIX - 1] == w[: PART_PREFIX - 1] for w in wanted for t in term_set(m.group(1)))
+        for m in PROTECTED_FROM.finditer(sentence)
+    )
+
+
+YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
+YEAR_ASKED = re.compile(r"\b(?:in|since|from|until|by|before|after|during)\s+((?:19|20)\d\d)\b", re.I)
+"""A year a yes/no asks about ("take effect in 2017"; not "Directive 2023/970" or "the 2025 rule")."""
+STOPPED = re.compile(
+    r"\b(?:discontinu\w*|ceased?|abolish\w*|scrapped|no longer|stopped|terminated|lapsed|wound down)\b", re.I
+)
+"""Wording that says something has ended ("collected pay data for 2017 and 2018 only and then discontinued that
+collection"): no Yes to whether it still goes on."""
+STILL_ASKED = re.compile(r"\b(?:still|currently|now|today|any longer|anymore|continue\w*)\b", re.I)
+"""A yes/no asking about the present state of something ("Is the EEOC still collecting pay data?")."""
 STATUS_ASK = re.compile(
     r"\b(?:law|in force|enacted|adopted|passed|in effect|binding)(?=\s*(?:[?,;]|\b(?:and|or|yet)\b|$))", re.I
 )
@@ -381,6 +405,12 @@ class Grounds:
     every: frozenset[tuple[float, str]] = frozenset()
     """How often the part asks something recurs ("every year"): a grounding sentence must state that frequency, so
     "sent to the AMF on request" grounds no Yes to "every year", nor "every three years" one to "every year"."""
+    permission_asked: bool = False
+    """Whether the part asks whether something is allowed (`PERMISSION_ASK`)."""
+    still_asked: bool = False
+    """Whether the part asks whether something still goes on (`STILL_ASKED`)."""
+    years: frozenset[int] = frozenset()
+    """The years the part names ("take effect in 2017"): a grounding sentence must state one of them."""
     status_asked: bool = False
     """Whether the part asks whether an instrument is law or in force (`STATUS_ASK`)."""
     kinds: frozenset[tuple[str, tuple[str, ...]]] = frozenset()
@@ -425,6 +455,8 @@ class Grounds:
             return False
         if self.every and not self.every & frequencies(sentence):
             return False
+        if self.years and not self.years & {int(y) for y in YEAR.findall(sentence)}:
+            return False  # "Did the rules take effect in 2017?" is answered by a sentence on 2017
         # the asked figure or day, when stated, is one of what the sentence must speak to
         return not words or len(said_terms(words, sentence)) + stated >= GROUNDED * (len(words) + dated)
 
@@ -521,6 +553,9 @@ def _grounds(plan: ResearchPlan) -> Grounds:
         kinds=frozenset((m, h) for m, h in kinds(said) if m not in places and set(h) <= words),
         status_asked=bool(STATUS_ASK.search(_without_places(said, plan))),
         every=frozenset(frequencies(said)),
+        still_asked=bool(STILL_ASKED.search(said)),
+        permission_asked=bool(PERMISSION_ASK.search(said)),
+        years=frozenset(int(y) for y in YEAR_ASKED.findall(said) if not any(d.year == int(y) for d in dates(said))),
     )
 
 
@@ -648,6 +683,7 @@ def _one_verdict(
     report do not answer whether trades are reported within 10 days where trades have 5. The quotes let the
     analyst check it."""
     named_as = {c.doc_id: _source_name(c, ctx) for c in cands[:VERDICT_TRIES]}
+    asked = (asked & set(grounds.words)) or asked  # a negation bearing on an open part's words denies no yes/no
     tried = [
         (best, _stated_verdict(item, best, passages, beyond_name(asked, named_as[best.doc_id]), grounds.exempt))
         for best in cands[:VERDICT_TRIES]
@@ -674,6 +710,12 @@ def _one_verdict(
         best, verdict = (own or grounded)[0]
         if not (grounds.forbid_asked or grounds.exempt) and _voided(verdict.said, asked):
             return None
+        if grounds.permission_asked and _protects_against(best.text, set(grounds.words)):
+            verdict = verdict.model_copy(update={"text": f"No. {verdict.said}"})  # protected against it: not allowed
+        if STOPPED.search(best.text) and not _denied(best.text, asked):  # it ended: No if asked whether it goes on
+            if not grounds.still_asked:
+                return None
+            verdict = verdict.model_copy(update={"text": f"No. {verdict.said}"})
         if UNENACTED.search(best.text):  # what an act never made law would do answers nothing but whether it is law
             if not grounds.status_asked:
                 return None
