@@ -1875,3 +1875,23 @@ def test_verdicts_read_ended_practices_protections_years_and_the_yes_no_parts_ow
     doc = plain_doc(f"xy-{code.lower()}-pay-rules", f"{code} pay rules summary", code, date(2017, 4, 6))
     r = run(workbench_on(tmp_path, [(doc, passages)]), question)
     assert verdict_words(r.answer.verdict) == said
+
+
+def test_a_place_kind_beside_a_places_name_names_no_instrument(tmp_path: Path) -> None:
+    """ "New York State" is a place, not a name that a federal "United States" source's title states."""
+    us = plain_doc("xy-us-pay-rules", "United States: the Equal Pay Act and a proposed bill", "US", date(1964, 6, 11))
+    ny = plain_doc("xy-ny-pay-ranges", "New York pay transparency: Labor Law section 194-b", "US-NY", date(2023, 9, 17))
+    corpus = [
+        (us, ["No federal law requires private employers to state a salary range in job postings."]),
+        (
+            ny,
+            [
+                "Since 17 September 2023, New York Labor Law section 194-b requires employers with four or more "
+                "employees to disclose the compensation or range of compensation in job advertisements. The "
+                "Commissioner of Labor can impose civil penalties of up to USD 1,000 for a first violation."
+            ],
+        ),
+    ]
+    r = run(workbench_on(tmp_path, corpus), "Is the New York State pay range law in force?")
+    assert r.answer.verdict is not None
+    assert "New York" in r.answer.verdict.text and "No federal law" not in r.answer.verdict.text

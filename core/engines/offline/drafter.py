@@ -125,6 +125,9 @@ UNENACTED = re.compile(
 )
 """Wording that says an instrument never became law ("has been introduced several times but has not been
 enacted", "was never proclaimed into force"): what it would do is no Yes to anything."""
+PLACE_KINDS = frozenset(term_set("state states city province county territory region republic kingdom federal"))
+"""Words that say what kind of place a name is: left alone beside a place's name ("New York State"), they name no
+body or instrument."""
 PERMISSION_ASK = re.compile(r"\b(?:allowed|permitted|free|lawful(?:ly)?|legal(?:ly)?)\s+to\b", re.I)
 """A yes/no asking whether something may be done ("Is a US company allowed to retaliate against ...?")."""
 PROTECTED_FROM = re.compile(r"\b(?:protect\w*|shield\w*|safeguard\w*)\b[^.;]{0,200}?\b(?:against|from)\s+(\w+)", re.I)
@@ -493,6 +496,9 @@ def _place_terms(plan: ResearchPlan) -> set[str]:
     places: set[str] = set()
     for j in plan.jurisdictions:
         places |= term_set(" ".join((j.name, j.code, *j.named_as)))
+        for name in j.named_as:  # "New York State", "Quebec province": the kind of place is part of its name
+            for m in re.finditer(rf"\b{re.escape(name)}\s+(\w+)", plan.question):
+                places |= term_set(m.group(1)) & PLACE_KINDS
     return places
 
 
@@ -528,7 +534,7 @@ def _grounds(plan: ResearchPlan) -> Grounds:
     names = frozenset(
         frozenset(term_set(n.text) - places)
         for n in names_in(said)
-        if not is_place_name(n.text) and term_set(n.text) - places
+        if not is_place_name(n.text) and term_set(n.text) - places - PLACE_KINDS
     )
     found = figures(said)
     amounts, days = frozenset(f.key for f in found), frozenset(days_of_year(said))
