@@ -1895,3 +1895,24 @@ def test_a_place_kind_beside_a_places_name_names_no_instrument(tmp_path: Path) -
     r = run(workbench_on(tmp_path, corpus), "Is the New York State pay range law in force?")
     assert r.answer.verdict is not None
     assert "New York" in r.answer.verdict.text and "No federal law" not in r.answer.verdict.text
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("Can a California employer refuse to tell an employee the pay scale for her own job?", {}),
+        ("Can a California employer refuse a request that is clearly unreasonable?", {"*": "yes"}),
+    ],
+)
+def test_whether_something_may_be_refused_is_answered_only_by_a_sentence_on_refusing(
+    tmp_path: Path, question: str, said: dict[str, str]
+) -> None:
+    """A duty that says nothing of refusing ("must include the pay scale in every job posting") read as "Yes" to
+    whether an employer may refuse to give an employee her own pay scale."""
+    doc = plain_doc("xy-ca-pay-scales", "California pay scale disclosure summary", "US-CA", date(2023, 1, 1))
+    passages = [
+        "Since 1 January 2023, employers with 15 or more employees must include the pay scale in every job "
+        "posting. An employer may refuse a request that is clearly unreasonable."
+    ]
+    r = run(workbench_on(tmp_path, [(doc, passages)]), question)
+    assert verdict_words(r.answer.verdict) == said

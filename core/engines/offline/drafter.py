@@ -128,6 +128,10 @@ enacted", "was never proclaimed into force"): what it would do is no Yes to anyt
 PLACE_KINDS = frozenset(term_set("state states city province county territory region republic kingdom federal"))
 """Words that say what kind of place a name is: left alone beside a place's name ("New York State"), they name no
 body or instrument."""
+REFUSAL = re.compile(r"\b(?:refus\w*|deny|denies|withh[oe]ld\w*|declin\w*|ignor\w*|skip\w*|opt(?:s|ed)? out)\b", re.I)
+"""A yes/no asking whether something may be left undone ("Can a California employer refuse to tell an employee
+her pay scale?"): a sentence stating the duty without any refusal ("must include the pay scale in every job
+posting") reads "Yes" to the wrong question; only a sentence that speaks of refusing answers it."""
 PERMISSION_ASK = re.compile(r"\b(?:allowed|permitted|free|lawful(?:ly)?|legal(?:ly)?)\s+to\b", re.I)
 """A yes/no asking whether something may be done ("Is a US company allowed to retaliate against ...?")."""
 PROTECTED_FROM = re.compile(r"\b(?:protect\w*|shield\w*|safeguard\w*)\b[^.;]{0,200}?\b(?:against|from)\s+(\w+)", re.I)
@@ -408,6 +412,8 @@ class Grounds:
     every: frozenset[tuple[float, str]] = frozenset()
     """How often the part asks something recurs ("every year"): a grounding sentence must state that frequency, so
     "sent to the AMF on request" grounds no Yes to "every year", nor "every three years" one to "every year"."""
+    refusal_asked: bool = False
+    """Whether the part asks whether something may be refused or left undone (`REFUSAL`)."""
     permission_asked: bool = False
     """Whether the part asks whether something is allowed (`PERMISSION_ASK`)."""
     still_asked: bool = False
@@ -561,6 +567,7 @@ def _grounds(plan: ResearchPlan) -> Grounds:
         every=frozenset(frequencies(said)),
         still_asked=bool(STILL_ASKED.search(said)),
         permission_asked=bool(PERMISSION_ASK.search(said)),
+        refusal_asked=bool(REFUSAL.search(said)),
         years=frozenset(int(y) for y in YEAR_ASKED.findall(said) if not any(d.year == int(y) for d in dates(said))),
     )
 
@@ -716,6 +723,8 @@ def _one_verdict(
         best, verdict = (own or grounded)[0]
         if not (grounds.forbid_asked or grounds.exempt) and _voided(verdict.said, asked):
             return None
+        if grounds.refusal_asked and not REFUSAL.search(verdict.said):
+            return None  # "Can an employer refuse to tell ...?" is not answered by a duty that says nothing of refusing
         if grounds.permission_asked and _protects_against(best.text, set(grounds.words)):
             verdict = verdict.model_copy(update={"text": f"No. {verdict.said}"})  # protected against it: not allowed
         if STOPPED.search(best.text) and not _denied(best.text, asked):  # it ended: No if asked whether it goes on
