@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Collection
 from functools import lru_cache
 
 import pysbd
@@ -232,7 +233,7 @@ def kinds(text: str) -> set[tuple[str, tuple[str, ...]]]:
     return out
 
 
-def rival_kind(asked: set[tuple[str, tuple[str, ...]]], text: str) -> bool:
+def rival_kind(asked: Collection[tuple[str, tuple[str, ...]]], text: str) -> bool:
     """Whether the text speaks of another kind of what is asked: it puts a different word before the asked head
     words and never states the asked modifier ("gender pay gap" for "its ethnicity pay gap", "a private company"
     for "a listed company")."""

@@ -28,7 +28,7 @@ from core.engines.offline.ranking import (
 from core.engines.offline.recall import names_in
 from core.engines.offline.relevance import said_terms
 from core.engines.offline.revisers import REVISERS
-from core.engines.offline.sources import NEGATION, cited, own_name
+from core.engines.offline.sources import NEGATION, YEAR, cited, own_name
 from core.engines.offline.verdicts import (
     asked_change,
     change_verdict,
@@ -140,13 +140,9 @@ PROTECTED_FROM = re.compile(r"\b(?:protect\w*|shield\w*|safeguard\w*)\b[^.;]{0,2
 def _protects_against(sentence: str, wanted: set[str]) -> bool:
     """Whether the sentence protects someone against what is asked ("protects employees ... against retaliation"
     for "allowed to retaliate"): a No to whether it is allowed."""
-    return any(
-        any(t[: PART_PREFIX - 1] == w[: PART_PREFIX - 1] for w in wanted for t in term_set(m.group(1)))
-        for m in PROTECTED_FROM.finditer(sentence)
-    )
+    return any(said_terms(wanted, m.group(1)) for m in PROTECTED_FROM.finditer(sentence))
 
 
-YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
 YEAR_ASKED = re.compile(r"\b(?:in|since|from|until|by|before|after|during)\s+((?:19|20)\d\d)\b", re.I)
 """A year a yes/no asks about ("take effect in 2017"; not "Directive 2023/970" or "the 2025 rule")."""
 STOPPED = re.compile(
@@ -460,7 +456,7 @@ class Grounds:
         )
         if dated and not stated:
             return False
-        if rival_kind(set(self.kinds), sentence):
+        if rival_kind(self.kinds, sentence):
             return False
         if self.every and not self.every & frequencies(sentence):
             return False
@@ -726,21 +722,21 @@ def _one_verdict(
         if grounds.refusal_asked and not REFUSAL.search(verdict.said):
             return None  # "Can an employer refuse to tell ...?" is not answered by a duty that says nothing of refusing
         if grounds.permission_asked and _protects_against(best.text, set(grounds.words)):
-            verdict = verdict.model_copy(update={"text": f"No. {verdict.said}"})  # protected against it: not allowed
+            verdict = _worded(verdict, "No.")  # protected against it: not allowed
         if STOPPED.search(best.text) and not _denied(best.text, asked):  # it ended: No if asked whether it goes on
             if not grounds.still_asked:
                 return None
-            verdict = verdict.model_copy(update={"text": f"No. {verdict.said}"})
+            verdict = _worded(verdict, "No.")
         if UNENACTED.search(best.text):  # what an act never made law would do answers nothing but whether it is law
             if not grounds.status_asked:
                 return None
-            verdict = verdict.model_copy(update={"text": f"No. {verdict.said}"})
+            verdict = _worded(verdict, "No.")
         current = [c.text for c in (*pool, *cands) if not c.history and not held_before(c.quotes[-1].quote, ctx.as_of)]
         if grounds.contested(verdict.said, current):
             return None
         if grounds.forbid_asked:  # "Does the US ban ...?": Yes when the deciding sentence forbids it, No when not
             word = "Yes." if _stated(PROHIBITS, best.text) else "No."
-            verdict = verdict.model_copy(update={"text": f"{word} {verdict.said}"})
+            verdict = _worded(verdict, word)
         verdict = _not_yet(verdict, best, ctx)
         if own or not named:
             return verdict
@@ -752,6 +748,11 @@ def _one_verdict(
     if not grounds.words:
         return None
     return proposed_verdict(item, grounds.by, codes, cands, ctx)
+
+
+def _worded(verdict: Claim, word: str) -> Claim:
+    """The verdict saying `word` ("Yes." or "No.") before what it quotes, whatever word it read from the quote."""
+    return verdict.model_copy(update={"text": f"{word} {verdict.said}"})
 
 
 def _from_elsewhere(verdict: Claim, code: str) -> Claim:
