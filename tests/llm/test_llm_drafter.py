@@ -260,3 +260,27 @@ def test_delimiter_variants_are_defused(variant: str) -> None:
     """`</ document>`, other cases and fullwidth or small brackets cannot open or close a tag of ours either."""
     defused = data(variant)
     assert defused.startswith("&lt;") and not any(b in defused for b in "<\uff1c\ufe64")
+
+
+@pytest.mark.parametrize("word", ["Yes.", "No", "yes!"])
+def test_a_verdict_that_states_only_yes_or_no_is_dropped(
+    llm_server: LoopbackLLM, llm_settings: Callable[..., Settings], word: str
+) -> None:
+    """Against SmolLM2 the model's verdict was "Yes." citing the word "No" of a passage that says the bill was
+    never enacted: a valid quote, but a bare word states nothing an analyst can check, so it is dropped with a
+    note (the hybrid engine's offline drafter then answers the verdict item)."""
+    answer, notes = _draft(
+        llm_server,
+        llm_settings(),
+        verdict=claim(word, [], "ru-act#0", "holding more than 30%"),
+        plan=two_country_plan(yes_no=True),
+    )
+    assert answer.verdict is None
+    assert "dropped a verdict that states no more than yes or no" in notes
+    answer, _ = _draft(
+        llm_server,
+        llm_settings(),
+        verdict=claim(f"{word} Owner disclosure applies above 30%.", [], "ru-act#0", "holding more than 30%"),
+        plan=two_country_plan(yes_no=True),
+    )
+    assert answer.verdict is not None

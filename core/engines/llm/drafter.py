@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -16,6 +17,10 @@ from core.engines.llm.prompts import DRAFT_SYSTEM, REVISE_SYSTEM, draft_prompt, 
 from core.engines.llm.schemas import AnswerOut, ClaimOut
 from core.engines.offline.sources import cited
 from core.engines.text import quote_in, same_sentence
+
+BARE_VERDICT = re.compile(r"\s*(?:yes|no)\W*", re.I)
+"""A model verdict that says only "Yes." or "No.": it states nothing an analyst can check against its quote (one
+cited the word "No" of a passage for its "Yes.")."""
 
 
 @dataclass(frozen=True)
@@ -58,7 +63,10 @@ class AnswerBuilder:
         """The validated answer with `gaps` (the items the corpus cannot answer) and notes on what was dropped."""
         verdict = None
         if out.verdict is not None:
-            if self.plan.yes_no:
+            if self.plan.yes_no and BARE_VERDICT.fullmatch(_flat(out.verdict.text)):
+                # "Yes." citing the word "No" of a passage: a bare word states nothing the analyst can check
+                self.notes.append("llm drafter: dropped a verdict that states no more than yes or no")
+            elif self.plan.yes_no:
                 verdict = self._claim(out.verdict, "verdict")
             else:
                 self.notes.append("llm drafter: dropped a verdict: the question is not a yes/no question")
