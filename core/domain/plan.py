@@ -135,6 +135,10 @@ class PlanItem(BaseModel):
     query: str
     answerable: bool = True
     """False when the corpus holds no source for the jurisdiction: the item is disclosed, never retrieved."""
+    supporting: bool = False
+    """True when the planner added the item to ground another (when a rule applied, for a yes or no the question
+    asks) and the question does not ask it: its claims count when found, but no source stating it is no gap of
+    the answer."""
 
 
 class ResearchPlan(BaseModel):
@@ -184,6 +188,12 @@ class ResearchPlan(BaseModel):
     def jurisdiction(self, code: str) -> PlannedJurisdiction | None:
         """The planned jurisdiction with that code, or None."""
         return next((j for j in self.jurisdictions if j.code == code), None)
+
+    def asked_share(self, answered: Iterable[str]) -> tuple[int, int]:
+        """(answered, planned): how many of the items the question asks the answer supports, of how many
+        (supporting items aside: the question does not ask them)."""
+        asked = {i.id for i in self.items if not i.supporting}
+        return len(asked & set(answered)), len(asked)
 
     def word_budget(self) -> int:
         """Words the answer's statements may take (sources and disclosures aside): WORDS_PER_ITEM per answerable

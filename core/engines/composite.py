@@ -57,7 +57,7 @@ class RuleFloor:
             deficiencies=result,
             critics=(self.name,),
             answered_items=tuple(answered),
-            score=quality_score(result, answered=len(answered), planned=len(plan.items)),
+            score=quality_score(result, *plan.asked_share(answered)),
         )
 
 
@@ -93,7 +93,7 @@ class CompositeCritic:
             )
         rules = self.floor.critique(plan, answer, known, ctx)
         merged = merge(found.deficiencies, rules.deficiencies)
-        score = quality_score(merged, answered=len(rules.answered_items), planned=len(plan.items))
+        score = quality_score(merged, *plan.asked_share(rules.answered_items))
         return CritiqueResult(
             deficiencies=merged,
             score=score,

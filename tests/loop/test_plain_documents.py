@@ -33,7 +33,7 @@ from core.engines.offline import OfflineCritic
 from core.engines.offline.aspects import states_need
 from core.engines.offline.claim_checks import stated_changes
 from core.engines.offline.coverage import coverage_deficiencies
-from core.engines.offline.drafter import _grounds
+from core.engines.offline.drafter import _denies_another_act, _grounds
 from core.engines.offline.planner import asked_aspects
 from core.engines.offline.relevance import feature, said_terms
 from core.engines.offline.revisers import _best_sentence, revise_specificity, revise_threshold
@@ -1916,3 +1916,64 @@ def test_whether_something_may_be_refused_is_answered_only_by_a_sentence_on_refu
     ]
     r = run(workbench_on(tmp_path, [(doc, passages)]), question)
     assert verdict_words(r.answer.verdict) == said
+
+
+def test_a_date_the_planner_adds_for_a_yes_or_no_is_no_gap_when_no_source_states_one(tmp_path: Path) -> None:
+    """A yes or no is planned with an item on when the rules apply (whether something applies depends on when),
+    but the question does not ask it: a corpus that states no date leaves no gap, residual or lower score for it.
+    Asked by when, the question asks a deadline, not when the rules took effect."""
+    doc = plain_doc("sg-recall-guide", "Singapore consumer goods recall guide", "SG", date(2019, 5, 1))
+    passages = [
+        "A supplier who recalls a consumer good must notify the Consumer Product Safety Office of the recall within "
+        "two working days. The notice must describe the hazard and the steps taken."
+    ]
+    wb = workbench_on(tmp_path, [(doc, passages)])
+    question = "Must a supplier in Singapore notify the Consumer Product Safety Office of a recall?"
+    plan = plan_of(wb, question)
+    assert [i.id for i in plan.items if i.supporting] == ["SG:date"]
+    result = run(wb, question)
+    assert not [d for d in result.residual_deficiencies if d.subject == "SG:date"]
+    assert "when the rules apply" not in (result.final_answer or "")
+    assert result.quality_score == 1.0
+    assert Aspect.date not in set(asked_aspects("By what date must a supplier in Singapore report a recall?"))
+    assert Aspect.deadline in set(asked_aspects("By which date each year must the report be filed?"))
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("Does Quebec limit the interest rate a merchant may charge on a consumer credit contract?", {}),
+        ("May a merchant in Quebec advertise a credit rate that leaves out some credit charges?", {"*": "no"}),
+    ],
+)
+def test_a_sentence_forbidding_another_deed_gives_no_no(tmp_path: Path, question: str, said: dict[str, str]) -> None:
+    """ "A merchant may not advertise a credit rate ..." read as "No" to whether Quebec limits the interest rate: the
+    negation forbids advertising, a deed the question does not ask about. Asked about advertising, it is the No."""
+    doc = plain_doc("xy-ca-qc-credit", "Quebec consumer credit contracts summary", "CA-QC", date(1980, 4, 30))
+    passages = [
+        "The contract must state the credit rate, which is an annual rate that includes interest and all other credit "
+        "charges. A merchant may not advertise a credit rate that does not include all credit charges."
+    ]
+    r = run(workbench_on(tmp_path, [(doc, passages)]), question)
+    assert verdict_words(r.answer.verdict) == said
+
+
+@pytest.mark.parametrize(
+    ("sentence", "question", "other"),
+    [
+        ("A merchant may not advertise a credit rate that leaves out charges.", "Is the credit rate capped?", True),
+        ("Employers must not ask about pay history.", "Must the pay range be shown?", True),
+        (
+            "The act does not oblige employers to accept anonymous reports.",
+            "Must employers accept anonymous reports?",
+            False,
+        ),
+        ("A supplier does not have to report a recall.", "Must a supplier report a recall?", False),
+        ("A merchant may not charge a credit rate above 35%.", "What credit rate may a merchant charge?", False),
+        ("The rules do not apply to a merchant's credit rate.", "Is a merchant's credit rate capped?", False),
+    ],
+)
+def test_a_no_read_from_another_deed_is_told_from_one_on_the_asked_deed(
+    sentence: str, question: str, other: bool
+) -> None:
+    assert _denies_another_act(sentence, term_set(question)) is other

@@ -142,7 +142,7 @@ def coverage_deficiencies(
                 )
             )
     for item in plan.items:
-        if item.id in done or item.jurisdiction in missing_codes or item.aspect == Aspect.comparison:
+        if item.id in done or item.jurisdiction in missing_codes or item.aspect == Aspect.comparison or item.supporting:
             continue
         if not item.answerable:
             if plan.names_unplaced(item, said) is False:

@@ -586,6 +586,35 @@ def _denied(sentence: str, wanted: set[str]) -> bool:
     return False
 
 
+MODAL_NOT = re.compile(
+    r"\b(?:may|must|shall|can|could|should|will|would|do|does|did)\s+not\s+(\w+)|\bcannot\s+(\w+)", re.I
+)
+NOT_AN_ACT = term_set(
+    "be have has need needs only also yet necessarily apply applies oblige obliges obliged require requires required"
+)
+"""Words after a modal "not" that carry the denial on to what follows ("does not have to report", "does not
+oblige employers to provide")."""
+
+
+def _denies_another_act(said: str, asked: set[str]) -> bool:
+    """Whether every sentence of `said` that denies an asked word does so only by forbidding or denying a deed the
+    question does not ask about ("A merchant may not advertise a credit rate ..." for "Does Quebec limit the
+    interest rate ...?"): the asked words are that deed's objects, and the sentence answers another question, so
+    its "No" is no verdict."""
+    denying = [s for s in sentences(said) if _denied(s, asked)]
+    return bool(denying) and all(_only_other_acts(s, asked) for s in denying)
+
+
+def _only_other_acts(sentence: str, asked: set[str]) -> bool:
+    if _outside_scope(sentence) or NOT_APPLY.search(sentence):
+        return False
+    acts = list(MODAL_NOT.finditer(sentence))
+    if not acts or any(not any(a.start() <= n.start() < a.end() for a in acts) for n in NEGATION.finditer(sentence)):
+        return False
+    deeds = [(a.group(1) or a.group(2)).lower() for a in acts]
+    return all(term_set(d) and not (term_set(d) & (asked | NOT_AN_ACT)) for d in deeds)
+
+
 VOIDS = re.compile(
     r"\b(?:is|are|shall be|will be|becomes?)\s+(?:void|null|invalid|prohibited|forbidden|unlawful|illegal|"
     r"not (?:permitted|allowed))\b",
@@ -697,7 +726,12 @@ def _one_verdict(
         (best, _stated_verdict(item, best, passages, beyond_name(asked, named_as[best.doc_id]), grounds.exempt))
         for best in cands[:VERDICT_TRIES]
     ]
-    spoken = [(best, verdict) for best, verdict in tried if grounds.by(verdict.said, named_as[best.doc_id])]
+    spoken = [
+        (best, verdict)
+        for best, verdict in tried
+        if grounds.by(verdict.said, named_as[best.doc_id])
+        and not (verdict.text.startswith("No.") and _denies_another_act(verdict.said, asked))
+    ]
     by_name = {
         best.doc_id for best, _ in tried if best.jurisdiction in codes and grounds.name_source(named_as[best.doc_id])
     }

@@ -47,7 +47,7 @@ ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
         re.I,
     ),
     Aspect.date: re.compile(
-        r"(?<!by )\bwhen\b|date|since|until|timeline|transpos|in force|effective|today|"
+        r"(?<!by )\bwhen\b|(?<!by what )(?<!by which )date|since|until|timeline|transpos|in force|effective|today|"
         r"\bnow\b|change|history|happened|still|timing|\byears? (?:ago|later|after)|"
         r"after (?:january|february|march|april|may|june|july|august|september|october|november|"
         r"december|\d{4})|before|from \d{4}|\b(?:19|20)\d\d\b",
@@ -70,7 +70,7 @@ ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
         re.I,
     ),
     Aspect.deadline: re.compile(
-        r"by when|\bwithin\b|\bperiods?\b|\bdue\b(?! diligence)|deadline|time limit|"
+        r"by when|by (?:what|which) date|\bwithin\b|\bperiods?\b|\bdue\b(?! diligence)|deadline|time limit|"
         r"how (?:soon|quickly|fast|many (?:days|hours|weeks|months))|"
         r"no later than|how long(?!.{0,40}\b(?:keep|kept|retain|stor|preserv|hold))|"
         r"(?<!\bper )(?<!\ba )(?<!\ban )(?<!\beach )(?<!\bevery )\b(?:days?|hours?)\b",
@@ -309,9 +309,11 @@ class OfflinePlanner:
         yes_no = asks_yes_no(question)
         if yes_no and Aspect.exemption in aspects and Aspect.obligation not in aspects:
             aspects.append(Aspect.obligation)  # "Is a director exempt from disclosing ...?": the duty decides it
+        supporting: set[Aspect] = set()
         if yes_no and not trailing and Aspect.date not in aspects:
             aspects.append(Aspect.date)  # whether something exists or applies depends on when (the open question
-            # a yes/no follows says what else is asked)
+            # a yes/no follows says what else is asked); the question does not ask it
+            supporting.add(Aspect.date)
         named = named_documents(question, catalog)
         topic = [
             t
@@ -342,6 +344,7 @@ class OfflinePlanner:
                         aspect=aspect,
                         ask=f"{label}: {aspect.label} on {topic_text or question}",
                         query=query,
+                        supporting=aspect in supporting,
                     )
                 )
         items += disclosed_items(jurisdictions, unknown, aspects, topic_text or question)

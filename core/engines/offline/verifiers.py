@@ -244,5 +244,5 @@ class OfflineCritic:
                 found.setdefault(d.id, d)
         tried = {d.id: d for d in known}
         result = [widened_if_tried(d, tried.get(d.id)) for d in found.values()]
-        score = quality_score(result, answered=len(answered), planned=len(plan.items))
+        score = quality_score(result, *plan.asked_share(answered))
         return CritiqueResult(deficiencies=result, score=score, critics=(self.name,), answered_items=tuple(answered))
