@@ -19,14 +19,23 @@ from core.domain.gazetteer import jurisdiction_name, own_law
 from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan, item_id
 
 ClaimKind = Literal["finding", "verdict", "applicability", "disclosure"]
-VERDICT_WORD = re.compile(r"^(?:yes|no)(?:\.|, from [^:.]{1,60} sources:)\s*", re.I)
+VERDICT_WORD = re.compile(
+    r"^(?:yes|no)(?:\.|, from [^:.]{1,60} sources:|, for the [^:]{1,60} the question states:)\s*", re.I
+)
 """The verdict word that opens a verdict, with the law it rests on when that is not the asked place's own ("Yes,
-from United States sources: ...", see `sourced_verdict`): not part of what the claim asserts."""
+from United States sources: ...", see `sourced_verdict`) or the facts it is applied to ("Yes, for the 120
+employees the question states: ...", see `counted_verdict`): not part of what the claim asserts."""
 
 
 def sourced_verdict(word: str, where: str, said: str) -> str:
     """A verdict's text naming the jurisdiction whose sources it rests on ("Yes, from United States sources: ...")."""
     return f"{word}, from {where} sources: {said}"
+
+
+def counted_verdict(word: str, count: str, said: str) -> str:
+    """A verdict's text naming the count of the question's facts it applies the quoted rule to ("Yes, for the 120
+    employees the question states: ...")."""
+    return f"{word}, for the {count} the question states: {said}"
 
 
 UNVERIFIED_MARK = "(unverified upload)"

@@ -564,21 +564,27 @@ _AT_LEAST = frozenset({"at least", "a minimum of", "or more", "or above"})
 def count_bounds(text: str) -> list[tuple[float, float]]:
     """The range of numbers each bounded count of a text admits, ends included ("more than 300 employees":
     301 and up; "300 or fewer": up to 300; "50 to 249": 50 to 249), in order."""
-    out: list[tuple[float, float]] = []
+    return [(lo, hi) for lo, hi, _ in counted_bounds(text)]
+
+
+def counted_bounds(text: str) -> list[tuple[float, float, str]]:
+    """`count_bounds` with the noun each bound counts ("50 or more workers": (50, inf, "workers"))."""
+    out: list[tuple[float, float, str]] = []
     for m in _counted(text):
+        noun = m.group("noun").lower()
         if m.group("hi"):
-            out.append((_number(m.group("lo") or m.group("lo2")), _number(m.group("hi"))))
+            out.append((_number(m.group("lo") or m.group("lo2")), _number(m.group("hi")), noun))
             continue
         n = _number(m.group("n1") or m.group("n2"))
         said = " ".join((m.group("before") or m.group("after")).lower().split())
         if said in _ABOVE:
-            out.append((n + 1, math.inf))
+            out.append((n + 1, math.inf, noun))
         elif said in _AT_LEAST:
-            out.append((n, math.inf))
+            out.append((n, math.inf, noun))
         elif said in ("fewer than", "less than"):
-            out.append((-math.inf, n - 1))
+            out.append((-math.inf, n - 1, noun))
         else:
-            out.append((-math.inf, n))
+            out.append((-math.inf, n, noun))
     return out
 
 
@@ -590,14 +596,19 @@ _STATED_COUNT = re.compile(rf"(?<![\d.,/])(?P<n>{_NUM})\s+(?P<noun>[a-z][a-z-]+)
 def stated_counts(text: str) -> set[float]:
     """The plain counts a text states of its own subject ("a firm with 80 staff", "1,500 employees"): numbers
     before a noun that no figure, period, date or bounded count reads."""
+    return {n for n, _ in counted_nouns(text)}
+
+
+def counted_nouns(text: str) -> list[tuple[float, str]]:
+    """`stated_counts` with the noun each counts, in order ("1,500 employees": (1500, "employees"))."""
     taken = _amounts_and_periods(text)
     taken += [(d.start, d.end) for d in date_spans(text, month_year=True)] + [
         (m.start(), m.end()) for m in _COUNTED.finditer(text)
     ]
-    return {
-        _number(m.group("n"))
+    return [
+        (_number(m.group("n")), m.group("noun").lower())
         for m in _STATED_COUNT.finditer(text)
         if m.group("noun") not in _NOT_COUNTED
         and not YEAR_WRITTEN.fullmatch(m.group("n"))
         and not any(s <= m.start() < e for s, e in taken)
-    }
+    ]

@@ -4,6 +4,7 @@ answers with gap lines made from the item's ask (tests/loop/plain_corpora.py).""
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -1977,3 +1978,43 @@ def test_a_no_read_from_another_deed_is_told_from_one_on_the_asked_deed(
     sentence: str, question: str, other: bool
 ) -> None:
     assert _denies_another_act(sentence, term_set(question)) is other
+
+
+@pytest.mark.parametrize(
+    ("question", "rule", "yes"),
+    [
+        ("Our Irish subsidiary has 120 employees. Does it need an internal reporting channel?", "", True),
+        ("Must an Irish employer with 80 workers set up an internal reporting channel?", "", True),
+        ("Our Irish subsidiary has 30 employees. Does it need an internal reporting channel?", "", False),
+        ("An Irish company has 120 employees. Must a whistleblower use its internal reporting channel?", "", False),
+        (
+            "Our Irish subsidiary has 120 employees. Does it need an internal reporting channel?",
+            "Employers with 50 or more employees and a turnover above EUR 10 million must set up an internal "
+            "reporting channel.",
+            False,
+        ),
+        (
+            "Our Irish subsidiary has 30 employees. Does it need an internal reporting channel?",
+            "Employers with fewer than 50 employees are exempt from the duty to set up an internal reporting channel.",
+            False,
+        ),
+    ],
+)
+def test_a_yes_on_the_facts_applies_a_rules_headcount_to_the_one_the_question_gives(
+    tmp_path: Path, question: str, rule: str, yes: bool
+) -> None:
+    """The rule engine applies a rule to the question's own facts only where a bounded headcount decides it: the
+    question's count within the bound of a rule binding whoever it admits, nothing else to meet (no amount, no
+    negation or exemption), asked of the subject the count belongs to. A count outside the bound is no "No": another
+    rule may cover the business regardless of its size; that stays disclosed as open."""
+    doc = plain_doc("xy-ie-disclosures", "Irish protected disclosures act summary", "IE", date(2023, 1, 1))
+    rule = rule or "Private sector employers with 50 or more employees must establish internal reporting channels."
+    r = run(workbench_on(tmp_path, [(doc, [rule])]), question)
+    if yes:
+        count = re.search(r"\d+ \w+", question)
+        assert count is not None and r.answer.verdict is not None
+        assert r.answer.verdict.text == f"Yes, for the {count.group(0)} the question states: {rule}"
+        assert not r.residual_deficiencies
+    else:
+        assert r.answer.verdict is None
+        assert any("does not apply them to those facts" in g.text for g in r.answer.gaps)

@@ -16,6 +16,7 @@ from core.domain.instructions import has_instructions
 from core.domain.plan import Aspect, PlanItem, ResearchPlan
 from core.domain.records import Deficiency, Evidence
 from core.engines.base import DraftResult, EngineContext
+from core.engines.offline.on_facts import on_headcount
 from core.engines.offline.ranking import (
     Candidate,
     also_answers,
@@ -278,8 +279,11 @@ def _verdict(
     ..., and must Y ...?"), in the order asked, each from the sentence that speaks to that part among those any
     item's retrieval found (`pool`, else `cands`)."""
     question = plan.question
-    if plan.verdict_on_facts:
-        return None  # the rules are quoted; whether they hold on the question's own facts is disclosed as open
+    if plan.verdict_on_facts:  # the rules are quoted; whether they hold on the question's own facts is open,
+        grounds = _grounds(plan)  # unless a rule's headcount decides it
+        return on_headcount(
+            item, plan, pool or cands, lambda c: grounds.by(c.text, _source_name(c, ctx)), ctx, _named(plan)
+        )
     if ASKED_NEGATED.search(CONDITION_CLAUSE.sub("", _yes_no_part(plan))):
         return None  # "Is it true that a consumer cannot withdraw ...?": a Yes or No to a negated question is misread
     trailing = trailing_yes_no(question)  # "How long ..., and is compensation capped?": the yes/no is the last part
