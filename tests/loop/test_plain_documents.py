@@ -1985,6 +1985,11 @@ def test_a_no_read_from_another_deed_is_told_from_one_on_the_asked_deed(
     [
         ("Our Irish subsidiary has 120 employees. Does it need an internal reporting channel?", "", True),
         ("Must an Irish employer with 80 workers set up an internal reporting channel?", "", True),
+        (
+            "Our Irish subsidiary has 260 employees. Does it need an internal reporting channel?",
+            "Employers with 250 or more relevant employees must establish internal reporting channels.",
+            True,
+        ),
         ("Our Irish subsidiary has 30 employees. Does it need an internal reporting channel?", "", False),
         ("An Irish company has 120 employees. Must a whistleblower use its internal reporting channel?", "", False),
         (

@@ -50,6 +50,15 @@ def headcount(question: str) -> tuple[float, str] | None:
     return None
 
 
+def _counts_people(noun: str, sentence: str) -> bool:
+    """Whether a bounded count's noun, or the noun after it when it is a modifier ("250 or more relevant
+    employees"), counts people employed."""
+    if term_set(noun) & HEADCOUNT:
+        return True
+    after = re.search(rf"\b{re.escape(noun)}\s+([a-z-]+)", sentence, re.I)
+    return bool(after and term_set(after.group(1)) & HEADCOUNT)
+
+
 def on_headcount(
     item: PlanItem,
     plan: ResearchPlan,
@@ -76,7 +85,7 @@ def on_headcount(
             continue
         if not APPLIES.search(c.text) or not speaks(c):
             continue
-        bounds = [(lo, hi) for lo, hi, what in counted_bounds(c.text) if term_set(what) & HEADCOUNT]
+        bounds = [(lo, hi) for lo, hi, what in counted_bounds(c.text) if _counts_people(what, c.text)]
         if any(lo <= n <= hi for lo, hi in bounds):
             said = " ".join(q.quote for q in c.quotes)
             return Claim(
