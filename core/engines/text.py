@@ -236,7 +236,8 @@ def kinds(text: str) -> set[tuple[str, tuple[str, ...]]]:
 def rival_kind(asked: Collection[tuple[str, tuple[str, ...]]], text: str) -> bool:
     """Whether the text speaks of another kind of what is asked: it puts a different word before the asked head
     words and never states the asked modifier ("gender pay gap" for "its ethnicity pay gap", "a private company"
-    for "a listed company")."""
+    for "a listed company"). A head followed by "of" says its kind there ("a good-faith range of compensation" is
+    a pay range): the word before it does not make it another kind."""
     words = term_set(text)
     for run in _runs(text):
         stems = [stem(w) if _content(w) else "" for w in run]
@@ -245,8 +246,11 @@ def rival_kind(asked: Collection[tuple[str, tuple[str, ...]]], text: str) -> boo
             if m in words:
                 continue
             for i in range(1, len(stems) - n + 1):
-                if tuple(stems[i : i + n]) == head and stems[i - 1] and stems[i - 1] != m:
-                    return True
+                if tuple(stems[i : i + n]) != head or not stems[i - 1] or stems[i - 1] == m:
+                    continue
+                if i + n < len(run) and run[i + n].lower() == "of":
+                    continue
+                return True
     return False
 
 

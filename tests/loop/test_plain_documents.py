@@ -824,6 +824,11 @@ def test_verdicts_read_the_wording_of_question_and_source(
             "Must a listed company in the United Kingdom file its accounts with the registrar?",
             {},
         ),
+        (  # "a good-faith range of compensation" is a pay range: a head followed by "of" says its kind there
+            ["Every employer must include in each job posting a good-faith range of compensation."],
+            "Must an employer in the United Kingdom include the pay range in a job posting?",
+            {"*": "yes"},
+        ),
     ],
 )
 def test_a_sentence_on_another_kind_of_what_is_asked_grounds_no_verdict(
