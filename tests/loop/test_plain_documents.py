@@ -1998,6 +1998,13 @@ def test_a_no_read_from_another_deed_is_told_from_one_on_the_asked_deed(
         ("Our Irish subsidiary has 30 employees. Does it need an internal reporting channel?", "", False),
         ("An Irish company has 120 employees. Must a whistleblower use its internal reporting channel?", "", False),
         (
+            "Our Irish subsidiary has 120 employees. Is it exempt from setting up internal reporting channels?",
+            "",
+            False,
+        ),
+        ("Our Irish subsidiary has 120 employees. Can it refuse to establish internal reporting channels?", "", False),
+        ("Our Irish company has 120 employees. Is it free to skip internal reporting channels?", "", False),
+        (
             "Our Irish subsidiary has 120 employees. Does it need an internal reporting channel?",
             "Employers with 50 or more employees and a turnover above EUR 10 million must set up an internal "
             "reporting channel.",

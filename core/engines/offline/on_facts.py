@@ -31,16 +31,30 @@ ASKED_OF = re.compile(
 )
 """The subject a yes/no part asks about when it refers back to facts set out before it: a pronoun ("Does it
 need ...?", "Do we have to ...?") or a definite noun ("Must the company ...?")."""
+ASKS_DUTY = re.compile(
+    r"\b(?:must|needs?|(?:has|have) to|required|obliged|subject to|covered|appl(?:y|ies)|requires?)\b", re.I
+)
+"""A yes/no part asking whether a rule binds or covers its subject: the question a rule's count answers Yes."""
+ASKS_OTHERWISE = re.compile(
+    r"\b(?:exempt\w*|allowed|permitted|free|can|could|may|refus\w*|skip\w*|avoid\w*|outside|escap\w*|not|never|"
+    r"without|instead|excused|spared)\b",
+    re.I,
+)
+"""Wording by which a yes/no part asks the reverse or something else ("Is it exempt from ...?", "Can it refuse to
+...?", "Is it free to skip ...?"): a rule that binds the subject answers that No, or not at all."""
 
 
 def headcount(question: str) -> tuple[float, str] | None:
     """The one headcount the question gives of the subject its yes or no asks about, with its noun; None when it
-    gives none or several, or when the yes/no part asks about someone else ("A French company has 80 employees.
-    Must a whistleblower report internally ...?" asks nothing of the company)."""
+    gives none or several, when the yes/no part asks about someone else ("A French company has 80 employees.
+    Must a whistleblower report internally ...?" asks nothing of the company), or asks anything but whether a
+    rule binds or covers the subject ("Is it exempt from ...?")."""
     found = {(n, noun) for n, noun in counted_nouns(question) if term_set(noun) & HEADCOUNT}
     if len({n for n, _ in found}) != 1:
         return None
     asked = yes_no_sentence(question) or question
+    if not ASKS_DUTY.search(asked) or ASKS_OTHERWISE.search(asked):
+        return None
     if counted_nouns(asked):
         return next(iter(found))
     m = ASKED_OF.match(asked)
