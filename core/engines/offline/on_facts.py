@@ -14,16 +14,14 @@ from core.domain.figures import counted_bounds, counted_nouns, dates, figures
 from core.domain.gazetteer import same_jurisdiction
 from core.domain.plan import PlanItem, ResearchPlan
 from core.engines.base import EngineContext
-from core.engines.offline.ranking import Candidate
+from core.engines.offline.ranking import DUTY, Candidate
 from core.engines.offline.sources import NEGATION
 from core.engines.text import term_set, yes_no_sentence
 
 HEADCOUNT = term_set("employee employees worker workers staff person persons people employed personnel")
 """Nouns that count the people a business employs: "120 employees" is measured against "50 or more workers"."""
-APPLIES = re.compile(
-    r"\b(?:must|shall|(?:is|are) required|(?:has|have|needs?) to|(?:is|are) obliged|appl(?:y|ies) to)\b", re.I
-)
-"""Wording by which a rule binds or covers whoever its count admits."""
+COVERS = re.compile(r"\bappl(?:y|ies) to\b", re.I)
+"""Wording by which a rule covers whoever its count admits (`DUTY`: binds them)."""
 ASKED_OF = re.compile(
     r"^\W*(?:must|does|do|did|is|are|has|have|can|could|should|will|would|may|need|shall)\s+"
     r"(?:(?P<back>it|we|they|our|its|their)|(?:the|this|that)\s+(?P<noun>[\w-]+))\b",
@@ -97,7 +95,7 @@ def on_headcount(
     for c in ranked:
         if NEGATION.search(c.text) or figures(c.text) or any(d > ctx.as_of for d in dates(c.text)):
             continue
-        if not APPLIES.search(c.text) or not speaks(c):
+        if not (DUTY.search(c.text) or COVERS.search(c.text)) or not speaks(c):
             continue
         bounds = [(lo, hi) for lo, hi, what in counted_bounds(c.text) if _counts_people(what, c.text)]
         if any(lo <= n <= hi for lo, hi in bounds):
