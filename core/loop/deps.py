@@ -143,6 +143,8 @@ def with_gaps(
         for item in plan.items:
             if not about_item(d, item) or item.id in gaps or d.origin == "analyst":
                 continue
+            if item.supporting and d.subject != item.id:
+                continue  # a whole place missing is disclosed by the items the question asks
             stated = claims.get(item.id, [])
             if stated and not all(c.rests_on(unverified) for c in stated):
                 continue  # a verified source answers it

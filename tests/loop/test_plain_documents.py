@@ -2035,3 +2035,24 @@ def test_a_yes_on_the_facts_applies_a_rules_headcount_to_the_one_the_question_gi
     else:
         assert r.answer.verdict is None
         assert any("does not apply them to those facts" in g.text for g in r.answer.gaps)
+
+
+@pytest.mark.parametrize(
+    ("instrument", "said"), [("Directive (EU) 2099/1", {}), ("Regulation (EU) 2099/1", {"*": "yes"})]
+)
+def test_a_directive_is_no_yes_for_a_member_state_whose_own_law_is_only_a_bill(
+    tmp_path: Path, instrument: str, said: dict[str, str]
+) -> None:
+    """A union directive binds its member states to make their own law: its duty does not say that the Netherlands
+    already requires it, where only a bill is ("Yes, from European Union sources: ..." was the answer). A union
+    regulation applies there itself. The Netherlands' place-wide gap is disclosed once, not again for when the
+    rules applied (an item the question does not ask)."""
+    eu = plain_doc("xy-eu-pay", "EU pay transparency act summary", "EU", date(2023, 6, 6), instrument=instrument)
+    nl = plain_doc("xy-nl-bill", "Dutch pay transparency bill", "NL", date(2027, 1, 1), status="proposed")
+    corpus = [
+        (eu, ["Employers must publish the pay range of a position in the job vacancy notice."]),
+        (nl, ["The bill would implement the union rules on pay transparency in Dutch law."]),
+    ]
+    r = run(workbench_on(tmp_path, corpus), "Does the Netherlands already require employers to publish pay ranges?")
+    assert not any("when the rules apply" in g.text for g in r.answer.gaps)
+    assert verdict_words(r.answer.verdict) == said

@@ -782,10 +782,25 @@ def _one_verdict(
             return None  # "..., and does the same period apply in the UK?" is not answered by Germany's law
         if grounds.own_law or (verdict.text.startswith("No") and not grounds.name_source(named_as[best.doc_id])):
             return None  # a wider law's No does not settle the named place's own law, which may grant more
+        if _to_be_transposed(best.doc_id, ctx) and not grounds.name_source(named_as[best.doc_id]):
+            return proposed_verdict(item, grounds.by, named, cands, ctx)  # the place's own law decides, if any
         return _from_elsewhere(verdict, best.jurisdiction)
     if not grounds.words:
         return None
     return proposed_verdict(item, grounds.by, codes, cands, ctx)
+
+
+TRANSPOSED = re.compile(r"\bdirective\b", re.I)
+"""A wider law that binds the places under it to make their own (a union directive): what it requires of them
+is not yet what their law requires of a business there."""
+
+
+def _to_be_transposed(doc_id: str, ctx: EngineContext) -> bool:
+    """Whether the document, by its own title or instrument, is a law its places must transpose into their own
+    ("Directive (EU) 2023/970"): its Yes does not say that a named member state's law already requires it
+    ("Does the Netherlands already require employers to publish pay ranges?", where only a bill is)."""
+    doc = ctx.catalog.get(doc_id)
+    return doc is not None and bool(TRANSPOSED.search(f"{doc.title} {doc.instrument}"))
 
 
 def _worded(verdict: Claim, word: str) -> Claim:
