@@ -2056,3 +2056,36 @@ def test_a_directive_is_no_yes_for_a_member_state_whose_own_law_is_only_a_bill(
     r = run(workbench_on(tmp_path, corpus), "Does the Netherlands already require employers to publish pay ranges?")
     assert not any("when the rules apply" in g.text for g in r.answer.gaps)
     assert verdict_words(r.answer.verdict) == said
+
+
+def test_still_in_force_is_answered_from_the_named_instruments_status(tmp_path: Path) -> None:
+    """ "Is the EU Consumer Credit Directive 2008/48 still in force for new credit agreements?" was answered "Yes"
+    from its successor's "replaces" sentence. A question naming an instrument by its number names it (plain front
+    matter has no aliases); asked whether it still holds, one that no longer applies by its status is "No", quoted
+    from the successor's sentence stating its end."""
+    old = plain_doc(
+        "xy-eu-widget-directive",
+        "Directive 2001/11/EC on widget credit",
+        "EU",
+        date(2001, 5, 1),
+        status="superseded",
+        superseded_by=("xy-eu-widget-regulation",),
+    )
+    new = plain_doc("xy-eu-widget-regulation", "Regulation (EU) 2024/5 on widget credit", "EU", date(2025, 1, 1))
+    corpus = [
+        (old, ["Directive 2001/11/EC sets the information a widget lender must give before a credit contract."]),
+        (
+            new,
+            [
+                "Regulation (EU) 2024/5 replaces the widget credit rules of the Union. Directive 2001/11/EC is repealed "
+                "with effect from 1 January 2025."
+            ],
+        ),
+    ]
+    wb = workbench_on(tmp_path, corpus)
+    question = "Is the EU widget credit Directive 2001/11 still in force for new credit contracts?"
+    assert plan_of(wb, question).named_doc_ids == ("xy-eu-widget-directive",)
+    r = run(wb, question)
+    assert r.answer.verdict is not None
+    assert r.answer.verdict.text == "No. Directive 2001/11/EC is repealed with effect from 1 January 2025."
+    assert r.answer.verdict.citations[0].doc_id == "xy-eu-widget-regulation"

@@ -29,7 +29,7 @@ from core.engines.offline.ranking import (
 from core.engines.offline.recall import names_in
 from core.engines.offline.relevance import said_terms
 from core.engines.offline.revisers import REVISERS
-from core.engines.offline.sources import NEGATION, YEAR, cited, own_name
+from core.engines.offline.sources import INSTRUMENT_NUMBER, NEGATION, YEAR, cited, doc_chunks, own_name
 from core.engines.offline.verdicts import (
     asked_change,
     change_verdict,
@@ -286,6 +286,9 @@ def _verdict(
         )
     if ASKED_NEGATED.search(CONDITION_CLAUSE.sub("", _yes_no_part(plan))):
         return None  # "Is it true that a consumer cannot withdraw ...?": a Yes or No to a negated question is misread
+    ended = _ended(item, plan, ctx)
+    if ended is not None:
+        return ended
     trailing = trailing_yes_no(question)  # "How long ..., and is compensation capped?": the yes/no is the last part
     if asked_change(trailing or question):  # "What did X change ...?" asks no yes or no about a change
         return change_verdict(item, plan, cands, ctx)
@@ -788,6 +791,52 @@ def _one_verdict(
     if not grounds.words:
         return None
     return proposed_verdict(item, grounds.by, codes, cands, ctx)
+
+
+IN_FORCE_ASKED = re.compile(r"\b(?:in force|in effect|appl(?:y|ies)|govern\w*|valid|law)\b", re.I)
+"""A yes/no asking whether an instrument still holds ("Is Directive 2008/48 still in force for new agreements?")."""
+ENDED = re.compile(r"\b(?:repeal\w*|replaced|supersed\w*|revoked|expired|ceased to apply|no longer appl\w*)\b", re.I)
+"""Wording that states an instrument's end."""
+
+
+def _ended(item: PlanItem, plan: ResearchPlan, ctx: EngineContext) -> Claim | None:
+    """ "No. <the sentence stating its end>" when the yes/no asks whether an instrument the question names still
+    holds (`STILL_ASKED` with `IN_FORCE_ASKED`) and that instrument no longer applies at the as-of date by its
+    status: its successor's "replaces" sentence is no Yes ("Is the EU Consumer Credit Directive 2008/48 still in
+    force for new credit agreements?" was answered "Yes. Directive (EU) 2023/2225 ... replaces ..."). The sentence
+    is read from a successor in force first (one naming the instrument's number), else from the instrument itself
+    (quoted as its history); None when none states the end, or nothing of this is asked."""
+    asked = _yes_no_part(plan)
+    if not (STILL_ASKED.search(asked) and IN_FORCE_ASKED.search(asked)):
+        return None
+    for doc_id in plan.named_doc_ids:
+        doc = ctx.catalog.get(doc_id)
+        if doc is None or not ctx.catalog.status_at(doc_id, ctx.as_of).history:
+            continue
+        numbers = set(INSTRUMENT_NUMBER.findall(f"{doc.title} {doc.instrument}"))
+        for source in (*doc.superseded_by, doc_id):
+            history = ctx.catalog.status_at(source, ctx.as_of).history
+            for chunk_id, text in doc_chunks(source, ctx):
+                said = next(
+                    (
+                        s
+                        for s in sentences(text)
+                        if ENDED.search(s)
+                        and not has_instructions(s)
+                        and (source == doc_id or numbers & set(INSTRUMENT_NUMBER.findall(s)))
+                    ),
+                    None,
+                )
+                if said is not None:
+                    quote = Quote(doc_id=source, chunk_id=chunk_id, quote=said)
+                    return Claim(
+                        text=f"No. {said}",
+                        plan_item_ids=(item.id,),
+                        citations=(quote,),
+                        kind="verdict",
+                        history=history,
+                    )
+    return None
 
 
 TRANSPOSED = re.compile(r"\bdirective\b", re.I)
