@@ -2089,3 +2089,34 @@ def test_still_in_force_is_answered_from_the_named_instruments_status(tmp_path: 
     assert r.answer.verdict is not None
     assert r.answer.verdict.text == "No. Directive 2001/11/EC is repealed with effect from 1 January 2025."
     assert r.answer.verdict.citations[0].doc_id == "xy-eu-widget-regulation"
+
+
+def test_what_held_once_answers_no_to_whether_it_still_holds(tmp_path: Path) -> None:
+    """A Yes read from a superseded version of a law ("History: Yes. ... the original text contained a consumptive
+    demand exception") to whether that version still holds: it is "No", quoted from the sentence stating its end."""
+    old = plain_doc(
+        "xy-us-widget-act-old",
+        "US widget import act as in force before 2016 (with the domestic supply exception)",
+        "US",
+        date(1930, 6, 17),
+        status="superseded",
+        superseded_by=("xy-us-widget-act",),
+    )
+    new = plain_doc("xy-us-widget-act", "US widget import act", "US", date(2016, 3, 10))
+    corpus = [
+        (
+            old,
+            [
+                "The act banned imports of widgets made with forced labour, but the original text contained a "
+                "domestic supply exception for widgets not made in the United States. The domestic supply exception "
+                "was removed by an amendment in 2016."
+            ],
+        ),
+        (new, ["The act bans imports of widgets made with forced labour, with no exception."]),
+    ]
+    r = run(
+        workbench_on(tmp_path, corpus),
+        "Is the original widget import act still in force with its domestic supply exception?",
+    )
+    assert r.answer.verdict is not None
+    assert r.answer.verdict.text == "No. The domestic supply exception was removed by an amendment in 2016."

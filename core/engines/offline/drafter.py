@@ -286,7 +286,7 @@ def _verdict(
         )
     if ASKED_NEGATED.search(CONDITION_CLAUSE.sub("", _yes_no_part(plan))):
         return None  # "Is it true that a consumer cannot withdraw ...?": a Yes or No to a negated question is misread
-    ended = _ended(item, plan, ctx)
+    ended = _ended(item, plan, ctx, plan.named_doc_ids)
     if ended is not None:
         return ended
     trailing = trailing_yes_no(question)  # "How long ..., and is compensation capped?": the yes/no is the last part
@@ -306,9 +306,12 @@ def _verdict(
     if not trailing and len(grounds.words) < SUBJECT_WORDS and not (plan.jurisdictions or grounds.dated):
         return None  # "Is it legal?": one word, no place, no figure: no sentence can be told to speak to it
     if len(parts) < 2:
-        return _one_verdict(
+        verdict = _one_verdict(
             item, cands, passages, asked, grounds, ctx, plan.answer_codes(), _named(plan), pool, _for_named(plan)
         )
+        if verdict is not None and verdict.history and _asks_still_in_force(plan):
+            return _ended(item, plan, ctx, verdict.doc_ids[:1])  # what held once does not answer whether it holds
+        return verdict
     context = term_set(question.replace(trailing, " ")) if trailing else set()
     claims: list[Claim] = []
     pieces: list[str] = []  # each part's verdict, or its "Open", in the order asked
@@ -795,21 +798,29 @@ def _one_verdict(
 
 IN_FORCE_ASKED = re.compile(r"\b(?:in force|in effect|appl(?:y|ies)|govern\w*|valid|law)\b", re.I)
 """A yes/no asking whether an instrument still holds ("Is Directive 2008/48 still in force for new agreements?")."""
-ENDED = re.compile(r"\b(?:repeal\w*|replaced|supersed\w*|revoked|expired|ceased to apply|no longer appl\w*)\b", re.I)
+ENDED = re.compile(
+    r"\b(?:repeal\w*|replaced|supersed\w*|revoked|expired|removed|abolished|ceased to apply|no longer (?:appl\w*|state))\b",
+    re.I,
+)
 """Wording that states an instrument's end."""
 
 
-def _ended(item: PlanItem, plan: ResearchPlan, ctx: EngineContext) -> Claim | None:
+def _asks_still_in_force(plan: ResearchPlan) -> bool:
+    """Whether the yes/no asks whether an instrument still holds."""
+    asked = _yes_no_part(plan)
+    return bool(STILL_ASKED.search(asked) and IN_FORCE_ASKED.search(asked))
+
+
+def _ended(item: PlanItem, plan: ResearchPlan, ctx: EngineContext, doc_ids: Sequence[str]) -> Claim | None:
     """ "No. <the sentence stating its end>" when the yes/no asks whether an instrument the question names still
-    holds (`STILL_ASKED` with `IN_FORCE_ASKED`) and that instrument no longer applies at the as-of date by its
+    holds (`_asks_still_in_force`) and that instrument (of `doc_ids`) no longer applies at the as-of date by its
     status: its successor's "replaces" sentence is no Yes ("Is the EU Consumer Credit Directive 2008/48 still in
     force for new credit agreements?" was answered "Yes. Directive (EU) 2023/2225 ... replaces ..."). The sentence
     is read from a successor in force first (one naming the instrument's number), else from the instrument itself
     (quoted as its history); None when none states the end, or nothing of this is asked."""
-    asked = _yes_no_part(plan)
-    if not (STILL_ASKED.search(asked) and IN_FORCE_ASKED.search(asked)):
+    if not _asks_still_in_force(plan):
         return None
-    for doc_id in plan.named_doc_ids:
+    for doc_id in doc_ids:
         doc = ctx.catalog.get(doc_id)
         if doc is None or not ctx.catalog.status_at(doc_id, ctx.as_of).history:
             continue
