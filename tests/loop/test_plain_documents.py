@@ -2062,7 +2062,7 @@ def test_still_in_force_is_answered_from_the_named_instruments_status(tmp_path: 
     """ "Is the EU Consumer Credit Directive 2008/48 still in force for new credit agreements?" was answered "Yes"
     from its successor's "replaces" sentence. A question naming an instrument by its number names it (plain front
     matter has no aliases); asked whether it still holds, one that no longer applies by its status is "No", quoted
-    from the successor's sentence stating its end."""
+    from the successor's sentence stating its end, with the sentence on what it still governs."""
     old = plain_doc(
         "xy-eu-widget-directive",
         "Directive 2001/11/EC on widget credit",
@@ -2078,7 +2078,8 @@ def test_still_in_force_is_answered_from_the_named_instruments_status(tmp_path: 
             new,
             [
                 "Regulation (EU) 2024/5 replaces the widget credit rules of the Union. Directive 2001/11/EC is repealed "
-                "with effect from 1 January 2025."
+                "with effect from 1 January 2025. Contracts concluded before 1 January 2025 remain governed by the "
+                "earlier rules."
             ],
         ),
     ]
@@ -2087,8 +2088,14 @@ def test_still_in_force_is_answered_from_the_named_instruments_status(tmp_path: 
     assert plan_of(wb, question).named_doc_ids == ("xy-eu-widget-directive",)
     r = run(wb, question)
     assert r.answer.verdict is not None
-    assert r.answer.verdict.text == "No. Directive 2001/11/EC is repealed with effect from 1 January 2025."
+    assert r.answer.verdict.text == (
+        "No. Directive 2001/11/EC is repealed with effect from 1 January 2025. Contracts concluded before 1 January "
+        "2025 remain governed by the earlier rules."
+    )
     assert r.answer.verdict.citations[0].doc_id == "xy-eu-widget-regulation"
+    # asked about what it still governs, it depends: no verdict
+    r = run(wb, "Is the EU widget credit Directive 2001/11 still in force for contracts concluded before 2025?")
+    assert r.answer.verdict is None
 
 
 def test_what_held_once_answers_no_to_whether_it_still_holds(tmp_path: Path) -> None:

@@ -803,6 +803,12 @@ ENDED = re.compile(
     re.I,
 )
 """Wording that states an instrument's end."""
+CARRIED_ON = re.compile(r"\b(?:continues? to (?:govern|apply)|remains? (?:governed|in force|applicable))\b", re.I)
+"""Wording by which an ended instrument still governs what came before its end ("continues to govern credit
+agreements that already existed on 20 November 2026")."""
+BEFORE_ITS_END = re.compile(r"\b(?:exist\w*|already|before|earlier|previous\w*|prior|older|old)\b", re.I)
+"""A yes/no asking about what came before an instrument's end ("... for agreements that already existed?"), which
+it may still govern."""
 
 
 def _asks_still_in_force(plan: ResearchPlan) -> bool:
@@ -817,7 +823,9 @@ def _ended(item: PlanItem, plan: ResearchPlan, ctx: EngineContext, doc_ids: Sequ
     status: its successor's "replaces" sentence is no Yes ("Is the EU Consumer Credit Directive 2008/48 still in
     force for new credit agreements?" was answered "Yes. Directive (EU) 2023/2225 ... replaces ..."). The sentence
     is read from a successor in force first (one naming the instrument's number), else from the instrument itself
-    (quoted as its history); None when none states the end, or nothing of this is asked."""
+    (quoted as its history), with the instrument's sentence on what it still governs; None when none states the
+    end, when the question asks about what it still governs ("... for existing agreements?"), or when nothing of
+    this is asked."""
     if not _asks_still_in_force(plan):
         return None
     for doc_id in doc_ids:
@@ -826,7 +834,6 @@ def _ended(item: PlanItem, plan: ResearchPlan, ctx: EngineContext, doc_ids: Sequ
             continue
         numbers = set(INSTRUMENT_NUMBER.findall(f"{doc.title} {doc.instrument}"))
         for source in (*doc.superseded_by, doc_id):
-            history = ctx.catalog.status_at(source, ctx.as_of).history
             for chunk_id, text in doc_chunks(source, ctx):
                 said = next(
                     (
@@ -839,14 +846,30 @@ def _ended(item: PlanItem, plan: ResearchPlan, ctx: EngineContext, doc_ids: Sequ
                     None,
                 )
                 if said is not None:
-                    quote = Quote(doc_id=source, chunk_id=chunk_id, quote=said)
+                    quotes = [Quote(doc_id=source, chunk_id=chunk_id, quote=said)]
+                    carried = _carried_on((source, doc_id), ctx)
+                    if carried is not None:
+                        if BEFORE_ITS_END.search(_yes_no_part(plan)):
+                            return None  # asked about what it still governs ("for existing agreements"): it depends
+                        quotes.append(carried)
                     return Claim(
-                        text=f"No. {said}",
+                        text=" ".join(["No.", *(q.quote for q in quotes)]),
                         plan_item_ids=(item.id,),
-                        citations=(quote,),
+                        citations=tuple(quotes),
                         kind="verdict",
-                        history=history,
+                        history=any(ctx.catalog.status_at(q.doc_id, ctx.as_of).history for q in quotes),
                     )
+    return None
+
+
+def _carried_on(doc_ids: Sequence[str], ctx: EngineContext) -> Quote | None:
+    """The first sentence of these documents (the one stating the end, then the ended instrument) saying what the
+    ended instrument still governs (`CARRIED_ON`), if one does."""
+    for doc_id in dict.fromkeys(doc_ids):
+        for chunk_id, text in doc_chunks(doc_id, ctx):
+            said = next((s for s in sentences(text) if CARRIED_ON.search(s) and not has_instructions(s)), None)
+            if said is not None:
+                return Quote(doc_id=doc_id, chunk_id=chunk_id, quote=said)
     return None
 
 
