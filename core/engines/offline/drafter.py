@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
+from functools import partial
 
 from core.domain.answer import Answer, Claim, Gap, Quote, gap_for, open_part, sourced_verdict
 from core.domain.documents import DocStatus, Hit
@@ -29,7 +30,15 @@ from core.engines.offline.ranking import (
 from core.engines.offline.recall import names_in
 from core.engines.offline.relevance import said_terms
 from core.engines.offline.revisers import REVISERS
-from core.engines.offline.sources import INSTRUMENT_NUMBER, NEGATION, YEAR, cited, doc_chunks, own_name
+from core.engines.offline.sources import (
+    NEGATION,
+    YEAR,
+    cited,
+    first_sentence,
+    instrument_numbers,
+    instrument_text,
+    own_name,
+)
 from core.engines.offline.verdicts import (
     asked_change,
     change_verdict,
@@ -832,33 +841,24 @@ def _ended(item: PlanItem, plan: ResearchPlan, ctx: EngineContext, doc_ids: Sequ
         doc = ctx.catalog.get(doc_id)
         if doc is None or not ctx.catalog.status_at(doc_id, ctx.as_of).history:
             continue
-        numbers = set(INSTRUMENT_NUMBER.findall(f"{doc.title} {doc.instrument}"))
+        numbers = instrument_numbers(instrument_text(doc))
         for source in (*doc.superseded_by, doc_id):
-            for chunk_id, text in doc_chunks(source, ctx):
-                said = next(
-                    (
-                        s
-                        for s in sentences(text)
-                        if ENDED.search(s)
-                        and not has_instructions(s)
-                        and (source == doc_id or numbers & set(INSTRUMENT_NUMBER.findall(s)))
-                    ),
-                    None,
-                )
-                if said is not None:
-                    quotes = [Quote(doc_id=source, chunk_id=chunk_id, quote=said)]
-                    carried = _carried_on((source, doc_id), ctx)
-                    if carried is not None:
-                        if BEFORE_ITS_END.search(_yes_no_part(plan)):
-                            return None  # asked about what it still governs ("for existing agreements"): it depends
-                        quotes.append(carried)
-                    return Claim(
-                        text=" ".join(["No.", *(q.quote for q in quotes)]),
-                        plan_item_ids=(item.id,),
-                        citations=tuple(quotes),
-                        kind="verdict",
-                        history=any(ctx.catalog.status_at(q.doc_id, ctx.as_of).history for q in quotes),
-                    )
+            end = first_sentence(source, ctx, partial(_states_end, None if source == doc_id else numbers))
+            if end is None:
+                continue
+            quotes = [end]
+            carried = _carried_on((source, doc_id), ctx)
+            if carried is not None:
+                if BEFORE_ITS_END.search(_yes_no_part(plan)):
+                    return None  # asked about what it still governs ("for existing agreements"): it depends
+                quotes.append(carried)
+            return Claim(
+                text=" ".join(["No.", *(q.quote for q in quotes)]),
+                plan_item_ids=(item.id,),
+                citations=tuple(quotes),
+                kind="verdict",
+                history=any(ctx.catalog.status_at(q.doc_id, ctx.as_of).history for q in quotes),
+            )
     return None
 
 
@@ -866,11 +866,16 @@ def _carried_on(doc_ids: Sequence[str], ctx: EngineContext) -> Quote | None:
     """The first sentence of these documents (the one stating the end, then the ended instrument) saying what the
     ended instrument still governs (`CARRIED_ON`), if one does."""
     for doc_id in dict.fromkeys(doc_ids):
-        for chunk_id, text in doc_chunks(doc_id, ctx):
-            said = next((s for s in sentences(text) if CARRIED_ON.search(s) and not has_instructions(s)), None)
-            if said is not None:
-                return Quote(doc_id=doc_id, chunk_id=chunk_id, quote=said)
+        quote = first_sentence(doc_id, ctx, lambda s: bool(CARRIED_ON.search(s)))
+        if quote is not None:
+            return quote
     return None
+
+
+def _states_end(numbers: set[str] | None, sentence: str) -> bool:
+    """Whether the sentence states an instrument's end (`ENDED`); given `numbers`, of an instrument it names by
+    one of them (a successor's sentence on another act it repeals is not about the one asked)."""
+    return bool(ENDED.search(sentence)) and (numbers is None or bool(numbers & instrument_numbers(sentence)))
 
 
 TRANSPOSED = re.compile(r"\bdirective\b", re.I)
@@ -883,7 +888,7 @@ def _to_be_transposed(doc_id: str, ctx: EngineContext) -> bool:
     ("Directive (EU) 2023/970"): its Yes does not say that a named member state's law already requires it
     ("Does the Netherlands already require employers to publish pay ranges?", where only a bill is)."""
     doc = ctx.catalog.get(doc_id)
-    return doc is not None and bool(TRANSPOSED.search(f"{doc.title} {doc.instrument}"))
+    return doc is not None and bool(TRANSPOSED.search(instrument_text(doc)))
 
 
 def _worded(verdict: Claim, word: str) -> Claim:

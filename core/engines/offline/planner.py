@@ -27,7 +27,7 @@ from core.domain.plan import (
 from core.engines.base import EngineContext, PlanResult
 from core.engines.offline.recall import Unplanned, unplanned
 from core.engines.offline.relevance import subject_treated
-from core.engines.offline.sources import INSTRUMENT_NUMBER
+from core.engines.offline.sources import instrument_numbers, instrument_text
 from core.engines.offline.verdicts import asked_change
 from core.engines.text import (
     STOPWORDS,
@@ -267,9 +267,9 @@ def named_documents(question: str, catalog: Catalog) -> list[str]:
         ]
         if doc.citation:
             names.extend(p.strip() for p in re.split(r"[;,]", doc.citation) if len(p.strip()) > 6)
-        if any(occurrences(n, question) for n in names if n) or set(
-            INSTRUMENT_NUMBER.findall(f"{doc.title} {doc.instrument}")
-        ) & set(INSTRUMENT_NUMBER.findall(question)):
+        if any(occurrences(n, question) for n in names if n) or (
+            instrument_numbers(instrument_text(doc)) & instrument_numbers(question)
+        ):
             out.append(doc.id)
     return out
 

@@ -4,14 +4,16 @@ the as-of date, and the metadata sentences (applicability, polarity) drawn from 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
-from core.domain.answer import Answer
+from core.domain.answer import Answer, Quote
 from core.domain.documents import DocStatus, DocumentMeta
 from core.domain.figures import format_date
+from core.domain.instructions import has_instructions
 from core.domain.plan import ResearchPlan
 from core.domain.records import Citation
 from core.engines.base import DraftResult, EngineContext, Usage
+from core.engines.text import sentences
 
 YEAR = re.compile(r"(?<![/\d.-])(?:19|20)\d\d(?![/\d])")
 """A year on its own ("in 2025", "October 2025"), not the number of an act ("Regulation 2024/1624")."""
@@ -40,6 +42,25 @@ def doc_chunks(doc_id: str, ctx: EngineContext) -> Iterator[tuple[str, str]]:
     while (chunk := ctx.chunk(f"{doc_id}#{index}")) is not None:
         yield chunk.chunk_id, chunk.text
         index += 1
+
+
+def first_sentence(doc_id: str, ctx: EngineContext, wanted: Callable[[str], bool]) -> Quote | None:
+    """The document's first sentence, in passage order, that `wanted` accepts and that instructs no one."""
+    for chunk_id, text in doc_chunks(doc_id, ctx):
+        said = next((s for s in sentences(text) if wanted(s) and not has_instructions(s)), None)
+        if said is not None:
+            return Quote(doc_id=doc_id, chunk_id=chunk_id, quote=said)
+    return None
+
+
+def instrument_text(doc: DocumentMeta) -> str:
+    """What the document says it is: its title and instrument ("Directive (EU) 2023/970 on pay transparency")."""
+    return f"{doc.title} {doc.instrument}"
+
+
+def instrument_numbers(text: str) -> set[str]:
+    """The instrument numbers a text states (`INSTRUMENT_NUMBER`: "2008/48", "596/2014")."""
+    return set(INSTRUMENT_NUMBER.findall(text))
 
 
 def own_name(doc: DocumentMeta) -> str:

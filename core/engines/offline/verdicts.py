@@ -22,7 +22,7 @@ from core.domain.plan import ANY_JURISDICTION, PlanItem, ResearchPlan
 from core.engines.base import EngineContext
 from core.engines.offline.ranking import Candidate
 from core.engines.offline.relevance import min_relevance, said_terms, subject_terms
-from core.engines.offline.sources import doc_chunks, own_name, short_name
+from core.engines.offline.sources import doc_chunks, first_sentence, own_name, short_name
 from core.engines.text import is_anaphoric, sentences, term_set, trailing_yes_no
 
 CHANGE_STEMS = (
@@ -210,19 +210,15 @@ def proposed_verdict(
     for doc in ctx.catalog.all():
         if doc.jurisdiction not in codes or ctx.catalog.status_at(doc.id, ctx.as_of) != DocStatus.proposed:
             continue
-        for chunk_id, text in doc_chunks(doc.id, ctx):
-            said = next(
-                (s for s in sentences(text) if grounded(s) and not is_anaphoric(s) and not has_instructions(s)), None
-            )
-            if said is None:
-                continue
-            quote = Quote(doc_id=doc.id, chunk_id=chunk_id, quote=said)
-            stated, quotes = _beside_rule(
-                pending_lead(doc, DocStatus.proposed),
-                quote,
-                _rule_in_force(cands, doc.jurisdiction, ctx, said),
-            )
-            return Claim(text=stated, plan_item_ids=(item.id,), kind="verdict", citations=quotes)
+        quote = first_sentence(doc.id, ctx, lambda s: grounded(s) and not is_anaphoric(s))
+        if quote is None:
+            continue
+        stated, quotes = _beside_rule(
+            pending_lead(doc, DocStatus.proposed),
+            quote,
+            _rule_in_force(cands, doc.jurisdiction, ctx, quote.quote),
+        )
+        return Claim(text=stated, plan_item_ids=(item.id,), kind="verdict", citations=quotes)
     return None
 
 
