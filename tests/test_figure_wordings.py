@@ -23,6 +23,10 @@ AMOUNTS = [
     ("more than 25 per cent", (), ("percent", 25.0, ">"), "gt 25%"),
     ("at least 25%", (), ("percent", 25.0, ">="), "ge 25%"),
     ("up to GBP 800", ("GB",), ("GBP", 800.0, "<="), "le gbp 800"),
+    # a negated bound is read whole, not as its last words ("less than", "exceeding")
+    ("not less than GBP 36 million", ("GB",), ("GBP", 36e6, ">="), "ge gbp 36000000"),
+    ("not exceeding EUR 5,000", (), ("EUR", 5000.0, "<="), "le eur 5000"),
+    ("no more than 10%", (), ("percent", 10.0, "<="), "le 10%"),
 ]
 
 

@@ -274,9 +274,10 @@ def figures(text: str, hint: Iterable[str] = ()) -> list[Figure]:
         after = text[m.end() : m.end() + 24]
         comparator = None
         start, end = m.start(), m.end()
-        for rx, cmp in _CMP_BEFORE:
-            if found := rx.search(before):
-                comparator, start = cmp, window + found.start()
+        said = [(found.start(), cmp) for rx, cmp in _CMP_BEFORE if (found := rx.search(before))]
+        if said:  # the longest wording decides: "not less than" is at least, "not exceeding" at most
+            at, comparator = min(said, key=lambda s: s[0])
+            start = window + at
         for rx, cmp in _CMP_AFTER:
             if found := rx.search(after):
                 comparator, end = cmp, m.end() + found.end()

@@ -15,7 +15,7 @@ from functools import lru_cache
 
 import pysbd
 
-from core.domain.figures import counts
+from core.domain.figures import counted_nouns, counts, date_spans, figures, period_lengths
 
 STOPWORDS = frozenset(
     [
@@ -372,6 +372,75 @@ def questions_on_facts(question: str) -> list[str]:
     if len(parts) < 2 or YES_NO.search(parts[0]) or parts[0].rstrip().endswith("?"):
         return []
     return [p for p in parts[1:] if p.rstrip().endswith("?") and YES_NO.search(p)]
+
+
+def facts_set_out(question: str) -> str:
+    """The statements a question makes besides its questions ("Our subsidiary has 120 employees."), when it opens
+    with one; empty otherwise."""
+    parts = _question_sentences(question)
+    if len(parts) < 2 or YES_NO.search(parts[0]) or parts[0].rstrip().endswith("?"):
+        return ""
+    return " ".join(p for p in parts if not p.rstrip().endswith("?"))
+
+
+def questions_asked(question: str) -> str:
+    """The question without the facts it sets out before asking (`facts_set_out`): what a yes or no answers."""
+    statements = facts_set_out(question)
+    if not statements:
+        return question
+    return " ".join(p for p in _question_sentences(question) if p.rstrip().endswith("?"))
+
+
+FACT_SUBJECT = re.compile(
+    r"^\W*(?:(?:we|i)\s+(?:are|am|run|operate|own|manage)\s+)?(?:our|my|a|an|the|their|this|one)\s+"
+    r"(?P<phrase>(?:[\w-]+\s+){0,3}?[\w-]+?)(?:['\u2019]s)?\s+(?=(?:of|in|at|with|from|for|based|that|which|who|"
+    r"whose|is|are|was|were|has|have|had|will|would|and|\w+s|\w+ed)\b)",
+    re.I,
+)
+"""The noun phrase a statement of facts opens with ("Our Canadian retailer sells toys.", "We run a business in
+Ireland."): who the facts are about."""
+REFERS_BACK = re.compile(
+    r"^\W*(?:must|does|do|did|is|are|was|has|have|can|could|should|will|would|may|need|shall)\s+(?:it|we|they|"
+    r"she|he|i)\b",
+    re.I,
+)
+"""A yes/no asked of the facts' subject by a pronoun ("Must it report ...?", "Is she protected ...?")."""
+
+
+def referred_subject(question: str) -> str | None:
+    """The noun the question's yes/no refers back to by a pronoun: the head of the noun phrase its facts open with
+    ("Our Canadian retailer sells toys. Must it report ...?": retailer). A rule answers it only if it names that
+    subject: "A manufacturer or importer must report ..." says nothing of a retailer. None when the yes/no names its
+    own subject ("Is her dismissal unfair?") or the facts open with no noun ("We import cotton goods ...")."""
+    asked = yes_no_sentence(question)
+    statements = facts_set_out(question)
+    if not asked or not statements or not REFERS_BACK.match(asked):
+        return None
+    m = FACT_SUBJECT.match(statements)
+    return terms(m.group("phrase"))[-1] if m and terms(m.group("phrase")) else None
+
+
+VAGUE_SIZE = re.compile(
+    r"\b(?:small|smaller|large|larger|micro|medium[- ]sized|mid-sized|tiny|few|big|bigger|major|minor|modest)\b", re.I
+)
+"""Words that size a subject without a number ("a small firm"): a rule's threshold would have to be held against
+them."""
+
+
+def measures_facts(statements: str) -> bool:
+    """Whether facts a question sets out state something a rule's figure, threshold, date or period would have to
+    be held against (an amount, a count, a date or year, a period, or a size in words). Facts that only say who
+    and where ("Our company is established in Germany.") the plan takes in as the question's places and subject,
+    so its yes or no is asked of the rules as any other is."""
+    return bool(
+        figures(statements)
+        or counts(statements)
+        or counted_nouns(statements)
+        or date_spans(statements, month_year=True)
+        or period_lengths(statements)
+        or re.search(r"\b(?:19|20)\d\d\b", statements)
+        or VAGUE_SIZE.search(statements)
+    )
 
 
 OWN_COUNT = re.compile(

@@ -2037,6 +2037,75 @@ def test_a_yes_on_the_facts_applies_a_rules_headcount_to_the_one_the_question_gi
         assert any("does not apply them to those facts" in g.text for g in r.answer.gaps)
 
 
+WHISTLE_RULES = [
+    "Section 12 of the Ruritanian Labour Code protects employees in the private sector against retaliation for "
+    "reporting wrongdoing.",
+    "Dismissal because of a protected report is automatically unfair.",
+    "No cap applies to compensation for an unfair dismissal after a protected report.",
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "rules", "said"),
+    [
+        # facts that say only who and where: the yes/no is asked of the rules, of the subject they describe
+        (
+            "An employee of ours in Ireland reported fraud to a state agency. Is she protected from retaliation?",
+            WHISTLE_RULES,
+            {"*": "yes"},
+        ),
+        # a rule naming another subject says nothing of the one the facts describe
+        (
+            "Our Irish retailer sells toys. Is it protected from retaliation?",
+            WHISTLE_RULES,
+            {},
+        ),
+        # each yes/no part is read from the asked sentence, not merged with the facts before it (one "No" from the
+        # cap sentence answered both parts)
+        (
+            "An employee in Ireland was dismissed after reporting fraud. Is her dismissal unfair, is the compensation "
+            "capped, and how long does she have to bring a claim?",
+            WHISTLE_RULES,
+            {"1": "yes", "2": "no"},
+        ),
+        # a rule that speaks to it binds only above a size the facts do not give
+        (
+            "Our company is established in Ireland. Must it set up an internal reporting channel?",
+            ["Private sector companies with 50 or more employees must set up an internal reporting channel."],
+            {},
+        ),
+        (
+            "Our company is established in Ireland. Must it set up an internal reporting channel?",
+            ["Large companies must set up an internal reporting channel."],
+            {},
+        ),
+        # a size the facts give in words, not in figures, is the analyst's to hold against the rule
+        (
+            "We are a small company in Ireland. Must our company set up an internal reporting channel?",
+            ["Every company must set up an internal reporting channel."],
+            {},
+        ),
+        (
+            "Our company is established in Ireland. Must it set up an internal reporting channel?",
+            ["Every company must set up an internal reporting channel."],
+            {"*": "yes"},
+        ),
+    ],
+)
+def test_a_yes_no_on_facts_that_say_only_who_and_where_is_asked_of_the_rules(
+    tmp_path: Path, question: str, rules: list[str], said: dict[str, str]
+) -> None:
+    """Facts that say who and where ("An employee of ours in Ireland reported fraud ...") got no verdict at all: the
+    rule engine left every yes/no after a statement to the analyst. They are the question's place and subject, as
+    in any yes/no; the verdict must rest on a rule naming the subject the yes/no refers back to, and none is given
+    where the rule holds only above a size the facts do not state, or the facts state a size."""
+    doc = plain_doc("xy-ie-protected", "Ruritanian protected disclosures summary", "IE", date(2020, 1, 1))
+    r = run(workbench_on(tmp_path, [(doc, rules)]), question)
+    assert verdict_words(r.answer.verdict) == said
+    if not said:
+        assert any("does not apply them to those facts" in g.text for g in r.answer.gaps)
+
+
 @pytest.mark.parametrize(
     ("instrument", "said"), [("Directive (EU) 2099/1", {}), ("Regulation (EU) 2099/1", {"*": "yes"})]
 )

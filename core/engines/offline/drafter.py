@@ -11,7 +11,7 @@ from functools import partial
 
 from core.domain.answer import Answer, Claim, Gap, Quote, gap_for, open_part, sourced_verdict
 from core.domain.documents import DocStatus, Hit
-from core.domain.figures import dates, days_of_year, figures, frequencies, period_lengths, period_sides
+from core.domain.figures import counts, dates, days_of_year, figures, frequencies, period_lengths, period_sides
 from core.domain.gazetteer import is_place_name, jurisdiction_name, occurrences, same_jurisdiction
 from core.domain.instructions import has_instructions
 from core.domain.plan import Aspect, PlanItem, ResearchPlan
@@ -49,9 +49,14 @@ from core.engines.offline.verdicts import (
 from core.engines.text import (
     CLAUSE_SPLIT,
     EITHER_OR,
+    VAGUE_SIZE,
     YES_NO,
+    facts_set_out,
     is_anaphoric,
     kinds,
+    measures_facts,
+    questions_asked,
+    referred_subject,
     rival_kind,
     sentences,
     term_set,
@@ -287,12 +292,20 @@ def _verdict(
     per jurisdiction when asked for each; else one, or one per part of a question that asks two things ("must X
     ..., and must Y ...?"), in the order asked, each from the sentence that speaks to that part among those any
     item's retrieval found (`pool`, else `cands`)."""
-    question = plan.question
+    question = questions_asked(plan.question)  # "An employee was dismissed ... . Is it unfair, is ... capped?"
     if plan.verdict_on_facts:  # the rules are quoted; whether they hold on the question's own facts is open,
         grounds = _grounds(plan)  # unless a rule's headcount decides it
-        return on_headcount(
+        counted = on_headcount(
             item, plan, pool or cands, lambda c: grounds.by(c.text, _source_name(c, ctx)), ctx, _named(plan)
         )
+        statements = facts_set_out(plan.question)
+        if counted is not None or not statements or measures_facts(statements) or _sized(plan, pool or cands, ctx):
+            return counted  # a size, amount or date the facts give is the analyst's to hold against the rules
+        # the facts say only who and where: the yes/no is asked of the rules, of the subject they describe
+        subject = referred_subject(plan.question)
+        if subject:
+            cands = [c for c in cands if said_terms({subject}, c.text)]
+            pool = [c for c in pool if said_terms({subject}, c.text)]
     if ASKED_NEGATED.search(CONDITION_CLAUSE.sub("", _yes_no_part(plan))):
         return None  # "Is it true that a consumer cannot withdraw ...?": a Yes or No to a negated question is misread
     ended = _ended(item, plan, ctx, plan.named_doc_ids)
@@ -365,6 +378,30 @@ def _verdict(
         kind="verdict",
         citations=tuple(dict.fromkeys(q for c in claims for q in c.citations)),
         history=any(c.history for c in claims),
+    )
+
+
+SANCTION = re.compile(r"\b(?:fines?|fined|penalt\w*|sanction\w*|imprison\w*|prison|punish\w*|damages)\b", re.I)
+"""Wording of a sanction: the amount it bounds ("a fine of up to EUR 50,000") is what a breach costs, not a size
+of whom a rule binds."""
+
+
+def _sized(plan: ResearchPlan, pool: Sequence[Candidate], ctx: EngineContext) -> bool:
+    """Whether a sentence that speaks to the yes/no bounds whom it binds by a size the question does not ask about:
+    a count or an amount ("50 or more workers", "a turnover of at least GBP 36 million") or a size in words ("large
+    businesses"). Facts that say only who and where ("Our company is established in Spain.") do not show that such
+    a rule holds for them, so no sentence grounds a yes or no."""
+    grounds = _grounds(plan)
+    if grounds.dated:
+        return False
+    return any(
+        (
+            counts(c.text)
+            or (any(f.comparator for f in figures(c.text)) and not SANCTION.search(c.text))
+            or VAGUE_SIZE.search(c.text)
+        )
+        and grounds.by(c.text, _source_name(c, ctx))
+        for c in pool
     )
 
 
