@@ -2037,6 +2037,66 @@ def test_a_yes_on_the_facts_applies_a_rules_headcount_to_the_one_the_question_gi
         assert any("does not apply them to those facts" in g.text for g in r.answer.gaps)
 
 
+SLAVERY_RULES = [
+    "Section 9 of the Ruritanian Supply Chains Act requires large businesses to publish a slavery statement each "
+    "financial year.",
+    "It is a transparency duty only.",
+    "The duty applies to a commercial organisation that supplies goods or services and has a total turnover of not "
+    "less than GBP 36 million.",
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "yes"),
+    [
+        (
+            "Our group sells goods in the UK and has a turnover of GBP 50 million. Must it publish a slavery statement?",
+            True,
+        ),
+        (
+            "Our group sells goods in the UK and has a turnover of GBP 20 million. Must it publish a slavery statement?",
+            False,
+        ),
+        (
+            "Our group sells goods in the UK and has a turnover of EUR 50 million. Must it publish a slavery statement?",
+            False,
+        ),
+        (
+            "Our group sells goods in the UK and has a balance sheet total of GBP 50 million. Must it publish a slavery "
+            "statement?",
+            False,
+        ),
+        (
+            "Our group sells goods in the UK and has a turnover of GBP 50 million. Is it exempt from publishing a "
+            "slavery statement?",
+            False,
+        ),
+        (
+            "Our UK group has a turnover of GBP 50 million. Must a supplier of it publish a slavery statement?",
+            False,
+        ),
+    ],
+)
+def test_a_yes_on_the_facts_applies_a_rules_amount_to_the_one_the_question_gives(
+    tmp_path: Path, question: str, yes: bool
+) -> None:
+    """An amount the question gives of its subject ("a turnover of GBP 50 million") is held against a rule's bound
+    on the same measure in the same currency ("a total turnover of not less than GBP 36 million", whose duty the
+    sentence names by reference to the one before it): Yes when the bound admits it, and asked whether the rule
+    binds the subject. Below the bound, in another currency, on another measure ("balance sheet total"), asked
+    whether it is exempt or about someone else: no verdict, disclosed."""
+    doc = plain_doc("xy-gb-slavery", "Ruritanian supply chains act summary", "GB", date(2016, 3, 31))
+    r = run(workbench_on(tmp_path, [(doc, SLAVERY_RULES)]), question)
+    if yes:
+        assert r.answer.verdict is not None
+        assert (
+            r.answer.verdict.text == f"Yes, for the turnover of GBP 50 million the question states: {SLAVERY_RULES[2]}"
+        )
+    else:
+        assert r.answer.verdict is None
+        assert any("does not apply them to those facts" in g.text for g in r.answer.gaps)
+
+
 WHISTLE_RULES = [
     "Section 12 of the Ruritanian Labour Code protects employees in the private sector against retaliation for "
     "reporting wrongdoing.",

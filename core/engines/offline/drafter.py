@@ -296,7 +296,7 @@ def _verdict(
     if plan.verdict_on_facts:  # the rules are quoted; whether they hold on the question's own facts is open,
         grounds = _grounds(plan)  # unless a rule's headcount decides it
         counted = on_headcount(
-            item, plan, pool or cands, lambda c: grounds.by(c.text, _source_name(c, ctx)), ctx, _named(plan)
+            item, plan, pool or cands, lambda c, text: grounds.by(text, _source_name(c, ctx)), ctx, _named(plan)
         )
         statements = facts_set_out(plan.question)
         if counted is not None or not statements or measures_facts(statements) or _sized(plan, pool or cands, ctx):

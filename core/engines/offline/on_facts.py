@@ -10,13 +10,13 @@ import re
 from collections.abc import Callable, Sequence
 
 from core.domain.answer import Claim, counted_verdict
-from core.domain.figures import counted_bounds, counted_nouns, dates, figures
+from core.domain.figures import Figure, counted_bounds, counted_nouns, counts, dates, figures, within
 from core.domain.gazetteer import same_jurisdiction
 from core.domain.plan import PlanItem, ResearchPlan
 from core.engines.base import EngineContext
 from core.engines.offline.ranking import DUTY, Candidate
 from core.engines.offline.sources import NEGATION
-from core.engines.text import term_set, yes_no_sentence
+from core.engines.text import STOPWORDS, same_sentence, sentences, term_set, terms, yes_no_sentence
 
 HEADCOUNT = term_set("employee employees worker workers staff person persons people employed personnel")
 """Nouns that count the people a business employs: "120 employees" is measured against "50 or more workers"."""
@@ -42,6 +42,20 @@ ASKS_OTHERWISE = re.compile(
 ...?", "Is it free to skip ...?"): a rule that binds the subject answers that No, or not at all."""
 
 
+def _asked_of_subject(question: str, stated_in: str) -> bool:
+    """Whether the question's yes/no asks whether a rule binds or covers the subject the facts measure: it states
+    the measure itself, or refers back to the subject by a pronoun or a definite noun the facts use, and asks a
+    duty, not the reverse ("Is it exempt from ...?")."""
+    asked = yes_no_sentence(question) or question
+    if not ASKS_DUTY.search(asked) or ASKS_OTHERWISE.search(asked):
+        return False
+    if stated_in in asked:
+        return True
+    m = ASKED_OF.match(asked)
+    before = question[: question.find(asked)] if asked in question else ""
+    return bool(m and (m.group("back") or term_set(m.group("noun")) & term_set(before)))
+
+
 def headcount(question: str) -> tuple[float, str] | None:
     """The one headcount the question gives of the subject its yes or no asks about, with its noun; None when it
     gives none or several, when the yes/no part asks about someone else ("A French company has 80 employees.
@@ -51,15 +65,51 @@ def headcount(question: str) -> tuple[float, str] | None:
     if len({n for n, _ in found}) != 1:
         return None
     asked = yes_no_sentence(question) or question
-    if not ASKS_DUTY.search(asked) or ASKS_OTHERWISE.search(asked):
+    stated = asked if counted_nouns(asked) else ""
+    return next(iter(found)) if _asked_of_subject(question, stated or "\0") else None
+
+
+MEASURE_LEAD = re.compile(r"\b(?:a|an|the|has|have|had|having|with|its|their|our|whose|and|is|are)\s", re.I)
+"""Words that end the run before what an amount measures ("has a | total turnover of", "with | gross receipts of")."""
+
+
+def _measure_phrase(text: str, figure: Figure) -> str:
+    """The words just before an amount that say what it measures ("total turnover of")."""
+    window = text[max(0, figure.start - 60) : figure.start]
+    leads = list(MEASURE_LEAD.finditer(window))
+    return " ".join(window[leads[-1].end() if leads else 0 :].split())
+
+
+def _measured(text: str, figure: Figure) -> str | None:
+    """The head word of what an amount measures ("turnover" in "a total turnover of"; "total" in "a balance sheet
+    total of")."""
+    words = [w for w in terms(_measure_phrase(text, figure)) if w not in STOPWORDS]
+    return words[-1] if words else None
+
+
+def own_amount(question: str) -> tuple[Figure, str, str] | None:
+    """The one amount the question gives of the subject its yes or no asks about ("Our group has a turnover of GBP
+    50 million."), with the head word of what it measures and its wording; None when it gives none, several, a
+    bound ("more than GBP 50 million") or a share, or when the yes/no asks something else of it."""
+    found = [f for f in figures(question) if f.unit != "percent"]
+    if len(found) != 1 or found[0].comparator is not None:
         return None
-    if counted_nouns(asked):
-        return next(iter(found))
-    m = ASKED_OF.match(asked)
-    before = question[: question.find(asked)] if asked in question else ""
-    if m and (m.group("back") or term_set(m.group("noun")) & term_set(before)):
-        return next(iter(found))
-    return None
+    amount = found[0]
+    measured = _measured(question, amount)
+    said = f"{_measure_phrase(question, amount)} {amount.text}"
+    if not measured or not _asked_of_subject(question, amount.text):
+        return None
+    return amount, measured, said
+
+
+def _amount_bounds(sentence: str, amount: Figure, measured: str) -> list[Figure]:
+    """The sentence's bounds in the amount's unit on what the question's amount measures (the same head word
+    before each: "a total turnover of not less than GBP 36 million" for "a turnover of GBP 50 million")."""
+    return [
+        f
+        for f in figures(sentence)
+        if f.unit == amount.unit and f.comparator is not None and _measured(sentence, f) == measured
+    ]
 
 
 def _counts_people(noun: str, sentence: str) -> bool:
@@ -71,11 +121,39 @@ def _counts_people(noun: str, sentence: str) -> bool:
     return bool(after and term_set(after.group(1)) & HEADCOUNT)
 
 
+THE_DUTY = re.compile(r"^\W*(?:the|this|that|these|those)\s+(?:duty|duties|obligations?|requirements?|rules?)\b", re.I)
+"""A rule sentence naming its duty by reference to the sentence before it ("The duty applies to a commercial
+organisation ... with a total turnover of not less than GBP 36 million.")."""
+
+
+def _without_figures(sentence: str) -> str:
+    """The sentence without its figures and their comparator words: "not less than GBP 36 million" negates
+    nothing."""
+    for f in sorted(figures(sentence), key=lambda f: -f.start):
+        sentence = sentence[: f.start] + " " + sentence[f.end :]
+    return sentence
+
+
+REFERRED_WITHIN = 3
+"""Sentences before one naming "the duty" where the duty it refers to may be stated."""
+
+
+def _named_before(c: Candidate, speaks: Callable[[Candidate, str], bool], ctx: EngineContext) -> bool:
+    """Whether a sentence that names its duty by reference (`THE_DUTY`) follows, within REFERRED_WITHIN sentences
+    of its document, one that speaks to the question: that is the duty it sets the bound of."""
+    if not THE_DUTY.match(c.text):
+        return False
+    sents = sentences(ctx.doc_text(c.doc_id))
+    first = c.quotes[0].quote
+    at = next((i for i, s in enumerate(sents) if same_sentence(s, first)), None)
+    return bool(at) and any(speaks(c, before) for before in sents[max(0, at - REFERRED_WITHIN) : at])
+
+
 def on_headcount(
     item: PlanItem,
     plan: ResearchPlan,
     pool: Sequence[Candidate],
-    speaks: Callable[[Candidate], bool],
+    speaks: Callable[[Candidate, str], bool],
     ctx: EngineContext,
     named: Sequence[str] = (),
 ) -> Claim | None:
@@ -83,25 +161,40 @@ def on_headcount(
     speaks to the question (`speaks`), binds or covers a headcount whose bound admits the question's, and states
     nothing else the facts would have to meet: no negation or limit ("only", "exempt"), no amount, no date after
     the as-of date, not history. None otherwise."""
-    count = headcount(plan.question)
-    if count is None:
-        return None
-    n, noun = count
+    count, amount = headcount(plan.question), own_amount(plan.question)
+    if (count is None) == (amount is None):
+        return None  # no measure of the subject, or two to hold against one rule
     codes = plan.answer_codes()
     ranked = sorted(
         (c for c in pool if not c.history and any(same_jurisdiction(code, c.jurisdiction) for code in codes)),
         key=lambda c: (not any(same_jurisdiction(j, c.jurisdiction) for j in named), -c.score),
     )
     for c in ranked:
-        if NEGATION.search(c.text) or figures(c.text) or any(d > ctx.as_of for d in dates(c.text)):
+        if NEGATION.search(_without_figures(c.text)) or any(d > ctx.as_of for d in dates(c.text)):
             continue
-        if not (DUTY.search(c.text) or COVERS.search(c.text)) or not speaks(c):
+        if not (DUTY.search(c.text) or COVERS.search(c.text)) or not (
+            speaks(c, c.text) or _named_before(c, speaks, ctx)
+        ):
             continue
-        bounds = [(lo, hi) for lo, hi, what in counted_bounds(c.text) if _counts_people(what, c.text)]
-        if any(lo <= n <= hi for lo, hi in bounds):
+        if count is not None:
+            n, noun = count
+            bounds = [(lo, hi) for lo, hi, what in counted_bounds(c.text) if _counts_people(what, c.text)]
+            holds = not figures(c.text) and any(lo <= n <= hi for lo, hi in bounds)
+            stated = f"{n:,.0f} {noun}"
+        elif amount is not None:
+            figure, measured, stated = amount
+            bounds_on = _amount_bounds(c.text, figure, measured)
+            # every figure of the rule is a bound on what the question measures, and none counts people
+            holds = (
+                bool(bounds_on)
+                and len(bounds_on) == len(figures(c.text))
+                and not counts(c.text)
+                and within(figure.value, figure.unit, bounds_on)
+            )
+        if holds:
             said = " ".join(q.quote for q in c.quotes)
             return Claim(
-                text=counted_verdict("Yes", f"{n:,.0f} {noun}", said),
+                text=counted_verdict("Yes", stated, said),
                 plan_item_ids=(item.id,),
                 citations=c.quotes,
                 kind="verdict",
