@@ -145,8 +145,8 @@ def _named_before(c: Candidate, speaks: Callable[[Candidate, str], bool], ctx: E
         return False
     sents = sentences(ctx.doc_text(c.doc_id))
     first = c.quotes[0].quote
-    at = next((i for i, s in enumerate(sents) if same_sentence(s, first)), None)
-    return bool(at) and any(speaks(c, before) for before in sents[max(0, at - REFERRED_WITHIN) : at])
+    at = next((i for i, s in enumerate(sents) if same_sentence(s, first)), 0)
+    return any(speaks(c, before) for before in sents[max(0, at - REFERRED_WITHIN) : at])
 
 
 def on_headcount(
