@@ -93,7 +93,8 @@ class PlacesRead:
 @lru_cache(maxsize=4096)
 def _name_re(name: str) -> re.Pattern[str]:
     code = name == name.upper() and any(c.isalpha() for c in name)
-    return re.compile(r"(?<![\w-])" + re.escape(name) + r"(?:['\u2019]s)?(?![\w-])", 0 if code else re.I)
+    # a compound adjective names the place ("EU-listed", "UK-based"); a code joined to another ("US-NY") does not
+    return re.compile(r"(?<![\w-])" + re.escape(name) + r"(?:['\u2019]s)?(?!\w|-[^a-z])", 0 if code else re.I)
 
 
 def occurrences(name: str, text: str) -> list[tuple[int, int]]:

@@ -112,6 +112,14 @@ def test_codes_match_in_capitals_and_names_in_any_case() -> None:
     assert places("Tell us what applies to packaged goods.") == []
 
 
+def test_a_place_in_a_compound_adjective_is_named_and_a_joined_code_is_not() -> None:
+    # "our EU-listed company" got an empty plan: a hyphen after the name hid it
+    assert occurrences("EU", "A director of our EU-listed company") == [(18, 20)]
+    assert occurrences("Germany", "a Germany-based bank") == [(2, 9)]
+    assert occurrences("US", "filed under US-NY") == []
+    assert occurrences("EU", "non-EU firms") == []
+
+
 def test_uk_and_gb_name_one_jurisdiction_and_both_are_retrieved(wb: Workbench) -> None:
     assert same_jurisdiction("UK", "GB") and not same_jurisdiction("UK", "US")
     for question in ("What applies in the UK?", "What applies in the United Kingdom?", "And for British firms?"):
