@@ -2037,6 +2037,45 @@ def test_a_yes_on_the_facts_applies_a_rules_headcount_to_the_one_the_question_gi
         assert any("does not apply them to those facts" in g.text for g in r.answer.gaps)
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Do the EU minerals regulation and the US minerals rule cover the same source countries?",
+        "Does the US apply the same source countries as the EU to minerals reporting?",
+        "Our Dutch subsidiary imports tin. Do the EU minerals regulation and the US minerals rule differ on source "
+        "countries?",
+    ],
+)
+def test_whether_two_rules_are_the_same_gets_no_verdict_from_one_of_them(tmp_path: Path, question: str) -> None:
+    """ "Do the EU regulation and the US rule cover the same source countries?" was answered "Yes" from a sentence of
+    the US rule alone: one source says what its rule is, not that another matches it."""
+    eu = plain_doc("xy-eu-minerals", "EU minerals regulation summary", "EU", date(2021, 1, 1))
+    us = plain_doc("xy-us-minerals", "US minerals rule summary", "US", date(2014, 1, 1))
+    corpus = [
+        (
+            eu,
+            ["Importers must carry out due diligence on minerals from conflict-affected and high-risk areas anywhere."],
+        ),
+        (
+            us,
+            [
+                "An issuer must inquire whether its minerals originated in the covered source countries around Ruritania."
+            ],
+        ),
+    ]
+    r = run(workbench_on(tmp_path, corpus), question)
+    assert r.answer.verdict is None
+
+
+def test_whether_one_rule_treats_two_alike_is_still_answered(tmp_path: Path) -> None:
+    doc = plain_doc("xy-us-equal-pay", "US equal pay act summary", "US", date(1963, 6, 10))
+    rule = "An employer must pay women and men the same wage for equal work in the same establishment."
+    r = run(
+        workbench_on(tmp_path, [(doc, [rule])]), "Must a US employer pay a woman the same wage as a man for equal work?"
+    )
+    assert verdict_words(r.answer.verdict) == {"*": "yes"}
+
+
 SLAVERY_RULES = [
     "Section 9 of the Ruritanian Supply Chains Act requires large businesses to publish a slavery statement each "
     "financial year.",

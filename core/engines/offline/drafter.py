@@ -97,6 +97,11 @@ ASKED_NEGATED = re.compile(
 )
 """A yes/no asked in the negative ("cannot withdraw", "does not have to"): a sentence's Yes or No answers the
 positive question, and reading which way it turns for the negated one is a guess; no verdict, the rule quoted."""
+SAME_ASKED = re.compile(r"\b(?:the same|same as|identical|differ\w*|different|alike|equivalent|similar)\b", re.I)
+"""A yes/no asking whether the rules of two places are the same ("Do the EU regulation and the US rule cover the
+same source countries?"): one sentence of one source says what one rule is, not that the other matches it; no
+verdict, the rules quoted side by side. (Within one place a sentence may state both: "MSBs file SARs at USD 2,000
+...; check cashers are not covered"; and "pay a woman the same as a man" asks what one rule says.)"""
 CONDITION_CLAUSE = re.compile(r"\b(?:if|unless|when|where|whether|in case)\b.*$", re.I | re.S)
 """The condition a yes/no sets ("... and face penalties if they don't?"): a negation there is not the question's."""
 SUBJECT_WORDS = 2
@@ -308,6 +313,8 @@ def _verdict(
             pool = [c for c in pool if said_terms({subject}, c.text)]
     if ASKED_NEGATED.search(CONDITION_CLAUSE.sub("", _yes_no_part(plan))):
         return None  # "Is it true that a consumer cannot withdraw ...?": a Yes or No to a negated question is misread
+    if SAME_ASKED.search(_yes_no_part(plan)) and len(plan.jurisdictions) > 1:
+        return None  # whether two places' rules match is read from both, never from one sentence
     ended = _ended(item, plan, ctx, plan.named_doc_ids)
     if ended is not None:
         return ended
