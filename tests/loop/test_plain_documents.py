@@ -2076,6 +2076,29 @@ def test_whether_one_rule_treats_two_alike_is_still_answered(tmp_path: Path) -> 
     assert verdict_words(r.answer.verdict) == {"*": "yes"}
 
 
+@pytest.mark.parametrize(("count", "yes"), [(1500, True), (500, False)])
+def test_a_threshold_named_by_reference_binds_with_the_duty_before_it(tmp_path: Path, count: int, yes: bool) -> None:
+    """ "From 1 January 2024 the threshold fell to at least 1,000 employees in Germany." states no duty and no topic
+    word itself: the law it refers to is in the sentence before ("it applied to such companies ..."), so a
+    company with 1,500 employees gets its Yes, and one with 500 none."""
+    doc = plain_doc("xy-de-chains", "Ruritanian supply chain due diligence act summary", "DE", date(2023, 1, 1))
+    rules = [
+        "The Ruritanian act sets supply chain due diligence duties for large companies.",
+        "From 1 January 2023 it applied to companies that usually employ at least 3,000 employees in Germany.",
+        "From 1 January 2024 the threshold fell to at least 1,000 employees in Germany.",
+    ]
+    question = (
+        f"Our German subsidiary has about {count:,} employees in Germany. Does the German supply chain due diligence "
+        "law apply to it?"
+    )
+    r = run(workbench_on(tmp_path, [(doc, rules)]), question)
+    if yes:
+        assert r.answer.verdict is not None
+        assert r.answer.verdict.text == f"Yes, for the {count:,} employees the question states: {rules[2]}"
+    else:
+        assert r.answer.verdict is None
+
+
 SLAVERY_RULES = [
     "Section 9 of the Ruritanian Supply Chains Act requires large businesses to publish a slavery statement each "
     "financial year.",

@@ -20,7 +20,7 @@ from core.engines.text import STOPWORDS, same_sentence, sentences, term_set, ter
 
 HEADCOUNT = term_set("employee employees worker workers staff person persons people employed personnel")
 """Nouns that count the people a business employs: "120 employees" is measured against "50 or more workers"."""
-COVERS = re.compile(r"\bappl(?:y|ies) to\b", re.I)
+COVERS = re.compile(r"\bappl(?:y|ies|ied) to\b", re.I)
 """Wording by which a rule covers whoever its count admits (`DUTY`: binds them)."""
 ASKED_OF = re.compile(
     r"^\W*(?:must|does|do|did|is|are|has|have|can|could|should|will|would|may|need|shall)\s+"
@@ -121,9 +121,14 @@ def _counts_people(noun: str, sentence: str) -> bool:
     return bool(after and term_set(after.group(1)) & HEADCOUNT)
 
 
-THE_DUTY = re.compile(r"^\W*(?:the|this|that|these|those)\s+(?:duty|duties|obligations?|requirements?|rules?)\b", re.I)
-"""A rule sentence naming its duty by reference to the sentence before it ("The duty applies to a commercial
-organisation ... with a total turnover of not less than GBP 36 million.")."""
+THE_DUTY = re.compile(
+    r"^\W*(?:(?:from|since|as of|with effect from)\s+[^,]{3,30}?,?\s+)?(?:the|this|that|these|those)\s+"
+    r"(?:duty|duties|obligations?|requirements?|rules?|thresholds?)\b",
+    re.I,
+)
+"""A rule sentence naming its duty or threshold by reference to a sentence before it ("The duty applies to a
+commercial organisation ... with a total turnover of not less than GBP 36 million.", "From 1 January 2024 the
+threshold fell to at least 1,000 employees in Germany.")."""
 
 
 def _without_figures(sentence: str) -> str:
@@ -138,15 +143,15 @@ REFERRED_WITHIN = 3
 """Sentences before one naming "the duty" where the duty it refers to may be stated."""
 
 
-def _named_before(c: Candidate, speaks: Callable[[Candidate, str], bool], ctx: EngineContext) -> bool:
-    """Whether a sentence that names its duty by reference (`THE_DUTY`) follows, within REFERRED_WITHIN sentences
-    of its document, one that speaks to the question: that is the duty it sets the bound of."""
+def _referred(c: Candidate, ctx: EngineContext) -> list[str]:
+    """The REFERRED_WITHIN sentences of its document before a sentence that names its duty or threshold by
+    reference (`THE_DUTY`): where that duty is stated. Empty for any other sentence."""
     if not THE_DUTY.match(c.text):
-        return False
+        return []
     sents = sentences(ctx.doc_text(c.doc_id))
     first = c.quotes[0].quote
     at = next((i for i, s in enumerate(sents) if same_sentence(s, first)), 0)
-    return any(speaks(c, before) for before in sents[max(0, at - REFERRED_WITHIN) : at])
+    return sents[max(0, at - REFERRED_WITHIN) : at]
 
 
 def on_headcount(
@@ -172,9 +177,10 @@ def on_headcount(
     for c in ranked:
         if NEGATION.search(_without_figures(c.text)) or any(d > ctx.as_of for d in dates(c.text)):
             continue
-        if not (DUTY.search(c.text) or COVERS.search(c.text)) or not (
-            speaks(c, c.text) or _named_before(c, speaks, ctx)
-        ):
+        before = _referred(c, ctx)  # the duty a sentence refers back to binds and speaks for it
+        if not any(DUTY.search(t) or COVERS.search(t) for t in (c.text, *before)):
+            continue
+        if not any(speaks(c, t) for t in (c.text, *before)):
             continue
         if count is not None:
             n, noun = count
