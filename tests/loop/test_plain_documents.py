@@ -2099,6 +2099,36 @@ def test_a_threshold_named_by_reference_binds_with_the_duty_before_it(tmp_path: 
         assert r.answer.verdict is None
 
 
+@pytest.mark.parametrize(
+    ("count", "as_of", "yes"),
+    [
+        (180, date(2026, 11, 30), True),
+        (100, date(2026, 11, 30), True),
+        (30, date(2026, 11, 30), False),
+        (100, date(2024, 6, 1), False),
+    ],
+)
+def test_a_duty_phased_in_by_size_applies_the_phase_in_force(
+    tmp_path: Path, count: int, as_of: date, yes: bool
+) -> None:
+    """ "The duty was phased in by employer size: employers with 250 or more employees from 2022, ... 50 or more
+    from 2025." binds whom its bounds admit, the duty stated in the sentence before it; a sentence naming a phase
+    still to come at the as-of date gives no Yes."""
+    doc = plain_doc("xy-ie-pay-gap", "Ruritanian gender pay gap information act summary", "IE", date(2021, 7, 13))
+    rules = [
+        "The Ruritanian act requires employers to publish information on their gender pay gap.",
+        "The duty was phased in by employer size: employers with 250 or more employees from 2022, employers with 150 "
+        "or more employees from 2024, and employers with 50 or more employees from 2025.",
+    ]
+    question = f"Our Irish company has {count} employees. Do we have to publish a gender pay gap report?"
+    r = workbench_on(tmp_path, [(doc, rules)]).start(question, as_of=as_of, approve="all")
+    if yes:
+        assert r.answer.verdict is not None
+        assert r.answer.verdict.text == f"Yes, for the {count} employees the question states: {rules[1]}"
+    else:
+        assert r.answer.verdict is None
+
+
 SLAVERY_RULES = [
     "Section 9 of the Ruritanian Supply Chains Act requires large businesses to publish a slavery statement each "
     "financial year.",

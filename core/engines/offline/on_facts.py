@@ -15,7 +15,7 @@ from core.domain.gazetteer import same_jurisdiction
 from core.domain.plan import PlanItem, ResearchPlan
 from core.engines.base import EngineContext
 from core.engines.offline.ranking import DUTY, Candidate
-from core.engines.offline.sources import NEGATION
+from core.engines.offline.sources import NEGATION, YEAR
 from core.engines.text import STOPWORDS, same_sentence, sentences, term_set, terms, yes_no_sentence
 
 HEADCOUNT = term_set("employee employees worker workers staff person persons people employed personnel")
@@ -131,6 +131,15 @@ commercial organisation ... with a total turnover of not less than GBP 36 millio
 threshold fell to at least 1,000 employees in Germany.")."""
 
 
+NAMES_DUTY = re.compile(
+    r"^\W*(?:(?:from|since|as of|with effect from)\s+[^,]{3,30}?,?\s+)?(?:the|this|that)\s+(?:duty|obligation|"
+    r"requirement)\b",
+    re.I,
+)
+"""A sentence on "the duty" binds whom its bounds admit ("The duty was phased in by employer size: employers with
+250 or more employees from 2022, ...")."""
+
+
 def _without_figures(sentence: str) -> str:
     """The sentence without its figures and their comparator words: "not less than GBP 36 million" negates
     nothing."""
@@ -178,7 +187,9 @@ def on_headcount(
         if NEGATION.search(_without_figures(c.text)) or any(d > ctx.as_of for d in dates(c.text)):
             continue
         before = _referred(c, ctx)  # the duty a sentence refers back to binds and speaks for it
-        if not any(DUTY.search(t) or COVERS.search(t) for t in (c.text, *before)):
+        if any(int(y) > ctx.as_of.year for y in YEAR.findall(c.text)):
+            continue  # "employers with 50 or more employees from 2027": a phase still to come
+        if not (NAMES_DUTY.match(c.text) or any(DUTY.search(t) or COVERS.search(t) for t in (c.text, *before))):
             continue
         if not any(speaks(c, t) for t in (c.text, *before)):
             continue
