@@ -2129,6 +2129,23 @@ def test_a_duty_phased_in_by_size_applies_the_phase_in_force(
         assert r.answer.verdict is None
 
 
+def test_a_yes_on_the_facts_asked_of_two_places_is_given_for_the_place_whose_rule_holds(tmp_path: Path) -> None:
+    """Asked of Ireland and Great Britain, an Irish rule's Yes for 200 staff was the answer for both (the British one
+    binds from 250): each place's rule answers for that place alone, and a place none answers stays open."""
+    ie = plain_doc("xy-ie-gap", "Ruritanian pay gap act summary", "IE", date(2021, 7, 13))
+    gb = plain_doc("xy-gb-gap", "Ruritanian pay gap regulations summary", "GB", date(2017, 4, 6))
+    corpus = [
+        (ie, ["Employers with 150 or more employees must publish a gender pay gap report."]),
+        (gb, ["Employers with 250 or more employees must publish a gender pay gap report."]),
+    ]
+    question = "Our group has 200 employees. Must it publish a gender pay gap report in Ireland and in Great Britain?"
+    r = run(workbench_on(tmp_path, corpus), question)
+    assert r.answer.verdict is not None
+    assert verdict_words(r.answer.verdict) == {"IE": "yes"}
+    assert r.answer.verdict.text.startswith("IE: Yes, for the 200 employees the question states: Employers with 150")
+    assert "GB: Open" in r.answer.verdict.text
+
+
 SLAVERY_RULES = [
     "Section 9 of the Ruritanian Supply Chains Act requires large businesses to publish a slavery statement each "
     "financial year.",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from core.domain.answer import Claim, counted_verdict
+from core.domain.answer import Claim, counted_verdict, open_part
 from core.domain.figures import Figure, counted_bounds, counted_nouns, counts, dates, figures, within
 from core.domain.gazetteer import same_jurisdiction
 from core.domain.plan import PlanItem, ResearchPlan
@@ -178,6 +178,72 @@ def on_headcount(
     count, amount = headcount(plan.question), own_amount(plan.question)
     if (count is None) == (amount is None):
         return None  # no measure of the subject, or two to hold against one rule
+    places = {tuple(j.answered_from()): j.code for j in plan.jurisdictions}  # Portugal and the EU: the EU's law
+    if len(places) < 2:
+        return _holding(item, plan, pool, speaks, ctx, plan.answer_codes(), named)
+    # several places asked ("in Ireland, and in Great Britain?"): each place's rule answers for it alone
+    said = {code: _holding(item, plan, pool, speaks, ctx, codes, named) for codes, code in places.items()}
+    found = [v for v in said.values() if v is not None]
+    if not found:
+        return None
+    return Claim(
+        text=" ".join(f"{code}: {v.text}" if v else open_part(f"{code}:", f"for {code}") for code, v in said.items()),
+        plan_item_ids=(item.id,),
+        citations=tuple(q for v in found for q in v.citations),
+        kind="verdict",
+    )
+
+
+def _holding(
+    item: PlanItem,
+    plan: ResearchPlan,
+    pool: Sequence[Candidate],
+    speaks: Callable[[Candidate, str], bool],
+    ctx: EngineContext,
+    codes: Sequence[str],
+    named: Sequence[str],
+) -> Claim | None:
+    """The Yes of `on_headcount` from the sources of these jurisdictions."""
+    count, amount = headcount(plan.question), own_amount(plan.question)
+    ranked = sorted(
+        (c for c in pool if not c.history and any(same_jurisdiction(code, c.jurisdiction) for code in codes)),
+        key=lambda c: (not any(same_jurisdiction(j, c.jurisdiction) for j in named), -c.score),
+    )
+    for c in ranked:
+        if NEGATION.search(_without_figures(c.text)) or any(d > ctx.as_of for d in dates(c.text)):
+            continue
+        before = _referred(c, ctx)  # the duty a sentence refers back to binds and speaks for it
+        if any(int(y) > ctx.as_of.year for y in YEAR.findall(c.text)):
+            continue  # "employers with 50 or more employees from 2027": a phase still to come
+        if not (NAMES_DUTY.match(c.text) or any(DUTY.search(t) or COVERS.search(t) for t in (c.text, *before))):
+            continue
+        if not any(speaks(c, t) for t in (c.text, *before)):
+            continue
+        holds = False
+        if count is not None:
+            n, noun = count
+            bounds = [(lo, hi) for lo, hi, what in counted_bounds(c.text) if _counts_people(what, c.text)]
+            holds = not figures(c.text) and any(lo <= n <= hi for lo, hi in bounds)
+            stated = f"{n:,.0f} {noun}"
+        elif amount is not None:
+            figure, measured, stated = amount
+            bounds_on = _amount_bounds(c.text, figure, measured)
+            # every figure of the rule is a bound on what the question measures, and none counts people
+            holds = (
+                bool(bounds_on)
+                and len(bounds_on) == len(figures(c.text))
+                and not counts(c.text)
+                and within(figure.value, figure.unit, bounds_on)
+            )
+        if holds:
+            said = " ".join(q.quote for q in c.quotes)
+            return Claim(
+                text=counted_verdict("Yes", stated, said),
+                plan_item_ids=(item.id,),
+                citations=c.quotes,
+                kind="verdict",
+            )
+    return None  # no measure of the subject, or two to hold against one rule
     codes = plan.answer_codes()
     ranked = sorted(
         (c for c in pool if not c.history and any(same_jurisdiction(code, c.jurisdiction) for code in codes)),
