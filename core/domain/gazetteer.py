@@ -18,6 +18,7 @@ from functools import lru_cache
 
 from core.domain.documents import Catalog
 from core.domain.world import (
+    Subdivision,
     countries,
     country_codes,
     folded,
@@ -329,7 +330,33 @@ def _subdivision_candidates(
             out.append((start, end, _bare(question[start:end]), sub.code, sub.name))
         else:  # "a Delaware LLC": a company's home, not a place asked about, where the corpus has no law of it
             out.append((start, end, _bare(question[start:end]), sub.country, country_name(sub.country) or sub.country))
+    held = {a: sub for a, sub in _adjective_forms().items() if sub.code in corpus.by_key}
+    for a, sub in held.items():  # "a Californian employer": the state the corpus holds, in its adjective form
+        out.extend(
+            (s, e, question[s:e], sub.code, sub.name) for s, e in occurrences(a, question) if question[s].isupper()
+        )
     return out, unclear
+
+
+@lru_cache(maxsize=1)
+def _adjective_forms() -> dict[str, Subdivision]:
+    """The adjective of each one-word subdivision name that has only one ("Californian", "Texan", "Ontarian"):
+    English forms it by adding -n to a name in -a, replacing a final -s by -n and a final -o by -ian. A form that is
+    a country's name or demonym ("Georgian") is left to the country."""
+    out: dict[str, Subdivision] = {}
+    for name, subs in subdivisions().items():
+        if " " in name or len(name) < 5 or len(subs) != 1:
+            continue
+        form = (
+            name + "n"
+            if name.endswith("a")
+            else name[:-1] + "n"
+            if name.endswith("s")
+            else (name[:-1] + "ian" if name.endswith("o") else "")
+        )
+        if form and form.lower() not in _place_names() and form not in subdivisions():
+            out[form] = subs[0]
+    return out
 
 
 def read_places(question: str, catalog: Catalog) -> PlacesRead:

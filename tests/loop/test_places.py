@@ -112,6 +112,13 @@ def test_codes_match_in_capitals_and_names_in_any_case() -> None:
     assert places("Tell us what applies to packaged goods.") == []
 
 
+def test_a_state_the_corpus_holds_is_named_by_its_adjective() -> None:
+    # "a Californian employer with 20 employees" had no place: the headcount verdict found no source to apply
+    ca = Catalog([DocumentMeta(id="ca-pay", title="California pay scale law", jurisdiction="US-CA")])
+    assert [p[0] for p in places("Must a Californian employer with 20 employees publish pay scales?", ca)] == ["US-CA"]
+    assert [p[0] for p in places("Must a Texan employer publish pay scales?", ca)] == []
+
+
 def test_a_place_in_a_compound_adjective_is_named_and_a_joined_code_is_not() -> None:
     # "our EU-listed company" got an empty plan: a hyphen after the name hid it
     assert occurrences("EU", "A director of our EU-listed company") == [(18, 20)]
