@@ -17,7 +17,7 @@ from core.domain.instructions import has_instructions
 from core.domain.plan import Aspect, PlanItem, ResearchPlan
 from core.domain.records import Deficiency, Evidence
 from core.engines.base import DraftResult, EngineContext
-from core.engines.offline.on_facts import on_headcount
+from core.engines.offline.on_facts import on_measure
 from core.engines.offline.ranking import (
     Candidate,
     also_answers,
@@ -300,7 +300,7 @@ def _verdict(
     question = questions_asked(plan.question)  # "An employee was dismissed ... . Is it unfair, is ... capped?"
     if plan.verdict_on_facts:  # the rules are quoted; whether they hold on the question's own facts is open,
         grounds = _grounds(plan)  # unless a rule's headcount decides it
-        counted = on_headcount(
+        counted = on_measure(
             item, plan, pool or cands, lambda c, text: grounds.by(text, _source_name(c, ctx)), ctx, _named(plan)
         )
         statements = facts_set_out(plan.question)

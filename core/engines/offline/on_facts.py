@@ -1,8 +1,10 @@
-"""A yes or no on the headcount a question gives of its own subject ("Our Irish subsidiary has 120 employees. Does
-it need an internal channel?"): the one fact pattern the rule engine applies a rule to, because the rule states
-it as a bounded count ("employers with 50 or more employees must ...") and nothing else decides it. Only a Yes:
-a count outside one rule's bound does not show that no other rule applies (a sector covered "regardless of the
-number of workers"), so that case stays disclosed as open, as do facts of any other kind."""
+"""A yes or no on a measure a question gives of its own subject: a headcount ("Our Irish subsidiary has 120
+employees. Does it need an internal channel?") or an amount ("Our group has a turnover of GBP 50 million. Must it
+publish a statement?"): the fact patterns the rule engine applies a rule to, because the rule states them as a
+bound ("employers with 50 or more employees must ...", "a total turnover of not less than GBP 36 million") and
+nothing else decides it. Only a Yes: a measure outside one rule's bound does not show that no other rule applies
+(a sector covered "regardless of the number of workers"), so that case stays disclosed as open, as do facts of any
+other kind."""
 
 from __future__ import annotations
 
@@ -163,7 +165,7 @@ def _referred(c: Candidate, ctx: EngineContext) -> list[str]:
     return sents[max(0, at - REFERRED_WITHIN) : at]
 
 
-def on_headcount(
+def on_measure(
     item: PlanItem,
     plan: ResearchPlan,
     pool: Sequence[Candidate],
@@ -172,9 +174,10 @@ def on_headcount(
     named: Sequence[str] = (),
 ) -> Claim | None:
     """ "Yes, for the 120 employees the question states: <rule>" from the best sentence (a named place's first) that
-    speaks to the question (`speaks`), binds or covers a headcount whose bound admits the question's, and states
-    nothing else the facts would have to meet: no negation or limit ("only", "exempt"), no amount, no date after
-    the as-of date, not history. None otherwise."""
+    speaks to the question (`speaks`), binds or covers a headcount or an amount whose bound admits the question's,
+    and states nothing else the facts would have to meet: no negation or limit ("only", "exempt"), no other figure,
+    no date or year after the as-of date, not history. Asked of places answered from different laws, one verdict
+    per place ("IE: Yes, ... GB: Open: ..."). None otherwise."""
     count, amount = headcount(plan.question), own_amount(plan.question)
     if (count is None) == (amount is None):
         return None  # no measure of the subject, or two to hold against one rule
@@ -203,7 +206,7 @@ def _holding(
     codes: Sequence[str],
     named: Sequence[str],
 ) -> Claim | None:
-    """The Yes of `on_headcount` from the sources of these jurisdictions."""
+    """The Yes of `on_measure` from the sources of these jurisdictions."""
     count, amount = headcount(plan.question), own_amount(plan.question)
     ranked = sorted(
         (c for c in pool if not c.history and any(same_jurisdiction(code, c.jurisdiction) for code in codes)),
@@ -220,45 +223,6 @@ def _holding(
         if not any(speaks(c, t) for t in (c.text, *before)):
             continue
         holds = False
-        if count is not None:
-            n, noun = count
-            bounds = [(lo, hi) for lo, hi, what in counted_bounds(c.text) if _counts_people(what, c.text)]
-            holds = not figures(c.text) and any(lo <= n <= hi for lo, hi in bounds)
-            stated = f"{n:,.0f} {noun}"
-        elif amount is not None:
-            figure, measured, stated = amount
-            bounds_on = _amount_bounds(c.text, figure, measured)
-            # every figure of the rule is a bound on what the question measures, and none counts people
-            holds = (
-                bool(bounds_on)
-                and len(bounds_on) == len(figures(c.text))
-                and not counts(c.text)
-                and within(figure.value, figure.unit, bounds_on)
-            )
-        if holds:
-            said = " ".join(q.quote for q in c.quotes)
-            return Claim(
-                text=counted_verdict("Yes", stated, said),
-                plan_item_ids=(item.id,),
-                citations=c.quotes,
-                kind="verdict",
-            )
-    return None  # no measure of the subject, or two to hold against one rule
-    codes = plan.answer_codes()
-    ranked = sorted(
-        (c for c in pool if not c.history and any(same_jurisdiction(code, c.jurisdiction) for code in codes)),
-        key=lambda c: (not any(same_jurisdiction(j, c.jurisdiction) for j in named), -c.score),
-    )
-    for c in ranked:
-        if NEGATION.search(_without_figures(c.text)) or any(d > ctx.as_of for d in dates(c.text)):
-            continue
-        before = _referred(c, ctx)  # the duty a sentence refers back to binds and speaks for it
-        if any(int(y) > ctx.as_of.year for y in YEAR.findall(c.text)):
-            continue  # "employers with 50 or more employees from 2027": a phase still to come
-        if not (NAMES_DUTY.match(c.text) or any(DUTY.search(t) or COVERS.search(t) for t in (c.text, *before))):
-            continue
-        if not any(speaks(c, t) for t in (c.text, *before)):
-            continue
         if count is not None:
             n, noun = count
             bounds = [(lo, hi) for lo, hi, what in counted_bounds(c.text) if _counts_people(what, c.text)]
