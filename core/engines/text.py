@@ -429,9 +429,9 @@ them."""
 
 def measures_facts(statements: str) -> bool:
     """Whether facts a question sets out state something a rule's figure, threshold, date or period would have to
-    be held against (an amount, a count, a date or year, a period, or a size in words). Facts that only say who
-    and where ("Our company is established in Germany.") the plan takes in as the question's places and subject,
-    so its yes or no is asked of the rules as any other is."""
+    be held against (an amount, a count, a date or year, a period, or a size or a time in words). Facts that only
+    say who and where ("Our company is established in Germany.") the plan takes in as the question's places and
+    subject, so its yes or no is asked of the rules as any other is."""
     return bool(
         figures(statements)
         or counts(statements)
@@ -440,7 +440,17 @@ def measures_facts(statements: str) -> bool:
         or period_lengths(statements)
         or re.search(r"\b(?:19|20)\d\d\b", statements)
         or VAGUE_SIZE.search(statements)
+        or WHEN_SAID.search(statements)
     )
+
+
+WHEN_SAID = re.compile(
+    r"\b(?:(?:last|next|this|past|previous|coming)\s+(?:day|week|month|quarter|year|summer|winter|spring|autumn)s?|"
+    r"ago|yesterday|today|tomorrow|recently|soon|already|long|late|early)\b",
+    re.I,
+)
+"""When something happened, said in words ("last week", "two months ago", "recently"): a time a rule's period
+would have to be held against."""
 
 
 OWN_COUNT = re.compile(

@@ -2248,6 +2248,12 @@ WHISTLE_RULES = [
             ["Large companies must set up an internal reporting channel."],
             {},
         ),
+        # a time the facts give in words is the analyst's to hold against a rule's period ("last year" vs 14 days)
+        (
+            "A consumer in Ireland signed a loan agreement last year. Can she withdraw from the loan agreement?",
+            ["A consumer has a right to withdraw from a loan agreement within 14 days."],
+            {},
+        ),
         # a size the facts give in words, not in figures, is the analyst's to hold against the rule
         (
             "We are a small company in Ireland. Must our company set up an internal reporting channel?",
