@@ -2232,10 +2232,16 @@ WHISTLE_RULES = [
         # each yes/no part is read from the asked sentence, not merged with the facts before it (one "No" from the
         # cap sentence answered both parts)
         (
-            "An employee in Ireland was dismissed after reporting fraud. Is her dismissal unfair, is the compensation "
-            "capped, and how long does she have to bring a claim?",
+            "An employee in Ireland was dismissed after reporting fraud. Is a dismissal for a protected report unfair, "
+            "is the compensation capped, and how long is there to bring a claim?",
             WHISTLE_RULES,
             {"1": "yes", "2": "no"},
+        ),
+        # a yes/no that refers back to the facts by a possessive or an object turns on those facts
+        (
+            "An employee in Ireland was dismissed after reporting fraud. Is her dismissal unfair?",
+            WHISTLE_RULES,
+            {},
         ),
         # a rule that speaks to it binds only above a size the facts do not give
         (

@@ -97,6 +97,10 @@ ASKED_NEGATED = re.compile(
 )
 """A yes/no asked in the negative ("cannot withdraw", "does not have to"): a sentence's Yes or No answers the
 positive question, and reading which way it turns for the negated one is a guess; no verdict, the rule quoted."""
+THIRD_PARTY_BACK = re.compile(r"\b(?:her|hers|him|his|them|their|theirs|its)\b", re.I)
+"""A yes/no that refers back to what the facts describe by a possessive or an object ("Is her dismissal unfair?",
+"Can the commission pay her an award?", "Can its goods enter ...?"): whether a rule holds then turns on those facts
+(why she was dismissed, how the goods were made), which no quoted rule settles by itself."""
 SAME_ASKED = re.compile(r"\b(?:the same|same as|identical|differ\w*|different|alike|equivalent|similar)\b", re.I)
 """A yes/no asking whether the rules of two places are the same ("Do the EU regulation and the US rule cover the
 same source countries?"): one sentence of one source says what one rule is, not that the other matches it; no
@@ -306,6 +310,8 @@ def _verdict(
         statements = facts_set_out(plan.question)
         if counted is not None or not statements or measures_facts(statements) or _sized(plan, pool or cands, ctx):
             return counted  # a size, amount or date the facts give is the analyst's to hold against the rules
+        if THIRD_PARTY_BACK.search(_yes_no_part(plan)):
+            return None  # "Can the commission pay her an award?": what her facts make her is the analyst's to judge
         # the facts say only who and where: the yes/no is asked of the rules, of the subject they describe
         subject = referred_subject(plan.question)
         if subject:
