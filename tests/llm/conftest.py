@@ -126,8 +126,9 @@ def llm_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[LoopbackLLM]:
 
 @pytest.fixture
 def llm_settings(llm_server: LoopbackLLM, tmp_path: Path) -> Callable[..., Settings]:
-    """Settings(...) for the loopback model: 2 retries, 10 ms backoff, 50 ms wait cap, 1 s per attempt, 5 s per
-    call, the breaker after 3 calls lost in a row."""
+    """Settings(...) for the loopback model: 2 retries, 10 ms backoff, 50 ms wait cap, 3 s per attempt, 5 s per
+    call, the breaker after 3 calls lost in a row. (At 1 s per attempt a loaded CI machine once timed out a scripted
+    reply, whose retry then found none; the tests on timing set their own.)"""
 
     def make(**overrides: object) -> Settings:
         values: dict[str, object] = {
@@ -136,7 +137,7 @@ def llm_settings(llm_server: LoopbackLLM, tmp_path: Path) -> Callable[..., Setti
             "openai_base_url": llm_server.base_url,
             "openai_api_key": None,
             "llm_model": "loopback-model",
-            "llm_timeout_s": 1.0,
+            "llm_timeout_s": 3.0,
             "llm_max_retries": 2,
             "llm_backoff_s": 0.01,
             "llm_max_wait_s": 0.05,

@@ -303,7 +303,7 @@ def _verdict(
     item's retrieval found (`pool`, else `cands`)."""
     question = questions_asked(plan.question)  # "An employee was dismissed ... . Is it unfair, is ... capped?"
     if plan.verdict_on_facts:  # the rules are quoted; whether they hold on the question's own facts is open,
-        grounds = _grounds(plan)  # unless a rule's headcount decides it
+        grounds = _grounds(plan)  # unless a rule's bound on the headcount or amount they give decides it
         counted = on_measure(
             item, plan, pool or cands, lambda c, text: grounds.by(text, _source_name(c, ctx)), ctx, _named(plan)
         )
