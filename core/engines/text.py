@@ -369,16 +369,21 @@ def questions_on_facts(question: str) -> list[str]:
     employees against a threshold of 50, a Mexican company against an exemption for domestic ones) is for the
     analyst or a model to judge."""
     parts = _question_sentences(question)
-    if len(parts) < 2 or YES_NO.search(parts[0]) or parts[0].rstrip().endswith("?"):
+    if not _opens_with_facts(parts):
         return []
     return [p for p in parts[1:] if p.rstrip().endswith("?") and YES_NO.search(p)]
+
+
+def _opens_with_facts(parts: list[str]) -> bool:
+    """Whether a question's sentences open with a statement and go on to more."""
+    return len(parts) > 1 and not YES_NO.search(parts[0]) and not parts[0].rstrip().endswith("?")
 
 
 def facts_set_out(question: str) -> str:
     """The statements a question makes besides its questions ("Our subsidiary has 120 employees."), when it opens
     with one; empty otherwise."""
     parts = _question_sentences(question)
-    if len(parts) < 2 or YES_NO.search(parts[0]) or parts[0].rstrip().endswith("?"):
+    if not _opens_with_facts(parts):
         return ""
     return " ".join(p for p in parts if not p.rstrip().endswith("?"))
 

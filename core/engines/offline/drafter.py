@@ -308,7 +308,7 @@ def _verdict(
             item, plan, pool or cands, lambda c, text: grounds.by(text, _source_name(c, ctx)), ctx, _named(plan)
         )
         statements = facts_set_out(plan.question)
-        if counted is not None or not statements or measures_facts(statements) or _sized(plan, pool or cands, ctx):
+        if counted is not None or not statements or measures_facts(statements) or _sized(grounds, pool or cands, ctx):
             return counted  # a size, amount or date the facts give is the analyst's to hold against the rules
         if THIRD_PARTY_BACK.search(_yes_no_part(plan)):
             return None  # "Can the commission pay her an award?": what her facts make her is the analyst's to judge
@@ -399,12 +399,11 @@ SANCTION = re.compile(r"\b(?:fines?|fined|penalt\w*|sanction\w*|imprison\w*|pris
 of whom a rule binds."""
 
 
-def _sized(plan: ResearchPlan, pool: Sequence[Candidate], ctx: EngineContext) -> bool:
+def _sized(grounds: Grounds, pool: Sequence[Candidate], ctx: EngineContext) -> bool:
     """Whether a sentence that speaks to the yes/no bounds whom it binds by a size the question does not ask about:
     a count or an amount ("50 or more workers", "a turnover of at least GBP 36 million") or a size in words ("large
     businesses"). Facts that say only who and where ("Our company is established in Spain.") do not show that such
-    a rule holds for them, so no sentence grounds a yes or no."""
-    grounds = _grounds(plan)
+    a rule holds for them, so no sentence grounds a yes or no. `grounds`: those of the question's yes/no."""
     if grounds.dated:
         return False
     return any(

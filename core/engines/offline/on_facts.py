@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from functools import partial
 
 from core.domain.answer import Claim, counted_verdict, open_part
 from core.domain.figures import Figure, counted_bounds, counted_nouns, counts, dates, figures, within
@@ -123,9 +124,10 @@ def _counts_people(noun: str, sentence: str) -> bool:
     return bool(after and term_set(after.group(1)) & HEADCOUNT)
 
 
+DATED_LEAD = r"^\W*(?:(?:from|since|as of|with effect from)\s+[^,]{3,30}?,?\s+)?"
+"""The date a rule sentence may open with before naming its duty ("From 1 January 2024 the threshold ...")."""
 THE_DUTY = re.compile(
-    r"^\W*(?:(?:from|since|as of|with effect from)\s+[^,]{3,30}?,?\s+)?(?:the|this|that|these|those)\s+"
-    r"(?:duty|duties|obligations?|requirements?|rules?|thresholds?)\b",
+    rf"{DATED_LEAD}(?:the|this|that|these|those)\s+(?:duty|duties|obligations?|requirements?|rules?|thresholds?)\b",
     re.I,
 )
 """A rule sentence naming its duty or threshold by reference to a sentence before it ("The duty applies to a
@@ -133,11 +135,7 @@ commercial organisation ... with a total turnover of not less than GBP 36 millio
 threshold fell to at least 1,000 employees in Germany.")."""
 
 
-NAMES_DUTY = re.compile(
-    r"^\W*(?:(?:from|since|as of|with effect from)\s+[^,]{3,30}?,?\s+)?(?:the|this|that)\s+(?:duty|obligation|"
-    r"requirement)\b",
-    re.I,
-)
+NAMES_DUTY = re.compile(rf"{DATED_LEAD}(?:the|this|that)\s+(?:duty|obligation|requirement)\b", re.I)
 """A sentence on "the duty" binds whom its bounds admit ("The duty was phased in by employer size: employers with
 250 or more employees from 2022, ...")."""
 
@@ -181,11 +179,12 @@ def on_measure(
     count, amount = headcount(plan.question), own_amount(plan.question)
     if (count is None) == (amount is None):
         return None  # no measure of the subject, or two to hold against one rule
+    measure = partial(_holding, item, count, amount, pool, speaks, ctx, named=named)
     places = {tuple(j.answered_from()): j.code for j in plan.jurisdictions}  # Portugal and the EU: the EU's law
     if len(places) < 2:
-        return _holding(item, plan, pool, speaks, ctx, plan.answer_codes(), named)
+        return measure(plan.answer_codes())
     # several places asked ("in Ireland, and in Great Britain?"): each place's rule answers for it alone
-    said = {code: _holding(item, plan, pool, speaks, ctx, codes, named) for codes, code in places.items()}
+    said = {code: measure(codes) for codes, code in places.items()}
     found = [v for v in said.values() if v is not None]
     if not found:
         return None
@@ -199,15 +198,15 @@ def on_measure(
 
 def _holding(
     item: PlanItem,
-    plan: ResearchPlan,
+    count: tuple[float, str] | None,
+    amount: tuple[Figure, str, str] | None,
     pool: Sequence[Candidate],
     speaks: Callable[[Candidate, str], bool],
     ctx: EngineContext,
     codes: Sequence[str],
     named: Sequence[str],
 ) -> Claim | None:
-    """The Yes of `on_measure` from the sources of these jurisdictions."""
-    count, amount = headcount(plan.question), own_amount(plan.question)
+    """The Yes of `on_measure` on the question's headcount or amount, from the sources of these jurisdictions."""
     ranked = sorted(
         (c for c in pool if not c.history and any(same_jurisdiction(code, c.jurisdiction) for code in codes)),
         key=lambda c: (not any(same_jurisdiction(j, c.jurisdiction) for j in named), -c.score),
@@ -215,9 +214,9 @@ def _holding(
     for c in ranked:
         if NEGATION.search(_without_figures(c.text)) or any(d > ctx.as_of for d in dates(c.text)):
             continue
-        before = _referred(c, ctx)  # the duty a sentence refers back to binds and speaks for it
         if any(int(y) > ctx.as_of.year for y in YEAR.findall(c.text)):
             continue  # "employers with 50 or more employees from 2027": a phase still to come
+        before = _referred(c, ctx)  # the duty a sentence refers back to binds and speaks for it
         if not (NAMES_DUTY.match(c.text) or any(DUTY.search(t) or COVERS.search(t) for t in (c.text, *before))):
             continue
         if not any(speaks(c, t) for t in (c.text, *before)):
