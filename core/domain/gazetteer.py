@@ -21,6 +21,7 @@ from core.domain.world import (
     Subdivision,
     countries,
     country_codes,
+    country_named,
     folded,
     jurisdiction_key,
     subdivision_codes,
@@ -239,8 +240,11 @@ class _Corpus:
         return Place(code, name, named_as, start, code in self.codes, self.wider(key))
 
 
-def _candidates(question: str, catalog: Catalog, corpus: _Corpus) -> list[tuple[int, int, str, str, str]]:
-    """(start, end, named as, key, name) for every name of a place the question uses; subdivisions come later."""
+def _candidates(
+    question: str, catalog: Catalog, corpus: _Corpus, also: Iterable[str] = ()
+) -> list[tuple[int, int, str, str, str]]:
+    """(start, end, named as, key, name) for every name of a place the question uses, and for the names in `also`
+    that name one country by its name pattern (`country_named`); subdivisions come later."""
     out: list[tuple[int, int, str, str, str]] = []
 
     def add(name: str, key: str, label: str, written: bool = False, demonym: bool = False) -> None:
@@ -257,6 +261,10 @@ def _candidates(question: str, catalog: Catalog, corpus: _Corpus) -> list[tuple[
             ]
         out.extend((s, e, _bare(question[s:e]), key, label) for s, e in spans)
 
+    for name in also:
+        code = country_named(name)
+        if code is not None:
+            add(name, code, countries()[code].name, written=True)
     names = corpus_names(catalog)
     for code in corpus.codes:
         key = jurisdiction_key(code)
@@ -359,15 +367,17 @@ def _adjective_forms() -> dict[str, Subdivision]:
     return out
 
 
-def read_places(question: str, catalog: Catalog) -> PlacesRead:
-    """The jurisdictions a question names, in the order it names them, each once, and the names it leaves unclear.
+def read_places(question: str, catalog: Catalog, also: Iterable[str] = ()) -> PlacesRead:
+    """The jurisdictions a question names, in the order it names them, each once, and the names it leaves unclear;
+    `also`: names the caller found in a place's position that the libraries do not know ("Has Britain raised
+    ...?"), each read as the country whose name pattern it matches, if one does.
 
     A place the corpus holds nothing for is still returned (in_corpus False), so the answer can say so; where the
     names overlap, the longest wins ("New Jersey" over "Jersey"), and a subdivision over a country it shares a
     name with once the question or the corpus says which is meant.
     """
     corpus = _Corpus(catalog)
-    cands = _candidates(question, catalog, corpus)
+    cands = _candidates(question, catalog, corpus, also)
     subs, unclear = _subdivision_candidates(question, corpus, cands)
     taken: list[tuple[int, int]] = []
     found: dict[str, Place] = {}

@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from core.domain.safe_yaml import load_yaml
 
 UNIONS_FILE = Path(__file__).with_name("data") / "unions.yaml"
+PATTERNS_FILE = Path(__file__).with_name("data") / "country_patterns.yaml"
 SUBDIVISION_TYPES = frozenset(
     {
         "State",
@@ -196,6 +197,32 @@ def subdivisions() -> dict[str, tuple[Subdivision, ...]]:
 def subdivision_codes() -> dict[str, Subdivision]:
     """ISO 3166-2 code -> subdivision (of the kinds a question may name)."""
     return {s.code: s for subs in subdivisions().values() for s in subs}
+
+
+class PatternsFile(BaseModel):
+    """The country name patterns data file: ISO 3166-1 alpha-2 code -> the pattern its names match."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    source: str
+    checked: date
+    patterns: dict[str, str]
+
+
+@lru_cache(maxsize=1)
+def _country_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    data = PatternsFile.model_validate(load_yaml(PATTERNS_FILE.read_text(encoding="utf-8")))
+    unknown = [c for c in data.patterns if c not in countries()]
+    if unknown:
+        raise ValueError(f"{PATTERNS_FILE.name}: {', '.join(unknown)} are not ISO 3166-1 alpha-2 countries")
+    return tuple((code, re.compile(p, re.I)) for code, p in data.patterns.items())
+
+
+def country_named(name: str) -> str | None:
+    """The ISO alpha-2 code of the one country whose name pattern (`data/country_patterns.yaml`) the name matches
+    ("Britain", "Holland"), None when none or several do: for names the libraries behind `countries` lack."""
+    found = {code for code, pattern in _country_patterns() if pattern.search(name.strip())}
+    return found.pop() if len(found) == 1 else None
 
 
 def load_unions(path: Path) -> UnionsFile:

@@ -12,7 +12,7 @@ from core.config import Settings
 from core.domain.documents import Catalog, Chunk, DocumentMeta, SearchFilter
 from core.domain.gazetteer import iso_code, occurrences, read_places, same_jurisdiction
 from core.domain.plan import ANY_JURISDICTION, PlannedJurisdiction, ResearchPlan
-from core.domain.world import load_unions, unions_file
+from core.domain.world import country_named, load_unions, unions_file
 from core.engines.base import EngineContext
 from core.engines.offline.planner import OfflinePlanner
 from core.persistence.checkpoints import memory_persistence
@@ -125,6 +125,17 @@ def test_a_place_in_a_compound_adjective_is_named_and_a_joined_code_is_not() -> 
     assert occurrences("Germany", "a Germany-based bank") == [(2, 9)]
     assert occurrences("US", "filed under US-NY") == []
     assert occurrences("EU", "non-EU firms") == []
+
+
+def test_a_country_name_the_libraries_lack_is_read_from_its_name_pattern_in_a_place_position() -> None:
+    # "Has Britain raised its threshold ...?" was planned with no place: pycountry and countryinfo know "Great
+    # Britain" but not "Britain"; the plan said it "could not place" it and answered the EU alone
+    assert (country_named("Britain"), country_named("Holland"), country_named("Burma")) == ("GB", "NL", "MM")
+    assert country_named("Federation") is None and country_named("Union") is None
+    plan = plan_of("Has Britain raised its packaging threshold, like the EU did?")
+    assert plan.answer_codes() == ["GB", "EU"] and not plan.not_understood
+    # only a name in a place's position is read so: a capitalised word elsewhere is not a country
+    assert plan_of("What must producers of packaged goods do in the EU? Britain aside.").answer_codes() == ["EU"]
 
 
 def test_uk_and_gb_name_one_jurisdiction_and_both_are_retrieved(wb: Workbench) -> None:

@@ -674,6 +674,22 @@ def test_a_ban_asked_is_answered_by_a_sentence_that_forbids_not_by_an_exception_
     assert "prohibits the importation" in r.answer.verdict.text
 
 
+def test_a_sentence_on_the_contrary_case_grounds_no_yes(tmp_path: Path) -> None:
+    # "Can goods made with forced labour ... enter the United States?" was answered "Yes." from the importer's
+    # remedy (release on proof that the goods "were not made with forced labour"): that sentence is about the
+    # goods the question does not ask about
+    law = plain_doc(
+        "xy-us-import-ban", "US tariff act import ban on goods made with forced labour", "US", date(2016, 3, 10)
+    )
+    passages = [
+        "Goods mined or manufactured in any foreign country by forced labour are not entitled to entry at any port. "
+        "An importer whose goods are detained may export the goods instead of entering them, or may seek release by "
+        "showing that they were not made with forced labour."
+    ]
+    r = run(workbench_on(tmp_path, [(law, passages)]), "Can goods made with forced labour enter the United States?")
+    assert r.answer.verdict is None or not r.answer.verdict.text.startswith("Yes")
+
+
 def test_a_denial_about_something_else_after_a_verdicts_sentence_does_not_decide_it(tmp_path: Path) -> None:
     # asked whether Quebec limits the interest rate, the best sentence is on cancelling a loan; the "may not
     # advertise a credit rate" three sentences later is about advertising, not about what that sentence says, so

@@ -703,6 +703,21 @@ def _voided(sentence: str, asked: set[str]) -> bool:
     )
 
 
+CONTRARY_WINDOW = 1
+"""Words between a "not" and the question's word it turns into the contrary case ("not made with")."""
+
+
+def _contrary(sentence: str, subject: set[str]) -> bool:
+    """Whether the sentence negates a word by which the question names its subject, so that it speaks of the
+    contrary case: "may seek release by ... showing that they were not made with forced labour" answers no "Can
+    goods made with forced labour enter the United States?" with a Yes."""
+    words = sentence.split()
+    return any(
+        term_set(word) & subject and re.search(r"\bnot\b", " ".join(words[max(0, i - 1 - CONTRARY_WINDOW) : i]), re.I)
+        for i, word in enumerate(words)
+    )
+
+
 def _outside_scope(sentence: str) -> bool:
     """Whether the sentence puts something outside the rules' scope (`SCOPE_DENIAL`); an exclusion that follows a
     wrong ("A company fined for a breach ... should be excluded from the award of public contracts") is a
@@ -820,6 +835,10 @@ def _one_verdict(
     if grounded:
         best, verdict = (own or grounded)[0]
         if not (grounds.forbid_asked or grounds.exempt) and _voided(verdict.said, asked):
+            return None
+        if verdict.text.startswith("Yes.") and _contrary(
+            best.text, set(grounds.words) - beyond_name(asked, named_as[best.doc_id])
+        ):
             return None
         if grounds.refusal_asked and not REFUSAL.search(verdict.said):
             return None  # "Can an employer refuse to tell ...?" is not answered by a duty that says nothing of refusing

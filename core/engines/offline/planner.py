@@ -24,6 +24,7 @@ from core.domain.plan import (
     named_item_id,
     verdict_item,
 )
+from core.domain.world import country_named
 from core.engines.base import EngineContext, PlanResult
 from core.engines.offline.recall import Unplanned, unplanned
 from core.engines.offline.relevance import subject_treated
@@ -294,8 +295,15 @@ class OfflinePlanner:
         """Jurisdictions, entity types, aspects and one item per jurisdiction and aspect."""
         catalog = ctx.catalog
         read = read_places(question, catalog)
-        places = list(read.places)
         unknown = [*unplanned(question, read.spans(), catalog), *(Unplanned(u.text, place=True) for u in read.unclear)]
+        patterned = [u.text for u in unknown if u.place and country_named(u.text)]
+        if patterned:  # "Has Britain raised ...?": a place's name the libraries lack, read from its name pattern
+            read = read_places(question, catalog, patterned)
+            unknown = [
+                *unplanned(question, read.spans(), catalog),
+                *(Unplanned(u.text, place=True) for u in read.unclear),
+            ]
+        places = list(read.places)
         named_words = {w for p in places for w in terms(p.named_as)}
         jurisdictions = tuple(_planned(p, catalog, ctx.as_of) for p in places)
         entities = entities_in(question, catalog)
