@@ -269,7 +269,8 @@ def _candidates(
     for code in corpus.codes:
         key = jurisdiction_key(code)
         label = country_name(key) or (unions()[key].name if key in unions() else code)
-        for n in {code, *names.get(code, set())}:
+        shared = {n for other, given in names.items() if not same_jurisdiction(other, code) for n in given}
+        for n in {code, *(names.get(code, set()) - shared)}:  # "Office of the Whistleblower" names no one place
             add(n, key, label)
     for union in unions().values():
         for n in (*union.names, *union.codes):

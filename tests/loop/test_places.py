@@ -138,6 +138,36 @@ def test_a_country_name_the_libraries_lack_is_read_from_its_name_pattern_in_a_pl
     assert plan_of("What must producers of packaged goods do in the EU? Britain aside.").answer_codes() == ["EU"]
 
 
+def test_an_authority_name_documents_of_two_places_give_names_neither() -> None:
+    # "Does the UK now have an Office of the Whistleblower ...?" was planned for Ontario (whose commission's office
+    # bears that name, as the SEC's does) and got "no source ... for CA-ON" beside the UK's answer
+    catalog = Catalog(
+        [
+            DocumentMeta(
+                id="on-osc",
+                title="OSC whistleblower program",
+                jurisdiction="CA-ON",
+                authority="Ontario Securities Commission (OSC), Office of the Whistleblower",
+            ),
+            DocumentMeta(
+                id="us-sec",
+                title="SEC whistleblower program",
+                jurisdiction="US",
+                authority="Securities and Exchange Commission (SEC), Office of the Whistleblower",
+            ),
+            DocumentMeta(id="gb-pida", title="Public interest disclosures", jurisdiction="GB"),
+        ]
+    )
+    assert [p[0] for p in places("Does the UK have an Office of the Whistleblower?", catalog)] == ["GB"]
+    assert [p[0] for p in places("What does the Ontario Securities Commission pay?", catalog)] == ["CA-ON"]
+    # asked what holds now, the yes/no is about the rules, the date only grounds it
+    plan = plan_of("Does the UK now have an Office of the Whistleblower paying rewards?", catalog)
+    assert {(i.aspect.value, i.supporting) for i in plan.items if i.jurisdiction == "GB"} == {
+        ("date", True),
+        ("obligation", False),
+    }
+
+
 def test_uk_and_gb_name_one_jurisdiction_and_both_are_retrieved(wb: Workbench) -> None:
     assert same_jurisdiction("UK", "GB") and not same_jurisdiction("UK", "US")
     for question in ("What applies in the UK?", "What applies in the United Kingdom?", "And for British firms?"):

@@ -654,7 +654,7 @@ def test_a_proposal_the_question_names_answers_only_proposed_beside_the_rule_it_
         (proposal, ["The proposal would raise the UK threshold for PDMR notification above EUR 5,000."]),
     ]
     r = run(workbench_on(tmp_path, corpus), "Has the UK raised the PDMR notification threshold?")
-    assert r.answer.verdict is not None and r.answer.verdict.text.startswith("No, only proposed")
+    assert r.answer.verdict is not None and r.answer.verdict.text.startswith("No, only proposed"), r.answer.verdict.text
     assert "In force: The PDMR notification threshold is EUR 5,000" in r.answer.verdict.text
 
 
@@ -688,6 +688,19 @@ def test_a_sentence_on_the_contrary_case_grounds_no_yes(tmp_path: Path) -> None:
     ]
     r = run(workbench_on(tmp_path, [(law, passages)]), "Can goods made with forced labour enter the United States?")
     assert r.answer.verdict is None or not r.answer.verdict.text.startswith("Yes")
+
+
+def test_a_sentence_stating_one_word_of_a_named_body_does_not_speak_to_it(tmp_path: Path) -> None:
+    # "Has the UK created an Office of the Whistleblower?" was answered "Yes." from "... or the Serious Fraud
+    # Office" in the whistleblower act's summary, once the office's name no longer read as a place: with the
+    # act's name supplying "whistleblower", "Office" alone had grounded it
+    act = plain_doc("xy-gb-whistleblower-act", "UK whistleblower protection act summary", "GB", date(1999, 7, 2))
+    wb = workbench_on(tmp_path, [(act, ["A worker may report to a prescribed person."])])
+    grounds = _grounds(plan_of(wb, "Has the UK created an Office of the Whistleblower?"))
+    source = "UK whistleblower protection act summary"
+    assert not grounds.by("A worker may report to a prescribed person, such as the Serious Fraud Office.", source)
+    assert grounds.by("An Office of the Whistleblower was created in 2026.", source)
+    assert grounds.by("The Office was created in 2026.", "UK Office of the Whistleblower act")
 
 
 def test_a_denial_about_something_else_after_a_verdicts_sentence_does_not_decide_it(tmp_path: Path) -> None:

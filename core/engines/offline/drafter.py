@@ -530,8 +530,12 @@ class Grounds:
             return False
         if self.years and not self.years & {int(y) for y in YEAR.findall(sentence)}:
             return False  # "Did the rules take effect in 2017?" is answered by a sentence on 2017
+        said = said_terms(words, sentence)
+        for name in self.names:  # "the Serious Fraud Office" speaks of no "Office of the Whistleblower"
+            if len(name) > 1 and said & name and not any(said_terms(set(name), t) == name for t in (sentence, source)):
+                said -= name
         # the asked figure or day, when stated, is one of what the sentence must speak to
-        return not words or len(said_terms(words, sentence)) + stated >= GROUNDED * (len(words) + dated)
+        return not words or len(said) + stated >= GROUNDED * (len(words) + dated)
 
     def contested(self, chosen: str, others: Iterable[str]) -> bool:
         """Whether one of the other sentences states a figure in the unit of an asked one, none of the asked

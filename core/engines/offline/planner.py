@@ -169,6 +169,8 @@ def entities_in(question: str, catalog: Catalog) -> list[str]:
     return [e for e in found if not any(e != o and set(terms(e)) < set(terms(o)) for o in found)]
 
 
+PRESENT = re.compile(r"\b(?:now|still|today|currently)\b", re.I)
+"""Words by which a yes/no asks what holds at the as-of date ("Does the UK now have ...?"), not about a change."""
 CONTENT_QUESTION = re.compile(r"^\s*(?:what|which|how)\b", re.I)
 CONTENT_ASPECTS = (
     Aspect.threshold,
@@ -321,6 +323,10 @@ class OfflinePlanner:
         if yes_no and Aspect.exemption in aspects and Aspect.obligation not in aspects:
             aspects.append(Aspect.obligation)  # "Is a director exempt from disclosing ...?": the duty decides it
         supporting: set[Aspect] = set()
+        if yes_no and Aspect.date in aspects and not ASPECT_CUES[Aspect.date].search(PRESENT.sub(" ", question)):
+            supporting.add(Aspect.date)  # "Does the UK now have ...?" asks what holds, not when it changed
+            if not any(a in CONTENT_ASPECTS for a in aspects):
+                aspects.append(Aspect.obligation)
         if yes_no and not trailing and Aspect.date not in aspects:
             aspects.append(Aspect.date)  # whether something exists or applies depends on when (the open question
             # a yes/no follows says what else is asked); the question does not ask it
