@@ -201,9 +201,11 @@ def term_set(text: str) -> set[str]:
 
 
 DETERMINERS = frozenset(
-    ["a", "an", "the", "its", "their", "his", "her", "our", "your", "this", "that", "these", "those", "each", "every"]
+    ["a", "an", "the", "its", "their", "his", "her", "our", "your", "this", "these", "those", "each", "every"]
 )
-"""Words that open a noun phrase: the content words after one name a kind of thing ("its ethnicity pay gap")."""
+"""Words that open a noun phrase: the content words after one name a kind of thing ("its ethnicity pay gap").
+Not "that", which opens a clause as often ("a federal law that makes private employers ..." names no kind of
+employer)."""
 
 
 def _runs(text: str) -> list[list[str]]:

@@ -858,6 +858,11 @@ def test_verdicts_read_the_wording_of_question_and_source(
             "Must an employer in the United Kingdom include the pay range in a job posting?",
             {"*": "yes"},
         ),
+        (  # "a law that makes private employers ..." names no kind of employer: "that" opens a clause there
+            ["No national law requires private employers to state a salary range in job postings."],
+            "Is there a national law in the United Kingdom that makes private employers put salary ranges in job ads?",
+            {"*": "no"},
+        ),
     ],
 )
 def test_a_sentence_on_another_kind_of_what_is_asked_grounds_no_verdict(
