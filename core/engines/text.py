@@ -162,9 +162,9 @@ def stem(word: str) -> str:
     graph's parallel nodes corrupt a shared one (IndexError): it needs one per thread.
     """
     w = word.lower()
-    for suffix in ("nesses", "ness", "ies", "sses", "es", "s", "ing", "ed"):
+    for suffix in ("nesses", "ness", "ies", "ied", "sses", "es", "s", "ing", "ed"):
         if len(w) > len(suffix) + (2 if suffix == "s" else 3) and w.endswith(suffix) and not w.endswith("ss"):
-            if suffix == "ies":
+            if suffix in ("ies", "ied"):  # "applies", "applied": "apply"
                 return w[:-3] + "y"
             if suffix == "sses":
                 return w[:-2]

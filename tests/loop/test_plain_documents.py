@@ -1039,6 +1039,12 @@ def test_words_sharing_their_first_letters_are_one_unless_they_name_different_ro
     assert said_terms({"employer", "investor"}, "former workers who left their employment; the investment") == set()
 
 
+def test_a_verb_in_ied_is_one_with_its_other_forms() -> None:
+    # "it applied to companies ..." did not state "apply" ("applies" did): a rule's past tense spoke to nothing
+    assert term_set("applied applies apply") == {"apply"} and term_set("notified notifies") == {"notify"}
+    assert said_terms({"apply"}, "From 2023 it applied to companies with 3,000 employees.") == {"apply"}
+
+
 def test_a_yes_no_on_an_exemption_plans_the_duty_it_would_exempt_from(wb: Workbench) -> None:
     # "exempt from disclosing ...?" had planned exemptions and dates only: the duty that decides it went unquoted
     plan = plan_of(wb, "Is a retailer in Canada exempt from giving the recall notice?")
@@ -2110,8 +2116,19 @@ def test_whether_one_rule_treats_two_alike_is_still_answered(tmp_path: Path) -> 
     assert verdict_words(r.answer.verdict) == {"*": "yes"}
 
 
+@pytest.mark.parametrize(
+    "asked",
+    [
+        "Does the German supply chain due diligence law apply to it?",
+        "Are we caught by the German supply chain due diligence act?",  # these three had no verdict
+        "Must we comply with the German supply chain due diligence act?",
+        "Does the German supply chain due diligence act apply to us?",
+    ],
+)
 @pytest.mark.parametrize(("count", "yes"), [(1500, True), (500, False)])
-def test_a_threshold_named_by_reference_binds_with_the_duty_before_it(tmp_path: Path, count: int, yes: bool) -> None:
+def test_a_threshold_named_by_reference_binds_with_the_duty_before_it(
+    tmp_path: Path, count: int, yes: bool, asked: str
+) -> None:
     """ "From 1 January 2024 the threshold fell to at least 1,000 employees in Germany." states no duty and no topic
     word itself: the law it refers to is in the sentence before ("it applied to such companies ..."), so a
     company with 1,500 employees gets its Yes, and one with 500 none."""
@@ -2121,10 +2138,7 @@ def test_a_threshold_named_by_reference_binds_with_the_duty_before_it(tmp_path: 
         "From 1 January 2023 it applied to companies that usually employ at least 3,000 employees in Germany.",
         "From 1 January 2024 the threshold fell to at least 1,000 employees in Germany.",
     ]
-    question = (
-        f"Our German subsidiary has about {count:,} employees in Germany. Does the German supply chain due diligence "
-        "law apply to it?"
-    )
+    question = f"Our German subsidiary has about {count:,} employees in Germany. {asked}"
     r = run(workbench_on(tmp_path, [(doc, rules)]), question)
     if yes:
         assert r.answer.verdict is not None

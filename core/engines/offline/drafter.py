@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from functools import partial
 
@@ -17,7 +17,7 @@ from core.domain.instructions import has_instructions
 from core.domain.plan import Aspect, PlanItem, ResearchPlan
 from core.domain.records import Deficiency, Evidence
 from core.engines.base import DraftResult, EngineContext
-from core.engines.offline.on_facts import on_measure
+from core.engines.offline.on_facts import APPLIES_BACK, on_measure
 from core.engines.offline.ranking import (
     Candidate,
     also_answers,
@@ -304,6 +304,8 @@ def _verdict(
     question = questions_asked(plan.question)  # "An employee was dismissed ... . Is it unfair, is ... capped?"
     if plan.verdict_on_facts:  # the rules are quoted; whether they hold on the question's own facts is open,
         grounds = _grounds(plan)  # unless a rule's bound on the headcount or amount they give decides it
+        binds = {"apply"} if APPLIES_BACK.search(_yes_no_part(plan)) else set()  # "Does the act apply to us?"
+        grounds = replace(grounds, words=frozenset({"apply" if w in BINDS_ASKED else w for w in grounds.words} | binds))
         counted = on_measure(
             item, plan, pool or cands, lambda c, text: grounds.by(text, _source_name(c, ctx)), ctx, _named(plan)
         )
@@ -394,6 +396,9 @@ def _verdict(
     )
 
 
+BINDS_ASKED = term_set("comply caught covered subject bound")
+"""Words by which a yes/no on facts asks whether a rule binds its subject ("Are we caught by the act?", "Must we
+comply with it?"): a rule says so by applying to them ("it applied to companies with at least 3,000 employees")."""
 SANCTION = re.compile(r"\b(?:fines?|fined|penalt\w*|sanction\w*|imprison\w*|prison|punish\w*|damages)\b", re.I)
 """Wording of a sanction: the amount it bounds ("a fine of up to EUR 50,000") is what a breach costs, not a size
 of whom a rule binds."""

@@ -32,8 +32,10 @@ ASKED_OF = re.compile(
 )
 """The subject a yes/no part asks about when it refers back to facts set out before it: a pronoun ("Does it
 need ...?", "Do we have to ...?") or a definite noun ("Must the company ...?")."""
+APPLIES_BACK = re.compile(r"\bappl(?:y|ies)\s+to\s+(?:us|it|them)\b", re.I)
+"""A rule asked of the subject the facts set out, named back as its object ("Does the act apply to us?")."""
 ASKS_DUTY = re.compile(
-    r"\b(?:must|needs?|(?:has|have) to|required|obliged|subject to|covered|appl(?:y|ies)|requires?)\b", re.I
+    r"\b(?:must|needs?|(?:has|have) to|required|obliged|subject to|covered|caught|appl(?:y|ies)|requires?)\b", re.I
 )
 """A yes/no part asking whether a rule binds or covers its subject: the question a rule's count answers Yes."""
 ASKS_OTHERWISE = re.compile(
@@ -56,7 +58,9 @@ def _asked_of_subject(question: str, stated_in: str) -> bool:
         return True
     m = ASKED_OF.match(asked)
     before = question[: question.find(asked)] if asked in question else ""
-    return bool(m and (m.group("back") or term_set(m.group("noun")) & term_set(before)))
+    return bool(m and (m.group("back") or term_set(m.group("noun")) & term_set(before))) or bool(
+        before and APPLIES_BACK.search(asked)
+    )
 
 
 def headcount(question: str) -> tuple[float, str] | None:
@@ -219,7 +223,7 @@ def _holding(
         before = _referred(c, ctx)  # the duty a sentence refers back to binds and speaks for it
         if not (NAMES_DUTY.match(c.text) or any(DUTY.search(t) or COVERS.search(t) for t in (c.text, *before))):
             continue
-        if not any(speaks(c, t) for t in (c.text, *before)):
+        if not any(speaks(c, t) for t in (c.text, *before, " ".join((*before, c.text)))):
             continue
         holds = False
         if count is not None:
