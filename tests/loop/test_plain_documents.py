@@ -1410,6 +1410,20 @@ def test_a_penalty_stated_as_a_multiple_answers_a_penalty_item() -> None:
     assert not states_need(Aspect.penalty, "The regulator can seek a civil penalty in court.")
 
 
+@pytest.mark.parametrize(
+    "said",
+    [  # "what happens if they don't?" had no candidate: no sum or term, no penalty word
+        "The exclusive remedy for a violation of the Act is an action brought by the Attorney General for injunctive "
+        "relief.",
+        "The Act creates no private right of action and sets no civil fine for a failure to disclose.",
+        "Section 54 contains no administrative fine or other financial penalty for failing to publish a statement.",
+    ],
+)
+def test_an_injunction_or_no_fine_at_all_answers_a_penalty_item(said: str) -> None:
+    assert states_need(Aspect.penalty, said)
+    assert not states_need(Aspect.penalty, "The Attorney General enforces the Act.")
+
+
 def test_a_figure_a_later_act_changed_is_flagged_and_replaced_by_the_change(tmp_path: Path) -> None:
     # plain documents: no front matter says the amendment supersedes anything; its text says the figure changed
     act = plain_doc("xy-au-levy-act", "Australia recall levy act summary", "AU", date(2015, 1, 1))

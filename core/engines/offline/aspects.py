@@ -24,6 +24,11 @@ PENALTY_WORDS = re.compile(
     r"offen[cs]es?|damages|compensation|revenue|turnover|disgorge\w*)\b",
     re.I,
 )
+ENFORCED_OTHERWISE = re.compile(
+    r"\binjunct\w*|\bno (?:\w+ ){0,3}(?:fines?|penalt(?:y|ies)|sanctions?)\b|\bno private right of action\b", re.I
+)
+"""What a breach leads to where no sum or term does: an injunction, or no fine at all ("The exclusive remedy ... is
+an action brought by the Attorney General for injunctive relief", "sets no civil fine for a failure to disclose")."""
 TELL_WORDS = re.compile(
     r"\b(?:notif\w*|report\w*|inform\w*|submit\w*|fil(?:e|es|ed|ing)|lodg\w*|disclos\w*|tell|told|send|sent|"
     r"communicat\w*|alert\w*|publish\w*|provide[sd]?|give[sn]?)\b",
@@ -87,6 +92,8 @@ def states_need(aspect: Aspect, text: str, hint: Iterable[str] = ()) -> bool:
             or duty_from(text)
         )
     if aspect == Aspect.penalty:
+        if ENFORCED_OTHERWISE.search(text):
+            return True
         if not PENALTY_WORDS.search(text):
             return False
         return any(f.unit != "days" for f in figures(text, tuple(hint))) or bool(periods(text)) or bool(multiples(text))
