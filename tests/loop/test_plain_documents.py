@@ -703,6 +703,32 @@ def test_a_sentence_stating_one_word_of_a_named_body_does_not_speak_to_it(tmp_pa
     assert grounds.by("The Office was created in 2026.", "UK Office of the Whistleblower act")
 
 
+def test_a_wider_law_on_another_matter_stays_out_beside_the_places_own(tmp_path: Path) -> None:
+    # asked about California's slavery disclosures, the US section quoted nine sentences of the federal
+    # conflict-minerals rule; a federal law on the same matter still answers beside the state's
+    state = plain_doc(
+        "xy-ca-supply-chains", "California supply chain slavery disclosure act", "US-CA", date(2012, 1, 1)
+    )
+    minerals = plain_doc("xy-us-minerals", "US conflict minerals filing rule", "US", date(2013, 1, 1))
+    federal = plain_doc("xy-us-slavery", "US federal supply chain slavery disclosure act", "US", date(2020, 1, 1))
+    corpus = [
+        (
+            state,
+            [
+                "Every retail seller doing business in the state with gross receipts over USD 100 million must "
+                "disclose its efforts to eradicate slavery from its direct supply chain for goods."
+            ],
+        ),
+        (minerals, ["An issuer must file Form SD every year by 31 May on the chain of custody of its minerals."]),
+        (federal, ["A federal contractor must disclose its efforts to eradicate slavery from its supply chain."]),
+    ]
+    r = run(
+        workbench_on(tmp_path, corpus), "Which businesses must make supply chain slavery disclosures in California?"
+    )
+    cited = {q.doc_id for _, c in r.answer.claims() for q in c.citations}
+    assert {"xy-ca-supply-chains", "xy-us-slavery"} <= cited and "xy-us-minerals" not in cited
+
+
 def test_a_denial_about_something_else_after_a_verdicts_sentence_does_not_decide_it(tmp_path: Path) -> None:
     # asked whether Quebec limits the interest rate, the best sentence is on cancelling a loan; the "may not
     # advertise a credit rate" three sentences later is about advertising, not about what that sentence says, so

@@ -21,6 +21,7 @@ from core.engines.offline.on_facts import APPLIES_BACK, on_measure
 from core.engines.offline.ranking import (
     Candidate,
     also_answers,
+    beside_own_law,
     candidates,
     extended,
     item_budget,
@@ -224,7 +225,9 @@ class OfflineDrafter:
         extensions: dict[str, list[tuple[str, Quote]]] = {}
         budget = item_budget(plan)
         answerable = [i for i in plan.items if i.answerable]
-        passages_of = {i.id: [(h.doc_id, h.chunk_id, h.text, h.score) for h in hits.get(i.id, ())] for i in answerable}
+        passages_of = beside_own_law(
+            plan, {i.id: [(h.doc_id, h.chunk_id, h.text, h.score) for h in hits.get(i.id, ())] for i in answerable}, ctx
+        )
         cands_of = {i.id: candidates(i, passages_of[i.id], plan, ctx) for i in answerable}
         for item in plan.items:
             if not item.answerable:
