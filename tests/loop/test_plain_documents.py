@@ -97,6 +97,7 @@ def plan_of(wb: Workbench, question: str) -> Any:
         ("What fines apply for breaching the recall rules in Canada?", Aspect.penalty),
         ("What can happen to a manufacturer in Canada that ignores the recall duty?", Aspect.penalty),
         ("What if a supplier in Australia fails to comply with the recall code?", Aspect.penalty),
+        ("How long may a buyer in Canada sue over an unsafe product, and what can the court award?", Aspect.penalty),
         ("To whom must a supplier report a recall in Australia?", Aspect.recipient),
         ("How long must recall records be kept in Australia?", Aspect.records),
     ],

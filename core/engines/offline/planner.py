@@ -81,7 +81,8 @@ ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
     Aspect.penalty: re.compile(
         r"penalt|\bfines?\b|\bfined\b|sanction|punish|imprison|prison|jail|\bliab(?:le|ility)\b|"
         r"\boffen[cs]e|consequence|what happens if|enforce|(?:can|could|will|would) happen|"
-        r"\bignor(?:e|es|ing)\b|(?:fail(?:s|ing)?|refus(?:e|es|ing)) to comply|(?:does|do)(?: not|n't) comply",
+        r"\bignor(?:e|es|ing)\b|(?:fail(?:s|ing)?|refus(?:e|es|ing)) to comply|(?:does|do)(?: not|n't) comply|"
+        r"\bremed(?:y|ies)\b|\b(?:court|tribunal|judge)s?\b[^.?]{0,25}\b(?:award|order|grant)",
         re.I,
     ),
     Aspect.recipient: re.compile(
