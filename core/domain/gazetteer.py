@@ -266,11 +266,17 @@ def _candidates(
         if code is not None:
             add(name, code, countries()[code].name, written=True)
     names = corpus_names(catalog)
+    given_by: dict[str, set[str]] = {}
+    for code, given in names.items():
+        for n in given:
+            given_by.setdefault(n, set()).add(jurisdiction_key(code))
     for code in corpus.codes:
         key = jurisdiction_key(code)
         label = country_name(key) or (unions()[key].name if key in unions() else code)
-        shared = {n for other, given in names.items() if not same_jurisdiction(other, code) for n in given}
-        for n in {code, *(names.get(code, set()) - shared)}:  # "Office of the Whistleblower" names no one place
+        own = {
+            n for n in names.get(code, set()) if len(given_by[n]) == 1
+        }  # "Office of the Whistleblower": no one place
+        for n in {code, *own}:
             add(n, key, label)
     for union in unions().values():
         for n in (*union.names, *union.codes):
