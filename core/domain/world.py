@@ -209,13 +209,24 @@ class PatternsFile(BaseModel):
     patterns: dict[str, str]
 
 
-@lru_cache(maxsize=1)
-def _country_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
-    data = PatternsFile.model_validate(load_yaml(PATTERNS_FILE.read_text(encoding="utf-8")))
+def load_patterns(path: Path) -> PatternsFile:
+    """A country name patterns file, validated: a clear message names the file and any code that is no ISO 3166-1
+    alpha-2 country, or a pattern that does not compile."""
+    data = PatternsFile.model_validate(load_yaml(path.read_text(encoding="utf-8")))
     unknown = [c for c in data.patterns if c not in countries()]
     if unknown:
-        raise ValueError(f"{PATTERNS_FILE.name}: {', '.join(unknown)} are not ISO 3166-1 alpha-2 countries")
-    return tuple((code, re.compile(p, re.I)) for code, p in data.patterns.items())
+        raise ValueError(f"{path.name}: {', '.join(unknown)} are not ISO 3166-1 alpha-2 countries")
+    for code, pattern in data.patterns.items():
+        try:
+            re.compile(pattern)
+        except re.error as e:
+            raise ValueError(f"{path.name}: the pattern of {code} does not compile ({e})") from e
+    return data
+
+
+@lru_cache(maxsize=1)
+def _country_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    return tuple((code, re.compile(p, re.I)) for code, p in load_patterns(PATTERNS_FILE).patterns.items())
 
 
 def country_named(name: str) -> str | None:

@@ -12,7 +12,7 @@ from core.config import Settings
 from core.domain.documents import Catalog, Chunk, DocumentMeta, SearchFilter
 from core.domain.gazetteer import iso_code, occurrences, read_places, same_jurisdiction
 from core.domain.plan import ANY_JURISDICTION, PlannedJurisdiction, ResearchPlan
-from core.domain.world import country_named, load_unions, unions_file
+from core.domain.world import PATTERNS_FILE, country_named, load_patterns, load_unions, unions_file
 from core.engines.base import EngineContext
 from core.engines.offline.planner import OfflinePlanner
 from core.persistence.checkpoints import memory_persistence
@@ -136,6 +136,18 @@ def test_a_country_name_the_libraries_lack_is_read_from_its_name_pattern_in_a_pl
     assert plan.answer_codes() == ["GB", "EU"] and not plan.not_understood
     # only a name in a place's position is read so: a capitalised word elsewhere is not a country
     assert plan_of("What must producers of packaged goods do in the EU? Britain aside.").answer_codes() == ["EU"]
+
+
+def test_the_country_patterns_file_names_its_source_and_date_and_refuses_bad_entries(tmp_path: Path) -> None:
+    data = load_patterns(PATTERNS_FILE)
+    assert "OCHA" in data.source and data.checked.year >= 2026 and len(data.patterns) > 200
+    bad = tmp_path / "country_patterns.yaml"
+    bad.write_text("source: s\nchecked: 2026-01-01\npatterns:\n  QQ: 'nowhere'\n")
+    with pytest.raises(ValueError, match="QQ are not ISO 3166-1 alpha-2"):
+        load_patterns(bad)
+    bad.write_text("source: s\nchecked: 2026-01-01\npatterns:\n  GB: 'brit(ain'\n")
+    with pytest.raises(ValueError, match="the pattern of GB does not compile"):
+        load_patterns(bad)
 
 
 def test_an_authority_name_documents_of_two_places_give_names_neither() -> None:
