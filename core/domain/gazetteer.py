@@ -273,9 +273,8 @@ def _candidates(
     for code in corpus.codes:
         key = jurisdiction_key(code)
         label = country_name(key) or (unions()[key].name if key in unions() else code)
-        own = {
-            n for n in names.get(code, set()) if len(given_by[n]) == 1
-        }  # "Office of the Whistleblower": no one place
+        # a name two jurisdictions' documents give ("Office of the Whistleblower", the OSC's and the SEC's) names neither
+        own = {n for n in names.get(code, set()) if len(given_by[n]) == 1}
         for n in {code, *own}:
             add(n, key, label)
     for union in unions().values():

@@ -392,10 +392,10 @@ def facts_set_out(question: str) -> str:
 
 def questions_asked(question: str) -> str:
     """The question without the facts it sets out before asking (`facts_set_out`): what a yes or no answers."""
-    statements = facts_set_out(question)
-    if not statements:
+    parts = _question_sentences(question)
+    if not _opens_with_facts(parts):
         return question
-    return " ".join(p for p in _question_sentences(question) if p.rstrip().endswith("?"))
+    return " ".join(p for p in parts if p.rstrip().endswith("?"))
 
 
 FACT_SUBJECT = re.compile(
@@ -434,6 +434,15 @@ VAGUE_SIZE = re.compile(
 them."""
 
 
+WHEN_SAID = re.compile(
+    r"\b(?:(?:last|next|this|past|previous|coming)\s+(?:day|week|month|quarter|year|summer|winter|spring|autumn)s?|"
+    r"ago|yesterday|today|tomorrow|recently|soon|already|long|late|early)\b",
+    re.I,
+)
+"""When something happened, said in words ("last week", "two months ago", "recently"): a time a rule's period
+would have to be held against."""
+
+
 def measures_facts(statements: str) -> bool:
     """Whether facts a question sets out state something a rule's figure, threshold, date or period would have to
     be held against (an amount, a count, a date or year, a period, or a size or a time in words). Facts that only
@@ -449,15 +458,6 @@ def measures_facts(statements: str) -> bool:
         or VAGUE_SIZE.search(statements)
         or WHEN_SAID.search(statements)
     )
-
-
-WHEN_SAID = re.compile(
-    r"\b(?:(?:last|next|this|past|previous|coming)\s+(?:day|week|month|quarter|year|summer|winter|spring|autumn)s?|"
-    r"ago|yesterday|today|tomorrow|recently|soon|already|long|late|early)\b",
-    re.I,
-)
-"""When something happened, said in words ("last week", "two months ago", "recently"): a time a rule's period
-would have to be held against."""
 
 
 OWN_COUNT = re.compile(

@@ -47,14 +47,14 @@ ASKS_OTHERWISE = re.compile(
 ...?", "Is it free to skip ...?"): a rule that binds the subject answers that No, or not at all."""
 
 
-def _asked_of_subject(question: str, stated_in: str) -> bool:
+def _asked_of_subject(question: str, states_measure: Callable[[str], bool]) -> bool:
     """Whether the question's yes/no asks whether a rule binds or covers the subject the facts measure: it states
-    the measure itself, or refers back to the subject by a pronoun or a definite noun the facts use, and asks a
-    duty, not the reverse ("Is it exempt from ...?")."""
+    the measure itself (`states_measure` of the yes/no sentence), or refers back to the subject by a pronoun or a
+    definite noun the facts use, and asks a duty, not the reverse ("Is it exempt from ...?")."""
     asked = yes_no_sentence(question) or question
     if not ASKS_DUTY.search(asked) or ASKS_OTHERWISE.search(asked):
         return False
-    if stated_in in asked:
+    if states_measure(asked):
         return True
     m = ASKED_OF.match(asked)
     before = question[: question.find(asked)] if asked in question else ""
@@ -71,9 +71,7 @@ def headcount(question: str) -> tuple[float, str] | None:
     found = {(n, noun) for n, noun in counted_nouns(question) if term_set(noun) & HEADCOUNT}
     if len({n for n, _ in found}) != 1:
         return None
-    asked = yes_no_sentence(question) or question
-    stated = asked if counted_nouns(asked) else ""
-    return next(iter(found)) if _asked_of_subject(question, stated or "\0") else None
+    return next(iter(found)) if _asked_of_subject(question, lambda asked: bool(counted_nouns(asked))) else None
 
 
 MEASURE_LEAD = re.compile(r"\b(?:a|an|the|has|have|had|having|with|its|their|our|whose|and|is|are)\s", re.I)
@@ -104,7 +102,7 @@ def own_amount(question: str) -> tuple[Figure, str, str] | None:
     amount = found[0]
     measured = _measured(question, amount)
     said = f"{_measure_phrase(question, amount)} {amount.text}"
-    if not measured or not _asked_of_subject(question, amount.text):
+    if not measured or not _asked_of_subject(question, lambda asked: amount.text in asked):
         return None
     return amount, measured, said
 
