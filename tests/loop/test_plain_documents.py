@@ -2466,3 +2466,30 @@ def test_what_held_once_answers_no_to_whether_it_still_holds(tmp_path: Path) -> 
     )
     assert r.answer.verdict is not None
     assert r.answer.verdict.text == "No. The domestic supply exception was removed by an amendment in 2016."
+
+
+@pytest.mark.parametrize(
+    ("passage", "question", "word"),
+    [
+        (
+            "Each Member State designates a competent authority, which carries out checks on the supply chain due "
+            "diligence of importers and keeps records of those checks.",
+            "Do firms in the EU have to carry out supply chain due diligence?",
+            None,
+        ),
+        (
+            "Insider reports are filed electronically through the Ruritanian insider reporting system.",
+            "Is an insider in the EU required to file insider reports electronically through the reporting system?",
+            "yes",
+        ),
+    ],
+)
+def test_a_yes_to_whether_someone_must_act_rests_on_a_sentence_that_binds(
+    tmp_path: Path, passage: str, question: str, word: str | None
+) -> None:
+    """ "Do firms in Holland have to carry out supply chain due diligence?" got "Yes" from a sentence on what the
+    authority does about importers' due diligence: asked whether someone must act, a Yes needs a sentence that binds
+    (must, required, may not ...) or states the asked act as the way it is done ("reports are filed through ...")."""
+    doc = plain_doc("xy-eu-chain", "Ruritanian supply chain regulation summary", "EU", date(2021, 1, 1))
+    r = run(workbench_on(tmp_path, [(doc, [passage])]), question)
+    assert verdict_words(r.answer.verdict).get("*") == word

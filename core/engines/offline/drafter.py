@@ -19,6 +19,7 @@ from core.domain.records import Deficiency, Evidence
 from core.engines.base import DraftResult, EngineContext
 from core.engines.offline.on_facts import APPLIES_BACK, on_measure
 from core.engines.offline.ranking import (
+    DUTY,
     Candidate,
     also_answers,
     beside_own_law,
@@ -175,6 +176,29 @@ STOPPED = re.compile(
 )
 """Wording that says something has ended ("collected pay data for 2017 and 2018 only and then discontinued that
 collection"): no Yes to whether it still goes on."""
+DUTY_ASKED_OF = re.compile(
+    r"\b(?:must|shall|(?:has|have|need|needs) to|(?:required|obliged) to)\s+(?:\w+\s+){0,3}?([a-z]{3,})\b", re.I
+)
+"""A yes/no asking whether someone must do something ("Do firms have to carry out due diligence?")."""
+BINDING = re.compile(
+    rf"{DUTY.pattern}|\brequir(?:e|es|ed|ing)\b|\b(?:may|must|shall|can)\s*not\b|\bcannot\b|\bno more than\b|"
+    r"\bnot (?:exceed|be more than)\b",
+    re.I,
+)
+"""Wording that binds someone: a duty, a requirement, a prohibition or a cap ("may charge no more than 4%")."""
+
+
+def binds(sentence: str, verb: str) -> bool:
+    """Whether the sentence binds someone (`BINDING`) or states the asked act as the way it is done, in the passive
+    ("Insider reports are filed electronically through SEDI" for "required to file ... on SEDI")."""
+    if BINDING.search(sentence):
+        return True
+    stem = verb[:-1] if verb.endswith("e") else verb[:-1] if verb.endswith("y") else verb
+    return bool(verb) and bool(
+        re.search(rf"\b(?:is|are)\s+(?:\w+ly\s+)?{re.escape(stem[:5])}\w*(?:ed|en)\b", sentence, re.I)
+    )
+
+
 STILL_ASKED = re.compile(r"\b(?:still|currently|now|today|any longer|anymore|continue\w*)\b", re.I)
 """A yes/no asking about the present state of something ("Is the EEOC still collecting pay data?")."""
 STATUS_ASK = re.compile(
@@ -494,6 +518,12 @@ class Grounds:
     """The years the part names ("take effect in 2017"): a grounding sentence must state one of them."""
     status_asked: bool = False
     """Whether the part asks whether an instrument is law or in force (`STATUS_ASK`)."""
+    duty_asked: bool = False
+    """Whether the part asks whether someone must do something (`DUTY_ASKED_OF`): a Yes needs a sentence that binds
+    (`binds`), not one on what someone else does about it ("the competent authority carries out checks on
+    importers' due diligence" does not say that firms must carry out due diligence)."""
+    duty_verb: str = ""
+    """The verb the duty asked is about ("file" in "Is an insider required to file reports?")."""
     kinds: frozenset[tuple[str, tuple[str, ...]]] = frozenset()
     """The kinds of thing the part names ("its ethnicity pay gap"): a sentence on another kind of it ("gender pay
     gap") grounds nothing (`rival_kind`)."""
@@ -627,6 +657,7 @@ def _grounds(plan: ResearchPlan) -> Grounds:
         words = frozenset(words - banned) or words
     exempt = bool(EXEMPT_ASK.search(said))
     lengths = frozenset(period_lengths(said))
+    duty = DUTY_ASKED_OF.search(said)
     return Grounds(
         words,
         amounts,
@@ -644,6 +675,8 @@ def _grounds(plan: ResearchPlan) -> Grounds:
         still_asked=bool(STILL_ASKED.search(said)),
         permission_asked=bool(PERMISSION_ASK.search(said)),
         refusal_asked=bool(REFUSAL.search(said)),
+        duty_asked=bool(duty),
+        duty_verb=duty.group(1) if duty else "",
         years=frozenset(int(y) for y in YEAR_ASKED.findall(said) if not any(d.year == int(y) for d in dates(said))),
     )
 
@@ -842,6 +875,7 @@ def _one_verdict(
         and (grounds.forbid_asked or grounds.exempt or _stated(CRIMINALISES, best.text) is not True)
         and (not grounds.forbid_asked or _stated(PROHIBITS, best.text) is not None)
         and not held_before(best.quotes[-1].quote, ctx.as_of)
+        and not (grounds.duty_asked and verdict.text.startswith("Yes.") and not binds(verdict.said, grounds.duty_verb))
     ]
     own = [g for g in grounded if any(same_jurisdiction(code, g[0].jurisdiction) for code in named)]
     if grounded:
