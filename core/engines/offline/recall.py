@@ -59,6 +59,9 @@ class Unplanned:
 
     text: str
     place: bool
+    within: str = ""
+    """For a city read as its country: the parts of that country the corpus holds law of, which the plan cannot
+    tell it lies in ("a part of Canada (the corpus holds law of Ontario, Quebec)")."""
 
 
 @dataclass(frozen=True)
