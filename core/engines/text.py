@@ -125,6 +125,7 @@ STOPWORDS = frozenset(
         "isn",
         "aren",
         "wasn",
+        "already",
     ]
 )
 """Function words left out of content-word stems. Kept by hand rather than scikit-learn's ENGLISH_STOP_WORDS,
@@ -321,9 +322,38 @@ YES_NO = re.compile(
 2025 rule, must a Delaware LLC report ...?"), asks for a yes or a no."""
 
 
+REPORTED = re.compile(
+    r"\b(?:says?|said|tells? us|told us|claims?|claimed|believes?|thinks?|argues?|argued|insists?|assured? us|"
+    r"assures us|suggests?|suggested|advised(?: us)?|advises(?: us)?|reckons?|maintains?)\s+(?:that\s+)?"
+    r"(?P<claim>[^.!?]+?)[.!]?\s*$",
+    re.I,
+)
+"""A statement reporting what someone holds ("Our legal team says the EU has brought in ..."): a premise to check,
+not a fact of the asker's own."""
+CHECKED = re.compile(
+    r"^\s*(?:(?:is|was)\s+(?:that|this|it|he|she|they)\s+(?:really\s+)?(?:true|right|correct|so|accurate)|"
+    r"(?:are|is)\s+(?:they|he|she)\s+(?:really\s+)?right|(?:can|may|could|should)\s+(?:we|i)\s+(?:safely\s+)?"
+    r"rely\s+on\s+(?:that|this|it|(?:his|her|their)\s+(?:advice|view|word)))\b",
+    re.I,
+)
+"""A question asking whether a reported premise holds ("Is that true", "Can we rely on that")."""
+
+
 def _question_sentences(question: str) -> list[str]:
-    """The sentences of a question as typed (short ones too: `sentences` keeps only a passage's whole sentences)."""
-    return [p for para in question.splitlines() if para.strip() for p in _segment(para)]
+    """The sentences of a question as typed (short ones too: `sentences` keeps only a passage's whole sentences),
+    a reported premise and the question whether it holds read as one yes/no ("Our legal team says the EU has
+    brought in X. Is that true, and what binds us?": "Is it true that the EU has brought in X, and what binds
+    us?"), so the premise is checked against the sources and not taken as the asker's own facts."""
+    parts = [p for para in question.splitlines() if para.strip() for p in _segment(para)]
+    out: list[str] = []
+    for part in parts:
+        reported = REPORTED.search(out[-1]) if out and not out[-1].rstrip().endswith("?") else None
+        checked = CHECKED.match(part)
+        if reported and checked:
+            out[-1] = f"Is it true that {reported.group('claim').strip()}{part[checked.end() :]}"
+        else:
+            out.append(part)
+    return out
 
 
 def yes_no_sentence(question: str) -> str | None:
@@ -361,7 +391,10 @@ def trailing_yes_no(question: str) -> str | None:
 def asks_yes_no(question: str) -> bool:
     """Whether the question's wording asks a yes or no: it opens with an auxiliary verb (`YES_NO`), asks one after
     facts it sets out, or after an open question."""
-    return bool(YES_NO.search(question) or questions_on_facts(question) or trailing_yes_no(question))
+    first = next(iter(_question_sentences(question)), "")  # a reported premise checked: "Is it true that ...?"
+    return bool(
+        YES_NO.search(question) or YES_NO.search(first) or questions_on_facts(question) or trailing_yes_no(question)
+    )
 
 
 def questions_on_facts(question: str) -> list[str]:

@@ -38,7 +38,14 @@ from core.engines.offline.drafter import _denies_another_act, _grounds
 from core.engines.offline.planner import asked_aspects
 from core.engines.offline.relevance import feature, said_terms
 from core.engines.offline.revisers import _best_sentence, revise_specificity, revise_threshold
-from core.engines.text import quote_in, sentences, term_set
+from core.engines.text import (
+    asks_yes_no,
+    questions_on_facts,
+    quote_in,
+    sentences,
+    term_set,
+    yes_no_sentence,
+)
 from core.evaluation.facts import fact_found
 from core.evaluation.scores import cut_sentences, duplicate_sentences
 from core.loop.deps import Deps, with_gaps
@@ -2493,3 +2500,36 @@ def test_a_yes_to_whether_someone_must_act_rests_on_a_sentence_that_binds(
     doc = plain_doc("xy-eu-chain", "Ruritanian supply chain regulation summary", "EU", date(2021, 1, 1))
     r = run(workbench_on(tmp_path, [(doc, [passage])]), question)
     assert verdict_words(r.answer.verdict).get("*") == word
+
+
+def test_already_in_a_yes_no_is_no_word_a_source_must_state(tmp_path: Path) -> None:
+    """ "Does the EU forced labour regulation already apply in 2026?" got no verdict: no sentence states "already",
+    which says when, not what; the act not yet applicable answers it "No, not yet"."""
+    ban = plain_doc(
+        "xy-forced-labour-ban",
+        "XY forced labour regulation summary",
+        "EU",
+        date(2027, 12, 14),
+        status="not_yet_applicable",
+    )
+    text = "The forced labour regulation prohibits products made with forced labour on the Union market."
+    r = run(workbench_on(tmp_path, [(ban, [text])]), "Does the EU forced labour regulation already apply?")
+    assert r.answer.verdict is not None and r.answer.verdict.text.startswith("No, not yet")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Our consultant says that Ruritanian importers must file a forced labour report. Is that true?",
+        "Our consultant told us Ruritanian importers must file a forced labour report. Can we rely on that?",
+    ],
+)
+def test_a_reported_premise_is_checked_as_the_yes_no_and_not_taken_as_the_askers_facts(question: str) -> None:
+    """ "Our legal team says the EU has brought in X. Is that true?" was read as facts the asker sets out, with a
+    yes/no about them: the verdict was left to the analyst. What someone says is the premise the question checks."""
+    assert yes_no_sentence(question) == "Is it true that Ruritanian importers must file a forced labour report?"
+    assert questions_on_facts(question) == [] and asks_yes_no(question)
+    # a statement of the asker's own facts stays one
+    assert questions_on_facts("Our group has 200 employees. Is that enough to be caught?") == [
+        "Is that enough to be caught?"
+    ]

@@ -63,6 +63,7 @@ from core.engines.text import (
     sentences,
     term_set,
     trailing_yes_no,
+    yes_no_sentence,
 )
 
 VERDICT_CONTEXT = 3
@@ -629,8 +630,11 @@ def _without_places(text: str, plan: ResearchPlan) -> str:
 def _yes_no_part(plan: ResearchPlan) -> str:
     """The question's yes/no sentence up to an open question it goes on to ask, without a framing "Is it true
     that"."""
-    said = trailing_yes_no(plan.question) or next(
-        (s for s in sentences(plan.question) if s.rstrip().endswith("?")), plan.question
+    first = yes_no_sentence(plan.question) or ""
+    said = trailing_yes_no(plan.question) or (
+        first
+        if FRAME.match(first)  # a reported premise checked ("Our legal team says X. Is that true?"): X is asked
+        else next((s for s in sentences(plan.question) if s.rstrip().endswith("?")), plan.question)
     )
     return FRAME.sub("", WH_PART.split(said, maxsplit=1)[0])
 
