@@ -323,7 +323,8 @@ YES_NO = re.compile(
 
 
 REPORTED = re.compile(
-    r"\b(?:says?|said|tells? us|told us|claims?|claimed|believes?|thinks?|argues?|argued|insists?|assured? us|"
+    r"\b(?:says?|said|(?:tells?|told)(?: us| me| (?:our|my|the)(?: \w+){1,2} that)|claims?|claimed|believes?|"
+    r"thinks?|argues?|argued|insists?|assured? us|"
     r"assures us|suggests?|suggested|advised(?: us)?|advises(?: us)?|reckons?|maintains?)\s+(?:that\s+)?"
     r"(?P<claim>[^.!?]+?)[.!]?\s*$",
     re.I,

@@ -2522,6 +2522,7 @@ def test_already_in_a_yes_no_is_no_word_a_source_must_state(tmp_path: Path) -> N
     [
         "Our consultant says that Ruritanian importers must file a forced labour report. Is that true?",
         "Our consultant told us Ruritanian importers must file a forced labour report. Can we rely on that?",
+        "Someone told our product team that Ruritanian importers must file a forced labour report. Is that right?",
     ],
 )
 def test_a_reported_premise_is_checked_as_the_yes_no_and_not_taken_as_the_askers_facts(question: str) -> None:
