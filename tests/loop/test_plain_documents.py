@@ -2534,3 +2534,26 @@ def test_a_reported_premise_is_checked_as_the_yes_no_and_not_taken_as_the_askers
     assert questions_on_facts("Our group has 200 employees. Is that enough to be caught?") == [
         "Is that enough to be caught?"
     ]
+
+
+def test_a_negation_in_a_clause_describing_what_is_asked_is_not_the_questions(tmp_path: Path) -> None:
+    """ "... believe the UK has lifted the threshold below which they don't need to report their dealings to EUR
+    20,000. Is that right?" got no verdict: the "don't" of the clause describing the threshold was read as a
+    question asked in the negative. The proposal that would lift it answers "No, only proposed"."""
+
+    def doc(id: str, status: str) -> DocumentMeta:
+        return plain_doc(id, f"Canada {id.replace('-', ' ')} summary", "CA", date(2020, 1, 1), status=status)
+
+    corpus = [
+        (doc("dealing-rules", "in_force"), ["Directors must report their share dealings once they reach CAD 5,000."]),
+        (
+            doc("dealing-reform", "proposed"),
+            ["The proposal would lift the threshold for directors to report their share dealings to CAD 20,000."],
+        ),
+    ]
+    question = (
+        "Our directors believe Canada has lifted the threshold below which directors don't need to report their "
+        "share dealings to CAD 20,000. Is that right?"
+    )
+    r = run(workbench_on(tmp_path, corpus), question)
+    assert r.answer.verdict is not None and r.answer.verdict.text.startswith("No, only proposed")
