@@ -2557,3 +2557,22 @@ def test_a_negation_in_a_clause_describing_what_is_asked_is_not_the_questions(tm
     )
     r = run(workbench_on(tmp_path, corpus), question)
     assert r.answer.verdict is not None and r.answer.verdict.text.startswith("No, only proposed")
+
+
+def test_asked_whether_we_may_do_what_a_source_prohibits_the_answer_is_no(tmp_path: Path) -> None:
+    """ "A customs consultant told us we may still import goods made with forced labour into the US as long as
+    American producers can't meet demand. Can we rely on that?" got no verdict: "importation is prohibited" voids
+    the asked act, and which way that turns was left open. Asked whether we may do it, prohibited is No; the
+    condition ("as long as producers can't ...") is no negation of the question's."""
+    act = plain_doc("xy-us-import-ban", "Ruritanian import ban summary", "US", date(1930, 6, 17))
+    text = (
+        "Goods made with forced labour are not entitled to entry at any port, and their importation is prohibited "
+        "whatever the level of domestic demand for them."
+    )
+    question = (
+        "A customs consultant told us we may still import goods made with forced labour into the US as long as "
+        "domestic producers can't meet demand for them. Can we rely on that?"
+    )
+    r = run(workbench_on(tmp_path, [(act, [text])]), question)
+    assert verdict_words(r.answer.verdict) == {"*": "no"}
+    assert "importation is prohibited" in r.answer.verdict.text

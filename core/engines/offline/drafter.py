@@ -110,7 +110,9 @@ same source countries?"): one sentence of one source says what one rule is, not 
 verdict, the rules quoted side by side. (Within one place a sentence may state both: "MSBs file SARs at USD 2,000
 ...; check cashers are not covered"; and "pay a woman the same as a man" asks what one rule says.)"""
 CONDITION_CLAUSE = re.compile(
-    r"\b(?:if|unless|when|where|whether|in case|(?:below|above|under|over|beyond|within|up to) which)\b.*$", re.I | re.S
+    r"\b(?:if|unless|when|where|whether|in case|(?:as|so) long as|provided(?: that)?|"
+    r"(?:below|above|under|over|beyond|within|up to) which)\b.*$",
+    re.I | re.S,
 )
 """The condition a yes/no sets ("... and face penalties if they don't?"), or a clause describing what it asks about
 ("lifted the threshold below which they don't need to report"): a negation there is not the question's."""
@@ -162,8 +164,14 @@ REFUSAL = re.compile(r"\b(?:refus\w*|deny|denies|withh[oe]ld\w*|declin\w*|ignor\
 """A yes/no asking whether something may be left undone ("Can a California employer refuse to tell an employee
 her pay scale?"): a sentence stating the duty without any refusal ("must include the pay scale in every job
 posting") reads "Yes" to the wrong question; only a sentence that speaks of refusing answers it."""
-PERMISSION_ASK = re.compile(r"\b(?:allowed|permitted|free|lawful(?:ly)?|legal(?:ly)?)\s+to\b", re.I)
-"""A yes/no asking whether something may be done ("Is a US company allowed to retaliate against ...?")."""
+PERMISSION_ASK = re.compile(
+    r"\b(?:allowed|permitted|free|lawful(?:ly)?|legal(?:ly)?)\s+to\b|"
+    r"\b(?:(?:may|can)\s+(?:we|i|you|they)|(?:we|i|you|they)\s+(?:may|can))\s+(?:still\s+|legally\s+|lawfully\s+)?"
+    r"(?!be\b|get\b|have\b)[a-z]+",
+    re.I,
+)
+"""A yes/no asking whether something may be done ("Is a US company allowed to retaliate against ...?", "Is it true
+that we may still import such goods?")."""
 PROTECTED_FROM = re.compile(r"\b(?:protect\w*|shield\w*|safeguard\w*)\b[^.;]{0,200}?\b(?:against|from)\s+(\w+)", re.I)
 
 
@@ -888,7 +896,9 @@ def _one_verdict(
     if grounded:
         best, verdict = (own or grounded)[0]
         if not (grounds.forbid_asked or grounds.exempt) and _voided(verdict.said, asked):
-            return None
+            if not grounds.permission_asked:
+                return None
+            verdict = _worded(verdict, "No.")  # asked whether it may be done, and it is prohibited
         if verdict.text.startswith("Yes.") and _contrary(
             best.text, set(grounds.words) - beyond_name(asked, named_as[best.doc_id])
         ):
