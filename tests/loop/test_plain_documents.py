@@ -2576,3 +2576,20 @@ def test_asked_whether_we_may_do_what_a_source_prohibits_the_answer_is_no(tmp_pa
     r = run(workbench_on(tmp_path, [(act, [text])]), question)
     assert verdict_words(r.answer.verdict) == {"*": "no"}
     assert "importation is prohibited" in r.answer.verdict.text
+
+
+def test_a_verb_of_passing_on_and_a_word_for_an_overseeing_body_ground_their_kin(tmp_path: Path) -> None:
+    """ "... does it have to send the list to the regulator?" got no verdict (a false residual on a complete answer)
+    beside "The insider list must be provided to the competent authority upon its request": "send" is stated by
+    "provided", "regulator" by "competent authority"."""
+    mar = plain_doc("xy-eu-insiders", "Ruritanian insider rules summary", "EU", date(2016, 7, 3))
+    text = (
+        "Every person with access to inside information about an issuer is named on its insider list. "
+        "The insider list must be provided to the competent authority as soon as possible upon its request."
+    )
+    r = run(
+        workbench_on(tmp_path, [(mar, [text])]),
+        "Does an issuer in the EU have to send its insider list to the regulator?",
+    )
+    assert verdict_words(r.answer.verdict) == {"*": "yes"}
+    assert "competent authority" in r.answer.verdict.text

@@ -580,7 +580,7 @@ class Grounds:
             return False
         if self.years and not self.years & {int(y) for y in YEAR.findall(sentence)}:
             return False  # "Did the rules take effect in 2017?" is answered by a sentence on 2017
-        said = said_terms(words, sentence)
+        said = said_terms(words, sentence) | kin_words(words, sentence)
         for name in self.names:  # "the Serious Fraud Office" speaks of no "Office of the Whistleblower"
             if len(name) > 1 and said & name and not any(said_terms(set(name), t) == name for t in (sentence, source)):
                 said -= name
@@ -604,6 +604,30 @@ class Grounds:
             if len(said_terms(words, sentence)) > chosen_says:
                 return True
         return False
+
+
+TELLING = re.compile(
+    r"\b(?:notif\w*|report\w*|inform\w*|submit\w*|fil(?:e|es|ed|ing)|lodg\w*|disclos\w*|tell|told|send\w*|sent|"
+    r"communicat\w*|provid\w*|hand\w*|forward\w*|transmit\w*|deliver\w*)\b",
+    re.I,
+)
+"""Verbs of passing something on to someone: one of them asked ("send the list") is stated by another ("the list
+must be provided to ...")."""
+AUTHORITY = re.compile(
+    r"\b(?:authorit(?:y|ies)|regulators?|supervisors?|supervisory|watchdogs?|commission|agency|agencies)\b", re.I
+)
+"""Nouns for a public body that oversees: "the regulator" asked is "the competent authority" stated."""
+
+
+def kin_words(words: Iterable[str], sentence: str) -> set[str]:
+    """The asked words a sentence states by a word of the same kind: a verb of passing on (`TELLING`) or a noun
+    for an overseeing body (`AUTHORITY`), where the sentence does not use the asked word itself."""
+    out = set()
+    for word in words:
+        for kind in (TELLING, AUTHORITY):
+            if kind.fullmatch(word) and kind.search(sentence):
+                out.add(word)
+    return out
 
 
 def _part_words(wanted: set[str], sentence: str) -> set[str]:
