@@ -17,6 +17,7 @@ from core.domain.instructions import has_instructions
 from core.domain.plan import Aspect, PlanItem, ResearchPlan
 from core.domain.records import Deficiency, Evidence
 from core.engines.base import DraftResult, EngineContext
+from core.engines.offline.aspects import TELL_WORDS
 from core.engines.offline.on_facts import APPLIES_BACK, on_measure
 from core.engines.offline.ranking import (
     DUTY,
@@ -606,13 +607,6 @@ class Grounds:
         return False
 
 
-TELLING = re.compile(
-    r"\b(?:notif\w*|report\w*|inform\w*|submit\w*|fil(?:e|es|ed|ing)|lodg\w*|disclos\w*|tell|told|send\w*|sent|"
-    r"communicat\w*|provid\w*|hand\w*|forward\w*|transmit\w*|deliver\w*)\b",
-    re.I,
-)
-"""Verbs of passing something on to someone: one of them asked ("send the list") is stated by another ("the list
-must be provided to ...")."""
 AUTHORITY = re.compile(
     r"\b(?:authorit(?:y|ies)|regulators?|supervisors?|supervisory|watchdogs?|commission|agency|agencies)\b", re.I
 )
@@ -620,11 +614,11 @@ AUTHORITY = re.compile(
 
 
 def kin_words(words: Iterable[str], sentence: str) -> set[str]:
-    """The asked words a sentence states by a word of the same kind: a verb of passing on (`TELLING`) or a noun
-    for an overseeing body (`AUTHORITY`), where the sentence does not use the asked word itself."""
+    """The asked words a sentence states by a word of the same kind: a verb of passing something on (`TELL_WORDS`:
+    "send the list" asked, "the list must be provided" stated) or a noun for an overseeing body (`AUTHORITY`)."""
     out = set()
     for word in words:
-        for kind in (TELLING, AUTHORITY):
+        for kind in (TELL_WORDS, AUTHORITY):
             if kind.fullmatch(word) and kind.search(sentence):
                 out.add(word)
     return out
