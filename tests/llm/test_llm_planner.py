@@ -48,6 +48,7 @@ def test_the_planners_structured_output_becomes_a_research_plan_with_validated_j
                     {"code": "br", "named_as": ["Brazil"]},
                     {"code": "ZZ", "named_as": ["Ruritania"]},
                     {"code": "FR", "named_as": ["France"]},
+                    {"code": "RU", "named_as": ["the Ruritanian Republic"]},
                 ],
                 "entity_types": ["Payment firm", "e-money issuer"],
                 "yes_no": True,
@@ -85,6 +86,9 @@ def test_the_planners_structured_output_becomes_a_research_plan_with_validated_j
     assert "dropped entity type 'e-money issuer': neither in the question nor in the corpus" in notes
     assert "dropped jurisdiction 'ZZ': not a corpus or ISO 3166 code" in notes
     assert "dropped jurisdiction FR: the question does not name it" in notes
+    # the floor's Ruritania, which the model names by words the question lacks ("a customer in Munich" planned as
+    # Germany, named by the model "Germany"), stays planned: no note says it was dropped
+    assert "dropped jurisdiction RU" not in notes
     assert "dropped item FR:scope" in notes and "dropped item *:scope" in notes
     assert "Found by the gazetteer: RU named as 'Ruritania'" in user_text(llm_server.requests[0])
 

@@ -100,7 +100,8 @@ def merge_plan(floor: ResearchPlan, out: PlanOut, ctx: EngineContext) -> tuple[R
             continue
         words = tuple(dict.fromkeys(w.strip() for w in pj.named_as if occurrences(w, floor.question)))
         if not words:
-            notes.append(f"llm planner: dropped jurisdiction {code}: the question does not name it")
+            if code not in places:  # the floor's own place named otherwise by the model: nothing is dropped
+                notes.append(f"llm planner: dropped jurisdiction {code}: the question does not name it")
             continue
         words = tuple(w for w in words if names_place(w, code, ctx))
         if not words:
