@@ -376,8 +376,12 @@ is the compensation capped ...?")."""
 def trailing_yes_no(question: str) -> str | None:
     """The yes/no a question asks after an open one, in the same sentence ("How long does a worker have to bring a
     claim, and is compensation capped?") or in the next ("What happened to public access? Can anyone still search a
-    register today?"); None when the question opens with a yes/no or with facts it sets out."""
+    register today?"), facts the question sets out first aside ("A director bought shares. Within how many days
+    must she notify ..., and does the company then have to publish it?"); None when its first question is a yes/no
+    (facts followed by a yes/no are `questions_on_facts`)."""
     asked = _question_sentences(question)
+    while len(asked) > 1 and not asked[0].rstrip().endswith("?") and not YES_NO.search(asked[0]):
+        asked = asked[1:]  # facts set out first ("A director bought shares. Within how many days ..., and does ...?")
     if not asked or YES_NO.search(asked[0]) or not asked[0].rstrip().endswith("?"):
         return None
     for n, sentence in enumerate(asked):

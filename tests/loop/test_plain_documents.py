@@ -44,6 +44,7 @@ from core.engines.text import (
     quote_in,
     sentences,
     term_set,
+    trailing_yes_no,
     yes_no_sentence,
 )
 from core.evaluation.facts import fact_found
@@ -2593,3 +2594,15 @@ def test_a_verb_of_passing_on_and_a_word_for_an_overseeing_body_ground_their_kin
     )
     assert verdict_words(r.answer.verdict) == {"*": "yes"}
     assert "competent authority" in r.answer.verdict.text
+
+
+def test_a_yes_no_after_facts_and_an_open_question_is_planned() -> None:
+    """ "A director of a company listed in Frankfurt bought shares this month. Within how many days must she notify
+    BaFin, and does the company then have to publish it?" had no verdict item: facts set out first hid the yes/no
+    that follows the open question, and the answer ended at 1.00 without a yes or no and without saying so."""
+    question = (
+        "A director of our company bought shares this month. Within how many days must she notify the regulator, "
+        "and does the company then have to publish it?"
+    )
+    assert trailing_yes_no(question) == "does the company then have to publish it?"
+    assert asks_yes_no(question) and questions_on_facts(question) == []
