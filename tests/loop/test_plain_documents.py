@@ -2606,3 +2606,26 @@ def test_a_yes_no_after_facts_and_an_open_question_is_planned() -> None:
     )
     assert trailing_yes_no(question) == "does the company then have to publish it?"
     assert asks_yes_no(question) and questions_on_facts(question) == []
+
+
+def test_a_negation_in_a_consequence_the_premise_draws_is_not_the_questions(tmp_path: Path) -> None:
+    """ "Someone told our product team that the UK has now scrapped the Consumer Credit Act 1974, so the 14-day
+    cooling-off period no longer applies. Is that right?" got no verdict: the "no longer" of the consequence was read
+    as a question asked in the negative. The scrapping is only proposed."""
+
+    def doc(id: str, status: str) -> DocumentMeta:
+        return plain_doc(id, f"Canada {id.replace('-', ' ')} summary", "CA", date(2020, 1, 1), status=status)
+
+    corpus = [
+        (doc("credit-act", "in_force"), ["A borrower may withdraw from a credit agreement within 14 days."]),
+        (
+            doc("credit-reform", "proposed"),
+            ["The proposal would scrap the credit act and move its rules into FCA rules."],
+        ),
+    ]
+    question = (
+        "Someone told our product team that Canada has now scrapped the credit act and moved everything into FCA "
+        "rules, so the 14-day cooling-off period no longer applies. Is that right?"
+    )
+    r = run(workbench_on(tmp_path, corpus), question)
+    assert r.answer.verdict is not None and r.answer.verdict.text.startswith("No, only proposed")

@@ -111,12 +111,13 @@ same source countries?"): one sentence of one source says what one rule is, not 
 verdict, the rules quoted side by side. (Within one place a sentence may state both: "MSBs file SARs at USD 2,000
 ...; check cashers are not covered"; and "pay a woman the same as a man" asks what one rule says.)"""
 CONDITION_CLAUSE = re.compile(
-    r"\b(?:if|unless|when|where|whether|in case|(?:as|so) long as|provided(?: that)?|"
-    r"(?:below|above|under|over|beyond|within|up to) which)\b.*$",
+    r"(?:,\s*so\b|\b(?:if|unless|when|where|whether|in case|(?:as|so) long as|provided(?: that)?|"
+    r"(?:below|above|under|over|beyond|within|up to) which)\b).*$",
     re.I | re.S,
 )
-"""The condition a yes/no sets ("... and face penalties if they don't?"), or a clause describing what it asks about
-("lifted the threshold below which they don't need to report"): a negation there is not the question's."""
+"""The condition a yes/no sets ("... and face penalties if they don't?"), a clause describing what it asks about
+("lifted the threshold below which they don't need to report") or a consequence it draws ("has scrapped the Act,
+so the 14-day period no longer applies?"): a negation there is not the question's."""
 SUBJECT_WORDS = 2
 """Words a yes/no question naming no place and no figure must ask about for any sentence to answer it."""
 SCOPE_DENIAL = re.compile(
