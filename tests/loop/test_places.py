@@ -148,6 +148,9 @@ def test_a_city_in_a_place_position_is_read_as_its_country_or_us_state() -> None
     plan = plan_of("A customer in Munich took out a loan for packaged goods. What applies?")
     assert plan.answer_codes() == ["DE", "EU"] and not plan.not_understood  # Germany, from its own and its union's law
     assert plan.jurisdictions[0].code == "DE" and plan.jurisdictions[0].named_as == ("Munich",)
+    # GeoNames holds a district of Quezon City called "Commonwealth": after an article a name is no city
+    assert city_place("Commonwealth") == "PH"
+    assert plan_of("What applies to packaged goods in the Commonwealth?").answer_codes() == []
 
 
 def test_a_city_read_as_its_country_discloses_the_parts_of_it_the_corpus_holds_law_of() -> None:
