@@ -126,6 +126,13 @@ STOPWORDS = frozenset(
         "aren",
         "wasn",
         "already",
+        "itself",
+        "themselves",
+        "himself",
+        "herself",
+        "ourselves",
+        "myself",
+        "yourself",
     ]
 )
 """Function words left out of content-word stems. Kept by hand rather than scikit-learn's ENGLISH_STOP_WORDS,

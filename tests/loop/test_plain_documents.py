@@ -2629,3 +2629,19 @@ def test_a_negation_in_a_consequence_the_premise_draws_is_not_the_questions(tmp_
     )
     r = run(workbench_on(tmp_path, corpus), question)
     assert r.answer.verdict is not None and r.answer.verdict.text.startswith("No, only proposed")
+
+
+def test_a_reflexive_pronoun_is_no_word_a_source_must_state(tmp_path: Path) -> None:
+    """ "Can the subsidiary itself be convicted of a criminal offence in Germany?" got no verdict: "itself" was one of
+    the three words a sentence had to state, and no sentence says "itself"."""
+    act = plain_doc("xy-de-corporate", "Ruritanian corporate liability summary", "DE", date(1968, 5, 24))
+    text = (
+        "German law has no corporate criminal liability: a company cannot be charged with or convicted of bribery. "
+        "A company can instead be fined under administrative law."
+    )
+    question = (
+        "The managing director of our German subsidiary paid a bribe. Can the subsidiary itself be convicted of a "
+        "criminal offence in Germany?"
+    )
+    r = run(workbench_on(tmp_path, [(act, [text])]), question)
+    assert verdict_words(r.answer.verdict) == {"*": "no"}
