@@ -2645,3 +2645,20 @@ def test_a_reflexive_pronoun_is_no_word_a_source_must_state(tmp_path: Path) -> N
     )
     r = run(workbench_on(tmp_path, [(act, [text])]), question)
     assert verdict_words(r.answer.verdict) == {"*": "no"}
+
+
+def test_a_duty_only_a_proposal_states_is_no_only_proposed_whatever_the_facts(tmp_path: Path) -> None:
+    """ "We employ 400 people in England. Are we legally required to publish our ethnicity pay gap this year?" got no
+    verdict: the headcount made it a question on the facts, left to the analyst. No rule in force speaks to it, only
+    a proposal: no headcount makes that law."""
+    rules = plain_doc("xy-gb-gender-gap", "Ruritanian gender pay gap regulations summary", "GB", date(2017, 4, 6))
+    bill = plain_doc(
+        "xy-gb-ethnicity-bill", "Ruritanian ethnicity pay gap bill summary", "GB", date(2027, 1, 1), status="proposed"
+    )
+    corpus = [
+        (rules, ["Employers with 250 or more employees must publish their gender pay gap every year."]),
+        (bill, ["The bill would require employers with 250 or more employees to publish their ethnicity pay gap."]),
+    ]
+    question = "We employ 400 people in Great Britain. Are we legally required to publish our ethnicity pay gap?"
+    r = run(workbench_on(tmp_path, corpus), question)
+    assert r.answer.verdict is not None and r.answer.verdict.text.startswith("No, only proposed")

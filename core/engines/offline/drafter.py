@@ -350,6 +350,12 @@ def _verdict(
         counted = on_measure(
             item, plan, pool or cands, lambda c, text: grounds.by(text, _source_name(c, ctx)), ctx, _named(plan)
         )
+        if counted is None:  # no rule in force speaks to it, only a proposal: no facts make that law
+            plain = _grounds(plan)
+            if not any(plain.by(c.text, _source_name(c, ctx)) for c in (*pool, *cands)):
+                proposal = proposed_verdict(item, plain.by, plan.answer_codes(), pool or cands, ctx)
+                if proposal is not None:
+                    return proposal
         statements = facts_set_out(plan.question)
         if counted is not None or not statements or measures_facts(statements) or _sized(grounds, pool or cands, ctx):
             return counted  # a size, amount or date the facts give is the analyst's to hold against the rules
