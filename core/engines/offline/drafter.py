@@ -207,9 +207,9 @@ def binds(sentence: str, verb: str) -> bool:
     ("Insider reports are filed electronically through SEDI" for "required to file ... on SEDI")."""
     if BINDING.search(sentence):
         return True
-    stem = verb[:-1] if verb.endswith("e") else verb[:-1] if verb.endswith("y") else verb
+    root = verb[:-1] if verb.endswith(("e", "y")) else verb  # "file" -> "filed", "carry" -> "carried"
     return bool(verb) and bool(
-        re.search(rf"\b(?:is|are)\s+(?:\w+ly\s+)?{re.escape(stem[:5])}\w*(?:ed|en)\b", sentence, re.I)
+        re.search(rf"\b(?:is|are)\s+(?:\w+ly\s+)?{re.escape(root[:5])}\w*(?:ed|en)\b", sentence, re.I)
     )
 
 
