@@ -152,7 +152,9 @@ def test_a_timed_out_call_is_one_failure_not_several_queued_requests(
     start = time.monotonic()
     with pytest.raises(LlmUnavailableError) as caught:
         client.call("llm critic", FindingsOut, "s", "u")
-    assert time.monotonic() - start < 3.0 and len(llm_server.requests) == 1  # the reply waits 5 s
+    # the reply waits 5 s; on a loaded machine the server may not have logged the one request when the client gives
+    # up at its SLOW budget, so the client's own count (attempts, below) says that no retry was sent
+    assert time.monotonic() - start < 3.0 and len(llm_server.requests) <= 1
     assert (caught.value.attempts, caught.value.reason, client.breaker.failures) == (1, "deadline", 1)
     assert caught.value.notes == ("llm critic: attempt 1 failed: deadline",)
     (failed,) = caught.value.usage.calls
