@@ -979,12 +979,14 @@ def test_pronouns_and_contractions_are_not_topic_words(wb: Workbench) -> None:
     assert "us" in term_set("Reports go to the US regulator.")
 
 
+def canada_summary(id: str, status: str, **extra: object) -> DocumentMeta:
+    """A Canadian regulator's summary of minimal front matter, in force or proposed, titled from its id."""
+    return plain_doc(id, f"Canada {id.replace('-', ' ')} summary", "CA", date(2020, 1, 1), status=status, **extra)
+
+
 def test_a_rule_only_a_proposal_states_is_no_only_proposed(tmp_path: Path) -> None:
     def doc(id: str, status: str) -> DocumentMeta:
-        title = f"Canada {id.replace('-', ' ')} summary"
-        return plain_doc(
-            id, title, "CA", date(2020, 1, 1), status=status, authority="CA consumer office", instrument="summary"
-        )
+        return canada_summary(id, status, authority="CA consumer office", instrument="summary")
 
     corpus = [
         (doc("platform-act", "in_force"), ["Online platforms must display the identity of each seller to buyers."]),
@@ -2542,13 +2544,13 @@ def test_a_negation_in_a_clause_describing_what_is_asked_is_not_the_questions(tm
     20,000. Is that right?" got no verdict: the "don't" of the clause describing the threshold was read as a
     question asked in the negative. The proposal that would lift it answers "No, only proposed"."""
 
-    def doc(id: str, status: str) -> DocumentMeta:
-        return plain_doc(id, f"Canada {id.replace('-', ' ')} summary", "CA", date(2020, 1, 1), status=status)
-
     corpus = [
-        (doc("dealing-rules", "in_force"), ["Directors must report their share dealings once they reach CAD 5,000."]),
         (
-            doc("dealing-reform", "proposed"),
+            canada_summary("dealing-rules", "in_force"),
+            ["Directors must report their share dealings once they reach CAD 5,000."],
+        ),
+        (
+            canada_summary("dealing-reform", "proposed"),
             ["The proposal would lift the threshold for directors to report their share dealings to CAD 20,000."],
         ),
     ]
@@ -2613,13 +2615,10 @@ def test_a_negation_in_a_consequence_the_premise_draws_is_not_the_questions(tmp_
     cooling-off period no longer applies. Is that right?" got no verdict: the "no longer" of the consequence was read
     as a question asked in the negative. The scrapping is only proposed."""
 
-    def doc(id: str, status: str) -> DocumentMeta:
-        return plain_doc(id, f"Canada {id.replace('-', ' ')} summary", "CA", date(2020, 1, 1), status=status)
-
     corpus = [
-        (doc("credit-act", "in_force"), ["A borrower may withdraw from a credit agreement within 14 days."]),
+        (canada_summary("credit-act", "in_force"), ["A borrower may withdraw from a credit agreement within 14 days."]),
         (
-            doc("credit-reform", "proposed"),
+            canada_summary("credit-reform", "proposed"),
             ["The proposal would scrap the credit act and move its rules into FCA rules."],
         ),
     ]

@@ -344,18 +344,17 @@ def _verdict(
     item's retrieval found (`pool`, else `cands`)."""
     question = questions_asked(plan.question)  # "An employee was dismissed ... . Is it unfair, is ... capped?"
     if plan.verdict_on_facts:  # the rules are quoted; whether they hold on the question's own facts is open,
-        grounds = _grounds(plan)  # unless a rule's bound on the headcount or amount they give decides it
-        binds = {"apply"} if APPLIES_BACK.search(_yes_no_part(plan)) else set()  # "Does the act apply to us?"
-        grounds = replace(grounds, words=frozenset({"apply" if w in BINDS_ASKED else w for w in grounds.words} | binds))
+        plain = _grounds(plan)  # unless a rule's bound on the headcount or amount they give decides it
+        applies = {"apply"} if APPLIES_BACK.search(_yes_no_part(plan)) else set()  # "Does the act apply to us?"
+        grounds = replace(plain, words=frozenset({"apply" if w in BINDS_ASKED else w for w in plain.words} | applies))
         counted = on_measure(
             item, plan, pool or cands, lambda c, text: grounds.by(text, _source_name(c, ctx)), ctx, _named(plan)
         )
-        if counted is None:  # no rule in force speaks to it, only a proposal: no facts make that law
-            plain = _grounds(plan)
-            if not any(plain.by(c.text, _source_name(c, ctx)) for c in (*pool, *cands)):
-                proposal = proposed_verdict(item, plain.by, plan.answer_codes(), pool or cands, ctx)
-                if proposal is not None:
-                    return proposal
+        # no rule in force speaks to it, only a proposal: no facts make that law
+        if counted is None and not any(plain.by(c.text, _source_name(c, ctx)) for c in (*pool, *cands)):
+            proposal = proposed_verdict(item, plain.by, plan.answer_codes(), pool or cands, ctx)
+            if proposal is not None:
+                return proposal
         statements = facts_set_out(plan.question)
         if counted is not None or not statements or measures_facts(statements) or _sized(grounds, pool or cands, ctx):
             return counted  # a size, amount or date the facts give is the analyst's to hold against the rules
