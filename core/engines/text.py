@@ -339,8 +339,8 @@ REPORTED = re.compile(
 """A statement reporting what someone holds ("Our legal team says the EU has brought in ..."): a premise to check,
 not a fact of the asker's own."""
 CHECKED = re.compile(
-    r"^\s*(?:(?:is|was)\s+(?:that|this|it|he|she|they)\s+(?:really\s+)?(?:true|right|correct|so|accurate)|"
-    r"(?:are|is)\s+(?:they|he|she)\s+(?:really\s+)?right|(?:can|may|could|should)\s+(?:we|i)\s+(?:safely\s+)?"
+    r"^\s*(?:(?:is|was)\s+(?:that|this|it|he|she|they)\s+(?:(?:really|still)\s+)?(?:true|right|correct|so|accurate|"
+    r"the case)|(?:are|is)\s+(?:they|he|she)\s+(?:(?:really|still)\s+)?right|(?:can|may|could|should)\s+(?:we|i)\s+(?:safely\s+)?"
     r"rely\s+on\s+(?:that|this|it|(?:his|her|their)\s+(?:advice|view|word)))\b",
     re.I,
 )

@@ -170,6 +170,35 @@ def test_a_member_state_that_says_where_is_no_topic_word(
             {Aspect.scope, Aspect.deadline},
             set(),
         ),
+        (
+            "What is the maximum prison term under the Recall Act 2010 for an official who hides a recall?",
+            {Aspect.penalty},
+            {Aspect.threshold, Aspect.date, Aspect.definition, Aspect.scope},
+        ),
+        (
+            "A supplier has 1,400 staff and has never set up a recall procedure. Since when has it been covered?",
+            {Aspect.date, Aspect.scope},
+            {Aspect.obligation},
+        ),
+        ("At what rate does lending become a crime in New York?", {Aspect.threshold, Aspect.penalty}, set()),
+        (
+            "A worker was dismissed after reporting a recall. Is her dismissal unfair, and how long has she to sue?",
+            {Aspect.deadline, Aspect.obligation},
+            set(),
+        ),
+        ("What is a recall notice, and to whom must it be sent?", {Aspect.definition, Aspect.recipient}, set()),
+        ("A bank lends a consumer EUR 150. How long is the withdrawal period?", {Aspect.threshold}, set()),
+        ("Does the recall law protect a contractor who reports a hazard?", {Aspect.scope}, set()),
+        (
+            "Is the recall notice period 30 days in Canada and Australia? Yes or no for each.",
+            set(),
+            {Aspect.obligation},
+        ),
+        (
+            "By when must Canada transpose the recall directive, and has Ontario already done so?",
+            set(),
+            {Aspect.obligation},
+        ),
     ],
 )
 def test_the_wording_asks_for_what_it_names_and_a_modal_verb_asking_when_asks_no_duties(
@@ -181,7 +210,13 @@ def test_the_wording_asks_for_what_it_names_and_a_modal_verb_asking_when_asks_no
     asks what is required; a cap, a ceiling, a rate and "how large" ask for a figure; "when is it due" asks for a
     deadline, "due diligence" does not; a rate "per day" asks for a figure, not a time limit; "how long" asked of a
     prison term asks the penalty's term, not a deadline; a part asking which employers need something, with no
-    other wording, asks to whom the rules apply."""
+    other wording, asks to whom the rules apply. A maximum prison term asks a penalty (not a threshold, and "what is
+    the maximum ..." no definition), a year in an instrument's name asks no date, a "who" after a noun ("an
+    official who hides") asks no scope; the facts set out ("has never set up a procedure") ask no duties, but a part
+    no aspect's wording asks ("is her dismissal unfair") asks what the rules say, one referring back ("has Ontario
+    already done so?") or saying how to answer ("Yes or no for each") does not; a crime is a penalty. An amount
+    the asker states ("EUR 150") asks for the threshold it is measured against; whether a law protects someone asks
+    to whom it applies."""
     found = set(asked_aspects(question))
     assert asked <= found and not (not_asked & found)
 
@@ -1368,6 +1403,14 @@ def test_a_day_of_the_year_is_a_deadline() -> None:
     assert states_need(Aspect.deadline, "An entity must submit its report on or before 31 May of each year.")
     assert states_need(Aspect.deadline, "Statements are due by September 30 every year.")
     assert not states_need(Aspect.deadline, "The act was debated in May.")
+
+
+def test_the_grade_of_an_offence_answers_a_penalty_item() -> None:
+    """ "Criminal usury in the second degree is a class E felony" answers at what rate lending becomes a crime; the
+    penalty item found no amount in it and disclosed a false gap."""
+    assert states_need(Aspect.penalty, "Hiding a recall from the office is a class E felony.")
+    assert states_need(Aspect.penalty, "A late recall notice is a misdemeanor.")
+    assert not states_need(Aspect.penalty, "A supplier must notify the office of a recall.")
     assert yearly_dates("on 31 May 2024, and by 30 September each year") == ["30 September"]
 
 
@@ -1789,7 +1832,7 @@ def pay_directive_corpus() -> list[tuple[DocumentMeta, list[str]]]:
         (
             "Has the Netherlands transposed the EU pay transparency directive yet?",
             "No, only proposed",
-            "Dutch pay transparency bill summary is a proposal",
+            "only a proposal (Dutch pay transparency bill summary)",
         ),
         ("Has Germany transposed the EU pay transparency directive?", "Yes.", "transposes the EU pay transparency"),
     ],
@@ -2526,6 +2569,9 @@ def test_already_in_a_yes_no_is_no_word_a_source_must_state(tmp_path: Path) -> N
         "Our consultant says that Ruritanian importers must file a forced labour report. Is that true?",
         "Our consultant told us Ruritanian importers must file a forced labour report. Can we rely on that?",
         "Someone told our product team that Ruritanian importers must file a forced labour report. Is that right?",
+        "Our lawyers cite the 2014 act and say Ruritanian importers must file a forced labour report. Is that still "
+        "correct?",
+        "Our auditors believe that Ruritanian importers must file a forced labour report. Is this still the case?",
     ],
 )
 def test_a_reported_premise_is_checked_as_the_yes_no_and_not_taken_as_the_askers_facts(question: str) -> None:
@@ -2661,3 +2707,41 @@ def test_a_duty_only_a_proposal_states_is_no_only_proposed_whatever_the_facts(tm
     question = "We employ 400 people in Great Britain. Are we legally required to publish our ethnicity pay gap?"
     r = run(workbench_on(tmp_path, corpus), question)
     assert r.answer.verdict is not None and r.answer.verdict.text.startswith("No, only proposed")
+
+
+@pytest.mark.parametrize("change", ["done away with", "got rid of", "phased out"])
+def test_a_change_asked_in_a_phrasal_verb_after_facts_is_answered_from_the_proposals_status(
+    tmp_path: Path, change: str
+) -> None:
+    """ "A cardholder wants to claim against us under section 75 ... Has HM Treasury's reform done away with section
+    75 liability yet?" was read as a yes/no on the facts and left to the analyst: "done away with" was no verb of
+    change. The reform is only proposed, so the answer is No."""
+    rules = plain_doc("xy-gb-card-act", "Ruritanian card liability act summary", "GB", date(1974, 7, 31))
+    reform = plain_doc(
+        "xy-gb-card-reform", "Ruritanian card liability reform consultation", "GB", date(2027, 1, 1), status="proposed"
+    )
+    corpus = [
+        (rules, ["Under section 75, a card issuer is jointly liable with the supplier for a breach of contract."]),
+        (reform, ["The reform would replace the card liability act and abolish section 75 liability of card issuers."]),
+    ]
+    question = (
+        f"A cardholder is claiming against us under section 75. Has the reform {change} section 75 liability yet?"
+    )
+    r = run(workbench_on(tmp_path, corpus), question)
+    assert r.answer.verdict is not None and r.answer.verdict.text.startswith("No, only proposed")
+    assert "abolish section 75" in r.answer.verdict.text
+
+
+def test_a_reported_premise_in_the_negative_gets_no_yes_from_the_rule_it_denies(tmp_path: Path) -> None:
+    """ "Our lawyers ... say that private employers in Ireland need no internal reporting channel. Is that still
+    correct?" was answered "Yes." from the sentence requiring the channel: "no" was not read as asking in the
+    negative. A Yes or No to a negated premise is a guess; the rule is quoted instead."""
+    act = plain_doc("xy-ie-disclosures", "Ruritanian protected disclosures act summary", "IE", date(2023, 1, 1))
+    corpus = [(act, ["Private sector employers with 50 or more employees must establish internal reporting channels."])]
+    question = (
+        "Our lawyers cite the 2014 act and say that private employers in Ireland need no internal reporting channel. "
+        "Is that still correct?"
+    )
+    r = run(workbench_on(tmp_path, corpus), question)
+    assert verdict_words(r.answer.verdict) != {"*": "yes"}
+    assert "must establish internal reporting channels" in (r.final_answer or "")

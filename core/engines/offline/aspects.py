@@ -25,10 +25,13 @@ PENALTY_WORDS = re.compile(
     re.I,
 )
 ENFORCED_OTHERWISE = re.compile(
-    r"\binjunct\w*|\bno (?:\w+ ){0,3}(?:fines?|penalt(?:y|ies)|sanctions?)\b|\bno private right of action\b", re.I
+    r"\binjunct\w*|\bno (?:\w+ ){0,3}(?:fines?|penalt(?:y|ies)|sanctions?)\b|\bno private right of action\b|"
+    r"\bfelon(?:y|ies)\b|\bmisdemeanou?rs?\b",
+    re.I,
 )
-"""What a breach leads to where no sum or term does: an injunction, or no fine at all ("The exclusive remedy ... is
-an action brought by the Attorney General for injunctive relief", "sets no civil fine for a failure to disclose")."""
+"""What a breach leads to where no sum or term does: an injunction, no fine at all, or the grade of the offence ("The
+exclusive remedy ... is an action brought by the Attorney General for injunctive relief", "sets no civil fine for a
+failure to disclose", "Criminal usury in the second degree is a class E felony")."""
 TELL_WORDS = re.compile(
     r"\b(?:notif\w*|report\w*|inform\w*|submit\w*|fil(?:e|es|ed|ing)|lodg\w*|disclos\w*|tell|told|send|sent|"
     r"communicat\w*|alert\w*|publish\w*|provide[sd]?|give[sn]?)\b",

@@ -96,11 +96,13 @@ VERDICT_TRIES = 5
 """Candidates, best first, searched for one that speaks to the yes/no sentence."""
 ASKED_NEGATED = re.compile(
     r"\b(?:cannot|can't|not|never|no longer|isn't|aren't|doesn't|don't|didn't|won't|mustn't|needn't|hasn't|"
-    r"haven't|shouldn't|wasn't|weren't)\b",
+    r"haven't|shouldn't|wasn't|weren't|none|nothing|nobody|neither|nor|"
+    r"(?<!yes or )(?<!yes/)no(?!\s+(?:later|sooner|more|less|fewer)\b)(?!\.?\s*\d))\b",
     re.I,
 )
-"""A yes/no asked in the negative ("cannot withdraw", "does not have to"): a sentence's Yes or No answers the
-positive question, and reading which way it turns for the negated one is a guess; no verdict, the rule quoted."""
+"""A yes/no asked in the negative ("cannot withdraw", "does not have to", "need no channel"): a sentence's Yes or
+No answers the positive question, and reading which way it turns for the negated one is a guess; no verdict, the
+rule quoted."""
 THIRD_PARTY_BACK = re.compile(r"\b(?:her|hers|him|his|them|their|theirs|its)\b", re.I)
 """A yes/no that refers back to what the facts describe by a possessive or an object ("Is her dismissal unfair?",
 "Can the commission pay her an award?", "Can its goods enter ...?"): whether a rule holds then turns on those facts

@@ -40,8 +40,10 @@ from core.engines.offline.relevance import subject_treated
 from core.engines.offline.sources import instrument_numbers, instrument_text
 from core.engines.offline.verdicts import asked_change
 from core.engines.text import (
+    CLAUSE_SPLIT,
     STOPWORDS,
     asks_yes_no,
+    questions_asked,
     questions_on_facts,
     states_own_count,
     stem,
@@ -54,7 +56,7 @@ ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
     Aspect.threshold: re.compile(
         r"threshold|percent|percentage|%|how (?:much|many|large|big|high|low|small)|amount|limit|trigger|figure|"
         r"\bcaps?\b|\bceilings?\b|\brates?\b|"
-        r"value|minimum|maximum|de minimis|\d[\d,.]*\s*(?:%|[A-Z]{3}\b)|[$€£¥]\s?\d",
+        r"value|minimum|maximum|de minimis|\d[\d,.]*\s*(?:%|(?-i:[A-Z]{3})\b)|\b(?-i:[A-Z]{3})\s?\d|[$€£¥]\s?\d",
         re.I,
     ),
     Aspect.date: re.compile(
@@ -70,7 +72,9 @@ ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
         re.I,
     ),
     Aspect.definition: re.compile(
-        r"defin|meaning|\bmeans?\b|what (?:is|are) (?:a|an|the)\b|who (?:is|are|counts)|"
+        r"defin|meaning|\bmeans?\b|what (?:is|are) (?:a|an|the)\b(?!\s+(?:\w+\s+){0,2}?(?:maximum|minimum|highest|"
+        r"lowest|deadline|period|time limit|penalt|fine|sanction|sentence|threshold|amount|limit|rate|date)\b)|"
+        r"who (?:is|are|counts)|"
         r"counts? as|concept|\bcontrol\b|who qualif",
         re.I,
     ),
@@ -88,7 +92,7 @@ ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
         re.I,
     ),
     Aspect.penalty: re.compile(
-        r"penalt|\bfines?\b|\bfined\b|sanction|punish|imprison|prison|jail|\bliab(?:le|ility)\b|"
+        r"penalt|\bfines?\b|\bfined\b|sanction|punish|imprison|prison|jail|\bliab(?:le|ility)\b|\bcrim(?:e|es|inal)\b|"
         r"\boffen[cs]e|consequence|what happens if|enforce|(?:can|could|will|would) happen|"
         r"\bignor(?:e|es|ing)\b|(?:fail(?:s|ing)?|refus(?:e|es|ing)) to comply|(?:does|do)(?: not|n't) comply|"
         r"\bremed(?:y|ies)\b|\b(?:court|tribunal|judge)s?\b[^.?]{0,25}\b(?:award|order|grant)",
@@ -108,7 +112,8 @@ ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
     ),
     Aspect.scope: re.compile(
         r"appl(?:y|ies) to|covered|cover\b|scope|subject to|obliged|which (?:entities|firms|"
-        r"businesses|companies)|\bwho\b|does .* apply|do .* apply",
+        r"businesses|companies)|(?:^|[,;:?]\s*|\b(?:and|or|but|to|of|for|about|on|know|ask|tell|say|explain)\s+)who\b|"
+        r"does .* apply|do .* apply|\b(?:does|do|is|are)\b[^?]{0,60}\bprotect",
         re.I,
     ),
 }
@@ -212,6 +217,20 @@ TERM_ASKED = re.compile(
 )
 """"How long" asked of a penalty's term ("punishable by prison, and for how long at most?"): the penalty item
 asks it, not a deadline."""
+PENALTY_BOUND = re.compile(
+    r"\b(?:maximum|minimum|highest|lowest|largest|biggest|max\.?)\s+(?:\w+\s+){0,2}?(?:prison|jail|custod\w*|"
+    r"sentences?|terms?|fines?|penalt\w*|sanctions?|imprisonment)\b",
+    re.I,
+)
+"""A bound of a penalty ("the maximum prison term", "the highest fine"): the penalty item asks it, not a
+threshold."""
+NAMED_YEAR = re.compile(
+    r"\b(?:Act|Acts|Regulations?|Directive|Law|Code|Order|Ordinance|Decree|Rules|Convention|Treaty)\s*,?\s*"
+    r"(?:No\.?\s*)?(?:19|20)\d\d\b|\b\d+/(?:19|20)\d\d\b|\b(?:19|20)\d\d/\d+",
+    re.I,
+)
+"""A year that is part of an instrument's name or number ("the Bribery Act 2010", "Regulation (EU) 2024/3015"): it
+names the law, it does not ask when."""
 
 
 PART_SPLIT = re.compile(
@@ -220,6 +239,19 @@ PART_SPLIT = re.compile(
     re.I,
 )
 """Where a question goes on to ask another thing ("Which employers need a plan, and by when ...?")."""
+OPEN_PART_WORDS = 2
+"""Words of its own a part of a question needs to ask something ("is her dismissal unfair"), not to refer back to
+what was asked ("If not, what replaced it?", "has the Netherlands already done so?") or say how to answer ("Yes or
+no for each")."""
+DONE_SO = re.compile(r"\b(?:do|does|did|done|doing) so\b", re.I)
+
+
+def own_words(part: str) -> set[str]:
+    """The words a part of a question asks with: no function, question or place words, no "done so"."""
+    words = (w for w in re.findall(r"[^\W\d][\w'-]*", DONE_SO.sub(" ", part)) if not is_place_name(w))
+    return {t for w in words for t in terms(w) if t not in STOPWORDS and t not in QUESTION_WORDS}
+
+
 WHICH_PARTY = re.compile(r"^\s*(?:which|who)\b", re.I)
 """A part asking which or who ("Which federally regulated employers in Canada need a pay equity plan"): when no
 wording in it says what of the rules it wants, it asks to whom they apply."""
@@ -227,20 +259,29 @@ wording in it says what of the rules it wants, it asks to whom they apply."""
 
 def asked_aspects(question: str) -> list[Aspect]:
     """The aspects the question's wording asks for; obligations when it names none, and when a what/which/how
-    question asks only about timing ("what did X change?" asks what the rules now say, too). A modal verb in a
-    clause that asks when or to whom (`TIMING_CLAUSE`) does not ask for obligations besides."""
-    found = [
-        a
-        for a, rx in ASPECT_CUES.items()
-        if rx.search(
-            TIMING_CLAUSE.sub(" ", question)
-            if a == Aspect.obligation
-            else TERM_ASKED.sub(" ", question)
-            if a == Aspect.deadline
-            else question
-        )
-    ]
-    if not any(a in CONTENT_ASPECTS for a in found) and (not found or CONTENT_QUESTION.search(question)):
+    question asks only about timing ("what did X change?" asks what the rules now say, too), and when a part of it
+    no aspect's wording asks has words of its own ("is her dismissal unfair?"). A modal verb in a clause that asks
+    when or to whom (`TIMING_CLAUSE`), or in the facts the question sets out, does not ask for obligations; a bound
+    of a penalty (`PENALTY_BOUND`) asks no threshold and a year in an instrument's name (`NAMED_YEAR`) no date."""
+    asked = questions_asked(question)
+    read_as = {
+        Aspect.obligation: TIMING_CLAUSE.sub(" ", asked),  # "has never set up a procedure" is the asker's own fact
+        Aspect.deadline: TERM_ASKED.sub(" ", question),
+        Aspect.threshold: PENALTY_BOUND.sub(" ", question),
+        Aspect.date: NAMED_YEAR.sub(" ", question),
+    }
+    found = [a for a, rx in ASPECT_CUES.items() if rx.search(read_as.get(a, question))]
+    parts = [p for part in PART_SPLIT.split(asked) for p in CLAUSE_SPLIT.split(part) if p and p.strip()]
+    open_part = any(
+        not WHICH_PARTY.match(p)
+        and not COMPARISON.search(p)
+        and not any(rx.search(p) for rx in ASPECT_CUES.values())
+        and len(own_words(p)) >= OPEN_PART_WORDS
+        for p in parts
+    )  # "..., is her dismissal unfair, ...": a part no aspect's wording asks asks what the rules say
+    if Aspect.obligation not in found and (
+        open_part or (not any(a in CONTENT_ASPECTS for a in found) and (not found or CONTENT_QUESTION.search(question)))
+    ):
         found.append(Aspect.obligation)
     if Aspect.scope not in found and any(
         WHICH_PARTY.match(part) and not any(rx.search(part) for rx in ASPECT_CUES.values())

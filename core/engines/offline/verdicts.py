@@ -28,7 +28,8 @@ from core.engines.text import is_anaphoric, sentences, term_set, trailing_yes_no
 CHANGE_STEMS = (
     "extend|rais|increas|lower|reduc|repeal|abolish|amend|chang|replac|remov|scrap|expand|broaden|widen|narrow|"
     "tighten|relax|introduc|adopt|lift|delay|postpon|withdr|revis|updat|doubl|halv|shorten|lengthen|cut|"
-    "modif|strengthen|eas|transpos|implement|enact"
+    "modif|strengthen|eas|transpos|implement|enact|done away|do away|did away|doing away|got rid|get rid|gotten rid|"
+    "phased out|phase out|axe|ditch|overhaul"
 )
 CHANGE_QUESTION = re.compile(
     rf"\b(?:has|have|had|was|were|did|is|are)\b(?:\s+[\w'-]+){{0,10}}?\s+(?:been\s+)?(?P<verb>(?:{CHANGE_STEMS})\w*)\b",
@@ -152,11 +153,12 @@ def _rule_in_force(cands: Sequence[Candidate], code: str, ctx: EngineContext, ch
 
 
 def pending_lead(doc: DocumentMeta, status: DocStatus, undated: str = "not adopted") -> str:
-    """How a verdict presents a source that does not apply: "No, only proposed (D): X is a proposal, not law in
-    force." or "No, not yet: X applies only from D." (`undated` stands for D when the source has no date)."""
+    """How a verdict presents a source that does not apply: "No, only proposed (D): not law in force, only a
+    proposal (X)." (a title of any number: "Proposals to ...") or "No, not yet: X applies only from D." (`undated`
+    stands for D when the source has no date)."""
     when = format_date(doc.effective) if doc.effective else undated
     if status == DocStatus.proposed:
-        return f"No, only proposed ({when}): {short_name(doc)} is a proposal, not law in force."
+        return f"No, only proposed ({when}): not law in force, only a proposal ({short_name(doc)})."
     return f"No, not yet: {short_name(doc)} applies only from {when}."
 
 
