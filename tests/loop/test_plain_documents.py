@@ -36,6 +36,7 @@ from core.engines.offline.claim_checks import stated_changes
 from core.engines.offline.coverage import coverage_deficiencies
 from core.engines.offline.drafter import _denies_another_act, _grounds
 from core.engines.offline.planner import asked_aspects
+from core.engines.offline.ranking import candidates
 from core.engines.offline.relevance import feature, said_terms
 from core.engines.offline.revisers import _best_sentence, revise_specificity, revise_threshold
 from core.engines.text import (
@@ -2745,3 +2746,50 @@ def test_a_reported_premise_in_the_negative_gets_no_yes_from_the_rule_it_denies(
     r = run(workbench_on(tmp_path, corpus), question)
     assert verdict_words(r.answer.verdict) != {"*": "yes"}
     assert "must establish internal reporting channels" in (r.final_answer or "")
+
+
+def test_an_act_on_another_subject_is_not_the_most_topical_only_because_it_is_in_force(tmp_path: Path) -> None:
+    """ "Our Milan office heard that the EU now requires Italy to fine companies at least 5% of worldwide turnover
+    for corruption. Has the EU anti-corruption directive been adopted?" was answered with eight sentences on energy
+    labels: the only EU act in force was on them, so among the documents at hand it was the most topical. The
+    anti-corruption proposal shows what an EU document on the subject says, whatever its status."""
+    proposal = plain_doc(
+        "xy-eu-corruption-proposal",
+        "Proposed directive on combating corruption",
+        "EU",
+        date(2023, 5, 3),
+        status="proposed",
+    )
+    labels = plain_doc("xy-eu-energy-labels", "Energy labelling regulation", "EU", date(2017, 8, 1))
+    corpus = [
+        (
+            proposal,
+            [
+                "The proposed directive on combating corruption would require Member States to fine companies for "
+                "corruption offences at least 5% of their total worldwide turnover. It has not been adopted.",
+            ],
+        ),
+        (
+            labels,
+            [
+                "The regulation requires suppliers to provide an energy label with each product placed on the market. It "
+                "replaced Directive 2010/30/EU.",
+                "Rescaled labels for washing machines appeared in shops from 1 March 2021.",
+                "Member States set penalties for infringements, which must be effective, proportionate and dissuasive.",
+            ],
+        ),
+    ]
+    question = (
+        "Our Milan office heard that the EU now requires Italy to fine companies at least 5% of worldwide turnover "
+        "for corruption. Has the EU anti-corruption directive actually been adopted?"
+    )
+    wb = workbench_on(tmp_path, corpus)
+    plan = wb.planner.plan(question, Deps.context_of(wb.store(), date(2026, 11, 30))).plan
+    ctx = Deps.context_of(wb.store(), date(2026, 11, 30))
+    item = next(i for i in plan.items if i.jurisdiction == "EU" and i.aspect == Aspect.date)
+    only_labels = [
+        ("xy-eu-energy-labels", f"xy-eu-energy-labels#{n}", text, 1.0) for n, text in enumerate(corpus[1][1])
+    ]
+    assert candidates(item, only_labels, plan, ctx) == []  # retrieval found no passage of the proposal for this item
+    r = run(wb, question)
+    assert "xy-eu-energy-labels" not in r.answer.cited_doc_ids()

@@ -23,6 +23,7 @@ from core.engines.offline.relevance import (
     rarity,
     relevance,
     said_terms,
+    subject_best,
     topic_share,
     topical_sentence,
 )
@@ -144,7 +145,13 @@ def candidates(
         weights = rarity((t for _, _, t, _ in passages), topic)
     out: list[Candidate] = []
     shares = {d: topic_share(plan, ctx.doc_text(d)) for d in dict.fromkeys(p[0] for p in passages) if d in ctx.catalog}
-    best_share = max(shares.values(), default=0)
+    best_share = max(
+        [
+            *shares.values(),
+            *([subject_best(plan, ctx, item.jurisdiction)] if item.jurisdiction != ANY_JURISDICTION else []),
+        ],
+        default=0,
+    )
     for rank, (doc_id, chunk_id, text, _) in enumerate(passages):
         ok, history = usable(doc_id, plan, ctx)
         doc = ctx.catalog.get(doc_id)

@@ -12,7 +12,9 @@ from functools import lru_cache
 from types import MappingProxyType
 
 from core.domain.figures import counts, dates, figures, period_lengths
+from core.domain.gazetteer import same_jurisdiction
 from core.domain.plan import Aspect, PlanItem, ResearchPlan
+from core.engines.base import EngineContext
 from core.engines.offline.aspects import aspect_feature
 from core.engines.offline.sources import YEAR
 from core.engines.text import sentences, term_set, terms
@@ -203,6 +205,14 @@ def topic_share(plan: ResearchPlan, text: str) -> int:
     """How many of the question's subject words a text (a whole document) states."""
     order = subject_terms(plan)
     return len(said_terms(set(order), text, order))
+
+
+def subject_best(plan: ResearchPlan, ctx: EngineContext, code: str) -> int:
+    """The most subject words any document of the jurisdiction states, whatever its status: a proposal on the
+    subject shows what the jurisdiction's documents on it say, so an act in force on another subject (energy labels
+    beside an anti-corruption proposal) is not the most topical document there only because it is in force."""
+    docs = (d for d in ctx.catalog.all() if same_jurisdiction(code, d.jurisdiction))
+    return max((topic_share(plan, ctx.doc_text(d.id)) for d in docs), default=0)
 
 
 TREATED_WORDS = 2

@@ -14,7 +14,7 @@ from core.domain.plan import ANY_JURISDICTION, Aspect, ResearchPlan
 from core.domain.records import Deficiency, DeficiencyType, Severity
 from core.engines.base import EngineContext
 from core.engines.offline.claim_checks import amends_a_cited_figure
-from core.engines.offline.relevance import min_relevance, said_terms, topic_share, topical_sentence
+from core.engines.offline.relevance import min_relevance, said_terms, subject_best, topic_share, topical_sentence
 from core.engines.offline.sources import short_name
 from core.engines.text import is_anaphoric, sentences
 
@@ -87,11 +87,7 @@ def check_relevance(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineCo
         for d in ctx.catalog.all()
         if d.jurisdiction in codes and ctx.catalog.status_at(d.id, ctx.as_of).usable
     }
-    best: dict[str, int] = {}
-    for d_id, n in shares.items():
-        where = ctx.catalog.get(d_id)
-        if where is not None:
-            best[where.jurisdiction] = max(n, best.get(where.jurisdiction, 0))
+    best = {code: subject_best(plan, ctx, code) for code in codes}
     for code, c in claims:
         if c.kind != "finding" or c.history or not c.citations or not c.plan_item_ids:
             continue
