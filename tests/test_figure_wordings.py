@@ -27,6 +27,8 @@ AMOUNTS = [
     ("not less than GBP 36 million", ("GB",), ("GBP", 36e6, ">="), "ge gbp 36000000"),
     ("not exceeding EUR 5,000", (), ("EUR", 5000.0, "<="), "le eur 5000"),
     ("no more than 10%", (), ("percent", 10.0, "<="), "le 10%"),
+    ("not more than GBP 30,000", ("GB",), ("GBP", 30000.0, "<="), "le gbp 30000"),
+    ("not greater than 5%", (), ("percent", 5.0, "<="), "le 5%"),
 ]
 
 

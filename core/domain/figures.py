@@ -23,12 +23,13 @@ Comparator = str
 """One of `>`, `>=`, `<`, `<=` (what a figure's wording implies)."""
 
 COMPARATOR_BEFORE: tuple[tuple[str, Comparator], ...] = (
+    (r"up to|not exceeding|(?:no|not) (?:more|greater) than|at most|a maximum of|maximum of|capped at", "<="),
+    (r"at least|(?:no|not) (?:less|fewer) than|a minimum of|minimum of", ">="),
     (r"more than|greater than|exceeding|exceeds|in excess of|over|above", ">"),
-    (r"at least|not less than|no less than|a minimum of|minimum of", ">="),
-    (r"up to|not exceeding|no more than|at most|a maximum of|maximum of|capped at", "<="),
-    (r"less than|below|under", "<"),
+    (r"less than|fewer than|below|under", "<"),
 )
-"""Words before a figure and the comparator they mean."""
+"""Words before a figure and the comparator they mean, the negated ones first ("not more than GBP 30,000" is at most
+that, not more than it)."""
 COMPARATOR_AFTER: tuple[tuple[str, Comparator], ...] = (
     (r"or more|or above|or higher|and above|and over|or greater|plus", ">="),
     (r"or less|or below|or lower|and below", "<="),
