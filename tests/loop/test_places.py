@@ -11,7 +11,7 @@ import pytest
 from core.config import Settings
 from core.domain.documents import Catalog, Chunk, DocumentMeta, SearchFilter
 from core.domain.gazetteer import iso_code, occurrences, read_places, same_jurisdiction
-from core.domain.plan import ANY_JURISDICTION, PlannedJurisdiction, ResearchPlan
+from core.domain.plan import ANY_JURISDICTION, Aspect, PlannedJurisdiction, ResearchPlan
 from core.domain.world import PATTERNS_FILE, city_place, country_named, load_patterns, load_unions, unions_file
 from core.engines.base import EngineContext
 from core.engines.offline.planner import OfflinePlanner
@@ -260,6 +260,9 @@ def test_what_the_plan_did_not_understand_is_disclosed_in_the_answer(wb: Workben
     )
     known = plan_of("What does the Label Regulation say in the EU?")
     assert known.not_understood == ()
+    # a place named twice is read once: its second mention in "US Section 16" names no unknown body
+    twice = plan_of("A producer sells in the US and the EU. When must it report under US Section 16?")
+    assert twice.not_understood == ()
 
 
 @pytest.mark.parametrize(
@@ -337,3 +340,24 @@ def test_covers_stays_an_override_for_a_bloc_world_knowledge_does_not_know() -> 
     catalog = Catalog([*(m for m, _ in label_corpus()), bloc])
     assert places("What applies in Germany?", catalog) == [("DE", True, ("EU", "BL"))]
     assert plan_of("What applies in Germany?", catalog).answer_codes() == ["DE", "EU", "BL"]
+
+
+def test_an_aspect_asked_in_a_part_naming_one_place_is_asked_of_that_place_only() -> None:
+    """ "How does Canada's federal criminal interest rate compare with New York's criminal usury threshold, and from
+    when has the current Canadian rate applied?" planned the date for New York too, and disclosed a false gap when
+    its sources said nothing of when. An apostrophe in "Canada's ... New York's" quoted nothing either (it had made
+    the words between them a stressed concept to define)."""
+    plan = plan_of(
+        "How does Germany's label rule compare with New York's label law, and since when has the German rule applied?"
+    )
+    dated = {i.jurisdiction for i in plan.items if i.aspect == Aspect.date}
+    assert dated == {"DE", "EU"}
+    assert {"US-NY", "US"} <= {i.jurisdiction for i in plan.items if i.answerable}
+    assert plan.focus_terms == () and Aspect.definition not in {i.aspect for i in plan.items}
+    both = plan_of("Since when have the label rules applied in Germany and in New York?")
+    assert {"DE", "US-NY"} <= {i.jurisdiction for i in both.items if i.aspect == Aspect.date}
+    # a comparison asks what was asked before it of every place it names; "And in New York?" asks it all there
+    compared = plan_of("Did Germany change its label rule in 2024? How does it compare with New York's label law?")
+    assert {"DE", "US-NY"} <= {i.jurisdiction for i in compared.items if i.aspect == Aspect.date}
+    again = plan_of("Within how many days must producers in Germany report a label recall? And in New York?")
+    assert {"DE", "US-NY"} <= {i.jurisdiction for i in again.items if i.aspect == Aspect.deadline}

@@ -190,6 +190,9 @@ def test_a_member_state_that_says_where_is_no_topic_word(
         ("What is a recall notice, and to whom must it be sent?", {Aspect.definition, Aspect.recipient}, set()),
         ("A bank lends a consumer EUR 150. How long is the withdrawal period?", {Aspect.threshold}, set()),
         ("Does the recall law protect a contractor who reports a hazard?", {Aspect.scope}, set()),
+        ("A worker was dismissed 18 months ago. Can she still sue her employer?", {Aspect.deadline}, set()),
+        ("Is it too late to appeal a recall order issued in May?", {Aspect.deadline}, set()),
+        ("Can we still rely on the old recall exemption?", set(), {Aspect.deadline}),
         (
             "Is the recall notice period 30 days in Canada and Australia? Yes or no for each.",
             set(),
@@ -215,7 +218,8 @@ def test_the_wording_asks_for_what_it_names_and_a_modal_verb_asking_when_asks_no
     the maximum ..." no definition), a year in an instrument's name asks no date, a "who" after a noun ("an
     official who hides") asks no scope; the facts set out ("has never set up a procedure") ask no duties, but a part
     no aspect's wording asks ("is her dismissal unfair") asks what the rules say, one referring back ("has Ontario
-    already done so?") or saying how to answer ("Yes or no for each") does not; a crime is a penalty. An amount
+    already done so?") or saying how to answer ("Yes or no for each") does not; a crime is a penalty; whether one can
+    still sue, or is too late to appeal, asks a time limit. An amount
     the asker states ("EUR 150") asks for the threshold it is measured against; whether a law protects someone asks
     to whom it applies."""
     found = set(asked_aspects(question))
@@ -1833,7 +1837,7 @@ def pay_directive_corpus() -> list[tuple[DocumentMeta, list[str]]]:
         (
             "Has the Netherlands transposed the EU pay transparency directive yet?",
             "No, only proposed",
-            "only a proposal (Dutch pay transparency bill summary)",
+            "only a proposal: Dutch pay transparency bill summary.",
         ),
         ("Has Germany transposed the EU pay transparency directive?", "Yes.", "transposes the EU pay transparency"),
     ],

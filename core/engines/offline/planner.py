@@ -88,7 +88,9 @@ ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
         r"by when|by (?:what|which) date|\bwithin\b|\bperiods?\b|\bdue\b(?! diligence)|deadline|time limit|"
         r"how (?:soon|quickly|fast|many (?:days|hours|weeks|months))|"
         r"no later than|how long(?!.{0,40}\b(?:keep|kept|retain|stor|preserv|hold))|"
-        r"(?<!\bper )(?<!\ba )(?<!\ban )(?<!\beach )(?<!\bevery )\b(?:days?|hours?)\b",
+        r"(?<!\bper )(?<!\ba )(?<!\ban )(?<!\beach )(?<!\bevery )\b(?:days?|hours?)\b|"
+        r"\b(?:still|too late to|in time to)\s+(?:\w+\s+){0,2}?(?:sue|claim|bring|file|lodge|appeal|complain|withdraw|"
+        r"cancel|challenge|object|take (?:legal )?action)\b",
         re.I,
     ),
     Aspect.penalty: re.compile(
@@ -122,6 +124,9 @@ COMPARISON = re.compile(
     r"\bboth\b|\bbetween\b",
     re.I,
 )
+QUOTED = re.compile(r"[\"\u201c]([^\"\u201d]{2,60})[\"\u201d]|(?<!\w)[\u2018']([^\u2019']{2,60})[\u2019'](?!\w)")
+"""Words the question puts in quotes ("what counts as 'control'?"); an apostrophe inside a word ("Canada's rate
+... New York's") opens and closes nothing."""
 FOCUS = re.compile(
     r"\b(?:focus(?:ing|ed)? on|in particular|particularly|especially|with emphasis on|notably)\b(.*)$", re.I
 )
@@ -234,8 +239,8 @@ names the law, it does not ask when."""
 
 
 PART_SPLIT = re.compile(
-    r"[?;]|,\s*(?:and|or)\s+(?=(?:what|which|who|whom|when|where|how|by when|within)\b)|"
-    r"\s+and\s+(?=(?:what|which|who|whom|when|where|how|by when|within)\b)",
+    r"[?;]|,\s*(?:and|or)\s+(?=(?:what|which|who|whom|when|where|how|(?:by|from|since|until) when|within)\b)|"
+    r"\s+and\s+(?=(?:what|which|who|whom|when|where|how|(?:by|from|since|until) when|within)\b)",
     re.I,
 )
 """Where a question goes on to ask another thing ("Which employers need a plan, and by when ...?")."""
@@ -255,6 +260,39 @@ def own_words(part: str) -> set[str]:
 WHICH_PARTY = re.compile(r"^\s*(?:which|who)\b", re.I)
 """A part asking which or who ("Which federally regulated employers in Canada need a pay equity plan"): when no
 wording in it says what of the rules it wants, it asks to whom they apply."""
+
+
+def asked_of(
+    question: str, aspects: list[Aspect], jurisdictions: tuple[PlannedJurisdiction, ...], catalog: Catalog
+) -> dict[Aspect, set[str]]:
+    """The corpus jurisdictions an aspect is asked of, where the question asks it only in parts that name some of
+    its places ("How does Canada's rate compare with New York's, and from when has the Canadian rate applied?": the
+    date only of Canada). A comparison asks what the parts before it ask of every place it names ("Did the US lower
+    its threshold? How does it compare with the EU's?"), and a part that names a place without asking anything of
+    its own ("And if it were based in France?", "Is it different in Quebec?") asks all of it there too. An aspect
+    asked without a place, or of every place, is not listed."""
+    if len(jurisdictions) < 2:
+        return {}
+    parts = [p for p in PART_SPLIT.split(questions_asked(question)) if p.strip()]
+    compared = max((n for n, p in enumerate(parts) if COMPARISON.search(p)), default=-1)
+    read = [{place.code for place in read_places(p, catalog).places} for p in parts]
+    named = [[j for j in jurisdictions if j.code in codes] for codes in read]
+    elliptic = {
+        c
+        for p, js in zip(parts, named, strict=True)
+        if not COMPARISON.search(p) and not any(rx.search(p) for rx in ASPECT_CUES.values())
+        for j in js
+        for c in j.answered_from()
+    }
+    out: dict[Aspect, set[str]] = {}
+    for aspect in aspects:
+        cued = [n for n, p in enumerate(parts) if ASPECT_CUES[aspect].search(p)]
+        if not cued or min(cued) <= compared or not all(named[n] for n in cued):
+            continue
+        if len({j.code for n in cued for j in named[n]}) == len(jurisdictions):
+            continue
+        out[aspect] = {c for n in cued for j in named[n] for c in j.answered_from()} | elliptic
+    return out
 
 
 def asked_aspects(question: str) -> list[Aspect]:
@@ -390,7 +428,7 @@ class OfflinePlanner:
             if t not in QUESTION_WORDS and t not in named_words and t not in STOPWORDS and not t.isdigit()
         ]
         stressed = FOCUS.search(question)
-        quoted = " ".join(re.findall(r"[\"\u201c\u2018']([^\"\u201d\u2019']{2,60})[\"\u201d\u2019']", question))
+        quoted = " ".join(a or b for a, b in QUOTED.findall(question))
         focus = [t for t in terms(f"{stressed.group(1) if stressed else ''} {quoted}") if t in topic]
         if focus and Aspect.definition not in aspects:
             aspects.append(Aspect.definition)  # what the stressed concept covers is part of what is asked
@@ -401,9 +439,12 @@ class OfflinePlanner:
         topic_text = " ".join(
             w for w in re.findall(r"\d+(?:[.,]\d+)*%?|[\w%$€£-]+", question) if stem(w) in topic or re.search(r"\d", w)
         )
+        only = asked_of(question, aspects, jurisdictions, catalog)
         for code in codes:
             asked = question_for(question, code, codes, catalog)
             for aspect in aspects:
+                if aspect in only and code not in only[aspect]:
+                    continue
                 label = "any jurisdiction in the corpus" if code == ANY_JURISDICTION else code
                 query = " ".join(x for x in (asked, ASPECT_QUERY[aspect], words_for.get(code, "")) if x)
                 items.append(

@@ -132,6 +132,7 @@ def unplanned(question: str, spans: Iterable[tuple[int, int]], catalog: Catalog)
     """The names of bodies, instruments or places in the question that neither the gazetteer read (`spans`:
     where it found places) nor the corpus knows by its own words, in the order the question names them."""
     spans = list(spans)
+    read = {question[s:e].lower() for s, e in spans}  # a place named twice is read once ("the US ... US Section 16")
     known = corpus_words(catalog)
     out: dict[str, Unplanned] = {}
     for name in names_in(question):
@@ -149,7 +150,7 @@ def unplanned(question: str, spans: Iterable[tuple[int, int]], catalog: Catalog)
             if s < name.end and name.start < e:
                 rest = rest[: max(0, s - name.start)] + " " + rest[max(0, e - name.start) :]
         generic = CONNECTORS | BODY_WORDS | INSTRUMENT_WORDS | PROVISION_WORDS | STOPWORDS
-        distinct = [w for w in _words(rest) if w.lower() not in generic and not is_place_name(w)]
+        distinct = [w for w in _words(rest) if w.lower() not in generic | read and not is_place_name(w)]
         if distinct and not all(stem(w.lower()) in known for w in distinct):
             text = re.sub(r"['\u2019]s$", "", name.text)
             out.setdefault(text, Unplanned(text, positioned and not heads))

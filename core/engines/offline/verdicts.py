@@ -154,11 +154,11 @@ def _rule_in_force(cands: Sequence[Candidate], code: str, ctx: EngineContext, ch
 
 def pending_lead(doc: DocumentMeta, status: DocStatus, undated: str = "not adopted") -> str:
     """How a verdict presents a source that does not apply: "No, only proposed (D): not law in force, only a
-    proposal (X)." (a title of any number: "Proposals to ...") or "No, not yet: X applies only from D." (`undated`
+    proposal: X." (a title of any number: "Proposals to ...") or "No, not yet: X applies only from D." (`undated`
     stands for D when the source has no date)."""
     when = format_date(doc.effective) if doc.effective else undated
     if status == DocStatus.proposed:
-        return f"No, only proposed ({when}): not law in force, only a proposal ({short_name(doc)})."
+        return f"No, only proposed ({when}): not law in force, only a proposal: {short_name(doc)}."
     return f"No, not yet: {short_name(doc)} applies only from {when}."
 
 
