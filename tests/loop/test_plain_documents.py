@@ -193,6 +193,8 @@ def test_a_member_state_that_says_where_is_no_topic_word(
         ("A worker was dismissed 18 months ago. Can she still sue her employer?", {Aspect.deadline}, set()),
         ("Is it too late to appeal a recall order issued in May?", {Aspect.deadline}, set()),
         ("Can we still rely on the old recall exemption?", set(), {Aspect.deadline}),
+        ("A supplier hid a material change in a recall. What is the maximum fine?", {Aspect.penalty}, {Aspect.date}),
+        ("A customer bought the product in March 2025. Can she still return it?", {Aspect.date}, set()),
         (
             "Is the recall notice period 30 days in Canada and Australia? Yes or no for each.",
             set(),
@@ -219,7 +221,8 @@ def test_the_wording_asks_for_what_it_names_and_a_modal_verb_asking_when_asks_no
     official who hides") asks no scope; the facts set out ("has never set up a procedure") ask no duties, but a part
     no aspect's wording asks ("is her dismissal unfair") asks what the rules say, one referring back ("has Ontario
     already done so?") or saying how to answer ("Yes or no for each") does not; a crime is a penalty; whether one can
-    still sue, or is too late to appeal, asks a time limit. An amount
+    still sue, or is too late to appeal, asks a time limit; a year in the facts asks when, their other words ("a
+    material change") do not. An amount
     the asker states ("EUR 150") asks for the threshold it is measured against; whether a law protects someone asks
     to whom it applies."""
     found = set(asked_aspects(question))

@@ -236,6 +236,9 @@ NAMED_YEAR = re.compile(
 )
 """A year that is part of an instrument's name or number ("the Bribery Act 2010", "Regulation (EU) 2024/3015"): it
 names the law, it does not ask when."""
+YEAR_OF = re.compile(r"\b(?:19|20)\d\d\b")
+"""A year: in the facts a question sets out it still asks when ("took out a loan in March 2025"), though their
+other words ("ahead of a material change") do not."""
 
 
 PART_SPLIT = re.compile(
@@ -306,7 +309,7 @@ def asked_aspects(question: str) -> list[Aspect]:
         Aspect.obligation: TIMING_CLAUSE.sub(" ", asked),  # "has never set up a procedure" is the asker's own fact
         Aspect.deadline: TERM_ASKED.sub(" ", question),
         Aspect.threshold: PENALTY_BOUND.sub(" ", question),
-        Aspect.date: NAMED_YEAR.sub(" ", question),
+        Aspect.date: " ".join(NAMED_YEAR.sub(" ", t) for t in (asked, *YEAR_OF.findall(NAMED_YEAR.sub(" ", question)))),
     }
     found = [a for a, rx in ASPECT_CUES.items() if rx.search(read_as.get(a, question))]
     parts = [p for part in PART_SPLIT.split(asked) for p in CLAUSE_SPLIT.split(part) if p and p.strip()]
