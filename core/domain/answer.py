@@ -369,9 +369,36 @@ def gap_groups(answer: Answer) -> list[tuple[str, list[Gap]]]:
         (DRAFT_GAP_HEADING, [g for g in answer.gaps if g.retrieved or g.no_verdict]),
         (STRUCK_GAP_HEADING, [g for g in answer.gaps if g.struck_by and not g.retrieved]),
         (UNVERIFIED_GAP_HEADING, [g for g in answer.gaps if g.unverified]),
-        (GAP_HEADING, [g for g in answer.gaps if not (g.retrieved or g.struck_by or g.unverified or g.no_verdict)]),
+        (
+            GAP_HEADING,
+            _by_place([g for g in answer.gaps if not (g.retrieved or g.struck_by or g.unverified or g.no_verdict)]),
+        ),
     )
     return [(heading, gaps) for heading, gaps in groups if gaps]
+
+
+NO_SOURCE = re.compile(r"^The corpus holds no source stating (?P<what>.+) for (?P<name>[^.]+)\.$")
+"""A gap line of one item the corpus holds nothing on (`gap_for`): what it asks, and for which place."""
+
+
+def _by_place(gaps: list[Gap]) -> list[Gap]:
+    """The gaps with one line per place for the items the corpus holds nothing on ("The corpus holds no source
+    stating, for the EU: the figures ...; when the rules apply ...; the penalties ..."), not one line per item."""
+    places: dict[str, list[tuple[Gap, str]]] = {}
+    for g in gaps:
+        if m := NO_SOURCE.match(g.text):
+            places.setdefault(m.group("name"), []).append((g, m.group("what")))
+    out: list[Gap] = []
+    for g in gaps:
+        m = NO_SOURCE.match(g.text)
+        if m is None or len(places[m.group("name")]) == 1:
+            out.append(g)
+        elif places[m.group("name")][0][0] is g:
+            asked = "; ".join(what for _, what in places[m.group("name")])
+            out.append(
+                g.model_copy(update={"text": f"The corpus holds no source stating, for {m.group('name')}: {asked}."})
+            )
+    return out
 
 
 RESIDUAL_HEADING = "Residual deficiencies (not resolved)"
@@ -453,13 +480,14 @@ def comparison_rows(answer: Answer, plan: ResearchPlan) -> list[list[str]]:
     if len(codes) < 2 or not aspects:
         return []
     rows = [["jurisdiction", *(a.label for a in aspects)]]
+    term = bool(TERM_ASKED.search(plan.question))
     for code in codes:
         section = answer.section(code)
         cells = [code]
         for aspect in aspects:
             wanted = item_id(code, aspect)
             tagged = [c for c in section.claims if wanted in c.plan_item_ids] if section else []
-            cell = next((v for c in tagged if (v := _cell(c, aspect, code))), "")
+            cell = next((v for c in tagged if (v := _cell(c, aspect, code, term))), "")
             cells.append(cell or (f"not stated (see {code} below)" if tagged else "not found in the corpus"))
         rows.append(cells)
     return rows
@@ -478,12 +506,21 @@ def comparison_table(answer: Answer, plan: ResearchPlan) -> str:
     return "\n".join([lines[0], "|---|" + "---|" * (len(rows[0]) - 1), *lines[1:]])
 
 
-def _cell(claim: Claim, aspect: Aspect, code: str) -> str:
+TERM_ASKED = re.compile(r"\b(?:prison|imprison\w*|jail|custod\w*|sentences?|terms?)\b", re.I)
+"""A question asking a penalty's term ("the maximum prison term"): its cell is the period, not the first amount
+("up to five years", not the company's "USD 2 million" stated before it)."""
+
+
+def _cell(claim: Claim, aspect: Aspect, code: str, term: bool = False) -> str:
     """The cell a claim gives an aspect, with its source; "" when the aspect wants a figure, period or date and
-    the claim states none (a sentence about a tribunal claim is no time limit)."""
+    the claim states none (a sentence about a tribunal claim is no time limit). `term`: the question asks a
+    penalty's term, so a penalty cell states the period first."""
     text = " ".join(claim.said.split())
     value = ""
-    if aspect in (Aspect.threshold, Aspect.penalty):
+    if aspect == Aspect.penalty and term:
+        found = periods(text)
+        value = found[0] if found else ""
+    if not value and aspect in (Aspect.threshold, Aspect.penalty):
         figs = [f for f in figures(text) if f.unit != "days"]
         # "from X to Y" states a change: the figure that applies is the one it goes to
         figs = [f for f in figs if not text[: text.find(f.text)].rstrip().lower().endswith("from")] or figs

@@ -298,6 +298,40 @@ def test_a_time_limit_cell_holds_a_period_never_a_sentence_without_one() -> None
     assert rows[2][1].startswith("within 180 days")
 
 
+@pytest.mark.parametrize(
+    ("question", "cell"),
+    [
+        ("What is the maximum prison term for bribery in the UK and the US?", "up to five years"),
+        ("What is the maximum fine for bribery in the UK and the US?", "up to USD 2 million"),
+    ],
+)
+def test_a_penalty_cell_holds_what_the_question_asks_of_the_penalty(question: str, cell: str) -> None:
+    """ "What is the maximum prison term ...?" showed the US cell "up to USD 2 million", the company's fine stated
+    before the individual's term in the same claim."""
+    from core.domain.answer import comparison_rows
+    from core.domain.plan import PlanItem, PlannedJurisdiction, ResearchPlan
+
+    plan = ResearchPlan(
+        question=question,
+        as_of=AS_OF,
+        comparison=True,
+        jurisdictions=(PlannedJurisdiction(code="GB", name="UK"), PlannedJurisdiction(code="US", name="US")),
+        items=(
+            PlanItem(id="GB:penalty", jurisdiction="GB", aspect=Aspect.penalty, ask="a", query="q"),
+            PlanItem(id="US:penalty", jurisdiction="US", aspect=Aspect.penalty, ask="a", query="q"),
+        ),
+    )
+    both = Claim(
+        text="A company faces a fine of up to USD 2 million. An individual faces imprisonment of up to five years.",
+        plan_item_ids=("US:penalty",),
+    )
+    gb = Claim(text="An individual faces imprisonment of up to 10 years.", plan_item_ids=("GB:penalty",))
+    answer = Answer(
+        sections=(AnswerSection(jurisdiction="GB", claims=(gb,)), AnswerSection(jurisdiction="US", claims=(both,)))
+    )
+    assert comparison_rows(answer, plan)[2][1] == cell
+
+
 def test_citations_keep_the_quoted_passages_and_their_own_ids(wb: Workbench) -> None:
     from dataclasses import replace
 
@@ -333,3 +367,28 @@ def test_a_question_asking_two_things_gets_a_verdict_for_each(wb: Workbench) -> 
     verdict = r.answer.verdict
     assert verdict is not None and verdict.text.startswith("(1) Yes.") and " (2) No. " in verdict.text
     assert "need not verify clients for domestic transfers" in verdict.text.split("(2)")[1]
+
+
+def test_the_items_a_place_has_no_source_for_are_disclosed_in_one_line() -> None:
+    """An EU anti-corruption question listed four lines, one per item, each "The corpus holds no source stating ...
+    for European Union."; one line per place says the same, and other disclosures stay as they are."""
+    from core.domain.answer import GAP_HEADING, Gap, gap_groups
+
+    answer = Answer(
+        gaps=(
+            Gap(plan_item_id="IT:threshold", text="For Italy, the corpus holds EU sources, which apply there."),
+            Gap(plan_item_id="EU:threshold", text="The corpus holds no source stating the figures for European Union."),
+            Gap(plan_item_id="EU:penalty", text="The corpus holds no source stating the penalties for European Union."),
+            Gap(
+                plan_item_id="US:date",
+                text="The corpus holds no source stating when the rules apply for United States.",
+            ),
+        )
+    )
+    [(heading, gaps)] = gap_groups(answer)
+    assert heading == GAP_HEADING
+    assert [g.text for g in gaps] == [
+        "For Italy, the corpus holds EU sources, which apply there.",
+        "The corpus holds no source stating, for European Union: the figures; the penalties.",
+        "The corpus holds no source stating when the rules apply for United States.",
+    ]
