@@ -2800,3 +2800,24 @@ def test_an_act_on_another_subject_is_not_the_most_topical_only_because_it_is_in
     assert candidates(item, only_labels, plan, ctx) == []  # retrieval found no passage of the proposal for this item
     r = run(wb, question)
     assert "xy-eu-energy-labels" not in r.answer.cited_doc_ids()
+
+
+def test_a_date_in_the_name_of_the_source_a_verdict_names_is_no_misquoted_date(tmp_path: Path) -> None:
+    """ "No, only proposed (not adopted): not law in force, only a proposal: Proposed EU Directive on combating
+    corruption (Commission proposal of 3 May 2023)." was flagged high: "gives 3 May 2023, which the passage it quotes
+    does not". The date is in the source's name, which the verdict states, not in a figure it quotes."""
+    rules = plain_doc("xy-gb-card-act", "Ruritanian card liability act summary", "GB", date(1974, 7, 31))
+    reform = plain_doc(
+        "xy-gb-card-reform",
+        "Ruritanian card liability reform (consultation of 3 May 2023)",
+        "GB",
+        date(2027, 1, 1),
+        status="proposed",
+    )
+    corpus = [
+        (rules, ["Under section 75, a card issuer is jointly liable with the supplier for a breach of contract."]),
+        (reform, ["The reform would replace the card liability act and abolish section 75 claims against issuers."]),
+    ]
+    r = run(workbench_on(tmp_path, corpus), "Has the reform abolished section 75 claims against card issuers?")
+    assert r.answer.verdict is not None and "3 May 2023" in r.answer.verdict.text
+    assert not [d for d in r.identified_deficiencies if "3 May 2023" in d.description]
