@@ -2717,6 +2717,16 @@ def test_a_duty_only_a_proposal_states_is_no_only_proposed_whatever_the_facts(tm
     assert r.answer.verdict is not None and r.answer.verdict.text.startswith("No, only proposed")
 
 
+def card_corpus(reform_title: str) -> list[tuple[DocumentMeta, list[str]]]:
+    """A card liability act in force and a proposed reform (titled `reform_title`) that would abolish its rule."""
+    rules = plain_doc("xy-gb-card-act", "Ruritanian card liability act summary", "GB", date(1974, 7, 31))
+    reform = plain_doc("xy-gb-card-reform", reform_title, "GB", date(2027, 1, 1), status="proposed")
+    return [
+        (rules, ["Under section 75, a card issuer is jointly liable with the supplier for a breach of contract."]),
+        (reform, ["The reform would replace the card liability act and abolish section 75 liability of card issuers."]),
+    ]
+
+
 @pytest.mark.parametrize("change", ["done away with", "got rid of", "phased out"])
 def test_a_change_asked_in_a_phrasal_verb_after_facts_is_answered_from_the_proposals_status(
     tmp_path: Path, change: str
@@ -2724,18 +2734,10 @@ def test_a_change_asked_in_a_phrasal_verb_after_facts_is_answered_from_the_propo
     """ "A cardholder wants to claim against us under section 75 ... Has HM Treasury's reform done away with section
     75 liability yet?" was read as a yes/no on the facts and left to the analyst: "done away with" was no verb of
     change. The reform is only proposed, so the answer is No."""
-    rules = plain_doc("xy-gb-card-act", "Ruritanian card liability act summary", "GB", date(1974, 7, 31))
-    reform = plain_doc(
-        "xy-gb-card-reform", "Ruritanian card liability reform consultation", "GB", date(2027, 1, 1), status="proposed"
-    )
-    corpus = [
-        (rules, ["Under section 75, a card issuer is jointly liable with the supplier for a breach of contract."]),
-        (reform, ["The reform would replace the card liability act and abolish section 75 liability of card issuers."]),
-    ]
     question = (
         f"A cardholder is claiming against us under section 75. Has the reform {change} section 75 liability yet?"
     )
-    r = run(workbench_on(tmp_path, corpus), question)
+    r = run(workbench_on(tmp_path, card_corpus("Ruritanian card liability reform consultation")), question)
     assert r.answer.verdict is not None and r.answer.verdict.text.startswith("No, only proposed")
     assert "abolish section 75" in r.answer.verdict.text
 
@@ -2760,13 +2762,8 @@ def test_an_act_on_another_subject_is_not_the_most_topical_only_because_it_is_in
     for corruption. Has the EU anti-corruption directive been adopted?" was answered with eight sentences on energy
     labels: the only EU act in force was on them, so among the documents at hand it was the most topical. The
     anti-corruption proposal shows what an EU document on the subject says, whatever its status."""
-    proposal = plain_doc(
-        "xy-eu-corruption-proposal",
-        "Proposed directive on combating corruption",
-        "EU",
-        date(2023, 5, 3),
-        status="proposed",
-    )
+    title = "Proposed directive on combating corruption"
+    proposal = plain_doc("xy-eu-corruption-proposal", title, "EU", date(2023, 5, 3), status="proposed")
     labels = plain_doc("xy-eu-energy-labels", "Energy labelling regulation", "EU", date(2017, 8, 1))
     corpus = [
         (
@@ -2806,18 +2803,7 @@ def test_a_date_in_the_name_of_the_source_a_verdict_names_is_no_misquoted_date(t
     """ "No, only proposed (not adopted): not law in force, only a proposal: Proposed EU Directive on combating
     corruption (Commission proposal of 3 May 2023)." was flagged high: "gives 3 May 2023, which the passage it quotes
     does not". The date is in the source's name, which the verdict states, not in a figure it quotes."""
-    rules = plain_doc("xy-gb-card-act", "Ruritanian card liability act summary", "GB", date(1974, 7, 31))
-    reform = plain_doc(
-        "xy-gb-card-reform",
-        "Ruritanian card liability reform (consultation of 3 May 2023)",
-        "GB",
-        date(2027, 1, 1),
-        status="proposed",
-    )
-    corpus = [
-        (rules, ["Under section 75, a card issuer is jointly liable with the supplier for a breach of contract."]),
-        (reform, ["The reform would replace the card liability act and abolish section 75 claims against issuers."]),
-    ]
-    r = run(workbench_on(tmp_path, corpus), "Has the reform abolished section 75 claims against card issuers?")
+    corpus = card_corpus("Ruritanian card liability reform (consultation of 3 May 2023)")
+    r = run(workbench_on(tmp_path, corpus), "Has the reform abolished section 75 liability of card issuers?")
     assert r.answer.verdict is not None and "3 May 2023" in r.answer.verdict.text
     assert not [d for d in r.identified_deficiencies if "3 May 2023" in d.description]

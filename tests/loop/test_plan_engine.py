@@ -268,20 +268,26 @@ def test_the_comparison_table_stays_a_table_and_its_cells_stay_inert() -> None:
     assert live_markup(shown) == []
 
 
-def test_a_time_limit_cell_holds_a_period_never_a_sentence_without_one() -> None:
-    from core.domain.answer import comparison_rows
+def compared_plan(question: str, aspect: Aspect) -> Any:
+    """A plan comparing the UK and the US on one aspect."""
     from core.domain.plan import PlanItem, PlannedJurisdiction, ResearchPlan
 
-    plan = ResearchPlan(
-        question="q",
+    return ResearchPlan(
+        question=question,
         as_of=AS_OF,
         comparison=True,
         jurisdictions=(PlannedJurisdiction(code="GB", name="UK"), PlannedJurisdiction(code="US", name="US")),
-        items=(
-            PlanItem(id="GB:deadline", jurisdiction="GB", aspect=Aspect.deadline, ask="a", query="q"),
-            PlanItem(id="US:deadline", jurisdiction="US", aspect=Aspect.deadline, ask="a", query="q"),
+        items=tuple(
+            PlanItem(id=f"{code}:{aspect.value}", jurisdiction=code, aspect=aspect, ask="a", query="q")
+            for code in ("GB", "US")
         ),
     )
+
+
+def test_a_time_limit_cell_holds_a_period_never_a_sentence_without_one() -> None:
+    from core.domain.answer import comparison_rows
+
+    plan = compared_plan("q", Aspect.deadline)
     tribunal = Claim(
         text="A firm must tell the regulator if it loses a tribunal claim.", plan_item_ids=("GB:deadline",)
     )
@@ -309,18 +315,8 @@ def test_a_penalty_cell_holds_what_the_question_asks_of_the_penalty(question: st
     """ "What is the maximum prison term ...?" showed the US cell "up to USD 2 million", the company's fine stated
     before the individual's term in the same claim."""
     from core.domain.answer import comparison_rows
-    from core.domain.plan import PlanItem, PlannedJurisdiction, ResearchPlan
 
-    plan = ResearchPlan(
-        question=question,
-        as_of=AS_OF,
-        comparison=True,
-        jurisdictions=(PlannedJurisdiction(code="GB", name="UK"), PlannedJurisdiction(code="US", name="US")),
-        items=(
-            PlanItem(id="GB:penalty", jurisdiction="GB", aspect=Aspect.penalty, ask="a", query="q"),
-            PlanItem(id="US:penalty", jurisdiction="US", aspect=Aspect.penalty, ask="a", query="q"),
-        ),
-    )
+    plan = compared_plan(question, Aspect.penalty)
     both = Claim(
         text="A company faces a fine of up to USD 2 million. An individual faces imprisonment of up to five years.",
         plan_item_ids=("US:penalty",),
