@@ -309,7 +309,7 @@ def asked_aspects(question: str) -> list[Aspect]:
         Aspect.obligation: TIMING_CLAUSE.sub(" ", asked),  # "has never set up a procedure" is the asker's own fact
         Aspect.deadline: TERM_ASKED.sub(" ", question),
         Aspect.threshold: PENALTY_BOUND.sub(" ", question),
-        Aspect.date: " ".join(NAMED_YEAR.sub(" ", t) for t in (asked, *YEAR_OF.findall(NAMED_YEAR.sub(" ", question)))),
+        Aspect.date: " ".join((NAMED_YEAR.sub(" ", asked), *YEAR_OF.findall(NAMED_YEAR.sub(" ", question)))),
     }
     found = [a for a, rx in ASPECT_CUES.items() if rx.search(read_as.get(a, question))]
     parts = [p for part in PART_SPLIT.split(asked) for p in CLAUSE_SPLIT.split(part) if p and p.strip()]
