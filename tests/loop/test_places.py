@@ -263,6 +263,9 @@ def test_what_the_plan_did_not_understand_is_disclosed_in_the_answer(wb: Workben
     # a place named twice is read once: its second mention in "US Section 16" names no unknown body
     twice = plan_of("A producer sells in the US and the EU. When must it report under US Section 16?")
     assert twice.not_understood == ()
+    # a currency code beside a place names an amount ("in Germany and EUR 300 million turnover")
+    amount = plan_of("We have 1,200 staff in Germany and EUR 300 million turnover. What must producers print?")
+    assert amount.not_understood == ()
 
 
 @pytest.mark.parametrize(

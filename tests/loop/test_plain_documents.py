@@ -1485,6 +1485,29 @@ def test_an_asked_figure_is_addressed_by_bounds_that_take_it_in(wb: Workbench, s
     assert any(d.subject == "question:250000 CAD" for d in found) == flagged
 
 
+@pytest.mark.parametrize(
+    ("stated", "flagged"),
+    [
+        ("The recall code applies to suppliers with a turnover of more than CAD 100 million.", False),
+        ("A fine of up to CAD 5 million applies to a recall breach.", True),
+    ],
+)
+def test_an_amount_of_the_askers_own_is_addressed_by_the_bound_it_is_measured_against(
+    wb: Workbench, stated: str, flagged: bool
+) -> None:
+    """ "We are a French group with ... consolidated turnover of EUR 85 million. Are we required to run the Sapin II
+    programme?" was flagged "the answer never addresses EUR 85 million" beside the rule for a turnover of more than
+    EUR 100 million: the rule does not reach it, and that is the answer. A bound of another order (a fine) is not."""
+    plan = plan_of(
+        wb, "We are a supplier with a turnover of CAD 85 million. Does the Canadian recall code apply to us?"
+    )
+    ctx = Deps.context_of(wb.store(), RECALL_AS_OF)
+    claim = Claim(text=stated, plan_item_ids=(plan.items[-1].id,))
+    answer = Answer(sections=(AnswerSection(jurisdiction="CA", claims=(claim,)),))
+    found = OfflineCritic().critique(plan, answer, [], ctx).deficiencies
+    assert any(d.subject.startswith("question:") and d.subject.endswith(" CAD") for d in found) == flagged
+
+
 def test_a_gap_for_a_place_the_plan_did_not_name_says_its_name_not_its_code() -> None:
     """An item on a jurisdiction that came into the plan through a named document, not a place in the question, is
     disclosed by the place's name ("for Ontario"), never by its code ("for CA-ON")."""

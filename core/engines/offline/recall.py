@@ -150,7 +150,11 @@ def unplanned(question: str, spans: Iterable[tuple[int, int]], catalog: Catalog)
             if s < name.end and name.start < e:
                 rest = rest[: max(0, s - name.start)] + " " + rest[max(0, e - name.start) :]
         generic = CONNECTORS | BODY_WORDS | INSTRUMENT_WORDS | PROVISION_WORDS | STOPWORDS
-        distinct = [w for w in _words(rest) if w.lower() not in generic | read and not is_place_name(w)]
+        distinct = [
+            w
+            for w in _words(rest)
+            if w.lower() not in generic | read and w not in currency_codes() and not is_place_name(w)
+        ]  # "in Germany and EUR 300 million": the code names an amount
         if distinct and not all(stem(w.lower()) in known for w in distinct):
             text = re.sub(r"['\u2019]s$", "", name.text)
             out.setdefault(text, Unplanned(text, positioned and not heads))

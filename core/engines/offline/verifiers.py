@@ -17,7 +17,7 @@ from core.domain.corrections import (
     widened_if_tried,
 )
 from core.domain.documents import DocStatus
-from core.domain.figures import figures, format_date, mentions_date, within
+from core.domain.figures import Figure, figures, format_date, mentions_date, within
 from core.domain.gazetteer import same_jurisdiction
 from core.domain.plan import ANY_JURISDICTION, ResearchPlan
 from core.domain.quality import quality_score
@@ -28,7 +28,7 @@ from core.engines.offline.coverage import answered_items, coverage_deficiencies
 from core.engines.offline.sources import short_name
 from core.engines.offline.text_checks import check_relevance, check_text_exemptions
 from core.engines.offline.verdicts import presents_as_pending
-from core.engines.text import term_set
+from core.engines.text import facts_set_out, term_set
 
 T = DeficiencyType
 
@@ -171,6 +171,23 @@ def check_exemptions(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineC
     return out
 
 
+SAME_ORDER = 10
+"""A figure of the same unit within this factor of an amount the asker gives of their own facts is the measure it
+is held against: "a turnover of more than EUR 100 million" addresses "We are a group with EUR 85 million turnover"
+(the rule does not reach it), "a fine of up to EUR 5 million" does not address a turnover of EUR 300 million. A
+figure the question asks about ("What applies to a fine of CAD 250,000?") is addressed only by bounds that take it
+in."""
+
+
+def _measured(fig: Figure, stated: Sequence[Figure]) -> bool:
+    """Whether a claim states a figure of the question's unit of the same order as it (`SAME_ORDER`): the bound the
+    question's own amount is measured against, whether or not it reaches it."""
+    return fig.value > 0 and any(
+        s.unit == fig.unit and s.value > 0 and max(s.value, fig.value) / min(s.value, fig.value) < SAME_ORDER
+        for s in stated
+    )
+
+
 def check_specificity(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineContext) -> list[Deficiency]:
     """A source not yet applicable used without its application date; a figure the question names that the
     answer never addresses."""
@@ -196,9 +213,12 @@ def check_specificity(plan: ResearchPlan, claims: Sequence[Located], ctx: Engine
             )
     said = [figures(c.said) for _, c in claims]
     stated = {f.key for figs in said for f in figs}
+    own = {f.key for f in figures(facts_set_out(plan.question))}
     for fig in figures(plan.question):
         if fig.key in stated or any(within(fig.value, fig.unit, figs) for figs in said):
             continue  # stated, or a claim's bounds take it in ("USD 2,500 or more" for a USD 5,000 loan)
+        if fig.key in own and any(_measured(fig, figs) for figs in said):
+            continue  # the asker's own amount, and the bound it is measured against
         out.append(
             Deficiency(
                 deficiency_type=T.insufficient_specificity,
