@@ -118,6 +118,10 @@ def item_asks(item: PlanItem, plan: ResearchPlan | None = None) -> str:
     return f"{item.aspect.asks} for {planned.name if planned is not None else jurisdiction_name(item.jurisdiction)}"
 
 
+NO_SOURCE_LEAD = "The corpus holds no source stating"
+"""How a gap line opens for an item the corpus holds nothing on; `gap_groups` joins one place's such lines."""
+
+
 def gap_for(
     item: PlanItem,
     plan: ResearchPlan | None = None,
@@ -194,7 +198,7 @@ def gap_for(
             f"The corpus holds no source in force stating {what}; its only sources there ({held}) are not law in force."
         )
     elif item.answerable:
-        text = f"The corpus holds no source stating {what}."
+        text = f"{NO_SOURCE_LEAD} {what}."
     elif planned is not None and planned.via:
         text = f"For {name}, the corpus holds {planned.via} sources, which apply there, but none of {own_law(planned.code)}."
     else:
@@ -377,7 +381,7 @@ def gap_groups(answer: Answer) -> list[tuple[str, list[Gap]]]:
     return [(heading, gaps) for heading, gaps in groups if gaps]
 
 
-NO_SOURCE = re.compile(r"^The corpus holds no source stating (?P<what>.+) for (?P<name>[^.]+)\.$")
+NO_SOURCE = re.compile(rf"^{re.escape(NO_SOURCE_LEAD)} (?P<what>.+) for (?P<name>[^.]+)\.$")
 """A gap line of one item the corpus holds nothing on (`gap_for`): what it asks, and for which place."""
 
 
@@ -395,9 +399,7 @@ def _by_place(gaps: list[Gap]) -> list[Gap]:
             out.append(g)
         elif places[m.group("name")][0][0] is g:
             asked = "; ".join(what for _, what in places[m.group("name")])
-            out.append(
-                g.model_copy(update={"text": f"The corpus holds no source stating, for {m.group('name')}: {asked}."})
-            )
+            out.append(g.model_copy(update={"text": f"{NO_SOURCE_LEAD}, for {m.group('name')}: {asked}."}))
     return out
 
 

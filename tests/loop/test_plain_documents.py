@@ -1027,6 +1027,15 @@ def canada_summary(id: str, status: str, **extra: object) -> DocumentMeta:
     return plain_doc(id, f"Canada {id.replace('-', ' ')} summary", "CA", date(2020, 1, 1), status=status, **extra)
 
 
+def proposed_verdict(tmp_path: Path, rule: tuple[str, str], proposal: tuple[str, str], question: str) -> Any:
+    """The verdict on the question over a Canadian summary in force and a proposed one, each (id, its one passage)."""
+    corpus = [
+        (canada_summary(rule[0], "in_force"), [rule[1]]),
+        (canada_summary(proposal[0], "proposed"), [proposal[1]]),
+    ]
+    return run(workbench_on(tmp_path, corpus), question).answer.verdict
+
+
 def test_a_rule_only_a_proposal_states_is_no_only_proposed(tmp_path: Path) -> None:
     def doc(id: str, status: str) -> DocumentMeta:
         return canada_summary(id, status, authority="CA consumer office", instrument="summary")
@@ -2621,22 +2630,17 @@ def test_a_negation_in_a_clause_describing_what_is_asked_is_not_the_questions(tm
     20,000. Is that right?" got no verdict: the "don't" of the clause describing the threshold was read as a
     question asked in the negative. The proposal that would lift it answers "No, only proposed"."""
 
-    corpus = [
+    verdict = proposed_verdict(
+        tmp_path,
+        ("dealing-rules", "Directors must report their share dealings once they reach CAD 5,000."),
         (
-            canada_summary("dealing-rules", "in_force"),
-            ["Directors must report their share dealings once they reach CAD 5,000."],
+            "dealing-reform",
+            "The proposal would lift the threshold for directors to report their share dealings to CAD 20,000.",
         ),
-        (
-            canada_summary("dealing-reform", "proposed"),
-            ["The proposal would lift the threshold for directors to report their share dealings to CAD 20,000."],
-        ),
-    ]
-    question = (
         "Our directors believe Canada has lifted the threshold below which directors don't need to report their "
-        "share dealings to CAD 20,000. Is that right?"
+        "share dealings to CAD 20,000. Is that right?",
     )
-    r = run(workbench_on(tmp_path, corpus), question)
-    assert r.answer.verdict is not None and r.answer.verdict.text.startswith("No, only proposed")
+    assert verdict is not None and verdict.text.startswith("No, only proposed")
 
 
 def test_asked_whether_we_may_do_what_a_source_prohibits_the_answer_is_no(tmp_path: Path) -> None:
@@ -2691,20 +2695,14 @@ def test_a_negation_in_a_consequence_the_premise_draws_is_not_the_questions(tmp_
     """ "Someone told our product team that the UK has now scrapped the Consumer Credit Act 1974, so the 14-day
     cooling-off period no longer applies. Is that right?" got no verdict: the "no longer" of the consequence was read
     as a question asked in the negative. The scrapping is only proposed."""
-
-    corpus = [
-        (canada_summary("credit-act", "in_force"), ["A borrower may withdraw from a credit agreement within 14 days."]),
-        (
-            canada_summary("credit-reform", "proposed"),
-            ["The proposal would scrap the credit act and move its rules into FCA rules."],
-        ),
-    ]
-    question = (
+    verdict = proposed_verdict(
+        tmp_path,
+        ("credit-act", "A borrower may withdraw from a credit agreement within 14 days."),
+        ("credit-reform", "The proposal would scrap the credit act and move its rules into FCA rules."),
         "Someone told our product team that Canada has now scrapped the credit act and moved everything into FCA "
-        "rules, so the 14-day cooling-off period no longer applies. Is that right?"
+        "rules, so the 14-day cooling-off period no longer applies. Is that right?",
     )
-    r = run(workbench_on(tmp_path, corpus), question)
-    assert r.answer.verdict is not None and r.answer.verdict.text.startswith("No, only proposed")
+    assert verdict is not None and verdict.text.startswith("No, only proposed")
 
 
 def test_a_reflexive_pronoun_is_no_word_a_source_must_state(tmp_path: Path) -> None:
