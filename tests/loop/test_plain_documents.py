@@ -35,7 +35,7 @@ from core.engines.offline.aspects import states_need
 from core.engines.offline.claim_checks import stated_changes
 from core.engines.offline.coverage import coverage_deficiencies
 from core.engines.offline.drafter import _denies_another_act, _grounds
-from core.engines.offline.planner import asked_aspects
+from core.engines.offline.planner import asked_aspects, named_documents, title_names
 from core.engines.offline.ranking import candidates
 from core.engines.offline.relevance import feature, said_terms
 from core.engines.offline.revisers import _best_sentence, revise_specificity, revise_threshold
@@ -205,6 +205,23 @@ def test_a_member_state_that_says_where_is_no_topic_word(
             set(),
             {Aspect.obligation},
         ),
+        (
+            "What limitation period must EU member states allow for recall claims?",
+            {Aspect.deadline},
+            {Aspect.threshold, Aspect.obligation},
+        ),
+        ("Is there a time limit for recall claims?", {Aspect.deadline}, {Aspect.threshold}),
+        ("Is the recall fund's credit limit capped?", {Aspect.threshold}, set()),
+        (
+            "What fine can a supplier in France face if its recall is still incomplete after three years?",
+            {Aspect.penalty},
+            {Aspect.date},
+        ),
+        (
+            "How long must a supplier listed in the Netherlands keep its recall log?",
+            {Aspect.records},
+            {Aspect.deadline, Aspect.obligation},
+        ),
     ],
 )
 def test_the_wording_asks_for_what_it_names_and_a_modal_verb_asking_when_asks_no_duties(
@@ -224,7 +241,9 @@ def test_the_wording_asks_for_what_it_names_and_a_modal_verb_asking_when_asks_no
     still sue, or is too late to appeal, asks a time limit; a year in the facts asks when, their other words ("a
     material change") do not. An amount
     the asker states ("EUR 150") asks for the threshold it is measured against; whether a law protects someone asks
-    to whom it applies."""
+    to whom it applies. A limitation period is a time limit, not a figure, and "what period must ..." asks no duties;
+    a condition the asker sets ("if it is still incomplete") asks no date; "how long must X, however it is described, keep Y"
+    asks how long records are kept."""
     found = set(asked_aspects(question))
     assert asked <= found and not (not_asked & found)
 
@@ -1054,6 +1073,90 @@ def test_a_rule_only_a_proposal_states_is_no_only_proposed(tmp_path: Path) -> No
     assert verdict_words(r.answer.verdict) == {"*": "no"}
     assert r.answer.verdict.text.startswith("No, only proposed")
     assert "register every seller" in r.answer.verdict.text
+
+
+def test_a_proposal_speaks_by_what_it_proposes_beyond_its_own_name_and_the_asked_bound(tmp_path: Path) -> None:
+    # "at least" is the bound of the asked 5%, no word a sentence must state; "recall", "directive" and "EU" name
+    # the proposal: what it must state beyond them is the fines on turnover (there had been no verdict and an
+    # empty answer, the proposal being no source for the figures or penalties asked), and the rules it says
+    # apply meanwhile are what an analyst needs beside it
+    proposal = plain_doc(
+        "eu-recall-directive-proposal",
+        "Proposed EU Directive on product recalls (Commission proposal of 3 May 2023)",
+        "EU",
+        date(2027, 1, 1),
+        status="proposed",
+    )
+    corpus = [
+        (
+            proposal,
+            [
+                "This document summarises a legislative proposal, not law in force. The Commission proposed that "
+                "the maximum fines for companies be not less than 5% of their total worldwide turnover. Until a "
+                "directive is adopted, the rules in force at EU level remain Framework Decision 2001/95/JHA."
+            ],
+        )
+    ]
+    r = run(
+        workbench_on(tmp_path, corpus),
+        "Is the EU recall directive, with corporate fines of at least 5% of worldwide turnover, already binding on "
+        "our subsidiary in Italy?",
+    )
+    assert r.answer.verdict is not None and r.answer.verdict.text.startswith("No, only proposed"), r.answer
+    assert "not less than 5% of their total worldwide turnover" in r.answer.verdict.text
+    # no source in force speaks: what the proposal says applies meanwhile is quoted as the rule in force
+    assert "In force: Until a directive is adopted, the rules in force at EU level remain" in r.answer.verdict.text
+
+
+@pytest.mark.parametrize(
+    ("title", "names"),
+    [
+        ("Directive 2001/95/EC on product recalls (Recall Directive)", ["Recall Directive"]),
+        ("Regulation (EU) 2023/988 on product recalls (new Recall Regulation, GPSR)", ["EU", "GPSR"]),
+        ("Proposed EU Directive on product recalls (Commission proposal of 3 May 2023)", []),
+        ("UK recall rules (consultation summary)", []),
+        ("German recall act (Produktsicherheitsgesetz, ProdSG)", ["Produktsicherheitsgesetz", "ProdSG"]),
+    ],
+)
+def test_a_title_gives_the_short_names_in_its_brackets_not_its_descriptions(title: str, names: list[str]) -> None:
+    assert title_names(title) == names
+
+
+def test_a_question_names_an_ended_act_by_the_short_name_its_title_gives(tmp_path: Path) -> None:
+    # documents uploaded with only a title: "the Recall Directive" named the old directive by no alias, so whether
+    # it still applies got no verdict; "the new Recall Directive" names its successor, not it
+    old = plain_doc(
+        "eu-recall-directive-2001",
+        "Directive 2001/95/EC on product recalls (Recall Directive)",
+        "EU",
+        date(2004, 1, 15),
+        status="superseded",
+        superseded_by=["eu-recall-regulation-2023"],
+    )
+    new = plain_doc(
+        "eu-recall-regulation-2023",
+        "Regulation (EU) 2023/988 on product recalls (new Recall Directive, GPSR)",
+        "EU",
+        date(2024, 12, 13),
+    )
+    corpus = [
+        (old, ["Directive 2001/95/EC required producers to notify dangerous products to the authorities."]),
+        (
+            new,
+            [
+                "Regulation (EU) 2023/988 replaces the Recall Directive. Directive 2001/95/EC is repealed with effect "
+                "from 13 December 2024. Producers must notify dangerous products through the Safety Business Gateway."
+            ],
+        ),
+    ]
+    wb = workbench_on(tmp_path, corpus)
+    catalog = wb.deps().context(RECALL_AS_OF).catalog
+    assert named_documents("Does the Recall Directive still apply in France?", catalog) == [old.id]
+    assert old.id not in named_documents("What does the new Recall Directive require?", catalog)
+    assert old.id not in named_documents("Does the new EU Recall Directive apply yet?", catalog)
+    r = run(wb, "Does the EUR 75,000 limit of the Recall Directive still apply to a product sold in France in 2026?")
+    assert r.answer.verdict is not None
+    assert r.answer.verdict.text.startswith("No. Directive 2001/95/EC is repealed"), r.answer.verdict.text
 
 
 def test_a_yes_must_state_the_day_the_question_names(tmp_path: Path) -> None:

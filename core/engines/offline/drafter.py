@@ -218,7 +218,8 @@ def binds(sentence: str, verb: str) -> bool:
 STILL_ASKED = re.compile(r"\b(?:still|currently|now|today|any longer|anymore|continue\w*)\b", re.I)
 """A yes/no asking about the present state of something ("Is the EEOC still collecting pay data?")."""
 STATUS_ASK = re.compile(
-    r"\b(?:law|in force|enacted|adopted|passed|in effect|binding)(?=\s*(?:[?,;]|\b(?:and|or|yet)\b|$))", re.I
+    r"\b(?:law|in force|enacted|adopted|passed|in effect|binding(?:\s+on\b[^?,;]*)?)(?=\s*(?:[?,;]|\b(?:and|or|yet)\b|$))",
+    re.I,
 )
 """A yes/no asking whether an instrument is law ("Is the Paycheck Fairness Act law in the United States?", "...
 in force?"): a sentence saying it never became law answers No."""
@@ -683,13 +684,14 @@ def _grounds(plan: ResearchPlan) -> Grounds:
     said = _yes_no_part(plan)
     places = _place_terms(plan)
     topic = set(plan.topic_terms)
-    words = frozenset(t for t in term_set(said) - places if not topic or t in topic)
+    found = figures(said)
+    unfigured = "".join(c if not any(f.start <= n < f.end for f in found) else " " for n, c in enumerate(said))
+    words = frozenset(t for t in term_set(unfigured) - places if not topic or t in topic)  # "at least 5%": no "least"
     names = frozenset(
         frozenset(term_set(n.text) - places)
         for n in names_in(said)
         if not is_place_name(n.text) and term_set(n.text) - places - PLACE_KINDS
     )
-    found = figures(said)
     amounts, days = frozenset(f.key for f in found), frozenset(days_of_year(said))
     compared = frozenset((f.key, f.comparator) for f in found if f.comparator)
     own_law, forbid_asked = bool(OWN_LAW.search(said)), bool(PROHIBIT_ASK.search(said))

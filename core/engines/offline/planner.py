@@ -54,7 +54,8 @@ from core.engines.text import (
 
 ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
     Aspect.threshold: re.compile(
-        r"threshold|percent|percentage|%|how (?:much|many|large|big|high|low|small)|amount|limit|trigger|figure|"
+        r"threshold|percent|percentage|%|how (?:much|many|large|big|high|low|small)|amount|(?<!time )\blimits?\b|trigger|"
+        r"figure|"
         r"\bcaps?\b|\bceilings?\b|\brates?\b|"
         r"value|minimum|maximum|de minimis|\d[\d,.]*\s*(?:%|(?-i:[A-Z]{3})\b)|\b(?-i:[A-Z]{3})\s?\d|[$€£¥]\s?\d",
         re.I,
@@ -87,7 +88,7 @@ ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
     Aspect.deadline: re.compile(
         r"by when|by (?:what|which) date|\bwithin\b|\bperiods?\b|\bdue\b(?! diligence)|deadline|time limit|"
         r"how (?:soon|quickly|fast|many (?:days|hours|weeks|months))|"
-        r"no later than|how long(?!.{0,40}\b(?:keep|kept|retain|stor|preserv|hold))|"
+        r"no later than|how long(?!.{0,60}\b(?:keep|kept|retain|stor|preserv|hold))|"
         r"(?<!\bper )(?<!\ba )(?<!\ban )(?<!\beach )(?<!\bevery )\b(?:days?|hours?)\b|"
         r"\b(?:still|too late to|in time to)\s+(?:\w+\s+){0,2}?(?:sue|claim|bring|file|lodge|appeal|complain|withdraw|"
         r"cancel|challenge|object|take (?:legal )?action)\b",
@@ -108,7 +109,7 @@ ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
         re.I,
     ),
     Aspect.records: re.compile(
-        r"record[- ]?keeping|\brecords?\b|\bretain|retention|how long .{0,40}(?:keep|kept|retain|stor|preserv|hold)|"
+        r"record[- ]?keeping|\brecords?\b|\bretain|retention|how long .{0,60}(?:keep|kept|retain|stor|preserv|hold)|"
         r"\barchiv|\bpreserv",
         re.I,
     ),
@@ -207,12 +208,13 @@ CONTENT_ASPECTS = (
 
 TIMING_CLAUSE = re.compile(
     r"\b(?:by when|within how \w+(?: \w+)?|how (?:long|soon|quickly|fast|many (?:days|hours|weeks|months|years))|"
-    r"(?:to )?whom)\b[^,;?]*?(?=,|;|\?|\band\b|$)|"
+    r"(?:to )?whom|(?:what|which)\s+(?:[\w-]+\s+){0,2}?(?:periods?|deadlines?|time limits?))\b[^,;?]*?(?=,|;|\?|\band\b|$)|"
     r"\bwho (?:must|should|(?:has|have|had) to|do|does) (?:\w+ ){0,3}(?:notif|inform|tell|told|report|alert)\w*",
     re.I,
 )
 """A clause that asks when, how long or to whom ("how long does a consumer have to withdraw", "within how many
-days must it acknowledge"): its modal verb asks for that period or body, not for the rules' obligations too."""
+days must it acknowledge", "what limitation period must member states allow"): its modal verb asks for that period
+or body, not for the rules' obligations too."""
 
 
 TERM_ASKED = re.compile(
@@ -229,6 +231,9 @@ PENALTY_BOUND = re.compile(
 )
 """A bound of a penalty ("the maximum prison term", "the highest fine"): the penalty item asks it, not a
 threshold."""
+IF_CLAUSE = re.compile(r"\b(?:if|unless)\b[^?,;]*", re.I)
+"""A condition the question sets ("what fine can it face if its index is still below 75 after three years?"): the
+asker's circumstance, which asks no date ("still") of the rules."""
 NAMED_YEAR = re.compile(
     r"\b(?:Act|Acts|Regulations?|Directive|Law|Code|Order|Ordinance|Decree|Rules|Convention|Treaty)\s*,?\s*"
     r"(?:No\.?\s*)?(?:19|20)\d\d\b|\b\d+/(?:19|20)\d\d\b|\b(?:19|20)\d\d/\d+",
@@ -309,7 +314,9 @@ def asked_aspects(question: str) -> list[Aspect]:
         Aspect.obligation: TIMING_CLAUSE.sub(" ", asked),  # "has never set up a procedure" is the asker's own fact
         Aspect.deadline: TERM_ASKED.sub(" ", question),
         Aspect.threshold: PENALTY_BOUND.sub(" ", question),
-        Aspect.date: " ".join((NAMED_YEAR.sub(" ", asked), *YEAR_OF.findall(NAMED_YEAR.sub(" ", question)))),
+        Aspect.date: " ".join(
+            (IF_CLAUSE.sub(" ", NAMED_YEAR.sub(" ", asked)), *YEAR_OF.findall(NAMED_YEAR.sub(" ", question)))
+        ),
     }
     found = [a for a, rx in ASPECT_CUES.items() if rx.search(read_as.get(a, question))]
     parts = [p for part in PART_SPLIT.split(asked) for p in CLAUSE_SPLIT.split(part) if p and p.strip()]
@@ -336,16 +343,41 @@ MAX_DOCS_PER_NAME = 3
 """An alias shared by more documents than this names an authority or a regime, not one instrument."""
 
 
+TITLE_NAME = re.compile(r"\(([^()]+)\)")
+NAME_WORD = re.compile(r"(?:[A-Z\u00c0-\u00de][\w.-]*|of|on|and|for|the|in|to|de|du|des|la|le)$")
+NEWER = re.compile(
+    r"\b(?:new|revised|recast|amended|amending|proposed|draft|second|successor)\s+(?:(?-i:[A-Z][\w.]*)\s+)?$", re.I
+)
+"""A qualifier before a name that makes it another act's ("the new (EU) Consumer Credit Directive" is not the old
+one)."""
+
+
+def title_names(title: str) -> list[str]:
+    """The short names a title gives in brackets ("Directive 2008/48/EC on credit agreements for consumers (Consumer
+    Credit Directive)", "... (Lieferkettensorgfaltspflichtengesetz, LkSG)"): each comma-separated part whose words
+    are all capitalised or joining words and that holds a letter, not a description ("(consultation summary)",
+    "(Commission proposal of 3 May 2023)") or a bare year."""
+    out = []
+    for group in TITLE_NAME.findall(title):
+        for part in re.split(r"[,;]", group):
+            words = part.split()
+            if words and words[0][:1].isupper() and all(NAME_WORD.match(w) for w in words):
+                out.append(" ".join(words))
+    return out
+
+
 def named_documents(question: str, catalog: Catalog) -> list[str]:
-    """Documents the question names by an alias, citation or title (never an erroneous one). An alias that is
-    some document's short name (its first alias) names that document only, not the others that mention it."""
+    """Documents the question names by an alias, a short name its title gives (`title_names`), its citation or
+    instrument number (never an erroneous one). An alias that is some document's short name (its first alias)
+    names that document only, not the others that mention it; a name after "new" or "revised" names its successor."""
     sharing: dict[str, int] = {}
     short: dict[str, set[str]] = {}
+    names_of = {doc.id: tuple(dict.fromkeys((*doc.aliases, *title_names(doc.title)))) for doc in catalog.all()}
     for doc in catalog.all():
-        for a in set(doc.aliases):
+        for a in names_of[doc.id]:
             sharing[a] = sharing.get(a, 0) + 1
-        if doc.aliases and doc.status != DocStatus.erroneous:
-            short.setdefault(doc.aliases[0], set()).add(doc.id)
+        if names_of[doc.id] and doc.status != DocStatus.erroneous:
+            short.setdefault(names_of[doc.id][0], set()).add(doc.id)
     codes = set(catalog.jurisdictions())
     out = []
     for doc in catalog.all():
@@ -353,7 +385,7 @@ def named_documents(question: str, catalog: Catalog) -> list[str]:
             continue
         names = [
             a
-            for a in doc.aliases
+            for a in names_of[doc.id]
             if len(a) >= 3
             and a not in codes
             and sharing[a] <= MAX_DOCS_PER_NAME
@@ -362,7 +394,7 @@ def named_documents(question: str, catalog: Catalog) -> list[str]:
         ]
         if doc.citation:
             names.extend(p.strip() for p in re.split(r"[;,]", doc.citation) if len(p.strip()) > 6)
-        if any(occurrences(n, question) for n in names if n) or (
+        if any(not NEWER.search(question[:start]) for n in names if n for start, _ in occurrences(n, question)) or (
             instrument_numbers(instrument_text(doc)) & instrument_numbers(question)
         ):
             out.append(doc.id)

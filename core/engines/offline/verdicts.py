@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from functools import partial
 
 from core.domain.answer import Claim, Quote
 from core.domain.documents import DocStatus, DocumentMeta
@@ -162,10 +163,28 @@ def pending_lead(doc: DocumentMeta, status: DocStatus, undated: str = "not adopt
     return f"No, not yet: {short_name(doc)} applies only from {when}."
 
 
-def _beside_rule(lead: str, quote: Quote, rule: Candidate | None) -> tuple[str, tuple[Quote, ...]]:
-    """A pending-source verdict's text and quotes: the lead, the pending sentence, then the rule in force."""
-    text = f"{lead} {quote.quote}" + (f" In force: {rule.text}" if rule else "")
-    return text, (quote, *(rule.quotes if rule else ()))
+def _beside_rule(lead: str, quote: Quote, rule: Candidate | Quote | None) -> tuple[str, tuple[Quote, ...]]:
+    """A pending-source verdict's text and quotes: the lead, the pending sentence, then the rule in force (a
+    candidate from a source in force, or what the pending source itself says remains in force)."""
+    quotes = () if rule is None else (rule,) if isinstance(rule, Quote) else rule.quotes
+    said = " ".join(q.quote for q in quotes)
+    return f"{lead} {quote.quote}" + (f" In force: {said}" if said else ""), (quote, *quotes)
+
+
+STILL_IN_FORCE = re.compile(
+    r"(?<!\bnot )(?<!\bno )\b(?:(?:rules?|law|regime) (?:\w+ ){0,3}?in force|remains? (?:in force|applicable)|"
+    r"continues? to apply|"
+    r"still (?:applies|apply|governs?))\b",
+    re.I,
+)
+"""Wording by which a proposal says what applies meanwhile ("Until a directive is adopted, the rules in force at EU
+level remain Council Framework Decision 2003/568/JHA")."""
+
+
+def _said_in_force(doc_id: str, ctx: EngineContext, quoted: str) -> Quote | None:
+    """The pending source's own sentence on the rules that apply meanwhile (`STILL_IN_FORCE`), when no source in
+    force speaks beside it: an analyst asking whether a proposal binds needs what binds instead."""
+    return first_sentence(doc_id, ctx, lambda s: bool(STILL_IN_FORCE.search(s)) and s != quoted and not is_anaphoric(s))
 
 
 def change_verdict(item: PlanItem, plan: ResearchPlan, cands: Sequence[Candidate], ctx: EngineContext) -> Claim | None:
@@ -201,27 +220,35 @@ def change_verdict(item: PlanItem, plan: ResearchPlan, cands: Sequence[Candidate
 
 def proposed_verdict(
     item: PlanItem,
-    grounded: Callable[[str], bool],
+    grounded: Callable[[str, str], bool],
     codes: Sequence[str],
     cands: Sequence[Candidate],
     ctx: EngineContext,
 ) -> Claim | None:
     """ "No, only proposed (date)" when no source in force speaks to a yes/no question but a proposal of one of
     these jurisdictions does (`grounded`: its sentence states what the question asks): the rule asked about is
-    not law, and the rule in force (the best candidate) is quoted beside it. None when no proposal speaks to it."""
+    not law, and the rule in force (the best candidate) is quoted beside it. None when no proposal speaks to it.
+    A sentence may also speak to it beyond the words of the proposal's own name, which may say only which act it is
+    ("the EU anti-corruption directive" asked, "Proposed EU Directive on combating corruption" filed) or what it
+    proposes ("Proposals for an Office of the Whistleblower", asked whether there is one)."""
     for doc in ctx.catalog.all():
         if doc.jurisdiction not in codes or ctx.catalog.status_at(doc.id, ctx.as_of) != DocStatus.proposed:
             continue
-        quote = first_sentence(doc.id, ctx, lambda s: grounded(s) and not is_anaphoric(s))
+        quote = first_sentence(doc.id, ctx, partial(_speaks_to, grounded, own_name(doc)))
         if quote is None:
             continue
         stated, quotes = _beside_rule(
             pending_lead(doc, DocStatus.proposed),
             quote,
-            _rule_in_force(cands, doc.jurisdiction, ctx, quote.quote),
+            _rule_in_force(cands, doc.jurisdiction, ctx, quote.quote) or _said_in_force(doc.id, ctx, quote.quote),
         )
         return Claim(text=stated, plan_item_ids=(item.id,), kind="verdict", citations=quotes)
     return None
+
+
+def _speaks_to(grounded: Callable[[str, str], bool], name: str, sentence: str) -> bool:
+    """Whether a proposal's sentence speaks to the yes/no, its own name's words counted or set aside."""
+    return (grounded(sentence, "") or grounded(sentence, name)) and not is_anaphoric(sentence)
 
 
 def presents_as_pending(claim: Claim, doc: DocumentMeta) -> bool:
