@@ -142,6 +142,9 @@ BOUNDS = [
     ("at least 3 members", [(3, math.inf)]),
     ("50 to 249 employees", [(50, 249)]),
     ("between 1,000 and 2,999 employees", [(1000, 2999)]),
+    ("at least one employee", [(1, math.inf)]),
+    ("ten or more workers", [(10, math.inf)]),
+    ("at least two of the following three conditions", []),
 ]
 
 
@@ -153,5 +156,14 @@ def test_a_bounded_count_admits_the_numbers_its_words_say(wording: str, bounds: 
 def test_the_count_a_question_gives_of_its_own_subject_is_read_and_others_are_not() -> None:
     assert stated_counts("By when did a firm with 80 staff need internal channels?") == {80}
     assert stated_counts("Our subsidiary has about 1,500 employees in Germany.") == {1500}
-    for other in ("Under the 2023 rules", "a turnover of GBP 40 million", "within 30 days", "On 1 March 2024 we"):
+    assert stated_counts("Does an employer with only two staff need a policy?") == {2}
+    for other in (
+        "Under the 2023 rules",
+        "a turnover of GBP 40 million",
+        "within 30 days",
+        "On 1 March 2024 we",
+        "One of our traders",
+        "a firm with a board",
+        "within three days",
+    ):
         assert stated_counts(other) == set()

@@ -170,8 +170,10 @@ _NUM = r"\d{1,3}(?:[,\u202f\u00a0 ]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 
 
 def _number(written: str) -> float:
-    """The value of a number `_NUM` matched, thousands separators dropped ("1,500" -> 1500.0)."""
-    return float(re.sub(r"[,\u202f\u00a0 ]", "", written))
+    """The value of a number `_NUM` matched, thousands separators dropped ("1,500" -> 1500.0), or of a count
+    written in words (`COUNT_WORDS`: "two" -> 2.0)."""
+    word = COUNT_WORDS.get(written.lower())
+    return float(word) if word is not None else float(re.sub(r"[,\u202f\u00a0 ]", "", written))
 
 
 _SCALE = r"(?:\s?(?P<{}>k|m|million|bn|billion)\b)?"
@@ -495,8 +497,11 @@ _COUNT_BEFORE = (
     "more than|fewer than|less than|at least|at most|up to|no more than|not more than|a minimum of|exceeding"
 )
 _COUNT_AFTER = "or more|or fewer|or less|or above"
+WORD_COUNT = r"\b(?i:" + "|".join(sorted((w for w in COUNT_WORDS if len(w) > 2), key=len, reverse=True)) + r")\b"
+"""A count in words ("at least one employee", "two staff"); "a" and "an" count nothing here."""
 _COUNTED = re.compile(
-    rf"(?:\b(?P<before>(?i:{_COUNT_BEFORE}))\s+(?P<n1>{_NUM})|(?<![\d.,/])(?P<n2>{_NUM})\s+(?P<after>(?i:{_COUNT_AFTER}))"
+    rf"(?:\b(?P<before>(?i:{_COUNT_BEFORE}))\s+(?P<n1>{_NUM}|{WORD_COUNT})"
+    rf"|(?<![\d.,/])(?P<n2>{_NUM}|{WORD_COUNT})\s+(?P<after>(?i:{_COUNT_AFTER}))"
     rf"|(?:\b(?i:between)\s+(?P<lo>{_NUM})\s+(?i:and)|(?<![\d.,/])(?P<lo2>{_NUM})\s*(?i:to|-|\u2013))\s*(?P<hi>{_NUM}))"
     r"\s+(?P<noun>[a-z][a-z-]+)\b"
 )
@@ -592,7 +597,7 @@ def counted_bounds(text: str) -> list[tuple[float, float, str]]:
 
 YEAR_WRITTEN = re.compile(r"(?:19|20)\d\d")
 """A number written as a year is read as one ("the 2023 rules"), not as a count."""
-_STATED_COUNT = re.compile(rf"(?<![\d.,/])(?P<n>{_NUM})\s+(?P<noun>[a-z][a-z-]+)\b")
+_STATED_COUNT = re.compile(rf"(?<![\d.,/])(?P<n>{_NUM}|{WORD_COUNT})\s+(?P<noun>[a-z][a-z-]+)\b")
 
 
 def stated_counts(text: str) -> set[float]:
@@ -603,12 +608,22 @@ def stated_counts(text: str) -> set[float]:
 
 def counted_nouns(text: str) -> list[tuple[float, str]]:
     """`stated_counts` with the noun each counts, in order ("1,500 employees": (1500, "employees"))."""
+    return [(_number(m.group("n")), m.group("noun").lower()) for m in _stated_counts(text)]
+
+
+def count_spans(text: str) -> list[tuple[int, int]]:
+    """Where the text states the number of a plain count of its own subject (`stated_counts`: "two" in "two staff",
+    "80" in "80 employees")."""
+    return [m.span("n") for m in _stated_counts(text)]
+
+
+def _stated_counts(text: str) -> list[re.Match[str]]:
     taken = _amounts_and_periods(text)
     taken += [(d.start, d.end) for d in date_spans(text, month_year=True)] + [
         (m.start(), m.end()) for m in _COUNTED.finditer(text)
     ]
     return [
-        (_number(m.group("n")), m.group("noun").lower())
+        m
         for m in _STATED_COUNT.finditer(text)
         if m.group("noun") not in _NOT_COUNTED
         and not YEAR_WRITTEN.fullmatch(m.group("n"))

@@ -15,7 +15,7 @@ from functools import lru_cache
 
 import pysbd
 
-from core.domain.figures import counted_nouns, counts, date_spans, figures, period_lengths
+from core.domain.figures import WORD_COUNT, counted_nouns, counts, date_spans, figures, period_lengths
 
 STOPWORDS = frozenset(
     [
@@ -435,6 +435,15 @@ def facts_set_out(question: str) -> str:
     return " ".join(p for p in parts if not p.rstrip().endswith("?"))
 
 
+WH_PART = re.compile(
+    r"(?:,|\band\b|;)\s*(?=(?:(?:by|in|from|to|for|with|within|until|at|on|under|of)\s+)?"
+    r"(?:who|whom|whose|what|which|when|where|why|how)\b)",
+    re.I,
+)
+"""Where a yes/no sentence goes on to ask an open question ("Does X require ..., who brings the cases ...?", "...,
+and by when must ...?")."""
+
+
 def questions_asked(question: str) -> str:
     """The question without the facts it sets out before asking (`facts_set_out`): what a yes or no answers."""
     parts = _question_sentences(question)
@@ -506,8 +515,8 @@ def measures_facts(statements: str) -> bool:
 
 
 OWN_COUNT = re.compile(
-    r"\b(?:with|has|have|having|employs?|employing)\s+(?:about\s+|around\s+|some\s+|over\s+|under\s+)?"
-    r"\d[\d,]*\s+(?!(?:days?|weeks?|months?|years?|hours?|business|working|calendar)\b)[a-z]+",
+    r"\b(?:with|has|have|having|employs?|employing)\s+(?:about\s+|around\s+|some\s+|over\s+|under\s+|only\s+|just\s+)?"
+    rf"(?:\d[\d,]*|{WORD_COUNT})\s+(?!(?:days?|weeks?|months?|years?|hours?|business|working|calendar|of)\b)[a-z]+",
     re.I,
 )
 """A number the question gives of its own subject inside the yes/no ("Is a Spanish company with 30 employees

@@ -607,6 +607,49 @@ def test_a_number_the_question_gives_of_its_own_subject_makes_a_yes_no_on_facts(
 @pytest.mark.parametrize(
     ("passage", "question", "said"),
     [
+        (  # "staff" asked is "employees" stated: those a business employs (there had been no verdict)
+            "Employers must not punish employees who disclose their pay to colleagues.",
+            "Does XY allow employers to punish staff for discussing salaries?",
+            "no",
+        ),
+        (  # "a person designated to respond" is no kin of "a worker": a confidentiality duty grounds nothing
+            "A person designated to respond to reports must not disclose the identity of the reporter.",
+            "Is it prohibited in XY to dismiss a worker because of a report?",
+            None,
+        ),
+    ],
+)
+def test_a_noun_for_those_a_business_employs_is_kin_of_another(
+    tmp_path: Path, passage: str, question: str, said: str | None
+) -> None:
+    law = plain_doc("xy-rules", "XY rules summary", "XY", date(2020, 1, 1))
+    r = run(workbench_on(tmp_path, [(law, [passage])]), question)
+    assert verdict_words(r.answer.verdict) == ({"*": said} if said else {})
+
+
+def test_a_count_in_words_is_held_against_a_bound_in_words_and_an_open_part_after_it_asks_nothing_else(
+    tmp_path: Path,
+) -> None:
+    # "only two staff" and "at least one employee" had been read as no count at all, and the open part ("and what
+    # can it be fined ...?") as part of the yes/no, whose "can" and "not" asked something other than a duty: the
+    # question stayed open although the rule binds every employer with one employee or more
+    law = plain_doc("xy-us-co-pay-act", "Colorado pay transparency act summary", "US-CO", date(2021, 1, 1))
+    rule = (
+        "Since 1 January 2021, every employer with at least one employee in Colorado must include in each job "
+        "posting the hourly or salary compensation, or a good-faith range of compensation."
+    )
+    r = run(
+        workbench_on(tmp_path, [(law, [rule + " The department can impose a fine of USD 500 per violation."])]),
+        "Does an employer with only two staff in Colorado have to put the pay or a pay range in its job ads, and "
+        "what can it be fined if it does not?",
+    )
+    assert r.answer.verdict is not None
+    assert r.answer.verdict.text == f"Yes, for the 2 staff the question states: {rule}"
+
+
+@pytest.mark.parametrize(
+    ("passage", "question", "said"),
+    [
         (  # outside the scope is a Yes to "excluded?" (it had been "No.")
             "Credit agreements secured by a mortgage on residential property remain outside the scope.",
             "Are mortgages excluded from the XY consumer credit rules?",

@@ -11,14 +11,23 @@ from functools import partial
 
 from core.domain.answer import Answer, Claim, Gap, Quote, gap_for, open_part, sourced_verdict
 from core.domain.documents import DocStatus, Hit
-from core.domain.figures import counts, dates, days_of_year, figures, frequencies, period_lengths, period_sides
+from core.domain.figures import (
+    count_spans,
+    counts,
+    dates,
+    days_of_year,
+    figures,
+    frequencies,
+    period_lengths,
+    period_sides,
+)
 from core.domain.gazetteer import is_place_name, jurisdiction_name, occurrences, same_jurisdiction
 from core.domain.instructions import has_instructions
 from core.domain.plan import Aspect, PlanItem, ResearchPlan
 from core.domain.records import Deficiency, Evidence
 from core.engines.base import DraftResult, EngineContext
 from core.engines.offline.aspects import TELL_WORDS
-from core.engines.offline.on_facts import APPLIES_BACK, on_measure
+from core.engines.offline.on_facts import APPLIES_BACK, HEADCOUNT, on_measure
 from core.engines.offline.ranking import (
     DUTY,
     Candidate,
@@ -53,6 +62,7 @@ from core.engines.text import (
     CLAUSE_SPLIT,
     EITHER_OR,
     VAGUE_SIZE,
+    WH_PART,
     YES_NO,
     facts_set_out,
     is_anaphoric,
@@ -70,13 +80,6 @@ from core.engines.text import (
 VERDICT_CONTEXT = 3
 """Sentences around the verdict's own that may explain it: the rule before it, the denial or limit after it."""
 VERDICT_WORDS = 100
-WH_PART = re.compile(
-    r"(?:,|\band\b|;)\s*(?=(?:(?:by|in|from|to|for|with|within|until|at|on|under|of)\s+)?"
-    r"(?:who|whom|whose|what|which|when|where|why|how)\b)",
-    re.I,
-)
-"""Where a yes/no sentence goes on to ask an open question ("Does X require ..., who brings the cases ...?", "...,
-and by when must ...?")."""
 OWN_LAW = re.compile(r"\b(?:its|their|[A-Z][\w.-]*['\u2019]s?)\s+own\b")
 """A yes/no part asking about a place's own law ("Does Bavaria have its own ... law?"): another jurisdiction's
 source never answers it."""
@@ -622,14 +625,21 @@ AUTHORITY = re.compile(
 """Nouns for a public body that oversees: "the regulator" asked is "the competent authority" stated."""
 
 
+STAFF = HEADCOUNT - term_set("person persons people")
+"""Nouns for those a business employs ("a person designated to respond" is no kin of "a worker")."""
+
+
 def kin_words(words: Iterable[str], sentence: str) -> set[str]:
     """The asked words a sentence states by a word of the same kind: a verb of passing something on (`TELL_WORDS`:
-    "send the list" asked, "the list must be provided" stated) or a noun for an overseeing body (`AUTHORITY`)."""
+    "send the list" asked, "the list must be provided" stated), a noun for an overseeing body (`AUTHORITY`) or one
+    counting whom a business employs (`STAFF`: "two staff" asked, "at least one employee" stated)."""
     out = set()
+    staffed = bool(term_set(sentence) & STAFF)
     for word in words:
-        for kind in (TELL_WORDS, AUTHORITY):
-            if kind.fullmatch(word) and kind.search(sentence):
-                out.add(word)
+        if any(kind.fullmatch(word) and kind.search(sentence) for kind in (TELL_WORDS, AUTHORITY)) or (
+            staffed and word in STAFF
+        ):
+            out.add(word)
     return out
 
 
@@ -685,8 +695,9 @@ def _grounds(plan: ResearchPlan) -> Grounds:
     places = _place_terms(plan)
     topic = set(plan.topic_terms)
     found = figures(said)
-    unfigured = "".join(c if not any(f.start <= n < f.end for f in found) else " " for n, c in enumerate(said))
-    words = frozenset(t for t in term_set(unfigured) - places if not topic or t in topic)  # "at least 5%": no "least"
+    spans = [(f.start, f.end) for f in found] + count_spans(said)  # "at least 5%", "two" staff: held apart
+    unfigured = "".join(" " if any(a <= n < b for a, b in spans) else c for n, c in enumerate(said))
+    words = frozenset(t for t in term_set(unfigured) - places if not topic or t in topic)
     names = frozenset(
         frozenset(term_set(n.text) - places)
         for n in names_in(said)

@@ -19,7 +19,7 @@ from core.domain.plan import PlanItem, ResearchPlan
 from core.engines.base import EngineContext
 from core.engines.offline.ranking import DUTY, Candidate
 from core.engines.offline.sources import NEGATION, YEAR
-from core.engines.text import STOPWORDS, same_sentence, sentences, term_set, terms, yes_no_sentence
+from core.engines.text import STOPWORDS, WH_PART, same_sentence, sentences, term_set, terms, yes_no_sentence
 
 HEADCOUNT = term_set("employee employees worker workers staff person persons people employed personnel")
 """Nouns that count the people a business employs: "120 employees" is measured against "50 or more workers"."""
@@ -51,7 +51,7 @@ def _asked_of_subject(question: str, states_measure: Callable[[str], bool]) -> b
     """Whether the question's yes/no asks whether a rule binds or covers the subject the facts measure: it states
     the measure itself (`states_measure` of the yes/no sentence), or refers back to the subject by a pronoun or a
     definite noun the facts use, and asks a duty, not the reverse ("Is it exempt from ...?")."""
-    asked = yes_no_sentence(question) or question
+    asked = WH_PART.split(yes_no_sentence(question) or question, maxsplit=1)[0]  # "..., and what fine ...?" aside
     if not ASKS_DUTY.search(asked) or ASKS_OTHERWISE.search(asked):
         return False
     if states_measure(asked):
