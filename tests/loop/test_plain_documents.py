@@ -1151,6 +1151,43 @@ def test_a_proposal_speaks_by_what_it_proposes_beyond_its_own_name_and_the_asked
     assert "In force: Until a directive is adopted, the rules in force at EU level remain" in r.answer.verdict.text
 
 
+def test_the_rule_in_force_beside_a_proposal_is_the_one_stating_what_the_question_asks(tmp_path: Path) -> None:
+    # the proposal lists several changes in one sentence: the in-force sentence sharing most words with that list
+    # (the six areas a statement may cover) had been quoted as the rule beside it, not the duty the question asks
+    act = plain_doc("xy-gb-recall-statements", "UK recall statements act summary", "GB", date(2015, 10, 29))
+    proposal = plain_doc(
+        "xy-gb-recall-statements-reform",
+        "Proposals to strengthen UK recall statements",
+        "GB",
+        date(2027, 1, 1),
+        status="proposed",
+    )
+    duty = "Section 5 requires large suppliers to publish a recall statement for each financial year."
+    corpus = [
+        (
+            act,
+            [
+                "The Act lists six areas that a recall statement may cover: the product, the supplier, the retailer, "
+                f"the batch, the hazard and the remedy. {duty}"
+            ],
+        ),
+        (
+            proposal,
+            [
+                "The proposals would: make the six areas that a recall statement may cover mandatory, namely the "
+                "product, the supplier, the retailer, the batch, the hazard and the remedy; set a single annual "
+                "reporting deadline of 30 September for each recall statement."
+            ],
+        ),
+    ]
+    r = run(
+        workbench_on(tmp_path, corpus),
+        "Must UK suppliers now publish their recall statements by a fixed 30 September deadline each year?",
+    )
+    assert r.answer.verdict is not None and r.answer.verdict.text.startswith("No, only proposed"), r.answer
+    assert r.answer.verdict.text.endswith(f"In force: {duty}")
+
+
 @pytest.mark.parametrize(
     ("title", "names"),
     [

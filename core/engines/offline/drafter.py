@@ -358,7 +358,7 @@ def _verdict(
         )
         # no rule in force speaks to it, only a proposal: no facts make that law
         if counted is None and not any(plain.by(c.text, _source_name(c, ctx)) for c in (*pool, *cands)):
-            proposal = proposed_verdict(item, plain.by, plan.answer_codes(), pool or cands, ctx)
+            proposal = proposed_verdict(item, plain.by, plan.answer_codes(), pool or cands, ctx, plain.words)
             if proposal is not None:
                 return proposal
         statements = facts_set_out(plan.question)
@@ -968,11 +968,13 @@ def _one_verdict(
         if grounds.own_law or (verdict.text.startswith("No") and not grounds.name_source(named_as[best.doc_id])):
             return None  # a wider law's No does not settle the named place's own law, which may grant more
         if _to_be_transposed(best.doc_id, ctx) and not grounds.name_source(named_as[best.doc_id]):
-            return proposed_verdict(item, grounds.by, named, cands, ctx)  # the place's own law decides, if any
+            return proposed_verdict(
+                item, grounds.by, named, cands, ctx, grounds.words
+            )  # the place's own law decides, if any
         return _from_elsewhere(verdict, best.jurisdiction)
     if not grounds.words:
         return None
-    return proposed_verdict(item, grounds.by, codes, cands, ctx)
+    return proposed_verdict(item, grounds.by, codes, cands, ctx, grounds.words)
 
 
 IN_FORCE_ASKED = re.compile(r"\b(?:in force|in effect|appl(?:y|ies)|govern\w*|valid|law)\b", re.I)

@@ -11,7 +11,7 @@ words for a change, not regulatory knowledge.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 
 from core.domain.answer import Claim, Quote
@@ -138,19 +138,25 @@ RULE_SHARED = 2
 """Words the rule in force quoted beside a pending change must share with the sentence stating that change."""
 
 
-def _rule_in_force(cands: Sequence[Candidate], code: str, ctx: EngineContext, change: str) -> Candidate | None:
+def _rule_in_force(
+    cands: Sequence[Candidate], code: str, ctx: EngineContext, change: str, asked: Iterable[str] = ()
+) -> Candidate | None:
     """The candidate of the jurisdiction (ANY_JURISDICTION: any) from a source in force that says most of what
     the pending `change` sentence is about (at least RULE_SHARED words; the better scored on a tie): the rule that
     applies beside it, not merely the best sentence of the topic ("the issuer must disclose the transaction
-    within two working days" beside a proposal to raise the notification threshold); None when none does."""
-    about = term_set(change)
+    within two working days" beside a proposal to raise the notification threshold); None when none does. Given
+    the words the question asks (`asked`), the one stating most of them goes first: beside a proposal listing six
+    changes, "Must UK companies file their modern slavery statements by a fixed 30 September deadline each year?" is
+    answered beside it by the duty to publish a statement for each financial year, not by the six areas a statement
+    may cover, which share more words with the long list of changes."""
+    about, wanted = term_set(change), set(asked)
     ranked = [
-        (len(term_set(c.text) & about), -n, c)
+        (len(term_set(c.text) & wanted), len(term_set(c.text) & about), -n, c)
         for n, c in enumerate(cands)
         if code in (ANY_JURISDICTION, c.jurisdiction) and _in_force(c.doc_id, ctx)
     ]
-    best = max(ranked, key=lambda r: r[:2], default=None)
-    return best[2] if best is not None and best[0] >= RULE_SHARED else None
+    best = max(ranked, key=lambda r: r[:3], default=None)
+    return best[3] if best is not None and best[1] >= RULE_SHARED else None
 
 
 def pending_lead(doc: DocumentMeta, status: DocStatus, undated: str = "not adopted") -> str:
@@ -224,6 +230,7 @@ def proposed_verdict(
     codes: Sequence[str],
     cands: Sequence[Candidate],
     ctx: EngineContext,
+    asked: Iterable[str] = (),
 ) -> Claim | None:
     """ "No, only proposed (date)" when no source in force speaks to a yes/no question but a proposal of one of
     these jurisdictions does (`grounded`: its sentence states what the question asks): the rule asked about is
@@ -240,7 +247,8 @@ def proposed_verdict(
         stated, quotes = _beside_rule(
             pending_lead(doc, DocStatus.proposed),
             quote,
-            _rule_in_force(cands, doc.jurisdiction, ctx, quote.quote) or _said_in_force(doc.id, ctx, quote.quote),
+            _rule_in_force(cands, doc.jurisdiction, ctx, quote.quote, asked)
+            or _said_in_force(doc.id, ctx, quote.quote),
         )
         return Claim(text=stated, plan_item_ids=(item.id,), kind="verdict", citations=quotes)
     return None
