@@ -211,6 +211,12 @@ def test_a_member_state_that_says_where_is_no_topic_word(
             {Aspect.threshold, Aspect.obligation},
         ),
         ("Is there a time limit for recall claims?", {Aspect.deadline}, {Aspect.threshold}),
+        (
+            "Does a supplier with only two staff have to report a recall, and does it apply only to toys?",
+            {Aspect.obligation, Aspect.exemption},
+            set(),
+        ),
+        ("Does a supplier with only 2 staff have to report a recall?", {Aspect.obligation}, {Aspect.exemption}),
         ("Is the recall fund's credit limit capped?", {Aspect.threshold}, set()),
         (
             "What fine can a supplier in France face if its recall is still incomplete after three years?",
@@ -242,7 +248,8 @@ def test_the_wording_asks_for_what_it_names_and_a_modal_verb_asking_when_asks_no
     material change") do not. An amount
     the asker states ("EUR 150") asks for the threshold it is measured against; whether a law protects someone asks
     to whom it applies. A limitation period is a time limit, not a figure, and "what period must ..." asks no duties;
-    a condition the asker sets ("if it is still incomplete") asks no date; "how long must X, however it is described, keep Y"
+    a condition the asker sets ("if it is still incomplete") asks no date; "only" before a count ("only two staff")
+    asks no exemption; "how long must X, however it is described, keep Y"
     asks how long records are kept."""
     found = set(asked_aspects(question))
     assert asked <= found and not (not_asked & found)

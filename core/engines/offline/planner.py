@@ -12,6 +12,7 @@ import re
 from datetime import date
 
 from core.domain.documents import Catalog, DocStatus
+from core.domain.figures import WORD_COUNT
 from core.domain.gazetteer import (
     Place,
     corpus_names,
@@ -68,7 +69,7 @@ ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
         re.I,
     ),
     Aspect.exemption: re.compile(
-        r"exempt|exception|exclu|carve|waive|relief|\bonly\b|not (?:have|need)|"
+        rf"exempt|exception|exclu|carve|waive|relief|\bonly\b(?!\s+(?:\d|{WORD_COUNT}))|not (?:have|need)|"
         r"do(?:es)? not apply|any (?:way|exception)",
         re.I,
     ),
