@@ -1059,6 +1059,35 @@ def test_a_topical_documents_figure_answers_in_its_own_words(tmp_path: Path) -> 
     assert any("AUD 100 million" in c.text for _, c in r.answer.claims())
 
 
+def test_a_size_in_words_is_flagged_and_corrected_with_the_threshold_its_source_sets(tmp_path: Path) -> None:
+    # "which companies have to lodge one?" answered "large businesses ... must publish" ended with nothing open,
+    # while the source says which businesses are large: the critic flags it, and the correction adds the threshold
+    act = plain_doc("au-slavery-act", "Australia modern slavery act summary", "AU", date(2019, 1, 1))
+    vague = "The act requires large businesses to publish annual modern slavery statements."
+    threshold = "An entity must report if it has a consolidated revenue of at least AUD 100 million over its period."
+    passages = [
+        f"{vague} A fine of at least AUD 50,000 may be imposed on a company that gives a false statement.",
+        threshold,
+    ]
+    wb = workbench_on(tmp_path, [(act, passages)])
+    plan = plan_of(wb, "Which companies must publish a modern slavery statement in Australia?")
+    ctx = Deps.context_of(wb.store(), RECALL_AS_OF)
+    item = next(i.id for i in plan.items if i.jurisdiction == "AU")
+    claim = Claim(
+        text=vague, plan_item_ids=(item,), citations=(Quote(doc_id=act.id, chunk_id=f"{act.id}#0", quote=vague),)
+    )
+    answer = Answer(sections=(AnswerSection(jurisdiction="AU", claims=(claim,)),))
+    found = [d for d in OfflineCritic().critique(plan, answer, [], ctx).deficiencies if "size threshold" in d.subject]
+    assert [d.description for d in found] == [
+        "The answer says 'large businesses' but not the size threshold its source sets (AUD 100 million, "
+        "Australia modern slavery act summary)."
+    ]  # the fine's "at least AUD 50,000" bounds a penalty, not whom the act binds
+    evidence = [e.model_copy(update={"chunk_id": f"{act.id}#1"}) for e in act_evidence(found[0], act)]
+    revised = revise_specificity(plan, answer, found[0], evidence, ctx)
+    assert [c.text for _, c in revised.claims()] == [vague, threshold]
+    assert not [d for d in OfflineCritic().critique(plan, revised, [], ctx).deficiencies if "size" in d.subject]
+
+
 def test_a_short_line_ending_in_a_bracket_is_a_heading_not_a_sentence() -> None:
     # chunks keep their section heading as a first line without its "#"
     text = "CDD triggers before 30 June 2026 (regulation 27)\n\nUnder regulation 27, CDD applies to relationships."

@@ -1,5 +1,6 @@
 """Checks of the offline critic that read the documents' text rather than their front matter: exceptions a plain
-document states in its passages, and claims drawn from a document about another subject."""
+document states in its passages, claims drawn from a document about another subject, and a size stated in words
+where the source sets the threshold."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import Sequence
 from core.domain.answer import Located
 from core.domain.corrections import DocumentPart, OffTopicClaim, filter_of
 from core.domain.documents import DocStatus
+from core.domain.figures import counts, figures
 from core.domain.instructions import has_instructions
 from core.domain.plan import ANY_JURISDICTION, Aspect, ResearchPlan
 from core.domain.records import Deficiency, DeficiencyType, Severity
@@ -16,7 +18,7 @@ from core.engines.base import EngineContext
 from core.engines.offline.claim_checks import amends_a_cited_figure
 from core.engines.offline.relevance import min_relevance, said_terms, subject_best, topic_share, topical_sentence
 from core.engines.offline.sources import short_name
-from core.engines.text import is_anaphoric, sentences
+from core.engines.text import VAGUE_SIZE, is_anaphoric, sentences, term_set
 
 T = DeficiencyType
 
@@ -118,6 +120,76 @@ def check_relevance(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineCo
                     items=list(c.plan_item_ids),
                 ),
                 evidence_doc_ids=c.doc_ids,
+            )
+        )
+    return out
+
+
+ORGANISATION = term_set("business businesses company companies entity entities employer employers undertaking firm")
+"""Nouns for whom a size threshold decides ("An entity must report if it has a consolidated revenue of at least
+AUD 100 million")."""
+LOWER_BOUND = (">=", ">")
+PENALTY_WORDS = re.compile(r"\b(?:fines?|fined|penalt\w*|sanction\w*|imprison\w*|prison)\b", re.I)
+
+
+def _sized_in_words(text: str) -> str | None:
+    """The first organisation the text sizes in words ("large businesses", "larger employers"), or None."""
+    for m in VAGUE_SIZE.finditer(text):
+        following = text[m.end() :].split()[:2]
+        for n, word in enumerate(following):
+            if term_set(word) & ORGANISATION:
+                return " ".join([m.group(0), *following[: n + 1]]).strip(",.;:")
+    return None
+
+
+def _threshold_sentence(doc_id: str, ctx: EngineContext) -> tuple[str, str] | None:
+    """The first sentence of the document that sets a size threshold for whom it binds: a lower bound on an amount
+    or a bounded count, said of an organisation, not a penalty. Returned with the figure's wording."""
+    for s in sentences(ctx.doc_text(doc_id)):
+        if has_instructions(s) or is_anaphoric(s) or PENALTY_WORDS.search(s) or not term_set(s) & ORGANISATION:
+            continue
+        bound = next((f.text for f in figures(s) if f.comparator in LOWER_BOUND and f.unit != "percent"), None)
+        bound = bound or next(iter(counts(s)), None)
+        if bound:
+            return s, bound
+    return None
+
+
+def check_vague_size(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineContext) -> list[Deficiency]:
+    """A claim that sizes whom a rule binds in words ("requires large businesses to publish ...") where its source
+    sets the threshold in figures the answer never states: which businesses are large is what the analyst needs,
+    and the correction adds the source's sentence that says it."""
+    said = " ".join(c.said for _, c in claims)
+    out: list[Deficiency] = []
+    seen: set[str] = set()
+    for code, c in claims:
+        if c.kind != "finding" or c.history or not c.citations:
+            continue
+        vague = _sized_in_words(c.said)
+        if vague is None or figures(c.said) or counts(c.said):
+            continue
+        doc_id = c.citations[0].doc_id
+        doc = ctx.catalog.get(doc_id)
+        if doc is None or doc_id in seen or ctx.catalog.status_at(doc_id, ctx.as_of) != DocStatus.in_force:
+            continue
+        found = _threshold_sentence(doc_id, ctx)
+        if found is None or found[0] in said or found[1] in said:
+            continue
+        seen.add(doc_id)
+        sentence, bound = found
+        out.append(
+            Deficiency(
+                deficiency_type=T.insufficient_specificity,
+                subject=str(DocumentPart(doc_id, "size threshold")),
+                severity=Severity.medium,
+                affected_section=code,
+                description=(
+                    f"The answer says '{vague}' but not the size threshold its source sets ({bound}, "
+                    f"{short_name(doc)})."
+                ),
+                suggested_correction_query=sentence,
+                correction_filter=filter_of(doc_ids=[doc_id], items=list(c.plan_item_ids)),
+                evidence_doc_ids=(doc_id,),
             )
         )
     return out

@@ -26,7 +26,7 @@ from core.engines.base import CritiqueResult, EngineContext
 from core.engines.offline.claim_checks import check_amended_figures, check_claims, check_contradictions
 from core.engines.offline.coverage import answered_items, coverage_deficiencies
 from core.engines.offline.sources import short_name
-from core.engines.offline.text_checks import check_relevance, check_text_exemptions
+from core.engines.offline.text_checks import check_relevance, check_text_exemptions, check_vague_size
 from core.engines.offline.verdicts import presents_as_pending
 from core.engines.text import facts_set_out, term_set
 
@@ -241,6 +241,7 @@ CHECKS = (
     check_text_exemptions,
     check_contradictions,
     check_specificity,
+    check_vague_size,
     check_relevance,
 )
 
