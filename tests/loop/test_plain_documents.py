@@ -1185,6 +1185,10 @@ def test_a_proposal_speaks_by_what_it_proposes_beyond_its_own_name_and_the_asked
     assert "not less than 5% of their total worldwide turnover" in r.answer.verdict.text
     # no source in force speaks: what the proposal says applies meanwhile is quoted as the rule in force
     assert "In force: Until a directive is adopted, the rules in force at EU level remain" in r.answer.verdict.text
+    # the verdict rests on the EU proposal: what stays open is what no EU source in force states, said as such
+    (eu,) = [d for d in r.residual_deficiencies if d.subject == "EU"]
+    assert eu.description.startswith("The question asks about EU, but no claim of the answer states, from EU sources,")
+    assert "the figures or thresholds that apply" in eu.description and "rests on" not in eu.description
 
 
 def test_the_rule_in_force_beside_a_proposal_is_the_one_stating_what_the_question_asks(tmp_path: Path) -> None:

@@ -128,6 +128,7 @@ def coverage_deficiencies(
             missing_codes.add(code)
             uploads = any(d.jurisdiction == code and d.provenance.unverified_upload for d in ctx.catalog.all())
             vetting = f" (the corpus' {code} uploads that no analyst has verified do not count)" if uploads else ""
+            asked = [i for i in items if not i.supporting] or items
             out.append(
                 Deficiency(
                     deficiency_type=T.missing_jurisdiction,
@@ -135,7 +136,8 @@ def coverage_deficiencies(
                     severity=Severity.high,
                     affected_section=code,
                     description=(
-                        f"The question asks about {code}, but no claim of the answer rests on a {code} source{vetting}."
+                        f"The question asks about {code}, but no claim of the answer states, from {code} sources,"
+                        f" {'; '.join(dict.fromkeys(i.aspect.asks for i in asked))}{vetting}."
                     ),
                     suggested_correction_query=items[0].query,
                     correction_filter=filter_of(jurisdictions=[code], items=[i.id for i in items]),
