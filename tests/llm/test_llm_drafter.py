@@ -14,6 +14,7 @@ from core.domain.plan import ResearchPlan
 from core.domain.records import Deficiency, DeficiencyType, Evidence
 from core.engines.llm import LlmClient, LlmDrafter
 from core.engines.llm.prompts import data
+from core.engines.offline.drafter import OfflineDrafter
 from tests.llm.conftest import RU_TEXT, XY_TEXT, engine_ctx, hits_for, ru_answer, two_country_plan
 from tests.llm.loopback import LoopbackLLM, claim, structured, user_text
 
@@ -220,6 +221,43 @@ def test_revision_may_cite_the_current_answers_and_the_evidence_passages_only(
     ]
     assert result.answer.gaps == current.gaps and [c.doc_id for c in result.citations] == ["ru-act", "xy-guidance"]
     assert "dropped a citation of 'xy-other#1': not among the passages given" in " | ".join(result.notes)
+
+
+def test_a_correction_the_models_revision_ignores_is_applied_by_the_offline_reviser_in_hybrid_mode(
+    llm_server: LoopbackLLM, llm_settings: Callable[..., Settings]
+) -> None:
+    """A small model may return the answer as it was: a deficiency whose evidence its revision quotes nowhere new
+    is applied by the offline reviser (against a real 135M model the size threshold it was shown stayed out and
+    the deficiency open), the claims it adds marked as written by it."""
+    missing = Deficiency(
+        deficiency_type=T.missing_jurisdiction,
+        subject="XY",
+        description="No Xylandia source.",
+        correction_filter={"jurisdictions": ["XY"], "items": ["XY:threshold"]},
+    )
+    evidence = Evidence(
+        deficiency_id=missing.id,
+        query="Xylandia",
+        doc_id="xy-guidance",
+        chunk_id="xy-guidance#0",
+        title="t",
+        jurisdiction="XY",
+        status="in_force",
+        snippet=XY_TEXT,
+        sentences=(XY_TEXT,),
+        score=1.0,
+        cycle=1,
+    )
+    unchanged = claim("Owner disclosure applies above 30%.", ["RU:threshold"], "ru-act#0", "holding more than 30%")
+    llm_server.push(structured({"verdict": None, "sections": [{"jurisdiction": "RU", "claims": [unchanged]}]}))
+    result = LlmDrafter(LlmClient(llm_settings()), fallback=OfflineDrafter(), fill_gaps=True).revise(
+        two_country_plan(), ru_answer(), [missing], [evidence], engine_ctx()
+    )
+    added = [c for code, c in result.answer.claims() if code == "XY"]
+    assert added and all(c.written_by == "offline" and c.doc_ids == ("xy-guidance",) for c in added)
+    assert f"quoted no evidence of 1 correction(s) ({missing.id}); the offline reviser applied them" in " | ".join(
+        result.notes
+    )
 
 
 def test_nothing_addressed_means_no_revision_call(

@@ -297,7 +297,45 @@ class LlmDrafter:
         kept: tuple[str, ...] = ()
         if self.fill_gaps and self.fallback is not None:
             revised, kept = kept_on_lost_items(answer, revised, addressed)
+            revised, applied = self._applied(plan, answer, revised, addressed, evidence, ctx)
+            kept = (*kept, *applied)
         return cited(revised, ctx, usage, (*budget, *notes, *dropped, *kept))
+
+    def _applied(
+        self,
+        plan: ResearchPlan,
+        before: Answer,
+        revised: Answer,
+        addressed: Sequence[Deficiency],
+        evidence: Sequence[Evidence],
+        ctx: EngineContext,
+    ) -> tuple[Answer, tuple[str, ...]]:
+        """The hybrid floor of a correction: a deficiency whose evidence the model's revision quotes nowhere new
+        (a small model may return the answer as it was) is applied by the fallback reviser, its claims marked as
+        written by it; and the note saying so."""
+        assert self.fallback is not None
+        old = {q.chunk_id for _, c in before.claims() for q in c.citations}
+        new = {q.chunk_id for _, c in revised.claims() for q in c.citations} - old
+        unused = [d for d in addressed if not any(e.deficiency_id == d.id and e.chunk_id in new for e in evidence)]
+        if not unused:
+            return revised, ()
+        ids = {d.id for d in unused}
+        applied = self.fallback.revise(plan, revised, unused, [e for e in evidence if e.deficiency_id in ids], ctx)
+        said = {c.text for _, c in revised.claims()}
+        added = 0
+        answer = applied.answer
+        for section in answer.sections:
+            marked = [
+                c if c.text in said else c.model_copy(update={"written_by": self.fallback.name}) for c in section.claims
+            ]
+            added += sum(1 for c in section.claims if c.text not in said)
+            answer = answer.with_claims(section.jurisdiction, marked)
+        if not added:
+            return revised, ()
+        return answer, (
+            f"llm reviser: the model's revision quoted no evidence of {len(unused)} correction(s) "
+            f"({', '.join(sorted(ids))}); the {self.fallback.name} reviser applied them ({added} claim(s))",
+        )
 
     def _fall_back(self, exc: LlmUnavailableError, what: str, run: Callable[[Drafter], DraftResult]) -> DraftResult:
         if self.fallback is None:
