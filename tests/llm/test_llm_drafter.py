@@ -150,12 +150,8 @@ def test_the_draft_prompt_groups_passages_per_plan_item_as_data(
     assert result.answer.verdict is not None and result.answer.verdict.kind == "verdict"
 
 
-def test_revision_may_cite_the_current_answers_and_the_evidence_passages_only(
-    llm_server: LoopbackLLM, llm_settings: Callable[..., Settings]
-) -> None:
-    """The reviser sees the addressed deficiencies and the evidence (with the plan items it serves); it may keep
-    the current citations and cite evidence chunks, nothing else; gaps stay."""
-    current = ru_answer().model_copy(update={"gaps": (Gap(plan_item_id="BR:threshold", text="No source on Brazil."),)})
+def _xylandia_correction() -> tuple[Deficiency, Evidence]:
+    """A missing-jurisdiction deficiency for Xylandia and the evidence its retrieval found."""
     missing = Deficiency(
         deficiency_type=T.missing_jurisdiction,
         subject="XY",
@@ -175,6 +171,16 @@ def test_revision_may_cite_the_current_answers_and_the_evidence_passages_only(
         score=1.0,
         cycle=1,
     )
+    return missing, evidence
+
+
+def test_revision_may_cite_the_current_answers_and_the_evidence_passages_only(
+    llm_server: LoopbackLLM, llm_settings: Callable[..., Settings]
+) -> None:
+    """The reviser sees the addressed deficiencies and the evidence (with the plan items it serves); it may keep
+    the current citations and cite evidence chunks, nothing else; gaps stay."""
+    current = ru_answer().model_copy(update={"gaps": (Gap(plan_item_id="BR:threshold", text="No source on Brazil."),)})
+    missing, evidence = _xylandia_correction()
     llm_server.push(
         structured(
             {
@@ -229,25 +235,7 @@ def test_a_correction_the_models_revision_ignores_is_applied_by_the_offline_revi
     """A small model may return the answer as it was: a deficiency whose evidence its revision quotes nowhere new
     is applied by the offline reviser (against a real 135M model the size threshold it was shown stayed out and
     the deficiency open), the claims it adds marked as written by it."""
-    missing = Deficiency(
-        deficiency_type=T.missing_jurisdiction,
-        subject="XY",
-        description="No Xylandia source.",
-        correction_filter={"jurisdictions": ["XY"], "items": ["XY:threshold"]},
-    )
-    evidence = Evidence(
-        deficiency_id=missing.id,
-        query="Xylandia",
-        doc_id="xy-guidance",
-        chunk_id="xy-guidance#0",
-        title="t",
-        jurisdiction="XY",
-        status="in_force",
-        snippet=XY_TEXT,
-        sentences=(XY_TEXT,),
-        score=1.0,
-        cycle=1,
-    )
+    missing, evidence = _xylandia_correction()
     unchanged = claim("Owner disclosure applies above 30%.", ["RU:threshold"], "ru-act#0", "holding more than 30%")
     llm_server.push(structured({"verdict": None, "sections": [{"jurisdiction": "RU", "claims": [unchanged]}]}))
     result = LlmDrafter(LlmClient(llm_settings()), fallback=OfflineDrafter(), fill_gaps=True).revise(
