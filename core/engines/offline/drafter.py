@@ -968,9 +968,8 @@ def _one_verdict(
         if grounds.own_law or (verdict.text.startswith("No") and not grounds.name_source(named_as[best.doc_id])):
             return None  # a wider law's No does not settle the named place's own law, which may grant more
         if _to_be_transposed(best.doc_id, ctx) and not grounds.name_source(named_as[best.doc_id]):
-            return proposed_verdict(
-                item, grounds.by, named, cands, ctx, grounds.words
-            )  # the place's own law decides, if any
+            # the place's own law decides, if any
+            return proposed_verdict(item, grounds.by, named, cands, ctx, grounds.words)
         return _from_elsewhere(verdict, best.jurisdiction)
     if not grounds.words:
         return None
