@@ -55,6 +55,8 @@ class DocumentSubject:
 
 APPLICATION_DATE = "application_date"
 """The part of a not-yet-applicable document an answer must state: the date it applies from."""
+SIZE_THRESHOLD = "size threshold"
+"""The part of a document an answer must state where it sizes whom the document binds only in words: the figure."""
 
 
 @dataclass(frozen=True)

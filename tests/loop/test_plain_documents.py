@@ -1083,8 +1083,10 @@ def test_a_size_in_words_is_flagged_and_corrected_with_the_threshold_its_source_
         "Australia modern slavery act summary)."
     ]  # the fine's "at least AUD 50,000" bounds a penalty, not whom the act binds
     evidence = [e.model_copy(update={"chunk_id": f"{act.id}#1"}) for e in act_evidence(found[0], act)]
+    after = "Statements must be lodged with the Minister."
+    answer = answer.with_claims("AU", [claim, claim.model_copy(update={"text": after})])
     revised = revise_specificity(plan, answer, found[0], evidence, ctx)
-    assert [c.text for _, c in revised.claims()] == [vague, threshold]
+    assert [c.text for _, c in revised.claims()] == [vague, threshold, after]  # right after the size it sets
     assert not [d for d in OfflineCritic().critique(plan, revised, [], ctx).deficiencies if "size" in d.subject]
 
 

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable
 from core.domain.answer import Answer, Claim, Quote
 from core.domain.corrections import (
     APPLICATION_DATE,
+    SIZE_THRESHOLD,
     CorrectionFilter,
     DocumentPart,
     DocumentSubject,
@@ -35,6 +36,7 @@ from core.engines.offline.ranking import (
     starts_whole,
 )
 from core.engines.offline.sources import applicability_text
+from core.engines.offline.text_checks import sized_in_words
 from core.engines.text import is_anaphoric, normalised, overlap, same_sentence, sentences, term_set
 
 T = DeficiencyType
@@ -54,8 +56,15 @@ def _passages(
 
 
 def _add_claims(
-    answer: Answer, claims: Iterable[Claim], ctx: EngineContext, item: PlanItem | None, first: bool = False
+    answer: Answer,
+    claims: Iterable[Claim],
+    ctx: EngineContext,
+    item: PlanItem | None,
+    first: bool = False,
+    after: Callable[[Claim], bool] | None = None,
 ) -> Answer:
+    """The answer with the claims added to their section: at its end, first, or right after the first claim
+    `after` accepts (the claim they specify); a claim every sentence of which is stated already is not added."""
     for claim in claims:
         said = _stated(answer)
         if all(normalised(s) in said for s in sentences(claim.text) or [claim.text]):
@@ -64,7 +73,8 @@ def _add_claims(
         code = section_code(item, doc.jurisdiction) if item and doc else (doc.jurisdiction if doc else ANY_JURISDICTION)
         section = answer.section(code)
         existing = list(section.claims) if section else []
-        answer = answer.with_claims(code, [claim, *existing] if first else [*existing, claim])
+        at = next((n + 1 for n, c in enumerate(existing) if after is not None and after(c)), len(existing))
+        answer = answer.with_claims(code, [claim, *existing] if first else [*existing[:at], claim, *existing[at:]])
     return answer
 
 
@@ -312,8 +322,13 @@ def revise_specificity(
     if claim is None:
         return fill(plan, answer, _items_of(plan, d), ev, ctx)
     items = wanted.items or _item_for(plan, code, (Aspect.threshold, Aspect.verdict, Aspect.obligation))
+    sized = subject.doc_id if isinstance(subject, DocumentPart) and subject.part == SIZE_THRESHOLD else None
     return _add_claims(
-        answer, [claim.model_copy(update={"plan_item_ids": tuple(items)})], ctx, plan.item(items[0]) if items else None
+        answer,
+        [claim.model_copy(update={"plan_item_ids": tuple(items)})],
+        ctx,
+        plan.item(items[0]) if items else None,
+        after=(lambda c: sized in c.doc_ids and sized_in_words(c.said) is not None) if sized else None,
     )
 
 

@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 
 from core.domain.answer import Located
-from core.domain.corrections import DocumentPart, OffTopicClaim, filter_of
+from core.domain.corrections import SIZE_THRESHOLD, DocumentPart, OffTopicClaim, filter_of
 from core.domain.documents import DocStatus
 from core.domain.figures import counts, figures
 from core.domain.instructions import has_instructions
@@ -132,7 +132,7 @@ LOWER_BOUND = (">=", ">")
 PENALTY_WORDS = re.compile(r"\b(?:fines?|fined|penalt\w*|sanction\w*|imprison\w*|prison)\b", re.I)
 
 
-def _sized_in_words(text: str) -> str | None:
+def sized_in_words(text: str) -> str | None:
     """The first organisation the text sizes in words ("large businesses", "larger employers"), or None."""
     for m in VAGUE_SIZE.finditer(text):
         following = text[m.end() :].split()[:2]
@@ -165,7 +165,7 @@ def check_vague_size(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineC
     for code, c in claims:
         if c.kind != "finding" or c.history or not c.citations:
             continue
-        vague = _sized_in_words(c.said)
+        vague = sized_in_words(c.said)
         if vague is None or figures(c.said) or counts(c.said):
             continue
         doc_id = c.citations[0].doc_id
@@ -180,7 +180,7 @@ def check_vague_size(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineC
         out.append(
             Deficiency(
                 deficiency_type=T.insufficient_specificity,
-                subject=str(DocumentPart(doc_id, "size threshold")),
+                subject=str(DocumentPart(doc_id, SIZE_THRESHOLD)),
                 severity=Severity.medium,
                 affected_section=code,
                 description=(
