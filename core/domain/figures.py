@@ -617,6 +617,14 @@ def count_spans(text: str) -> list[tuple[int, int]]:
     return [m.span("n") for m in _stated_counts(text)]
 
 
+def blanked(text: str, spans: Iterable[tuple[int, int]]) -> str:
+    """The text with each of these (non-overlapping) spans replaced by a space: what is left to read as words
+    once its figures or counts are held apart."""
+    for start, end in sorted(spans, reverse=True):
+        text = text[:start] + " " + text[end:]
+    return text
+
+
 def _stated_counts(text: str) -> list[re.Match[str]]:
     taken = _amounts_and_periods(text)
     taken += [(d.start, d.end) for d in date_spans(text, month_year=True)] + [

@@ -24,6 +24,9 @@ PENALTY_WORDS = re.compile(
     r"offen[cs]es?|damages|compensation|revenue|turnover|disgorge\w*)\b",
     re.I,
 )
+SANCTION = re.compile(r"\b(?:fines?|fined|penalt\w*|sanction\w*|imprison\w*|prison|punish\w*|damages)\b", re.I)
+"""Wording of a sanction: the amount it bounds ("a fine of up to EUR 50,000") is what a breach costs, not a size
+of whom a rule binds."""
 ENFORCED_OTHERWISE = re.compile(
     r"\binjunct\w*|\bno (?:\w+ ){0,3}(?:fines?|penalt(?:y|ies)|sanctions?)\b|\bno private right of action\b|"
     r"\bfelon(?:y|ies)\b|\bmisdemeanou?rs?\b",

@@ -12,6 +12,7 @@ from functools import partial
 from core.domain.answer import Answer, Claim, Gap, Quote, gap_for, open_part, sourced_verdict
 from core.domain.documents import DocStatus, Hit
 from core.domain.figures import (
+    blanked,
     count_spans,
     counts,
     dates,
@@ -26,7 +27,7 @@ from core.domain.instructions import has_instructions
 from core.domain.plan import Aspect, PlanItem, ResearchPlan
 from core.domain.records import Deficiency, Evidence
 from core.engines.base import DraftResult, EngineContext
-from core.engines.offline.aspects import TELL_WORDS
+from core.engines.offline.aspects import SANCTION, TELL_WORDS
 from core.engines.offline.on_facts import APPLIES_BACK, HEADCOUNT, on_measure
 from core.engines.offline.ranking import (
     DUTY,
@@ -451,9 +452,6 @@ def _verdict(
 BINDS_ASKED = term_set("comply caught covered subject bound")
 """Words by which a yes/no on facts asks whether a rule binds its subject ("Are we caught by the act?", "Must we
 comply with it?"): a rule says so by applying to them ("it applied to companies with at least 3,000 employees")."""
-SANCTION = re.compile(r"\b(?:fines?|fined|penalt\w*|sanction\w*|imprison\w*|prison|punish\w*|damages)\b", re.I)
-"""Wording of a sanction: the amount it bounds ("a fine of up to EUR 50,000") is what a breach costs, not a size
-of whom a rule binds."""
 
 
 def _sized(grounds: Grounds, pool: Sequence[Candidate], ctx: EngineContext) -> bool:
@@ -695,8 +693,7 @@ def _grounds(plan: ResearchPlan) -> Grounds:
     places = _place_terms(plan)
     topic = set(plan.topic_terms)
     found = figures(said)
-    spans = [(f.start, f.end) for f in found] + count_spans(said)  # "at least 5%", "two" staff: held apart
-    unfigured = "".join(" " if any(a <= n < b for a, b in spans) else c for n, c in enumerate(said))
+    unfigured = blanked(said, [*((f.start, f.end) for f in found), *count_spans(said)])  # "at least 5%", "two" staff
     words = frozenset(t for t in term_set(unfigured) - places if not topic or t in topic)
     names = frozenset(
         frozenset(term_set(n.text) - places)

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 
 from core.domain.answer import Claim, counted_verdict, open_part
-from core.domain.figures import Figure, counted_bounds, counted_nouns, counts, dates, figures, within
+from core.domain.figures import Figure, blanked, counted_bounds, counted_nouns, counts, dates, figures, within
 from core.domain.gazetteer import same_jurisdiction
 from core.domain.plan import PlanItem, ResearchPlan
 from core.engines.base import EngineContext
@@ -145,9 +145,7 @@ NAMES_DUTY = re.compile(rf"{DATED_LEAD}(?:the|this|that)\s+(?:duty|obligation|re
 def _without_figures(sentence: str) -> str:
     """The sentence without its figures and their comparator words: "not less than GBP 36 million" negates
     nothing."""
-    for f in sorted(figures(sentence), key=lambda f: -f.start):
-        sentence = sentence[: f.start] + " " + sentence[f.end :]
-    return sentence
+    return blanked(sentence, ((f.start, f.end) for f in figures(sentence)))
 
 
 REFERRED_WITHIN = 3

@@ -15,6 +15,7 @@ from core.domain.instructions import has_instructions
 from core.domain.plan import ANY_JURISDICTION, Aspect, ResearchPlan
 from core.domain.records import Deficiency, DeficiencyType, Severity
 from core.engines.base import EngineContext
+from core.engines.offline.aspects import SANCTION
 from core.engines.offline.claim_checks import amends_a_cited_figure
 from core.engines.offline.relevance import min_relevance, said_terms, subject_best, topic_share, topical_sentence
 from core.engines.offline.sources import short_name
@@ -129,7 +130,6 @@ ORGANISATION = term_set("business businesses company companies entity entities e
 """Nouns for whom a size threshold decides ("An entity must report if it has a consolidated revenue of at least
 AUD 100 million")."""
 LOWER_BOUND = (">=", ">")
-PENALTY_WORDS = re.compile(r"\b(?:fines?|fined|penalt\w*|sanction\w*|imprison\w*|prison)\b", re.I)
 
 
 def sized_in_words(text: str) -> str | None:
@@ -146,7 +146,7 @@ def _threshold_sentence(doc_id: str, ctx: EngineContext) -> tuple[str, str] | No
     """The first sentence of the document that sets a size threshold for whom it binds: a lower bound on an amount
     or a bounded count, said of an organisation, not a penalty. Returned with the figure's wording."""
     for s in sentences(ctx.doc_text(doc_id)):
-        if has_instructions(s) or is_anaphoric(s) or PENALTY_WORDS.search(s) or not term_set(s) & ORGANISATION:
+        if has_instructions(s) or is_anaphoric(s) or SANCTION.search(s) or not term_set(s) & ORGANISATION:
             continue
         bound = next((f.text for f in figures(s) if f.comparator in LOWER_BOUND and f.unit != "percent"), None)
         bound = bound or next(iter(counts(s)), None)
