@@ -309,6 +309,19 @@ def _segment(paragraph: str) -> tuple[str, ...]:
     return tuple(parts)
 
 
+def sentence_starts(text: str) -> set[int]:
+    """Offsets in the text at which its sentences begin, as the segmenter splits them."""
+    starts: set[int] = set()
+    at = 0
+    for para in text.splitlines():
+        for piece in _segment(para) if para.strip() else ():
+            found = text.find(piece, at)
+            if found >= 0:
+                starts.add(found)
+                at = found + len(piece)
+    return starts
+
+
 def sentences(text: str) -> list[str]:
     """Whole sentences of a passage, in order; headings and short label lines are left out."""
     out: list[str] = []
@@ -321,12 +334,15 @@ def sentences(text: str) -> list[str]:
     return out
 
 
+OPEN_LEAD = r"who|whom|whose|what|which|why|how|(?:by|since|until|till)\s+when"
+"""Words by which a leading phrase asks an open question ("Within how long, and with whom, must she report ...?")."""
 YES_NO = re.compile(
-    rf"(?:^\s*|^[^?]{{0,80}}?,\s*)(?:{AUXILIARIES})\s+(?!you\b)\w+",
+    rf"(?:^\s*|^(?:(?!\b(?:{OPEN_LEAD})\b)[^?]){{0,80}}?,\s*)(?:{AUXILIARIES})\s+(?!you\b)\w+",
     re.I,
 )
 """A question (or a part of one) that opens with an auxiliary verb, or does so after a leading phrase ("After the
-2025 rule, must a Delaware LLC report ...?"), asks for a yes or a no."""
+2025 rule, must a Delaware LLC report ...?"), asks for a yes or a no; not after a phrase that asks an open question
+("Within how long, and with whom, must she report ...?")."""
 
 
 REPORTED = re.compile(
@@ -380,6 +396,14 @@ CLAUSE_SPLIT = re.compile(
 is the compensation capped ...?")."""
 
 
+OPEN_FRONTED = re.compile(
+    rf"^(?=[^?]{{0,80}}?\b(?:{OPEN_LEAD})\b)(?:(?!\b(?:{AUXILIARIES})\b)[^?]){{0,80}}?,\s*(?=(?:{AUXILIARIES})\s)",
+    re.I,
+)
+"""An open question whose asking words come first, split by commas from its verb ("Within how long, and with whom
+or through which system, must she report ...?"): the verb after them asks no further yes or no."""
+
+
 def trailing_yes_no(question: str) -> str | None:
     """The yes/no a question asks after an open one, in the same sentence ("How long does a worker have to bring a
     claim, and is compensation capped?") or in the next ("What happened to public access? Can anyone still search a
@@ -394,7 +418,8 @@ def trailing_yes_no(question: str) -> str | None:
     for n, sentence in enumerate(asked):
         if n and YES_NO.search(sentence):
             return sentence.strip()
-        later = [p.strip() for p in CLAUSE_SPLIT.split(sentence)[1:] if p.strip()]
+        fronted = OPEN_FRONTED.match(sentence)  # "Within how long, and with whom, must she report ...?": its verb
+        later = [p.strip() for p in CLAUSE_SPLIT.split(sentence[fronted.end() if fronted else 0 :])[1:] if p.strip()]
         if later:
             return later[0]
     return None

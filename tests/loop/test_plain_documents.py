@@ -158,6 +158,11 @@ def test_a_member_state_that_says_where_is_no_topic_word(
         ("What cooling-off period applies to a consumer in Canada?", {Aspect.deadline}, set()),
         ("Which products trigger a mandatory recall in Canada?", {Aspect.obligation}, set()),
         ("Compare the cost caps on small loans in Canada and Australia.", {Aspect.threshold}, set()),
+        (  # "investor" had been read as "stor(ing)": how long to keep records
+            "Within how long must dealers report a recall in Canada, and must an investor be told?",
+            {Aspect.deadline},
+            {Aspect.records},
+        ),
         ("What interest rate may a lender charge in Canada?", {Aspect.threshold}, set()),
         ("How large can a recall fine get in Canada?", {Aspect.threshold, Aspect.penalty}, set()),
         ("When is the annual recall report due in Canada?", {Aspect.deadline}, set()),
@@ -278,6 +283,13 @@ def test_a_sentence_on_when_a_law_took_effect_does_not_answer_by_when_to_notify(
         ("From 10 June 2025, providers must hold a credit licence.", True),
         ("The Act took effect from 1 June 2022.", False),
         ("From 1 January 2025, the criminal rate is an annual rate exceeding 35%.", False),
+        (  # a point in time set by days of business, not a period or a calendar date
+            "A fail to deliver must be closed out no later than the beginning of regular trading hours on the "
+            "settlement day following the settlement date.",
+            True,
+        ),
+        ("The notice must be filed by the end of the next business day.", True),
+        ("The rules are applied by the authority of the following member state.", False),
     ],
 )
 def test_a_duty_binding_from_a_date_states_a_deadline_and_a_law_taking_effect_does_not(
@@ -312,6 +324,18 @@ def test_a_change_a_source_in_force_states_as_made_is_yes(wb: Workbench) -> None
     r = run(wb, "Has Australia raised the maximum recall penalty?")
     assert verdict_words(r.answer.verdict) == {"*": "yes"}
     assert "A 2022 amendment raised" in r.answer.verdict.text and "under discussion" not in r.answer.verdict.text
+
+
+def test_a_change_asked_after_open_questions_is_read_from_its_own_words(wb: Workbench) -> None:
+    # the sentence stating the change had to share half of all the question's subject words, those of the open
+    # parts before it included: the yes/no after them got no verdict
+    r = run(
+        wb,
+        "Which importers and retailers of toys and electrical goods must take part in a recall in Australia, "
+        "within how many days must suppliers notify, and whom? Has Australia raised the maximum recall penalty?",
+    )
+    assert verdict_words(r.answer.verdict) == {"*": "yes"}
+    assert "A 2022 amendment raised" in r.answer.verdict.text
 
 
 def test_an_unstated_change_gets_no_verdict_but_a_disclosed_gap(wb: Workbench) -> None:
@@ -2916,6 +2940,27 @@ def test_a_yes_no_after_facts_and_an_open_question_is_planned() -> None:
     assert asks_yes_no(question) and questions_on_facts(question) == []
 
 
+@pytest.mark.parametrize(
+    ("question", "trailing"),
+    [
+        (  # had been planned as a yes/no on facts ("must she report the purchase ...?") and left open as one
+            "A director of a listed company buys shares in it. Within how long, and with whom or through which "
+            "system, must she report the purchase in Singapore?",
+            None,
+        ),
+        ("By when, and to whom, must a recall be reported?", None),
+        ("Within how long, and to whom, must she report it, and is the report public?", "is the report public?"),
+        ("How long does a worker have to bring a claim, is compensation capped?", "is compensation capped?"),
+    ],
+)
+def test_the_verb_of_an_open_question_whose_asking_words_come_first_asks_no_yes_or_no(
+    question: str, trailing: str | None
+) -> None:
+    assert trailing_yes_no(question) == trailing
+    assert asks_yes_no(question) is (trailing is not None)
+    assert yes_no_sentence(question) is None and questions_on_facts(question) == []
+
+
 def test_a_negation_in_a_consequence_the_premise_draws_is_not_the_questions(tmp_path: Path) -> None:
     """ "Someone told our product team that the UK has now scrapped the Consumer Credit Act 1974, so the 14-day
     cooling-off period no longer applies. Is that right?" got no verdict: the "no longer" of the consequence was read
@@ -3053,3 +3098,158 @@ def test_a_date_in_the_name_of_the_source_a_verdict_names_is_no_misquoted_date(t
     r = run(workbench_on(tmp_path, corpus), "Has the reform abolished section 75 liability of card issuers?")
     assert r.answer.verdict is not None and "3 May 2023" in r.answer.verdict.text
     assert not [d for d in r.identified_deficiencies if "3 May 2023" in d.description]
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("Is the short selling ban the XY regulator imposed in March 2020 still in force?", "No. {end}"),
+        (
+            "Can the XY regulator ban short selling of listed shares, and is the ban it imposed in March 2020 still "
+            "in force?",
+            "(1) Yes. {start} (2) No. {end}",
+        ),
+    ],
+)
+def test_a_measure_that_ended_is_no_to_whether_it_still_holds(tmp_path: Path, question: str, said: str) -> None:
+    # "(2) Yes." had been read from the sentence saying the ban began, while the next one says it ended: a measure
+    # inside a law in force ends by its own sentence, which the law's status does not show
+    start = "On 18 March 2020 the XY regulator banned short selling of listed shares for one month."
+    end = "The ban was not renewed and ended on 18 May 2020."
+    law = plain_doc("xy-short-selling", "XY short selling rules summary", "XY", date(2012, 11, 1))
+    r = run(workbench_on(tmp_path, [(law, [f"{start} It was extended once. {end}"])]), question)
+    assert r.answer.verdict is not None
+    assert r.answer.verdict.text == said.format(start=start, end=end)
+
+
+def test_a_start_alone_is_no_yes_to_whether_a_measure_still_holds(tmp_path: Path) -> None:
+    law = plain_doc("xy-short-selling", "XY short selling rules summary", "XY", date(2012, 11, 1))
+    passage = "On 18 March 2020 the XY regulator banned short selling of listed shares for one month."
+    r = run(
+        workbench_on(tmp_path, [(law, [passage])]),
+        "Is the short selling ban the XY regulator imposed in March 2020 still in force?",
+    )
+    assert r.answer.verdict is None
+
+
+@pytest.mark.parametrize(
+    ("asked", "said"),
+    [
+        ("accept and follow up anonymous reports", None),  # had been "Yes, for the 80 employees ...: <channels rule>"
+        ("set up internal reporting channels", "Yes, for the 80 employees the question states: {rule}"),
+    ],
+)
+def test_a_sized_rule_answers_a_yes_no_on_facts_only_about_what_it_binds(
+    tmp_path: Path, asked: str, said: str | None
+) -> None:
+    rule = (
+        "Legal entities in the private sector with 50 or more workers must set up channels and procedures for "
+        "internal reporting and follow-up."
+    )
+    anonymous = "Employers need not accept and follow up anonymous reports unless another law requires them to."
+    law = plain_doc("xy-reporting-act", "XY reporting act summary", "XY", date(2022, 1, 1))
+    r = run(
+        workbench_on(tmp_path, [(law, [rule, anonymous])]),
+        f"A private company in XY has 80 employees. Does it have to {asked}?",
+    )
+    assert (r.answer.verdict.text if r.answer.verdict else None) == (said.format(rule=rule) if said else None)
+
+
+def test_a_yes_no_on_facts_is_asked_of_the_places_its_facts_name_not_of_one_a_later_question_names(
+    tmp_path: Path,
+) -> None:
+    # "IE: Yes, ... EU: Open: ..." had been the verdict, and the open EU part a residual: the EU is named only by the
+    # open question after the yes/no
+    rule = "Employers with 150 or more employees must publish a gender pay gap report each year."
+    corpus = [
+        (plain_doc("ie-pay-gap-act", "Ireland gender pay gap act summary", "IE", date(2021, 7, 13)), [rule]),
+        (
+            plain_doc("eu-pay-directive", "EU pay transparency directive summary", "EU", date(2023, 6, 6)),
+            ["Employers with 150 to 249 workers must report on the gender pay gap every three years."],
+        ),
+    ]
+    r = run(
+        workbench_on(tmp_path, corpus),
+        "We employ 180 people in Ireland. Do we have to publish a gender pay gap report? How often will an employer "
+        "of our size have to report under the EU pay transparency directive?",
+    )
+    assert r.answer.verdict is not None
+    assert r.answer.verdict.text == f"Yes, for the 180 people the question states: {rule}"
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        # had been "No.": the "may not" of the bar was read as a denial of the duty to be licensed
+        ("Does a foreign lender need to be licensed in XY before it offers loans to consumers?", "yes"),
+        ("Can an unlicensed foreign lender offer loans to consumers in XY?", "no"),
+    ],
+)
+def test_a_bar_on_those_who_lack_something_says_that_it_is_needed(tmp_path: Path, question: str, said: str) -> None:
+    law = plain_doc("xy-lending-act", "XY consumer lending act summary", "XY", date(2018, 1, 1))
+    passage = "A foreign lender that is not licensed in XY may not offer loans to consumers in XY."
+    r = run(workbench_on(tmp_path, [(law, [passage])]), question)
+    assert verdict_words(r.answer.verdict) == {"*": said}
+    assert r.answer.verdict is not None and passage in r.answer.verdict.text
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        # had no verdict: the proposal states what it would make law, not a verb of change
+        ("Has Canada adopted a regime under which crypto trading platforms must be licensed by the commission?", "no"),
+        # what a proposal on another matter would do is no extension asked about (it had been "No, only proposed")
+        ("Has Canada extended the disclosure duty of crypto trading platforms to small dealers?", None),
+    ],
+)
+def test_a_proposal_states_by_what_it_would_do_only_whether_it_was_adopted(
+    tmp_path: Path, question: str, said: str | None
+) -> None:
+    verdict = proposed_verdict(
+        tmp_path,
+        ("crypto-disclosure-act", "Crypto trading platforms must disclose their fees to customers."),
+        (
+            "crypto-regime-proposal",
+            "Under the proposal, crypto trading platforms and small dealers would need a licence from the commission.",
+        ),
+        question,
+    )
+    assert verdict_words(verdict) == ({"*": said} if said else {})
+    if said:
+        assert verdict is not None and verdict.text.startswith("No, only proposed")
+
+
+def test_what_was_allowed_only_until_a_date_passed_is_no_to_whether_it_still_is(tmp_path: Path) -> None:
+    # "History: Yes." had answered whether a registration "still" suffices in December 2026 from "... could continue
+    # to serve customers only until 1 July 2026"
+    passage = (
+        "A lender licensed under the old act before 1 January 2025 could continue to serve customers in XY only "
+        "until 1 July 2026."
+    )
+    law = plain_doc("xy-lending-act", "XY consumer lending act summary", "XY", date(2018, 1, 1))
+    r = run(
+        workbench_on(tmp_path, [(law, [passage])]),
+        "Can a lender licensed under the old act still serve customers in XY on the basis of that licence?",
+    )
+    assert verdict_words(r.answer.verdict) == {"*": "no"}
+
+
+def test_a_name_ends_with_its_sentence() -> None:
+    # "the European Union. Within" had been one name, disclosed as a place the plan could not place
+    from core.engines.offline.recall import names_in
+
+    question = "We offer a token across the European Union. Within how long must we notify the U.S. Treasury?"
+    assert [n.text for n in names_in(question)] == ["European Union.", "U.S. Treasury"]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "names_body"),
+    [
+        ("A platform operator must be licensed by the SFC before it serves investors.", True),
+        ("A firm must be authorised by the competent authority of its home member state.", True),
+        ("A platform operator must hold capital of at least HKD 5 million.", False),
+    ],
+)
+def test_the_body_that_licenses_answers_from_which_authority(sentence: str, names_body: bool) -> None:
+    # "from which authority" is planned as a "whom" item, which only a telling verb had answered
+    assert states_need(Aspect.recipient, sentence) is names_body

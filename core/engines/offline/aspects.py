@@ -19,6 +19,15 @@ DEADLINE_WORDS = re.compile(
     r"without (?:undue )?delay|immediately|as soon as)\b",
     re.I,
 )
+POINT_IN_TIME = re.compile(
+    r"\b(?:within|no later than|not later than|by|before|until|prior to)\s+(?:[\w:-]+\s+){0,8}?"
+    r"(?:following|next|same|end of|close of|beginning of|start of)\b[^.;]{0,50}?"
+    r"\b(?:day|date|session|week|month|quarter|year)s?\b",
+    re.I,
+)
+"""A deadline set by a point in time rather than a period or a calendar date ("no later than the beginning of
+regular trading hours on the settlement day following the settlement date", "by the end of the next business
+day")."""
 PENALTY_WORDS = re.compile(
     r"\b(?:penalt\w*|fines?|fined|sanction\w*|imprison\w*|prison|jail|custod\w*|punish\w*|liable|liability|"
     r"offen[cs]es?|damages|compensation|revenue|turnover|disgorge\w*)\b",
@@ -56,10 +65,16 @@ RECORD_WORDS = re.compile(
 )
 
 
+LICENSING_WORDS = re.compile(r"\b(?:licens|authori[sz]|supervis|approv|regist)\w*", re.I)
+"""Verbs by which a body grants or oversees what a firm needs ("must be licensed by the SFC"): asked "from which
+authority", the body after them is the answer."""
+
+
 def states_body(sentence: str) -> bool:
-    """Whether the sentence names whom something goes to: a telling verb followed by a body, or a body after
-    "to"/"with" ("report it to the authority", "notify BaFin", "file with the SEC")."""
-    for m in TELL_WORDS.finditer(sentence):
+    """Whether the sentence names whom something goes to or who grants it: a telling or licensing verb followed by a
+    body, or a body after "to"/"with" ("report it to the authority", "notify BaFin", "file with the SEC", "must be
+    licensed by the SFC")."""
+    for m in (*TELL_WORDS.finditer(sentence), *LICENSING_WORDS.finditer(sentence)):
         tail = sentence[m.end() : m.end() + 90]
         if BODY.search(tail[:50]) and re.match(r"\s*(?:it |them |this |that |the \w+ )?(?:to|with)?\s*\S", tail):
             return True
@@ -96,6 +111,7 @@ def states_need(aspect: Aspect, text: str, hint: Iterable[str] = ()) -> bool:
             bool(periods(text))
             or ((bool(dates(text)) or bool(yearly_dates(text))) and bool(DEADLINE_WORDS.search(text)))
             or duty_from(text)
+            or bool(POINT_IN_TIME.search(text))
         )
     if aspect == Aspect.penalty:
         if ENFORCED_OTHERWISE.search(text):

@@ -3,6 +3,7 @@ passage; a verdict first for a yes/no question; revision applies each approved c
 
 from __future__ import annotations
 
+import calendar
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -13,6 +14,7 @@ from core.domain.answer import Answer, Claim, Gap, Quote, gap_for, open_part, so
 from core.domain.documents import DocStatus, Hit
 from core.domain.figures import (
     blanked,
+    count_bounds,
     count_spans,
     counts,
     dates,
@@ -28,7 +30,7 @@ from core.domain.plan import Aspect, PlanItem, ResearchPlan
 from core.domain.records import Deficiency, Evidence
 from core.engines.base import DraftResult, EngineContext
 from core.engines.offline.aspects import SANCTION, TELL_WORDS
-from core.engines.offline.on_facts import APPLIES_BACK, HEADCOUNT, on_measure
+from core.engines.offline.on_facts import APPLIES_BACK, HEADCOUNT, on_measure, referred
 from core.engines.offline.ranking import (
     DUTY,
     Candidate,
@@ -243,6 +245,19 @@ def held_before(sentence: str, as_of: date) -> bool:
     return bool(until) and until[0] <= as_of
 
 
+UNTIL = re.compile(r"\b(?:until|till|up to)\s+", re.I)
+
+
+def lapsed(sentence: str, as_of: date) -> bool:
+    """Whether the sentence bounds what it allows or requires by a date passed at the as-of date ("could continue to
+    serve French customers only until 1 July 2026"): it no longer holds."""
+    for m in UNTIL.finditer(sentence):
+        until = dates(sentence[m.end() : m.end() + DATE_REACH])
+        if until and until[0] < as_of:
+            return True
+    return False
+
+
 DATE_REACH = 30
 """Characters after "Before" within which the date it names stands."""
 LIMIT = re.compile(
@@ -357,6 +372,8 @@ def _verdict(
         counted = on_measure(
             item, plan, pool or cands, lambda c, text: grounds.by(text, _source_name(c, ctx)), ctx, _named(plan)
         )
+        if counted is not None and _outspoken(counted, grounds.words, pool or cands, ctx):
+            counted = None  # the sized rule is not what the yes/no asks about: another sentence speaks to it
         # no rule in force speaks to it, only a proposal: no facts make that law
         if counted is None and not any(plain.by(c.text, _source_name(c, ctx)) for c in (*pool, *cands)):
             proposal = proposed_verdict(item, plain.by, plan.answer_codes(), pool or cands, ctx, plain.words)
@@ -401,6 +418,12 @@ def _verdict(
         )
         if verdict is not None and verdict.history and _asks_still_in_force(plan):
             return _ended(item, plan, ctx, verdict.doc_ids[:1])  # what held once does not answer whether it holds
+        if _asks_still_in_force(plan):
+            end = _measure_ended(term_set(_yes_no_part(plan)) - _place_terms(plan), pool or cands, ctx)
+            if end is not None:
+                return Claim(text=f"No. {end.text}", plan_item_ids=(item.id,), citations=end.quotes, kind="verdict")
+            if verdict is not None and verdict.text.startswith("Yes.") and not HOLDS_NOW.search(verdict.said):
+                return None  # that it began does not say that it still holds
         return verdict
     context = term_set(question.replace(trailing, " ")) if trailing else set()
     claims: list[Claim] = []
@@ -419,11 +442,16 @@ def _verdict(
             ),
         )
         needed = len(wanted) if trailing else PART_GROUNDED if len(wanted) > PART_GROUNDED else 1
-        if not ranked or not wanted or len(_part_words(wanted, ranked[0].text)) < needed:
+        still = bool(STILL_ASKED.search(asks) and IN_FORCE_ASKED.search(asks))
+        end = _measure_ended(term_set(asks) - places, pool or cands, ctx) if still else None
+        if end is None and (not ranked or not wanted or len(_part_words(wanted, ranked[0].text)) < needed):
             pieces.append(open_part(f"({n})"))  # no sentence speaks to it: open, rather than a guessed yes or no
             continue
-        best = ranked[0]
-        word = _polarity(best.text, wanted, bool(EXEMPT_ASK.search(asks)))
+        best = end or ranked[0]
+        word = "No." if end else _polarity(best.text, wanted, bool(EXEMPT_ASK.search(asks)))
+        if still and word == "Yes." and not HOLDS_NOW.search(best.text):
+            pieces.append(open_part(f"({n})"))  # that it began does not say that it still holds
+            continue
         if best.text in used:  # the sentence answering an earlier part answers this one best too
             claims.append(Claim(text=f"({n}) {word} See ({used[best.text]}).", citations=best.quotes))
             pieces.append(claims[-1].text)
@@ -446,6 +474,31 @@ def _verdict(
         kind="verdict",
         citations=tuple(dict.fromkeys(q for c in claims for q in c.citations)),
         history=any(c.history for c in claims),
+    )
+
+
+OUTSPOKEN = 2
+"""Words of the yes/no by which a denial must speak to it more than the rule a verdict on the question's facts
+quotes for that verdict to be set aside."""
+
+
+def _outspoken(verdict: Claim, words: Iterable[str], pool: Sequence[Candidate], ctx: EngineContext) -> bool:
+    """Whether a sentence of the pool that bounds no size denies what the yes/no asks and states OUTSPOKEN more of
+    its words than the rule the verdict on the question's headcount or amount quotes: "Does it have to accept and
+    follow up anonymous reports?" asked of a firm with 80 employees is answered by "Employers need not accept and
+    follow up anonymous reports unless ...", not Yes by the rule that firms with 50 or more workers must set up
+    reporting channels. (A duty the sized rule refers to, "must publish a statement", denies nothing; a sized rule
+    beside it is the same question asked of another size.)"""
+    wanted = set(words)
+    rule = next((c for c in pool if verdict.citations and c.quotes[0] == verdict.citations[0]), None)
+    duty = referred(rule, ctx) if rule is not None else []  # "The duty applies to ...": the duty speaks for it
+    said = len(_part_words(wanted, " ".join((*duty, verdict.said))))
+    return any(
+        len(_part_words(wanted, c.text)) >= said + OUTSPOKEN
+        and not count_bounds(c.text)
+        and not figures(c.text)
+        and _denied(c.text, wanted)
+        for c in pool
     )
 
 
@@ -732,6 +785,23 @@ def _grounds(plan: ResearchPlan) -> Grounds:
     )
 
 
+LACKING_BARRED = re.compile(
+    r"\b(?:that|who|which)\s+(?:is|are|has|have|does|do)\s+not\s+(?:yet\s+)?(?:been\s+)?(?P<lacks>\w+)[^.;]{0,80}?"
+    r"(?:\b(?:may|must|shall|can)\s+not\b|\bcannot\b|\b(?:is|are)\s+(?:prohibited|barred|forbidden)\b)",
+    re.I,
+)
+"""A bar on those who lack something ("A foreign exchange that is not registered in Japan may not solicit
+customers in Japan"): what they lack is required."""
+
+
+def _barred_without(sentence: str, grounds: Grounds) -> bool:
+    """Whether the sentence bars those who lack what the yes/no asks whether one must do or be (`LACKING_BARRED`):
+    "Does an overseas exchange need to be registered before it solicits customers?" is Yes by "A foreign exchange
+    that is not registered may not solicit customers", whose "may not" denies nothing asked."""
+    needed = term_set(grounds.duty_verb)
+    return grounds.duty_asked and any(term_set(m.group("lacks")) & needed for m in LACKING_BARRED.finditer(sentence))
+
+
 def _denied(sentence: str, wanted: set[str]) -> bool:
     """Whether the sentence denies what a part of the question asks: a negation within the few words before one
     of that part's own words ("does not have to report" for "must ... report"; a bound such as "not exceeding
@@ -905,6 +975,9 @@ def _one_verdict(
         (best, _stated_verdict(item, best, passages, beyond_name(asked, named_as[best.doc_id]), grounds.exempt))
         for best in cands[:VERDICT_TRIES]
     ]
+    tried = [
+        (best, _worded(verdict, "Yes.") if _barred_without(best.text, grounds) else verdict) for best, verdict in tried
+    ]
     spoken = [
         (best, verdict)
         for best, verdict in tried
@@ -935,8 +1008,11 @@ def _one_verdict(
             if not grounds.permission_asked:
                 return None
             verdict = _worded(verdict, "No.")  # asked whether it may be done, and it is prohibited
-        if verdict.text.startswith("Yes.") and _contrary(
-            best.text, set(grounds.words) - beyond_name(asked, named_as[best.doc_id])
+        barred = _barred_without(best.text, grounds)  # the contrary case is what it bars: the Yes is read from that
+        if (
+            verdict.text.startswith("Yes.")
+            and not barred
+            and _contrary(best.text, set(grounds.words) - beyond_name(asked, named_as[best.doc_id]))
         ):
             return None
         if grounds.refusal_asked and not REFUSAL.search(verdict.said):
@@ -947,6 +1023,8 @@ def _one_verdict(
             if not grounds.still_asked:
                 return None
             verdict = _worded(verdict, "No.")
+        if grounds.still_asked and verdict.text.startswith("Yes.") and lapsed(best.text, ctx.as_of):
+            verdict = _worded(verdict, "No.")  # "could continue to serve ... only until 1 July 2026": not still
         if UNENACTED.search(best.text):  # what an act never made law would do answers nothing but whether it is law
             if not grounds.status_asked:
                 return None
@@ -986,6 +1064,37 @@ agreements that already existed on 20 November 2026")."""
 BEFORE_ITS_END = re.compile(r"\b(?:exist\w*|already|before|earlier|previous\w*|prior|older|old)\b", re.I)
 """A yes/no asking about what came before an instrument's end ("... for agreements that already existed?"), which
 it may still govern."""
+
+
+MEASURE_ENDED = re.compile(
+    rf"{STOPPED.pattern}|\b(?:ended|lifted|expired|(?:was|were|has|have)\s+not\s+(?:been\s+)?(?:renewed|extended))\b",
+    re.I,
+)
+"""Wording by which a measure inside an instrument in force ended ("The ban was not renewed and ended on 18 May
+2020"): its instrument's status says nothing of it."""
+HOLDS_NOW = re.compile(
+    rf"{CARRIED_ON.pattern}|\b(?:still|currently|remains?|continues?|in force|in effect|appl(?:y|ies))\b", re.I
+)
+"""Wording by which a sentence says that something holds at present, not only that it began."""
+STILL_WORDS = term_set("still currently now today longer anymore continue force effect apply applies valid law")
+MONTHS = term_set(" ".join(calendar.month_name[1:]))
+
+
+def _measure_ended(asked: set[str], pool: Sequence[Candidate], ctx: EngineContext) -> Candidate | None:
+    """The current sentence that best names what a "still in force?" yes/no asks about (`asked`, its words) and
+    states that it ended on or before the as-of date (`MEASURE_ENDED`): "is the ban it imposed in March 2020 still
+    in force?" is No by "The French ban was not renewed and ended on 18 May 2020", not Yes by the sentence saying
+    the ban began. None when no such sentence is at hand."""
+    subject = {w for w in asked - STILL_WORDS if not w.isdigit() and w not in MONTHS}  # what, not when
+    ended = [
+        c
+        for c in pool
+        if not c.history
+        and MEASURE_ENDED.search(c.text)
+        and _part_words(subject, c.text)
+        and all(d <= ctx.as_of for d in dates(c.text))
+    ]
+    return max(ended, key=lambda c: len(_part_words(subject, c.text)), default=None)
 
 
 def _asks_still_in_force(plan: ResearchPlan) -> bool:

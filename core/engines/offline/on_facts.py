@@ -14,12 +14,22 @@ from functools import partial
 
 from core.domain.answer import Claim, counted_verdict, open_part
 from core.domain.figures import Figure, blanked, counted_bounds, counted_nouns, counts, dates, figures, within
-from core.domain.gazetteer import same_jurisdiction
+from core.domain.gazetteer import occurrences, same_jurisdiction
 from core.domain.plan import PlanItem, ResearchPlan
 from core.engines.base import EngineContext
 from core.engines.offline.ranking import DUTY, Candidate
 from core.engines.offline.sources import NEGATION, YEAR
-from core.engines.text import STOPWORDS, WH_PART, same_sentence, sentences, term_set, terms, yes_no_sentence
+from core.engines.text import (
+    STOPWORDS,
+    WH_PART,
+    facts_set_out,
+    questions_on_facts,
+    same_sentence,
+    sentences,
+    term_set,
+    terms,
+    yes_no_sentence,
+)
 
 HEADCOUNT = term_set("employee employees worker workers staff person persons people employed personnel")
 """Nouns that count the people a business employs: "120 employees" is measured against "50 or more workers"."""
@@ -152,7 +162,7 @@ REFERRED_WITHIN = 3
 """Sentences before one naming "the duty" where the duty it refers to may be stated."""
 
 
-def _referred(c: Candidate, ctx: EngineContext) -> list[str]:
+def referred(c: Candidate, ctx: EngineContext) -> list[str]:
     """The REFERRED_WITHIN sentences of its document before a sentence that names its duty or threshold by
     reference (`THE_DUTY`): where that duty is stated. Empty for any other sentence."""
     if not THE_DUTY.match(c.text):
@@ -180,7 +190,9 @@ def on_measure(
     if (count is None) == (amount is None):
         return None  # no measure of the subject, or two to hold against one rule
     measure = partial(_holding, item, count, amount, pool, speaks, ctx, named=named)
-    places = {tuple(j.answered_from()): j.code for j in plan.jurisdictions}  # Portugal and the EU: the EU's law
+    asked = _asked_of(plan)  # "We employ 180 people in Ireland. Must we publish ...?": not the EU a later part names
+    asked_of = [j for j in plan.jurisdictions if any(occurrences(n, asked) for n in j.named_as)] or plan.jurisdictions
+    places = {tuple(j.answered_from()): j.code for j in asked_of}  # Portugal and the EU: the EU's law
     if len(places) < 2:
         return measure(plan.answer_codes())
     # several places asked ("in Ireland, and in Great Britain?"): each place's rule answers for it alone
@@ -193,6 +205,14 @@ def on_measure(
         plan_item_ids=(item.id,),
         citations=tuple(q for v in found for q in v.citations),
         kind="verdict",
+    )
+
+
+def _asked_of(plan: ResearchPlan) -> str:
+    """The facts a question sets out and the yes/no it asks on them, without the open questions that follow: the
+    places they name are those the yes/no is asked of."""
+    return " ".join(
+        (facts_set_out(plan.question), *(WH_PART.split(q, maxsplit=1)[0] for q in questions_on_facts(plan.question)))
     )
 
 
@@ -216,7 +236,7 @@ def _holding(
             continue
         if any(int(y) > ctx.as_of.year for y in YEAR.findall(c.text)):
             continue  # "employers with 50 or more employees from 2027": a phase still to come
-        before = _referred(c, ctx)  # the duty a sentence refers back to binds and speaks for it
+        before = referred(c, ctx)  # the duty a sentence refers back to binds and speaks for it
         if not (NAMES_DUTY.match(c.text) or any(DUTY.search(t) or COVERS.search(t) for t in (c.text, *before))):
             continue
         if not any(speaks(c, t) for t in (c.text, *before, " ".join((*before, c.text)))):

@@ -53,6 +53,8 @@ from core.engines.text import (
     yes_no_sentence,
 )
 
+KEPT = r"\b(?:keep|keeps|kept|retain\w*|stor(?:e|ed|es|ing|age)|preserv\w*|hold|holds|held)\b"
+"""Verbs of keeping something ("how long must records be kept?"), as whole words: "investor" stores nothing."""
 ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
     Aspect.threshold: re.compile(
         r"threshold|percent|percentage|%|how (?:much|many|large|big|high|low|small)|amount|(?<!time )\blimits?\b|trigger|"
@@ -89,7 +91,7 @@ ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
     Aspect.deadline: re.compile(
         r"by when|by (?:what|which) date|\bwithin\b|\bperiods?\b|\bdue\b(?! diligence)|deadline|time limit|"
         r"how (?:soon|quickly|fast|many (?:days|hours|weeks|months))|"
-        r"no later than|how long(?!.{0,60}\b(?:keep|kept|retain|stor|preserv|hold))|"
+        rf"no later than|how long(?![^,;?]{{0,60}}{KEPT})|"
         r"(?<!\bper )(?<!\ba )(?<!\ban )(?<!\beach )(?<!\bevery )\b(?:days?|hours?)\b|"
         r"\b(?:still|too late to|in time to)\s+(?:\w+\s+){0,2}?(?:sue|claim|bring|file|lodge|appeal|complain|withdraw|"
         r"cancel|challenge|object|take (?:legal )?action)\b",
@@ -110,7 +112,7 @@ ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
         re.I,
     ),
     Aspect.records: re.compile(
-        r"record[- ]?keeping|\brecords?\b|\bretain|retention|how long .{0,60}(?:keep|kept|retain|stor|preserv|hold)|"
+        rf"record[- ]?keeping|\brecords?\b|\bretain|retention|how long [^,;?]{{0,60}}{KEPT}|"
         r"\barchiv|\bpreserv",
         re.I,
     ),

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from core.domain.documents import Catalog
 from core.domain.figures import MONTH_NUMBER, currency_codes
 from core.domain.gazetteer import PLACE_POSITION, SUBJECT_POSITION, is_place_name
-from core.engines.text import STOPWORDS, stem
+from core.engines.text import STOPWORDS, sentence_starts, stem
 
 
 def _word_set(words: str) -> frozenset[str]:
@@ -42,7 +42,7 @@ INSTRUMENT_WORDS = _word_set(
 QUESTION_OPENERS = _word_set(
     "what which who whom how why when where is are does do did can could should must may will would has have had "
     "was were compare explain describe list give summarise summarize tell under after before since in for "
-    "according"
+    "according within from by until during to with on at as if once given"
 )
 """Words a question opens with that are never a name."""
 PROVISION_WORDS = _word_set(
@@ -93,12 +93,13 @@ def names_in(question: str) -> list[Name]:
             out.append(Name(question[run[0].start() : run[-1].end()], run[0].start(), run[-1].end(), _possessive(last)))
         run.clear()
 
+    starts = sentence_starts(question)
     for m in _TOKEN.finditer(question):
         token = m.group()
         bare = re.sub(r"['\u2019]s$", "", token)
         gap = question[run[-1].end() : m.start()] if run else ""
-        if run and (gap.strip() not in ("", ",") or "," in gap or _possessive(run[-1].group())):
-            close()
+        if run and (gap.strip() not in ("", ",") or "," in gap or _possessive(run[-1].group()) or m.start() in starts):
+            close()  # a name ends at a comma, at its possessive and with its sentence ("... the European Union. Within")
         first = not question[: m.start()].strip() or question[: m.start()].rstrip()[-1] in ".?!:;"
         if bare.lower() in MONTH_NUMBER or (first and bare.lower() in STOPWORDS | QUESTION_OPENERS):
             close()

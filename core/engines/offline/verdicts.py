@@ -38,6 +38,14 @@ CHANGE_QUESTION = re.compile(
 )
 """A yes/no question about a change: an auxiliary, then (within a few words) a verb of change."""
 CHANGE_WORD = re.compile(rf"\b(?:{CHANGE_STEMS})\w*", re.I)
+PROPOSED_CHANGE = re.compile(rf"{CHANGE_WORD.pattern}|\bwould\b", re.I)
+"""How a pending source states what it would make law when asked whether it has been adopted: a verb of change, or
+what would hold under it ("A firm carrying on any of these activities would need full FCA authorisation")."""
+ADOPTION = re.compile(r"adopt|enact|introduc|implement|transpos|pass", re.I)
+"""Verbs of change asking whether a rule was made law at all ("Has the UK adopted a full cryptoasset regime?"):
+what a pending source would do is that rule. Asked of another change ("extended to employers with 100
+employees?"), a pending source must state a change itself ("Under the proposal, the reporting would broadly
+mirror gender pay gap reporting" extends nothing)."""
 HEDGED = re.compile(
     r"\b(?:may|might|can|could|would|should|propos\w*|plan\w*|consult\w*|draft|whether|not verified|unclear|"
     r"uncertain|provides? for)\b",
@@ -72,8 +80,12 @@ def _verb(question: str) -> re.Pattern[str]:
 def _stating(doc: DocumentMeta, plan: ResearchPlan, ctx: EngineContext, made: bool) -> Quote | None:
     """The sentence of the document that states a change of what the question asks about (`made`: the asked
     change as done, not as possible or planned; else any change), or None."""
-    changed = _verb(plan.question) if made else CHANGE_WORD
+    adoption = bool(ADOPTION.match(asked_change(plan.question) or ""))
+    changed = _verb(plan.question) if made else PROPOSED_CHANGE if adoption else CHANGE_WORD
     order = subject_terms(plan) or list(plan.topic_terms)
+    if made:  # "What must we notify ...? Has the threshold changed?": a Yes rests on the change's own subject words
+        part = term_set(trailing_yes_no(plan.question) or "")
+        order = [t for t in order if t in part] or order
     topic = set(order)
     needed = max(1, round(min_relevance(topic) * len(topic)))
     if made:  # a "Yes" rests on a sentence about the very subject asked: half its words, at least two
