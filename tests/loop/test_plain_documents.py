@@ -158,6 +158,8 @@ def test_a_member_state_that_says_where_is_no_topic_word(
         ("What cooling-off period applies to a consumer in Canada?", {Aspect.deadline}, set()),
         ("Which products trigger a mandatory recall in Canada?", {Aspect.obligation}, set()),
         ("Compare the cost caps on small loans in Canada and Australia.", {Aspect.threshold}, set()),
+        ("As of December 2026, is a recall licence required in Canada?", set(), {Aspect.date}),  # the as-of day
+        ("Which authority licenses a crypto exchange in Canada?", {Aspect.recipient}, {Aspect.date}),  # "exCHANGE"
         (  # "investor" had been read as "stor(ing)": how long to keep records
             "Within how long must dealers report a recall in Canada, and must an investor be told?",
             {Aspect.deadline},
@@ -3253,3 +3255,28 @@ def test_a_name_ends_with_its_sentence() -> None:
 def test_the_body_that_licenses_answers_from_which_authority(sentence: str, names_body: bool) -> None:
     # "from which authority" is planned as a "whom" item, which only a telling verb had answered
     assert states_need(Aspect.recipient, sentence) is names_body
+
+
+def test_yes_or_no_for_each_state_is_answered_for_the_states_not_for_their_country(tmp_path: Path) -> None:
+    # "US: Open: no passage found states a yes or no for US" had followed the two states' verdicts, and the open
+    # part left a residual: the country answers for a state only where the corpus holds none of its own law
+    corpus = [
+        (
+            plain_doc("us-ny-licensing", "New York virtual currency licensing summary", "US-NY", date(2015, 6, 24)),
+            ["No person may engage in virtual currency business activity in New York without a licence."],
+        ),
+        (
+            plain_doc("us-ca-licensing", "California digital asset licensing summary", "US-CA", date(2023, 10, 13)),
+            ["A licence is required for any virtual currency business activity with California residents."],
+        ),
+        (
+            plain_doc("us-stablecoin-act", "US federal stablecoin act summary", "US", date(2025, 7, 18)),
+            ["Only permitted issuers may issue payment stablecoins in the United States."],
+        ),
+    ]
+    r = run(
+        workbench_on(tmp_path, corpus),
+        "Is a licence required for virtual currency business in New York and in California, yes or no for each?",
+    )
+    assert verdict_words(r.answer.verdict) == {"US-NY": "yes", "US-CA": "yes"}
+    assert r.answer.verdict is not None and not re.search(r"(?<![-\w])US: ", r.answer.verdict.text)

@@ -532,12 +532,15 @@ def _each(
     plan: ResearchPlan,
     ctx: EngineContext,
 ) -> Claim | None:
-    """One verdict per answered jurisdiction ("EU: Yes. ... US: No. ..."); a jurisdiction without a source that
-    speaks to it reads "AU: Open: ..." and the verdict item stays unanswered."""
+    """One verdict per jurisdiction asked about ("EU: Yes. ... US: No. ..."): each place the question names that
+    the corpus holds law of, else the wider ones answering for it (not the country of two states asked about "in
+    each state"); a jurisdiction without a source that speaks to it reads "AU: Open: ..." and the verdict item
+    stays unanswered."""
     asked, grounds = _asked(plan), _grounds(plan)
+    codes = dict.fromkeys(c for j in plan.jurisdictions for c in ([j.code] if j.in_corpus else j.answered_from()))
     said = {
         code: _one_verdict(item, [c for c in cands if c.jurisdiction == code], passages, asked, grounds, ctx, [code])
-        for code in plan.answer_codes()
+        for code in codes or plan.answer_codes()
     }
     parts = [(code, v) for code, v in said.items() if v is not None]
     if not parts:

@@ -8,6 +8,7 @@ Nothing here knows a regulation: the words below are English question words, not
 
 from __future__ import annotations
 
+import calendar
 import re
 from datetime import date
 
@@ -57,15 +58,15 @@ KEPT = r"\b(?:keep|keeps|kept|retain\w*|stor(?:e|ed|es|ing|age)|preserv\w*|hold|
 """Verbs of keeping something ("how long must records be kept?"), as whole words: "investor" stores nothing."""
 ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
     Aspect.threshold: re.compile(
-        r"threshold|percent|percentage|%|how (?:much|many|large|big|high|low|small)|amount|(?<!time )\blimits?\b|trigger|"
-        r"figure|"
+        r"threshold|percent|percentage|%|how (?:much|many|large|big|high|low|small)|\bamount\w*|(?<!time )\blimits?\b|"
+        r"trigger|\bfigures?\b|"
         r"\bcaps?\b|\bceilings?\b|\brates?\b|"
-        r"value|minimum|maximum|de minimis|\d[\d,.]*\s*(?:%|(?-i:[A-Z]{3})\b)|\b(?-i:[A-Z]{3})\s?\d|[$€£¥]\s?\d",
+        r"\bvalues?\b|minimum|maximum|de minimis|\d[\d,.]*\s*(?:%|(?-i:[A-Z]{3})\b)|\b(?-i:[A-Z]{3})\s?\d|[$€£¥]\s?\d",
         re.I,
     ),
     Aspect.date: re.compile(
         r"(?<!by )\bwhen\b|(?<!by what )(?<!by which )date|since|until|timeline|transpos|in force|effective|today|"
-        r"\bnow\b|change|history|happened|still|timing|\byears? (?:ago|later|after)|"
+        r"\bnow\b|\bchang\w*|history|happened|still|timing|\byears? (?:ago|later|after)|"
         r"after (?:january|february|march|april|may|june|july|august|september|october|november|"
         r"december|\d{4})|before|from \d{4}|\b(?:19|20)\d\d\b",
         re.I,
@@ -244,6 +245,13 @@ NAMED_YEAR = re.compile(
 )
 """A year that is part of an instrument's name or number ("the Bribery Act 2010", "Regulation (EU) 2024/3015"): it
 names the law, it does not ask when."""
+AS_OF_FRAME = re.compile(
+    rf"\bas\s+(?:of|at)\s+(?:\d{{1,2}}\s+)?(?:(?:{'|'.join(calendar.month_name[1:])})\s+)?(?:\d{{1,2}},?\s+)?"
+    r"(?:19|20)\d\d\b",
+    re.I,
+)
+"""The day a question is asked for ("As of December 2026, is a licence required ...?"): the as-of date of the
+answer, no question when the rules applied."""
 YEAR_OF = re.compile(r"\b(?:19|20)\d\d\b")
 """A year: in the facts a question sets out it still asks when ("took out a loan in March 2025"), though their
 other words ("ahead of a material change") do not."""
@@ -284,7 +292,7 @@ def asked_of(
     asked without a place, or of every place, is not listed."""
     if len(jurisdictions) < 2:
         return {}
-    parts = [p for p in PART_SPLIT.split(questions_asked(question)) if p.strip()]
+    parts = [AS_OF_FRAME.sub(" ", p) for p in PART_SPLIT.split(questions_asked(question)) if p.strip()]
     compared = max((n for n, p in enumerate(parts) if COMPARISON.search(p)), default=-1)
     read = [{place.code for place in read_places(p, catalog).places} for p in parts]
     named = [[j for j in jurisdictions if j.code in codes] for codes in read]
@@ -318,7 +326,10 @@ def asked_aspects(question: str) -> list[Aspect]:
         Aspect.deadline: TERM_ASKED.sub(" ", question),
         Aspect.threshold: PENALTY_BOUND.sub(" ", question),
         Aspect.date: " ".join(
-            (IF_CLAUSE.sub(" ", NAMED_YEAR.sub(" ", asked)), *YEAR_OF.findall(NAMED_YEAR.sub(" ", question)))
+            (
+                IF_CLAUSE.sub(" ", AS_OF_FRAME.sub(" ", NAMED_YEAR.sub(" ", asked))),
+                *YEAR_OF.findall(AS_OF_FRAME.sub(" ", NAMED_YEAR.sub(" ", question))),
+            )
         ),
     }
     found = [a for a, rx in ASPECT_CUES.items() if rx.search(read_as.get(a, question))]
