@@ -74,6 +74,7 @@ def test_provenance_of_bundled_path_and_upload(store: Store, tmp_path: Path, mon
     assert up.provenance.kind == "upload" and up.provenance.actor == "alice" and up.provenance.source == "upload:nz.md"
     assert not up.provenance.verified and up.provenance.unverified_upload  # its own `verified: true` counts for nothing
     assert up.extra["verified"] is True  # kept as what the file said
+    assert up.provenance.instructed == ("nz-bo-guidance#0",) and path.instructed == ()  # the Corpus page flags it
 
 
 def test_documents_stored_before_provenance_stay_readable() -> None:

@@ -24,15 +24,17 @@ SCROLLBAR_HEIGHT = 16
 """Room for the horizontal scroll bar of a grid wider than the page, so it does not hide the last row."""
 MAX_GRID_HEIGHT = 1200
 UNVERIFIED = "unverified"
+INSTRUCTIONS = "instructions"
 FLAG_COLORS: dict[str, str] = {
+    INSTRUCTIONS: "red",
     DocStatus.erroneous.value: "red",
     DocStatus.proposed.value: "orange",
     DocStatus.superseded.value: "gray",
     DocStatus.repealed.value: "gray",
     UNVERIFIED: "orange",
 }
-"""The warning flags of a document (its status today when a reader must not rely on it as the law, and an upload
-nobody verified) and their badge colours, in the order they are listed. A rule not yet applicable is the law to
+"""The warning flags of a document (text in it that instructs a model, its status today when a reader must not
+rely on it as the law, and an upload nobody verified) and their badge colours, in the order they are listed. A rule not yet applicable is the law to
 come, not a warning: its status column says so."""
 FLAGS: tuple[str, ...] = tuple(FLAG_COLORS)
 DOCUMENT_COLUMNS: tuple[str, ...] = (
@@ -69,9 +71,11 @@ def flag_label(flag: str) -> str:
 
 
 def document_flags(status_today: str, provenance: Provenance) -> list[str]:
-    """What a reader must notice about a document before relying on it: its status today when it is erroneous,
-    proposed, superseded or repealed, and `unverified` for an upload no analyst has verified."""
-    flags = [status_today] if status_today in FLAG_COLORS else []
+    """What a reader must notice about a document before relying on it: `instructions` when a passage addresses a
+    model or reader with instructions, its status today when it is erroneous, proposed, superseded or repealed, and
+    `unverified` for an upload no analyst has verified."""
+    flags = [INSTRUCTIONS] if provenance.instructed else []
+    flags += [status_today] if status_today in FLAG_COLORS else []
     return flags + ([UNVERIFIED] if provenance.unverified_upload else [])
 
 

@@ -54,7 +54,9 @@ def documents_tab(catalog: Catalog, jurisdictions: list[str]) -> None:
     wanted_jurisdictions = jur_col.multiselect("Jurisdiction", jurisdictions)
     wanted_statuses = status_col.multiselect("Status today", [label(s) for s in DOC_STATUSES])
     flagged_only = flag_col.toggle(
-        "Only flagged", help="Erroneous, proposed, superseded or repealed documents and unverified uploads"
+        "Only flagged",
+        help="Documents with text addressed to a model, erroneous, proposed, superseded or repealed documents and "
+        "unverified uploads",
     )
     table = document_frame(documents, {d.id: catalog.status_at(d.id, date.today()).value for d in documents})
     if contains:

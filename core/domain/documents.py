@@ -100,6 +100,9 @@ class Provenance(BaseModel):
     verified: bool = False
     verified_by: str | None = None
     verified_at: datetime | None = None
+    instructed: tuple[str, ...] = ()
+    """Chunk ids of the passages that address a model or reader with instructions ("Ignore previous instructions
+    ..."), found at ingest: the engines never make them claims, and the Corpus page flags the document."""
 
     @property
     def unverified_upload(self) -> bool:

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from core.config import Settings, get_settings
-from core.domain.documents import ArrivalKind, DocumentMeta, Provenance
+from core.domain.documents import ArrivalKind, Chunk, DocumentMeta, Provenance
+from core.domain.instructions import has_instructions
 from core.retrieval.errors import IngestError, StoreError, shown_path
 from core.retrieval.readers import SUPPORTED_SUFFIXES, ParsedDocument, read_file
 from core.retrieval.store import Store, point_payload
@@ -149,7 +150,7 @@ def ingest_paths(
             given = defaults_for(path) if defaults_for is not None else defaults
             on_line = batch.ticker(Path(name).name, "line")
             docs = read_file(path, given, settings.chunk_words, settings.chunk_overlap_words, on_line)
-            docs = [ParsedDocument(arrival(d.meta, path, kind, actor), d.chunks) for d in docs]
+            docs = [ParsedDocument(arrival(d.meta, path, kind, actor, d.chunks), d.chunks) for d in docs]
             _claim_ids(name, docs, seen)
             _check_storable(name, docs)
             docs, new_ids = _check_existing(store, name, docs, replace, actor, batch)
@@ -305,14 +306,18 @@ def ensure_sample_corpus(
     return ingest_paths(store, sorted(SAMPLE_CORPUS_DIR.glob("*.md")), settings=settings, progress=progress)
 
 
-def arrival(meta: DocumentMeta, path: Path, kind: ArrivalKind, actor: str) -> DocumentMeta:
-    """`meta` with the provenance of this ingest. The bundled corpus is verified; a path ingest is verified unless
-    its front matter says `verified: false`; an upload is never verified by its own content."""
+def arrival(
+    meta: DocumentMeta, path: Path, kind: ArrivalKind, actor: str, chunks: Sequence[Chunk] = ()
+) -> DocumentMeta:
+    """`meta` with the provenance of this ingest, and the passages of `chunks` that instruct a model. The bundled
+    corpus is verified; a path ingest is verified unless its front matter says `verified: false`; an upload is
+    never verified by its own content."""
     now = datetime.now(UTC).replace(microsecond=0)
+    instructed = tuple(c.chunk_id for c in chunks if has_instructions(c.text))
     if path.resolve().is_relative_to(SAMPLE_CORPUS_DIR):
-        found = Provenance(kind="bundled", at=now, source=meta.source_path, verified=True)
+        found = Provenance(kind="bundled", at=now, source=meta.source_path, verified=True, instructed=instructed)
     elif kind == "upload":
-        found = Provenance(kind="upload", actor=actor, at=now, source=meta.source_path)
+        found = Provenance(kind="upload", actor=actor, at=now, source=meta.source_path, instructed=instructed)
     else:
         verified = meta.extra.get("verified") is not False
         found = Provenance(
@@ -323,6 +328,7 @@ def arrival(meta: DocumentMeta, path: Path, kind: ArrivalKind, actor: str) -> Do
             verified=verified,
             verified_by=actor if verified else None,
             verified_at=now if verified else None,
+            instructed=instructed,
         )
     return meta.model_copy(update={"provenance": found})
 

@@ -26,6 +26,8 @@ def test_flags_name_a_status_to_beware_of_and_an_unverified_upload() -> None:
     assert document_flags("erroneous", UPLOAD) == ["erroneous", "unverified"]
     assert document_flags("superseded", VERIFIED) == ["superseded"]
     assert document_flags("proposed", Provenance(kind="path", verified=True)) == ["proposed"]
+    instructed = Provenance(kind="path", verified=True, instructed=("xy-act#1",))
+    assert document_flags("in_force", instructed) == ["instructions"]
 
 
 def test_the_document_table_shows_provenance() -> None:
