@@ -3280,3 +3280,28 @@ def test_yes_or_no_for_each_state_is_answered_for_the_states_not_for_their_count
     )
     assert verdict_words(r.answer.verdict) == {"US-NY": "yes", "US-CA": "yes"}
     assert r.answer.verdict is not None and not re.search(r"(?<![-\w])US: ", r.answer.verdict.text)
+
+
+def test_a_verdict_planned_after_the_items_is_drafted_first_so_no_sentence_is_said_twice(tmp_path: Path) -> None:
+    # a model planner may list the verdict item last: the items had picked the sentence the verdict then quoted again
+    # ("Yes. ... may not solicit customers ..." and the same sentence as a claim under JP)
+    from core.engines.offline import OfflineDrafter
+    from core.retrieval.plan_search import search_plan
+
+    law = plain_doc("xy-lending-act", "XY consumer lending act summary", "XY", date(2018, 1, 1))
+    passages = [
+        "A foreign lender that is not licensed in XY may not offer loans to consumers in XY.",
+        "A licensed lender must hold capital of at least XYD 10 million.",
+    ]
+    wb = workbench_on(tmp_path, [(law, passages)])
+    question = "Does a foreign lender need to be licensed in XY before it offers loans to consumers?"
+    ctx = Deps.context_of(wb.store(), RECALL_AS_OF)
+    plan = wb.planner.plan(question, ctx).plan
+    verdict_last = plan.model_copy(
+        update={"items": (*(i for i in plan.items if i.aspect != Aspect.verdict), plan.items[0])}
+    )
+    assert plan.items[0].aspect == Aspect.verdict and verdict_last.items[-1].aspect == Aspect.verdict
+    hits, _ = search_plan(wb.store(), verdict_last, wb.settings.retrieval_k)
+    answer = OfflineDrafter().draft(verdict_last, hits, ctx).answer
+    assert verdict_words(answer.verdict) == {"*": "yes"}
+    assert duplicate_sentences(answer) == 0

@@ -289,7 +289,9 @@ class OfflineDrafter:
             plan, {i.id: [(h.doc_id, h.chunk_id, h.text, h.score) for h in hits.get(i.id, ())] for i in answerable}, ctx
         )
         cands_of = {i.id: candidates(i, passages_of[i.id], plan, ctx) for i in answerable}
-        for item in plan.items:
+        # the verdict first, whatever the plan's order (a model planner may list it last): the items then leave out
+        # the sentences it quotes instead of stating them twice
+        for item in sorted(plan.items, key=lambda i: i.aspect != Aspect.verdict):
             if not item.answerable:
                 gaps.append(gap_for(item, plan))
                 continue
