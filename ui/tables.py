@@ -34,8 +34,8 @@ FLAG_COLORS: dict[str, str] = {
     UNVERIFIED: "orange",
 }
 """The warning flags of a document (text in it that instructs a model, its status today when a reader must not
-rely on it as the law, and an upload nobody verified) and their badge colours, in the order they are listed. A rule not yet applicable is the law to
-come, not a warning: its status column says so."""
+rely on it as the law, and an upload nobody verified) and their badge colours, in the order they are listed. A
+rule not yet applicable is the law to come, not a warning: its status column says so."""
 FLAGS: tuple[str, ...] = tuple(FLAG_COLORS)
 DOCUMENT_COLUMNS: tuple[str, ...] = (
     "id",

@@ -36,7 +36,7 @@ COMPARATOR_AFTER: tuple[tuple[str, Comparator], ...] = (
 )
 """Words after a figure and the comparator they mean."""
 
-_MONTHS = [
+MONTH_NAMES = [
     "january",
     "february",
     "march",
@@ -50,7 +50,12 @@ _MONTHS = [
     "november",
     "december",
 ]
-MONTH_NUMBER = {**{m: i + 1 for i, m in enumerate(_MONTHS)}, **{m[:3]: i + 1 for i, m in enumerate(_MONTHS)}, "sept": 9}
+"""The months' English names, lower case, in order."""
+MONTH_NUMBER = {
+    **{m: i + 1 for i, m in enumerate(MONTH_NAMES)},
+    **{m[:3]: i + 1 for i, m in enumerate(MONTH_NAMES)},
+    "sept": 9,
+}
 """Month names and their usual abbreviations (lower case) -> month number."""
 _MONTH_RE = "|".join(sorted(MONTH_NUMBER, key=len, reverse=True))
 DATE_DMY = re.compile(
@@ -352,7 +357,7 @@ def dates(text: str) -> list[date]:
 
 def format_date(d: date) -> str:
     """The answer's date style: '10 July 2027'."""
-    return f"{d.day} {_MONTHS[d.month - 1].capitalize()} {d.year}"
+    return f"{d.day} {MONTH_NAMES[d.month - 1].capitalize()} {d.year}"
 
 
 def mentions_date(text: str, d: date) -> bool:

@@ -3,7 +3,6 @@ passage; a verdict first for a yes/no question; revision applies each approved c
 
 from __future__ import annotations
 
-import calendar
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -13,6 +12,7 @@ from functools import partial
 from core.domain.answer import Answer, Claim, Gap, Quote, gap_for, open_part, sourced_verdict
 from core.domain.documents import DocStatus, Hit
 from core.domain.figures import (
+    MONTH_NAMES,
     blanked,
     count_bounds,
     count_spans,
@@ -444,7 +444,7 @@ def _verdict(
             ),
         )
         needed = len(wanted) if trailing else PART_GROUNDED if len(wanted) > PART_GROUNDED else 1
-        still = bool(STILL_ASKED.search(asks) and IN_FORCE_ASKED.search(asks))
+        still = _still_in_force(asks)
         end = _measure_ended(term_set(asks) - places, pool or cands, ctx) if still else None
         if end is None and (not ranked or not wanted or len(_part_words(wanted, ranked[0].text)) < needed):
             pieces.append(open_part(f"({n})"))  # no sentence speaks to it: open, rather than a guessed yes or no
@@ -1082,7 +1082,7 @@ HOLDS_NOW = re.compile(
 )
 """Wording by which a sentence says that something holds at present, not only that it began."""
 STILL_WORDS = term_set("still currently now today longer anymore continue force effect apply applies valid law")
-MONTHS = term_set(" ".join(calendar.month_name[1:]))
+MONTHS = term_set(" ".join(MONTH_NAMES))
 
 
 def _measure_ended(asked: set[str], pool: Sequence[Candidate], ctx: EngineContext) -> Candidate | None:
@@ -1102,10 +1102,14 @@ def _measure_ended(asked: set[str], pool: Sequence[Candidate], ctx: EngineContex
     return max(ended, key=lambda c: len(_part_words(subject, c.text)), default=None)
 
 
+def _still_in_force(asked: str) -> bool:
+    """Whether a yes/no (or one part of it) asks whether something still holds."""
+    return bool(STILL_ASKED.search(asked) and IN_FORCE_ASKED.search(asked))
+
+
 def _asks_still_in_force(plan: ResearchPlan) -> bool:
     """Whether the yes/no asks whether an instrument still holds."""
-    asked = _yes_no_part(plan)
-    return bool(STILL_ASKED.search(asked) and IN_FORCE_ASKED.search(asked))
+    return _still_in_force(_yes_no_part(plan))
 
 
 def _ended(item: PlanItem, plan: ResearchPlan, ctx: EngineContext, doc_ids: Sequence[str]) -> Claim | None:

@@ -8,12 +8,11 @@ Nothing here knows a regulation: the words below are English question words, not
 
 from __future__ import annotations
 
-import calendar
 import re
 from datetime import date
 
 from core.domain.documents import Catalog, DocStatus
-from core.domain.figures import WORD_COUNT
+from core.domain.figures import MONTH_NAMES, WORD_COUNT
 from core.domain.gazetteer import (
     Place,
     corpus_names,
@@ -61,14 +60,15 @@ ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
         r"threshold|percent|percentage|%|how (?:much|many|large|big|high|low|small)|\bamount\w*|(?<!time )\blimits?\b|"
         r"trigger|\bfigures?\b|"
         r"\bcaps?\b|\bceilings?\b|\brates?\b|"
-        r"\bvalues?\b|minimum|maximum|de minimis|\d[\d,.]*\s*(?:%|(?-i:[A-Z]{3})\b)|\b(?-i:[A-Z]{3})\s?\d|[$€£¥]\s?\d",
+        r"\bvalues?\b|minimum|maximum|de minimis|"
+        r"\d[\d,.]*\s*(?:%|(?-i:[A-Z]{3})\b)|\b(?-i:[A-Z]{3})\s?\d|[$€£¥]\s?\d",
         re.I,
     ),
     Aspect.date: re.compile(
         r"(?<!by )\bwhen\b|(?<!by what )(?<!by which )date|since|until|timeline|transpos|in force|effective|today|"
         r"\bnow\b|\bchang\w*|history|happened|still|timing|\byears? (?:ago|later|after)|"
-        r"after (?:january|february|march|april|may|june|july|august|september|october|november|"
-        r"december|\d{4})|before|from \d{4}|\b(?:19|20)\d\d\b",
+        rf"after (?:{'|'.join(MONTH_NAMES)}|\d{{4}})|"
+        r"before|from \d{4}|\b(?:19|20)\d\d\b",
         re.I,
     ),
     Aspect.exemption: re.compile(
@@ -246,7 +246,7 @@ NAMED_YEAR = re.compile(
 """A year that is part of an instrument's name or number ("the Bribery Act 2010", "Regulation (EU) 2024/3015"): it
 names the law, it does not ask when."""
 AS_OF_FRAME = re.compile(
-    rf"\bas\s+(?:of|at)\s+(?:\d{{1,2}}\s+)?(?:(?:{'|'.join(calendar.month_name[1:])})\s+)?(?:\d{{1,2}},?\s+)?"
+    rf"\bas\s+(?:of|at)\s+(?:\d{{1,2}}\s+)?(?:(?:{'|'.join(MONTH_NAMES)})\s+)?(?:\d{{1,2}},?\s+)?"
     r"(?:19|20)\d\d\b",
     re.I,
 )

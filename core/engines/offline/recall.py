@@ -99,7 +99,7 @@ def names_in(question: str) -> list[Name]:
         bare = re.sub(r"['\u2019]s$", "", token)
         gap = question[run[-1].end() : m.start()] if run else ""
         if run and (gap.strip() not in ("", ",") or "," in gap or _possessive(run[-1].group()) or m.start() in starts):
-            close()  # a name ends at a comma, at its possessive and with its sentence ("... the European Union. Within")
+            close()  # a name ends at a comma, at its possessive, with its sentence ("the European Union. Within")
         first = not question[: m.start()].strip() or question[: m.start()].rstrip()[-1] in ".?!:;"
         if bare.lower() in MONTH_NUMBER or (first and bare.lower() in STOPWORDS | QUESTION_OPENERS):
             close()
