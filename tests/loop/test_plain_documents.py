@@ -1364,6 +1364,21 @@ def test_a_currency_code_is_an_amount_not_a_name_to_place(wb: Workbench) -> None
     assert plan.not_understood == ()
 
 
+@pytest.mark.parametrize(
+    ("question", "unknown"),
+    [
+        ("In Canada, if a customer's card and PIN were used, how much can she be made to bear?", ()),
+        ("What is the recall fine in Canada and Westeros?", ("Westeros",)),
+        ("What is the recall fine in Westeros or Canada?", ("Westeros",)),
+        ("What does the Bank of Canada and the Westeros Commission require?", ("Westeros Commission",)),
+    ],
+)
+def test_names_joined_by_and_are_placed_each_on_its_own(wb: Workbench, question: str, unknown: tuple) -> None:
+    # "card and PIN" had been a place position ("Germany and X"), so PIN became a residual no answer could clear;
+    # "Canada and Westeros" had been one name, read as Canada, so Westeros was neither planned nor disclosed
+    assert plan_of(wb, question).not_understood == unknown
+
+
 def test_a_yes_no_with_one_word_no_place_and_no_figure_gets_no_verdict(tmp_path: Path) -> None:
     # "Is it legal?" had been "No." from the first sentence saying "legal" beside a "no"
     law = plain_doc("xy-gb-disclosure-act", "UK public interest disclosure act summary", "GB", date(1999, 7, 2))
@@ -3250,10 +3265,14 @@ def test_a_name_ends_with_its_sentence() -> None:
         ("A platform operator must be licensed by the SFC before it serves investors.", True),
         ("A firm must be authorised by the competent authority of its home member state.", True),
         ("A platform operator must hold capital of at least HKD 5 million.", False),
+        ("MAS issued the Guidelines on 28 September 2018, effective from 30 June 2019.", True),
+        ("The Code is administered by ASIC.", True),
+        ("The Guidelines were issued on 28 September 2018.", False),
     ],
 )
 def test_the_body_that_licenses_answers_from_which_authority(sentence: str, names_body: bool) -> None:
-    # "from which authority" is planned as a "whom" item, which only a telling verb had answered
+    # "from which authority" and "which authority issued" are planned as a "whom" item, which only a telling verb
+    # had answered
     assert states_need(Aspect.recipient, sentence) is names_body
 
 

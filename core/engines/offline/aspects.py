@@ -70,10 +70,22 @@ LICENSING_WORDS = re.compile(r"\b(?:licens|authori[sz]|supervis|approv|regist)\w
 authority", the body after them is the answer."""
 
 
+AGENT = re.compile(
+    r"\b(?:[A-Z]{2,}|[A-Z][a-z]*[A-Z][\w&]*|(?i:authority|regulator|commission|agency|supervisor|ministry|minister|"
+    r"bureau|board|department|council|government|central bank))\s+(?:\w+\s+){0,2}?"
+    r"(?i:issu|publish|administ|enforc|overs[ae]|supervis|regulat|licens|authori[sz])\w*|"
+    r"\b(?i:issued|published|administered|enforced|overseen|supervised|regulated)\s+by\s+(?:the\s+)?[A-Z]"
+)
+"""A body acting as the one that issues, administers or oversees ("MAS issued the Guidelines", "BaFin supervises
+institutions", "administered by ASIC"): asked "which authority issued ...", that body is the answer."""
+
+
 def states_body(sentence: str) -> bool:
     """Whether the sentence names whom something goes to or who grants it: a telling or licensing verb followed by a
-    body, or a body after "to"/"with" ("report it to the authority", "notify BaFin", "file with the SEC", "must be
-    licensed by the SFC")."""
+    body, a body after "to"/"with" ("report it to the authority", "notify BaFin", "file with the SEC", "must be
+    licensed by the SFC"), or a body that issues or oversees (`AGENT`)."""
+    if AGENT.search(sentence):
+        return True
     for m in (*TELL_WORDS.finditer(sentence), *LICENSING_WORDS.finditer(sentence)):
         tail = sentence[m.end() : m.end() + 90]
         if BODY.search(tail[:50]) and re.match(r"\s*(?:it |them |this |that |the \w+ )?(?:to|with)?\s*\S", tail):

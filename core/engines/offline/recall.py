@@ -111,6 +111,36 @@ def names_in(question: str) -> list[Name]:
     return out
 
 
+def _apart(name: Name, spans: list[tuple[int, int]], question: str) -> list[Name]:
+    """The name split where "and" or "or" joins a place the gazetteer read to another name ("Canada and Westeros"
+    is Canada and Westeros, each placed or disclosed on its own); a place whose own name has "and" in it ("Trinidad
+    and Tobago") is one span and stays whole."""
+    for s, e in spans:
+        if not (name.start <= s and e <= name.end) or (s, e) == (name.start, name.end):
+            continue
+        after = re.match(r"\s+(?:and|or)\s+(?:the\s+)?", question[e : name.end])
+        if after:
+            rest = e + after.end()
+            head = Name(question[name.start : e], name.start, e, False)
+            return [head, *_apart(Name(question[rest : name.end], rest, name.end, name.possessive), spans, question)]
+        before = re.search(r"\s+(?:and|or)\s+$", question[name.start : s])
+        if before:
+            cut = name.start + before.start()
+            head = Name(question[name.start : cut], name.start, cut, False)
+            return [*_apart(head, spans, question), Name(question[s : name.end], s, name.end, name.possessive)]
+    return [name]
+
+
+COORDINATED = re.compile(r"(\S+)\s*(?:,|\band\b|\bor\b)\s+(?:the\s+)?$", re.I)
+
+
+def _joined_to_common(before: str) -> bool:
+    """Whether a name follows "and", "or" or a comma that joins it to a common noun ("her card and PIN"): a place
+    position only beside another name ("Germany and Xylandia")."""
+    m = COORDINATED.search(before)
+    return m is not None and not _capital(m.group(1).strip("(\"'\u2019"))
+
+
 def _possessive(token: str) -> bool:
     return bool(re.search(r"['\u2019]s$", token))
 
@@ -136,14 +166,14 @@ def unplanned(question: str, spans: Iterable[tuple[int, int]], catalog: Catalog)
     read = {question[s:e].lower() for s, e in spans}  # a place named twice is read once ("the US ... US Section 16")
     known = corpus_words(catalog)
     out: dict[str, Unplanned] = {}
-    for name in names_in(question):
+    for name in (part for n in names_in(question) for part in _apart(n, spans, question)):
         if name.text in currency_codes():  # "GBP 40 million" names an amount, not a body or place
             continue
         words = [w for w in _words(name.text) if w.lower() not in CONNECTORS]
         heads = {w.lower() for w in words} & (BODY_WORDS | INSTRUMENT_WORDS)
         before = question[: name.start]
         subject = bool(SUBJECT_POSITION.search(before)) and not re.match(r"\s*\d", question[name.end :])
-        positioned = bool(PLACE_POSITION.search(before)) or subject
+        positioned = (bool(PLACE_POSITION.search(before)) and not _joined_to_common(before)) or subject
         if not (heads or positioned or name.possessive):
             continue
         rest = re.sub(r"['\u2019]s$", "", question[name.start : name.end])
