@@ -2796,6 +2796,56 @@ def test_still_in_force_is_answered_from_the_named_instruments_status(tmp_path: 
     assert r.answer.verdict is None
 
 
+def _widget_cap_corpus() -> list[tuple[DocumentMeta, list[str]]]:
+    old = plain_doc(
+        "xy-eu-widget-directive",
+        "Directive 2001/11/EC on widget payments",
+        "EU",
+        date(2001, 5, 1),
+        status="superseded",
+        superseded_by=("xy-eu-widget-regulation",),
+    )
+    new = plain_doc("xy-eu-widget-regulation", "Regulation (EU) 2024/5 on widget payments", "EU", date(2025, 1, 1))
+    roaming = plain_doc("xy-eu-roaming", "Regulation (EU) 2022/9 on mobile roaming", "EU", date(2022, 7, 1))
+    return [
+        (old, ["A customer bears up to EUR 150 of the losses from a lost or stolen widget card."]),
+        (
+            new,
+            [
+                "A customer bears up to EUR 50 of the losses from a lost or stolen widget card. Directive 2001/11/EC "
+                "is repealed with effect from 1 January 2025."
+            ],
+        ),
+        (roaming, ["For data, the wholesale cap falls from EUR 2.00 per gigabyte in 2022 to EUR 1.00 in 2027."]),
+    ]
+
+
+def test_whether_a_rule_still_holds_is_asked_of_the_law_not_of_the_facts_set_out(tmp_path: Path) -> None:
+    """Facts set out first ("Our terms still say ...") had made "Is that cap still valid?" a yes/no on the asker's
+    facts, left to the analyst and disclosed as a residual; like a change, whether a rule still holds is asked of
+    the law and answered from the named instrument's status."""
+    wb = workbench_on(tmp_path, _widget_cap_corpus())
+    question = (
+        "Our card terms for customers in the European Union say that, under Directive 2001/11/EC, a customer bears "
+        "up to EUR 150 of the losses from a lost or stolen widget card. Is that cap still valid as of December 2026?"
+    )
+    assert not plan_of(wb, question).verdict_on_facts
+    r = run(wb, question)
+    assert verdict_words(r.answer.verdict) == {"*": "no"}
+    assert "repealed" in r.answer.verdict.text
+    assert not r.residual_deficiencies
+
+
+def test_a_sentence_sharing_one_word_and_a_currency_is_off_topic(tmp_path: Path) -> None:
+    # "For data, the cap falls from EUR 2.00 per gigabyte" (a roaming regulation) had answered a card-loss question
+    # asked in EUR: "cap" and "EUR" counted as two subject words
+    wb = workbench_on(tmp_path, _widget_cap_corpus())
+    r = run(wb, "What is the maximum cap in EUR a customer in the European Union bears for a lost widget card?")
+    cited = {q.doc_id for _, c in r.answer.claims() for q in c.citations}
+    assert "xy-eu-widget-regulation" in cited
+    assert "xy-eu-roaming" not in cited
+
+
 def test_what_held_once_answers_no_to_whether_it_still_holds(tmp_path: Path) -> None:
     """A Yes read from a superseded version of a law ("History: Yes. ... the original text contained a consumptive
     demand exception") to whether that version still holds: it is "No", quoted from the sentence stating its end."""

@@ -55,11 +55,13 @@ from core.engines.offline.sources import (
     own_name,
 )
 from core.engines.offline.verdicts import (
+    STILL_ASKED,
     asked_change,
     change_verdict,
     pending_lead,
     per_jurisdiction,
     proposed_verdict,
+    still_in_force,
 )
 from core.engines.text import (
     CLAUSE_SPLIT,
@@ -221,8 +223,6 @@ def binds(sentence: str, verb: str) -> bool:
     )
 
 
-STILL_ASKED = re.compile(r"\b(?:still|currently|now|today|any longer|anymore|continue\w*)\b", re.I)
-"""A yes/no asking about the present state of something ("Is the EEOC still collecting pay data?")."""
 STATUS_ASK = re.compile(
     r"\b(?:law|in force|enacted|adopted|passed|in effect|binding(?:\s+on\b[^?,;]*)?)(?=\s*(?:[?,;]|\b(?:and|or|yet)\b|$))",
     re.I,
@@ -444,7 +444,7 @@ def _verdict(
             ),
         )
         needed = len(wanted) if trailing else PART_GROUNDED if len(wanted) > PART_GROUNDED else 1
-        still = _still_in_force(asks)
+        still = still_in_force(asks)
         end = _measure_ended(term_set(asks) - places, pool or cands, ctx) if still else None
         if end is None and (not ranked or not wanted or len(_part_words(wanted, ranked[0].text)) < needed):
             pieces.append(open_part(f"({n})"))  # no sentence speaks to it: open, rather than a guessed yes or no
@@ -1056,8 +1056,6 @@ def _one_verdict(
     return proposed_verdict(item, grounds.by, codes, cands, ctx, grounds.words)
 
 
-IN_FORCE_ASKED = re.compile(r"\b(?:in force|in effect|appl(?:y|ies)|govern\w*|valid|law)\b", re.I)
-"""A yes/no asking whether an instrument still holds ("Is Directive 2008/48 still in force for new agreements?")."""
 ENDED = re.compile(
     r"\b(?:repeal\w*|replaced|supersed\w*|revoked|expired|removed|abolished|ceased to apply|no longer (?:appl\w*|state))\b",
     re.I,
@@ -1102,14 +1100,9 @@ def _measure_ended(asked: set[str], pool: Sequence[Candidate], ctx: EngineContex
     return max(ended, key=lambda c: len(_part_words(subject, c.text)), default=None)
 
 
-def _still_in_force(asked: str) -> bool:
-    """Whether a yes/no (or one part of it) asks whether something still holds."""
-    return bool(STILL_ASKED.search(asked) and IN_FORCE_ASKED.search(asked))
-
-
 def _asks_still_in_force(plan: ResearchPlan) -> bool:
     """Whether the yes/no asks whether an instrument still holds."""
-    return _still_in_force(_yes_no_part(plan))
+    return still_in_force(_yes_no_part(plan))
 
 
 def _ended(item: PlanItem, plan: ResearchPlan, ctx: EngineContext, doc_ids: Sequence[str]) -> Claim | None:

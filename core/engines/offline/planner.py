@@ -39,7 +39,7 @@ from core.engines.base import EngineContext, PlanResult
 from core.engines.offline.recall import Unplanned, unplanned
 from core.engines.offline.relevance import subject_treated
 from core.engines.offline.sources import instrument_numbers, instrument_text
-from core.engines.offline.verdicts import asked_change
+from core.engines.offline.verdicts import asked_change, still_in_force
 from core.engines.text import (
     CLAUSE_SPLIT,
     STOPWORDS,
@@ -452,9 +452,10 @@ class OfflinePlanner:
         if entities and Aspect.scope not in aspects:
             aspects.append(Aspect.scope)
         after_facts = questions_on_facts(question)
-        # a change ("has the EU changed the threshold?") is asked of the law, not of the facts set out before it
+        # a change ("has the EU changed the threshold?") or whether a rule still holds ("is that cap still valid?")
+        # is asked of the law, not of the facts set out before it
         asked = yes_no_sentence(question)
-        on_facts = any(asked_change(p) is None for p in after_facts) or bool(
+        on_facts = any(asked_change(p) is None and not still_in_force(p) for p in after_facts) or bool(
             asked and asked_change(asked) is None and states_own_count(asked)
         )
         trailing = trailing_yes_no(question)

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from types import MappingProxyType
 
-from core.domain.figures import counts, dates, figures, period_lengths
+from core.domain.figures import MONTH_NAMES, counts, currency_codes, dates, figures, period_lengths
 from core.domain.gazetteer import same_jurisdiction
 from core.domain.plan import Aspect, PlanItem, ResearchPlan
 from core.engines.base import EngineContext
@@ -196,9 +196,19 @@ ASPECT_VOCABULARY = frozenset(
 topic."""
 
 
+MONTH_TERMS = term_set(" ".join(MONTH_NAMES))
+
+
 def subject_terms(plan: ResearchPlan) -> list[str]:
     """The topic words that name what the question is about, in the question's order."""
     return [t for t in plan.topic_terms if t not in ASPECT_VOCABULARY]
+
+
+def _units(plan: ResearchPlan) -> set[str]:
+    """Subject words that say when or in what money, not what about: the months and the currency codes the
+    question writes ("as of December 2026", "EUR 150")."""
+    codes = {c.lower() for c in re.findall(r"\b[A-Z]{3}\b", plan.question) if c in currency_codes()}
+    return set(MONTH_TERMS) | codes
 
 
 def topic_share(plan: ResearchPlan, text: str) -> int:
@@ -236,8 +246,10 @@ def topical_sentence(plan: ResearchPlan, sentence: str, share: int, best: int) -
     short to judge (fewer than three words), when the sentence states two subject words, or when the corpus treats
     the subject (`ResearchPlan.subject_treated`) and the sentence's document (`share` subject words) states at
     least half as many as the most topical document at hand (`best`). A sentence sharing one common word with a
-    question on a subject no document treats ("a consumer good" for a bread recipe) answers nothing."""
+    question on a subject no document treats ("a consumer good" for a bread recipe) answers nothing, nor does one of
+    an off-topic document sharing one word and a month or currency (`_units`: "the cap ... EUR 2.00 per gigabyte"
+    for a card-loss question in EUR)."""
     order = subject_terms(plan)
-    if len(order) < 3 or len(said_terms(set(order), sentence, order)) >= 2:
+    if len(order) < 3 or len(said_terms(set(order), sentence, order) - _units(plan)) >= 2:
         return True
     return plan.subject_treated and share >= OFF_TOPIC_SHARE * best

@@ -57,6 +57,18 @@ NOT_IN_FORCE = re.compile(r"\bonly proposed\b|\bnot yet\b", re.I)
 """How a verdict presents a source that does not apply (check_sources lets such a mention be)."""
 
 
+STILL_ASKED = re.compile(r"\b(?:still|currently|now|today|any longer|anymore|continue\w*)\b", re.I)
+"""A yes/no asking about the present state of something ("Is the EEOC still collecting pay data?")."""
+IN_FORCE_ASKED = re.compile(r"\b(?:in force|in effect|appl(?:y|ies)|govern\w*|valid|law)\b", re.I)
+"""A yes/no asking whether an instrument still holds ("Is Directive 2008/48 still in force for new agreements?")."""
+
+
+def still_in_force(asked: str) -> bool:
+    """Whether a yes/no (or one part of it) asks whether something still holds: a question about the law's
+    present state, like a change, not about facts the question sets out."""
+    return bool(STILL_ASKED.search(asked) and IN_FORCE_ASKED.search(asked))
+
+
 def asked_change(question: str) -> str | None:
     """The verb of change a yes/no question asks about ("extended"), or None."""
     m = CHANGE_QUESTION.search(question)
