@@ -389,11 +389,12 @@ EITHER_OR = re.compile(rf"(?:,\s*|\s+)or\s+(?:{AUXILIARIES})\s", re.I)
 """A question that asks which of two holds ("Can a company keep its policy private, or must it publish it?"): a Yes
 or a No to its first half is no answer to it."""
 CLAUSE_SPLIT = re.compile(
-    rf",\s+(?:(?:and|or)\s+)?(?=(?:{AUXILIARIES})\s)|\s+(?:and|or)\s+(?=(?:{AUXILIARIES})\s)",
+    rf",\s+(?:(?:and|or)\s+)?(?=(?:{AUXILIARIES})\s+(?!to\b))|\s+(?:and|or)\s+(?=(?:{AUXILIARIES})\s+(?!to\b))",
     re.I,
 )
 """Where a question asks a further yes/no ("..., and must its bank still collect ...?", "Is her dismissal unfair,
-is the compensation capped ...?")."""
+is the compensation capped ...?"); not where a list inside it ends before its verb ("By when did websites, and
+mobile apps, have to comply?": "have to" is no question)."""
 
 
 OPEN_FRONTED = re.compile(
@@ -475,6 +476,30 @@ def questions_asked(question: str) -> str:
     if not _opens_with_facts(parts):
         return question
     return " ".join(p for p in parts if p.rstrip().endswith("?"))
+
+
+DEFINED_ASKED = re.compile(
+    r"\bhow (?:is|are) (?:an? |the )?(?P<a>[\w -]{2,40}?) defined\b|"
+    r"\b(?:definition|meaning) of (?:an? |the )?(?P<b>[\w -]{2,40}?)(?=\s*(?:[?,;.]|\b(?:and|or|in|under)\b|$))|"
+    r"\b(?:what|who) counts as (?:an? |the )?(?P<c>[\w -]{2,40}?)(?=\s*(?:[?,;.]|\b(?:and|or|in|under)\b|$))",
+    re.I,
+)
+
+
+def defined_terms(question: str) -> list[set[str]]:
+    """The terms whose definition the question asks ("how is a microenterprise defined?", "the definition of a
+    beneficial owner", "what counts as a large undertaking"), each as its set of words."""
+    return [term_set(next(g for g in m.groups() if g)) for m in DEFINED_ASKED.finditer(question)]
+
+
+DEFINING = re.compile(r"^(?:an? |the )?(?P<term>(?:[\w-]+ ){0,4}?[\w-]+) (?:is|are|means?|refers? to)\b", re.I)
+"""A sentence that opens by saying what its subject is ("A microenterprise is an enterprise which ...")."""
+
+
+def defines(sentence: str, term: set[str]) -> bool:
+    """Whether the sentence opens by defining the term (`DEFINING`, its subject the term's words)."""
+    m = DEFINING.match(sentence.strip())
+    return bool(m and term and term <= term_set(m.group("term")))
 
 
 FACT_SUBJECT = re.compile(

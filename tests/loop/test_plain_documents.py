@@ -109,6 +109,7 @@ def plan_of(wb: Workbench, question: str) -> Any:
         ("How long may a buyer in Canada sue over an unsafe product, and what can the court award?", Aspect.penalty),
         ("To whom must a supplier report a recall in Australia?", Aspect.recipient),
         ("How long must recall records be kept in Australia?", Aspect.records),
+        ("What can a private buyer in Canada recover compared with the regulator?", Aspect.penalty),
     ],
 )
 def test_the_plan_asks_for_deadlines_penalties_recipients_and_records(
@@ -2993,6 +2994,45 @@ def test_a_verb_of_passing_on_and_a_word_for_an_overseeing_body_ground_their_kin
     )
     assert verdict_words(r.answer.verdict) == {"*": "yes"}
     assert "competent authority" in r.answer.verdict.text
+
+
+def test_a_list_ending_before_its_verb_asks_no_yes_or_no() -> None:
+    # ", and mobile apps, have to comply" had been split off as a yes/no: a verdict item no sentence could answer
+    question = (
+        "We build websites for towns. By when did websites published before 2018, and mobile apps, have to comply "
+        "with the Web Directive? Which standard applies?"
+    )
+    assert trailing_yes_no(question) is None and not asks_yes_no(question)
+    assert trailing_yes_no("How long do we have to keep records, and is the fine capped?") == "is the fine capped?"
+
+
+def test_the_sentence_defining_the_asked_term_answers_how_it_is_defined(tmp_path: Path) -> None:
+    # "how is a microenterprise defined?" had been answered with what the law covers, over the word budget of the
+    # sentence defining it
+    law = plain_doc("xy-eu-widget-access-act", "Widget accessibility act summary", "EU", date(2025, 6, 28))
+    corpus = [
+        (
+            law,
+            [
+                "The widget services covered include electronic communications, audiovisual media, passenger "
+                "transport, consumer banking, e-books, dedicated software, e-commerce and ticketing services of "
+                "every kind offered to consumers in the Union. The widget products covered include computers, "
+                "operating systems, self-service terminals, payment terminals, ticketing machines, check-in "
+                "machines, smartphones, consumer terminal equipment and e-readers of every kind. Widget websites "
+                "used to provide these services, including online shops, must be perceivable and operable. A "
+                "microenterprise is an enterprise which employs fewer than 10 persons and has an annual widget "
+                "turnover not exceeding EUR 2 million. Widget products must carry the CE marking."
+            ],
+        )
+    ]
+    wb = workbench_on(tmp_path, corpus)
+    question = (
+        "We run an online shop selling e-books, software and ticketing services to consumers. Under the EU widget "
+        "accessibility act, which services are covered and how is a microenterprise defined?"
+    )
+    r = run(wb, question)
+    first = next(c for _, c in r.answer.claims() if "EU:definition" in c.plan_item_ids)
+    assert first.text.startswith("A microenterprise is an enterprise which employs fewer than 10 persons")
 
 
 def test_a_yes_no_after_facts_and_an_open_question_is_planned() -> None:

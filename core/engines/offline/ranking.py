@@ -28,7 +28,16 @@ from core.engines.offline.relevance import (
     topical_sentence,
 )
 from core.engines.offline.sources import usable
-from core.engines.text import is_anaphoric, refers_back, same_sentence, sentences, term_set, terms
+from core.engines.text import (
+    defined_terms,
+    defines,
+    is_anaphoric,
+    refers_back,
+    same_sentence,
+    sentences,
+    term_set,
+    terms,
+)
 
 ENTITY_SOURCE = 0.5
 """A source that declares it applies to the entity type the question names, and a sentence that names it (in
@@ -75,6 +84,10 @@ DUTY_BY = 0.5
 Form 4 before the end of the second business day") answers before one where a period only passes ("no trade may
 take place until 90 days after the plan is adopted"). Asked how long one can do something (a right: "within how
 long can a homeowner cancel"), no such preference: a duty bonus there cost the three-year limit of CC5."""
+DEFINES_ASKED = 1.0
+"""Asked how a term is defined ("how is a microenterprise defined?"), the sentence that opens by saying what it is
+("A microenterprise is an enterprise which employs fewer than 10 persons ...") is the answer, before sentences
+listing what a law covers."""
 TOPICAL_DOCUMENT = 0.75
 """A document stating at least this share of the subject words the most topical document at hand states is about
 the question: its sentences that show the item's feature (a figure, a period) answer it even in the document's own
@@ -141,6 +154,7 @@ def candidates(
     asked = asked_figures(plan.question)
     own = stated_counts(plan.question)
     duty_asked = item.aspect == Aspect.deadline and bool(DUTY_ASKED.search(plan.question))
+    defined = defined_terms(plan.question) if item.aspect == Aspect.definition else []
     if weights is None:
         weights = rarity((t for _, _, t, _ in passages), topic)
     out: list[Candidate] = []
@@ -205,6 +219,7 @@ def candidates(
                 + anchored
                 + (DUTY_BY if duty_asked and DUTY.search(sent) else 0.0)
                 + (OWN_COUNT_FITS if own and fits(own, sent) else 0.0)
+                + (DEFINES_ASKED if any(defines(sent, t) for t in defined) else 0.0)
                 + 0.5 / (1 + rank)
             )
             follow = (
