@@ -110,6 +110,10 @@ def plan_of(wb: Workbench, question: str) -> Any:
         ("To whom must a supplier report a recall in Australia?", Aspect.recipient),
         ("How long must recall records be kept in Australia?", Aspect.records),
         ("What can a private buyer in Canada recover compared with the regulator?", Aspect.penalty),
+        ("Who enforces the recall rules in Canada?", Aspect.recipient),
+        ("In which court can a buyer in Canada sue over a recall?", Aspect.recipient),
+        ("Where can a customer in Australia complain about a recall?", Aspect.recipient),
+        ("How often must a supplier in Canada file recall reports?", Aspect.deadline),
     ],
 )
 def test_the_plan_asks_for_deadlines_penalties_recipients_and_records(
@@ -3006,6 +3010,14 @@ def test_a_list_ending_before_its_verb_asks_no_yes_or_no() -> None:
     assert trailing_yes_no("How long do we have to keep records, and is the fine capped?") == "is the fine capped?"
 
 
+def test_a_count_set_out_before_a_yes_no_plans_the_size_tests(wb: Workbench) -> None:
+    # "We are a retailer in Canada with 30 employees. Must we file recall reports?" had no threshold item, so the
+    # size tests that decide it ("with 20 or more employees") lost to the item's other sentences
+    plan = plan_of(wb, "We are a retailer in Canada with 30 employees. Must we file recall reports?")
+    assert plan.verdict_on_facts
+    assert Aspect.threshold in {i.aspect for i in plan.items}
+
+
 def test_the_sentence_defining_the_asked_term_answers_how_it_is_defined(tmp_path: Path) -> None:
     # "how is a microenterprise defined?" had been answered with what the law covers, over the word budget of the
     # sentence defining it
@@ -3358,6 +3370,9 @@ def test_a_name_ends_with_its_sentence() -> None:
         ("MAS issued the Guidelines on 28 September 2018, effective from 30 June 2019.", True),
         ("The Code is administered by ASIC.", True),
         ("The Guidelines were issued on 28 September 2018.", False),
+        ("The Equality and Human Rights Commission (EHRC) enforces the Act.", True),
+        ("A customer may bring a claim in the county court.", True),
+        ("A claim must normally be brought within six months.", False),
     ],
 )
 def test_the_body_that_licenses_answers_from_which_authority(sentence: str, names_body: bool) -> None:

@@ -72,7 +72,7 @@ authority", the body after them is the answer."""
 
 AGENT = re.compile(
     r"\b(?:[A-Z]{2,}|[A-Z][a-z]*[A-Z][\w&]*|(?i:authority|regulator|commission|agency|supervisor|ministry|minister|"
-    r"bureau|board|department|council|government|central bank))\s+(?:\w+\s+){0,2}?"
+    r"bureau|board|department|council|government|central bank))(?:\s*\([^)]{1,20}\))?\s+(?:\w+\s+){0,2}?"
     r"(?i:issu|publish|administ|enforc|overs[ae]|supervis|regulat|licens|authori[sz])\w*|"
     r"\b(?i:issued|published|administered|enforced|overseen|supervised|regulated)\s+by\s+(?:the\s+)?[A-Z]"
 )
@@ -80,11 +80,19 @@ AGENT = re.compile(
 institutions", "administered by ASIC"): asked "which authority issued ...", that body is the answer."""
 
 
+FORUM = re.compile(
+    r"\b(?:claims?|complaints?|cases?|actions?|appeals?|proceedings)\s+(?:\w+\s+){0,3}?(?:in|before|with|to)\s+"
+    rf"{BODY.pattern}"
+)
+"""Where a claim or complaint goes ("bring a claim in the county court", "a complaint to the Commission"): the body
+asked "in which court" or "where can a customer complain"."""
+
+
 def states_body(sentence: str) -> bool:
     """Whether the sentence names whom something goes to or who grants it: a telling or licensing verb followed by a
     body, a body after "to"/"with" ("report it to the authority", "notify BaFin", "file with the SEC", "must be
-    licensed by the SFC"), or a body that issues or oversees (`AGENT`)."""
-    if AGENT.search(sentence):
+    licensed by the SFC"), a body that issues or oversees (`AGENT`) or the forum of a claim (`FORUM`)."""
+    if AGENT.search(sentence) or FORUM.search(sentence):
         return True
     for m in (*TELL_WORDS.finditer(sentence), *LICENSING_WORDS.finditer(sentence)):
         tail = sentence[m.end() : m.end() + 90]

@@ -42,8 +42,10 @@ from core.engines.offline.sources import instrument_numbers, instrument_text
 from core.engines.offline.verdicts import asked_change, still_in_force
 from core.engines.text import (
     CLAUSE_SPLIT,
+    OWN_COUNT,
     STOPWORDS,
     asks_yes_no,
+    facts_set_out,
     questions_asked,
     questions_on_facts,
     states_own_count,
@@ -91,7 +93,7 @@ ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
     ),
     Aspect.deadline: re.compile(
         r"by when|by (?:what|which) date|\bwithin\b|\bperiods?\b|\bdue\b(?! diligence)|deadline|time limit|"
-        r"how (?:soon|quickly|fast|many (?:days|hours|weeks|months))|"
+        r"how (?:soon|quickly|fast|often|frequently|many (?:days|hours|weeks|months))|at what intervals?|"
         rf"no later than|how long(?![^,;?]{{0,60}}{KEPT})|"
         r"(?<!\bper )(?<!\ba )(?<!\ban )(?<!\beach )(?<!\bevery )\b(?:days?|hours?)\b|"
         r"\b(?:still|too late to|in time to)\s+(?:\w+\s+){0,2}?(?:sue|claim|bring|file|lodge|appeal|complain|withdraw|"
@@ -107,7 +109,9 @@ ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
         re.I,
     ),
     Aspect.recipient: re.compile(
-        r"\bwhom\b|\bto who\b|which (?:authorit|regulator|body|bodies|agenc|supervisor|office)|"
+        r"\bwhom\b|\bto who\b|which (?:authorit|regulator|body|bodies|agenc|supervisor|office|court|tribunal)|"
+        r"who (?:enforces|supervises|regulates|administers|oversees|monitors|polices)\b|"
+        r"where (?:can|could|may|should|must|do|does) (?:\w+ ){0,5}?(?:complain|claim|sue|appeal)\b|"
         r"who (?:must|should|do|does|is|are|has to|have to) (?:\w+ ){0,3}?(?:be )?"
         r"(?:notif|inform|told|tell|report|alert)|(?:report|notif\w*|file|submit|send)\w* (?:it |them |this )?"
         r"(?:to|with) (?:which|whom|what)",
@@ -459,6 +463,8 @@ class OfflinePlanner:
         on_facts = any(asked_change(p) is None and not still_in_force(p) for p in after_facts) or bool(
             asked and asked_change(asked) is None and states_own_count(asked)
         )
+        if on_facts and OWN_COUNT.search(facts_set_out(question)) and Aspect.threshold not in aspects:
+            aspects.append(Aspect.threshold)  # "We have 30 employees. Must we ...?": the size tests decide
         trailing = trailing_yes_no(question)
         yes_no = asks_yes_no(question)
         if yes_no and Aspect.exemption in aspects and Aspect.obligation not in aspects:
