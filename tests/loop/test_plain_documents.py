@@ -3015,7 +3015,8 @@ def test_a_count_set_out_before_a_yes_no_plans_the_size_tests(wb: Workbench) -> 
     # size tests that decide it ("with 20 or more employees") lost to the item's other sentences
     plan = plan_of(wb, "We are a retailer in Canada with 30 employees. Must we file recall reports?")
     assert plan.verdict_on_facts
-    assert Aspect.threshold in {i.aspect for i in plan.items}
+    (sizes,) = [i for i in plan.items if i.aspect == Aspect.threshold]
+    assert sizes.supporting  # a law that sets no size test leaves no gap
 
 
 def test_the_sentence_defining_the_asked_term_answers_how_it_is_defined(tmp_path: Path) -> None:

@@ -463,13 +463,14 @@ class OfflinePlanner:
         on_facts = any(asked_change(p) is None and not still_in_force(p) for p in after_facts) or bool(
             asked and asked_change(asked) is None and states_own_count(asked)
         )
-        if on_facts and OWN_COUNT.search(facts_set_out(question)) and Aspect.threshold not in aspects:
-            aspects.append(Aspect.threshold)  # "We have 30 employees. Must we ...?": the size tests decide
         trailing = trailing_yes_no(question)
         yes_no = asks_yes_no(question)
         if yes_no and Aspect.exemption in aspects and Aspect.obligation not in aspects:
             aspects.append(Aspect.obligation)  # "Is a director exempt from disclosing ...?": the duty decides it
         supporting: set[Aspect] = set()
+        if on_facts and OWN_COUNT.search(facts_set_out(question)) and Aspect.threshold not in aspects:
+            aspects.append(Aspect.threshold)  # "We have 30 employees. Must we ...?": the size tests decide, where
+            supporting.add(Aspect.threshold)  # the law sets any (a duty "whatever its size" sets none)
         if yes_no and Aspect.date in aspects and not ASPECT_CUES[Aspect.date].search(PRESENT.sub(" ", question)):
             supporting.add(Aspect.date)  # "Does the UK now have ...?" asks what holds, not when it changed
             if not any(a in CONTENT_ASPECTS for a in aspects):
