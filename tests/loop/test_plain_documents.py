@@ -3010,6 +3010,22 @@ def test_a_list_ending_before_its_verb_asks_no_yes_or_no() -> None:
     assert trailing_yes_no("How long do we have to keep records, and is the fine capped?") == "is the fine capped?"
 
 
+def test_a_frequency_answers_how_often_but_not_by_when(tmp_path: Path) -> None:
+    # "how often must it be updated?" had become a deadline item that "updated at least annually" did not answer: a
+    # residual on a complete answer
+    assert states_need(Aspect.deadline, "Disclosures must be updated at least annually.", often=True)
+    assert not states_need(Aspect.deadline, "Disclosures must be updated at least annually.")
+    law = plain_doc("xy-us-ca-offset-act", "California widget offset disclosure act summary", "US-CA", date(2024, 1, 1))
+    text = (
+        "A company that makes widget offset claims in California must disclose the offset project on its website. "
+        "Widget offset disclosures must be updated at least annually."
+    )
+    wb = workbench_on(tmp_path, [(law, [text])])
+    r = run(wb, "How often must widget offset disclosures in California be updated?")
+    assert any("annually" in c.text for _, c in r.answer.claims())
+    assert not [d for d in r.residual_deficiencies if d.subject == "US-CA:deadline"]
+
+
 def test_a_count_set_out_before_a_yes_no_plans_the_size_tests(wb: Workbench) -> None:
     # "We are a retailer in Canada with 30 employees. Must we file recall reports?" had no threshold item, so the
     # size tests that decide it ("with 20 or more employees") lost to the item's other sentences

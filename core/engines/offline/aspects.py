@@ -28,6 +28,13 @@ POINT_IN_TIME = re.compile(
 """A deadline set by a point in time rather than a period or a calendar date ("no later than the beginning of
 regular trading hours on the settlement day following the settlement date", "by the end of the next business
 day")."""
+FREQUENCY = re.compile(
+    r"\b(?:annually|yearly|quarterly|monthly|weekly|daily|biennially|triennially|"
+    r"(?:each|every|once a|twice a|per) (?:year|quarter|month|week|day))\b",
+    re.I,
+)
+"""How often something recurs ("updated at least annually", "every year"): what "how often" asks."""
+HOW_OFTEN = re.compile(r"\bhow (?:often|frequently)\b|\bat what intervals?\b", re.I)
 PENALTY_WORDS = re.compile(
     r"\b(?:penalt\w*|fines?|fined|sanction\w*|imprison\w*|prison|jail|custod\w*|punish\w*|liable|liability|"
     r"offen[cs]es?|damages|compensation|revenue|turnover|disgorge\w*)\b",
@@ -123,16 +130,21 @@ def duty_from(text: str) -> bool:
     )
 
 
-def states_need(aspect: Aspect, text: str, hint: Iterable[str] = ()) -> bool:
+def _time_limit(text: str) -> bool:
+    """Whether the text states a period, a date it must be met by, a duty binding from a date or a point in time."""
+    return (
+        bool(periods(text))
+        or ((bool(dates(text)) or bool(yearly_dates(text))) and bool(DEADLINE_WORDS.search(text)))
+        or duty_from(text)
+        or bool(POINT_IN_TIME.search(text))
+    )
+
+
+def states_need(aspect: Aspect, text: str, hint: Iterable[str] = (), often: bool = False) -> bool:
     """Whether the text states what an item of this aspect needs (see `Aspect.needs`); True for aspects that need
-    no particular content."""
+    no particular content. `often`: the question asks how often (`HOW_OFTEN`), which a frequency answers too."""
     if aspect == Aspect.deadline:
-        return (
-            bool(periods(text))
-            or ((bool(dates(text)) or bool(yearly_dates(text))) and bool(DEADLINE_WORDS.search(text)))
-            or duty_from(text)
-            or bool(POINT_IN_TIME.search(text))
-        )
+        return _time_limit(text) or (often and bool(FREQUENCY.search(text)))
     if aspect == Aspect.penalty:
         if ENFORCED_OTHERWISE.search(text):
             return True
@@ -146,12 +158,12 @@ def states_need(aspect: Aspect, text: str, hint: Iterable[str] = ()) -> bool:
     return True
 
 
-def aspect_feature(aspect: Aspect, sentence: str, hint: tuple[str, ...]) -> float | None:
+def aspect_feature(aspect: Aspect, sentence: str, hint: tuple[str, ...], often: bool = False) -> float | None:
     """How well a sentence has what one of these aspects asks for (0..1), or None for the other aspects: 1 when it
     states the need, a little when it only speaks of the matter (it may sit beside the one that does)."""
     if aspect not in (Aspect.deadline, Aspect.penalty, Aspect.recipient, Aspect.records):
         return None
-    if states_need(aspect, sentence, hint):
+    if states_need(aspect, sentence, hint, often):
         if aspect == Aspect.records and not (periods(sentence) or dates(sentence)):
             return 0.6
         return 1.0

@@ -14,7 +14,7 @@ from core.domain.gazetteer import currency_hint, same_jurisdiction
 from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
 from core.domain.records import Deficiency, DeficiencyType, Severity
 from core.engines.base import EngineContext
-from core.engines.offline.aspects import states_need
+from core.engines.offline.aspects import HOW_OFTEN, states_need
 from core.engines.offline.sources import usable
 from core.engines.offline.verdicts import presents_as_pending
 from core.engines.text import quote_in, yes_no_sentence
@@ -42,15 +42,15 @@ def supported(claim: Claim, plan: ResearchPlan, ctx: EngineContext, jurisdiction
     return False
 
 
-def states_what_item_needs(claim: Claim, item: PlanItem, ctx: EngineContext) -> bool:
-    """Whether the claim's quotes state what the item's aspect needs (a deadline item a period or date, a penalty
-    item an amount, share, multiple or term, a "whom" item a body); metadata claims answer only what they are
-    tagged with."""
+def states_what_item_needs(claim: Claim, item: PlanItem, ctx: EngineContext, often: bool = False) -> bool:
+    """Whether the claim's quotes state what the item's aspect needs (a deadline item a period or date, or how
+    often when that is asked, a penalty item an amount, share, multiple or term, a "whom" item a body); metadata
+    claims answer only what they are tagged with."""
     if claim.kind != "finding":
         return True
     quoted = " ".join(q.quote for q in claim.citations if quote_in(q.quote, ctx.passage(q.chunk_id)))
     doc = ctx.catalog.get(claim.citations[0].doc_id) if claim.citations else None
-    return states_need(item.aspect, quoted, currency_hint(doc.jurisdiction) if doc is not None else ())
+    return states_need(item.aspect, quoted, currency_hint(doc.jurisdiction) if doc is not None else (), often)
 
 
 def answered_items(plan: ResearchPlan, answer: Answer, ctx: EngineContext) -> list[str]:
@@ -64,7 +64,9 @@ def answered_items(plan: ResearchPlan, answer: Answer, ctx: EngineContext) -> li
                 continue
             if claim.kind == "disclosure" or has_open_part(claim):
                 continue
-            if supported(claim, plan, ctx, item.jurisdiction) and states_what_item_needs(claim, item, ctx):
+            if supported(claim, plan, ctx, item.jurisdiction) and states_what_item_needs(
+                claim, item, ctx, bool(HOW_OFTEN.search(plan.question))
+            ):
                 answered.append(item.id)
                 if code != ANY_JURISDICTION:
                     sections_with_support.add(code)

@@ -15,7 +15,7 @@ from core.domain.figures import MONTH_NAMES, counts, currency_codes, dates, figu
 from core.domain.gazetteer import same_jurisdiction
 from core.domain.plan import Aspect, PlanItem, ResearchPlan
 from core.engines.base import EngineContext
-from core.engines.offline.aspects import aspect_feature
+from core.engines.offline.aspects import HOW_OFTEN, aspect_feature
 from core.engines.offline.sources import YEAR
 from core.engines.text import sentences, term_set, terms
 
@@ -63,7 +63,7 @@ def asked_periods(question: str) -> frozenset[tuple[float, str]]:
 def feature(item: PlanItem, sentence: str, plan: ResearchPlan, hint: tuple[str, ...]) -> float:
     """How well a sentence has what the item's aspect asks for (0..1)."""
     aspect = item.aspect
-    asked_for = aspect_feature(aspect, sentence, hint)
+    asked_for = aspect_feature(aspect, sentence, hint, bool(HOW_OFTEN.search(plan.question)))
     if asked_for is not None:
         return asked_for
     if aspect == Aspect.threshold:
