@@ -3026,6 +3026,31 @@ def test_a_frequency_answers_how_often_but_not_by_when(tmp_path: Path) -> None:
     assert not [d for d in r.residual_deficiencies if d.subject == "US-CA:deadline"]
 
 
+def test_an_open_part_no_aspect_covers_gets_its_sentence(wb: Workbench) -> None:
+    # "Which standard gives a presumption of conformity?" fell between the planned aspects (deadline, duty, date):
+    # the item budgets went to duties and dates, and the answer said nothing of the standard
+    from core.domain.answer import Quote
+    from core.engines.offline.drafter import _unasked_parts
+    from core.engines.offline.ranking import Candidate
+
+    question = (
+        "By when did public widget sites have to comply in Canada, what must each body publish, and which standard "
+        "gives a presumption of conformity?"
+    )
+    plan = plan_of(wb, question)
+    duty = next(i for i in plan.items if i.aspect == Aspect.obligation)
+
+    def cand(text: str, score: float) -> Candidate:
+        quote = Quote(doc_id="ca-widget", chunk_id="c1", quote=text)
+        return Candidate(score=score, text=text, quotes=(quote,), doc_id="ca-widget", jurisdiction="CA", history=False)
+
+    published = "Each public widget body must publish an accessibility statement."
+    standard = cand("Content that meets the harmonised widget standard EN 301 549 is presumed to conform.", 1.0)
+    cands = {duty.id: [cand(published, 2.0), standard]}
+    assert [(i.id, c.text) for i, c in _unasked_parts(plan, cands, [published])] == [(duty.id, standard.text)]
+    assert _unasked_parts(plan, cands, [published, standard.text]) == []  # stated already: nothing added
+
+
 def test_a_count_set_out_before_a_yes_no_plans_the_size_tests(wb: Workbench) -> None:
     # "We are a retailer in Canada with 30 employees. Must we file recall reports?" had no threshold item, so the
     # size tests that decide it ("with 20 or more employees") lost to the item's other sentences

@@ -66,6 +66,7 @@ from core.engines.offline.verdicts import (
 from core.engines.text import (
     CLAUSE_SPLIT,
     EITHER_OR,
+    OPEN_LEAD,
     VAGUE_SIZE,
     WH_PART,
     YES_NO,
@@ -76,6 +77,7 @@ from core.engines.text import (
     questions_asked,
     referred_subject,
     rival_kind,
+    same_sentence,
     sentences,
     term_set,
     trailing_yes_no,
@@ -317,6 +319,12 @@ class OfflineDrafter:
                 source = ctx.catalog.get(claim.citations[0].doc_id)
                 code = section_code(item, source.jurisdiction if source is not None else item.jurisdiction)
                 sections.setdefault(code, []).append(claim)
+        for item, cand in _unasked_parts(plan, cands_of, texts):
+            source = ctx.catalog.get(cand.doc_id)
+            code = section_code(item, source.jurisdiction if source is not None else item.jurisdiction)
+            claim = Claim(text=cand.text, plan_item_ids=(item.id,), citations=cand.quotes, history=cand.history)
+            sections.setdefault(code, []).append(claim)
+            texts.append(cand.text)
         answer = Answer(verdict=verdict, gaps=tuple(gaps))
         for code, claims in sections.items():
             answer = answer.with_claims(code, claims)
@@ -340,6 +348,54 @@ class OfflineDrafter:
             ev = [e for e in evidence if e.deficiency_id == d.id]
             answer = REVISERS[d.deficiency_type](plan, answer, d, ev, ctx)
         return cited(answer, ctx)
+
+
+OPEN_ASK = re.compile(
+    rf"^(?:(?:and|or|but)\s+)?(?:(?:by|in|from|to|for|with|within|until|at|on|under|of)\s+)?(?:{OPEN_LEAD}|where|when)\b",
+    re.I,
+)
+ASK_WORDS = 2
+"""Words of an open part of the question ("which standard gives a presumption of conformity") a sentence must state
+to answer it."""
+
+
+def _open_parts(plan: ResearchPlan) -> list[set[str]]:
+    """The subject words of each open part the question asks ("Which standard gives a presumption of conformity,
+    what must each body publish ...?" -> {standard, presumption, conformity}, {body, publish}), places, stop words
+    and the words every part shares aside."""
+    places = _place_terms(plan)
+    topic = set(plan.topic_terms)
+    parts = [
+        term_set(p) & topic - places
+        for s in questions_asked(plan.question).split("?")
+        for p in WH_PART.split(s)
+        if OPEN_ASK.match(p.strip())
+    ]
+    return [p for p in parts if len(p) >= ASK_WORDS]
+
+
+def _unasked_parts(
+    plan: ResearchPlan, cands_of: Mapping[str, Sequence[Candidate]], texts: Sequence[str]
+) -> list[tuple[PlanItem, Candidate]]:
+    """For each open part of the question no drafted sentence speaks to (`ASK_WORDS` of its words), the best
+    candidate of any item that does, with that item: the aspects planned may all miss a part ("which standard
+    gives a presumption of conformity" is no deadline, duty or date), and the answer then covered half the
+    question."""
+    out: list[tuple[PlanItem, Candidate]] = []
+    said = list(texts)
+    for part in _open_parts(plan):
+        if any(len(said_terms(part, t)) >= ASK_WORDS for t in said):
+            continue
+        best: tuple[int, float, PlanItem, Candidate] | None = None
+        for item in plan.items:
+            for c in cands_of.get(item.id, ()):
+                n = len(said_terms(part, c.text))
+                if n >= max(ASK_WORDS, (len(part) + 1) // 2) and (best is None or (n, c.score) > best[:2]):
+                    best = (n, c.score, item, c)
+        if best is not None and not any(same_sentence(best[3].text, t) for t in said):
+            out.append((best[2], best[3]))
+            said.append(best[3].text)
+    return out
 
 
 def _named_by_claims(answer: Answer, plan: ResearchPlan) -> Answer:
