@@ -145,6 +145,9 @@ BOUNDS = [
     ("at least one employee", [(1, math.inf)]),
     ("ten or more workers", [(10, math.inf)]),
     ("at least two of the following three conditions", []),
+    ("a public entity with a total population of 50,000 or more must comply", [(50000, math.inf)]),
+    ("a membership of more than 500", [(501, math.inf)]),
+    ("a fine of EUR 5,000 or more", []),
 ]
 
 

@@ -510,6 +510,12 @@ _COUNTED = re.compile(
     rf"|(?:\b(?i:between)\s+(?P<lo>{_NUM})\s+(?i:and)|(?<![\d.,/])(?P<lo2>{_NUM})\s*(?i:to|-|\u2013))\s*(?P<hi>{_NUM}))"
     r"\s+(?P<noun>[a-z][a-z-]+)\b"
 )
+_COUNTED_NOUN_FIRST = re.compile(
+    rf"\b(?P<noun>[a-z][a-z-]+)\s+of\s+(?:(?P<before>(?i:{_COUNT_BEFORE}))\s+(?P<n1>{_NUM})"
+    rf"|(?<![\d.,/])(?P<n2>{_NUM})\s+(?P<after>(?i:{_COUNT_AFTER})))(?P<lo>(?!))?(?P<lo2>(?!))?(?P<hi>(?!))?"
+)
+"""A bounded count whose noun comes first ("a total population of 50,000 or more", "a membership of more than
+500")."""
 _NOT_COUNTED = frozenset(
     (
         "must",
@@ -555,11 +561,22 @@ def _amounts_and_periods(text: str) -> list[tuple[int, int]]:
 
 def _counted(text: str) -> list[re.Match[str]]:
     taken = _amounts_and_periods(text)
-    return [
+    out = [
         m
         for m in _COUNTED.finditer(text)
         if m.group("noun") not in _NOT_COUNTED and not any(s < m.end() and m.start() < e for s, e in taken)
     ]
+    spans = [m.span() for m in out] + taken
+    out += [
+        m
+        for m in _COUNTED_NOUN_FIRST.finditer(text)
+        if m.group("noun") not in _NOT_COUNTED
+        and not any(
+            s < m.end("n1" if m.group("n1") else "n2") and m.start("n1" if m.group("n1") else "n2") < e
+            for s, e in spans
+        )
+    ]
+    return sorted(out, key=lambda m: m.start())
 
 
 def counts(text: str) -> list[str]:
