@@ -3060,6 +3060,19 @@ def test_a_count_set_out_before_a_yes_no_plans_the_size_tests(wb: Workbench) -> 
     assert sizes.supporting  # a law that sets no size test leaves no gap
 
 
+def test_the_size_tests_a_count_is_held_against_are_counts_not_fines(wb: Workbench) -> None:
+    # the threshold item a count set out adds had taken any figure: "a fine of up to $100,000 for each day" answered
+    # a question that asked no penalty
+    from core.engines.offline.relevance import feature
+
+    plan = plan_of(wb, "We are a retailer in Canada with 30 employees. Must we file recall reports?")
+    (sizes,) = [i for i in plan.items if i.aspect == Aspect.threshold]
+    size_test = "Retailers with 20 or more employees in Canada must file recall reports every three years."
+    fine = "A retailer convicted of an offence is liable to a fine of up to $100,000 for each day."
+    assert feature(sizes, size_test, plan, ("CAD",)) == 1.0
+    assert feature(sizes, fine, plan, ("CAD",)) == 0.0
+
+
 def test_the_sentence_defining_the_asked_term_answers_how_it_is_defined(tmp_path: Path) -> None:
     # "how is a microenterprise defined?" had been answered with what the law covers, over the word budget of the
     # sentence defining it

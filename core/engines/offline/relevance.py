@@ -66,6 +66,8 @@ def feature(item: PlanItem, sentence: str, plan: ResearchPlan, hint: tuple[str, 
     asked_for = aspect_feature(aspect, sentence, hint, bool(HOW_OFTEN.search(plan.question)))
     if asked_for is not None:
         return asked_for
+    if aspect == Aspect.threshold and item.supporting:  # the size tests a count set out is held against
+        return 1.0 if counts(sentence) else 0.0
     if aspect == Aspect.threshold:
         figs = figures(sentence, hint)
         asked = asked_figures(plan.question)
