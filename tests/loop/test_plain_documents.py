@@ -3049,6 +3049,21 @@ def test_an_open_part_no_aspect_covers_gets_its_sentence(wb: Workbench) -> None:
     cands = {duty.id: [cand(published, 2.0), standard]}
     assert [(i.id, c.text) for i, c in _unasked_parts(plan, cands, [published])] == [(duty.id, standard.text)]
     assert _unasked_parts(plan, cands, [published, standard.text]) == []  # stated already: nothing added
+    # nor one quoting, after its antecedent, a sentence a longer claim states (WB10 had "The award is capped ..."
+    # twice)
+    lead, held = "The harmonised widget standard gives a presumption of conformity.", "It is set by the EU."
+    pair = Candidate(
+        score=1.0,
+        text=f"{lead} {held}",
+        quotes=(
+            Quote(doc_id="ca-widget", chunk_id="c1", quote=lead),
+            Quote(doc_id="ca-widget", chunk_id="c1", quote=held),
+        ),
+        doc_id="ca-widget",
+        jurisdiction="CA",
+        history=False,
+    )
+    assert _unasked_parts(plan, {duty.id: [pair]}, [published, f"{held} Its text is public."]) == []
 
 
 def test_a_count_set_out_before_a_yes_no_plans_the_size_tests(wb: Workbench) -> None:

@@ -41,6 +41,7 @@ from core.engines.offline.ranking import (
     item_budget,
     pick,
     section_code,
+    stated,
 )
 from core.engines.offline.recall import names_in
 from core.engines.offline.relevance import said_terms
@@ -77,7 +78,6 @@ from core.engines.text import (
     questions_asked,
     referred_subject,
     rival_kind,
-    same_sentence,
     sentences,
     term_set,
     trailing_yes_no,
@@ -389,10 +389,12 @@ def _unasked_parts(
         best: tuple[int, float, PlanItem, Candidate] | None = None
         for item in plan.items:
             for c in cands_of.get(item.id, ()):
+                if any(stated(q.quote, said) for q in c.quotes):
+                    continue  # a sentence the answer holds, alone or with its antecedent
                 n = len(said_terms(part, c.text))
                 if n >= max(ASK_WORDS, (len(part) + 1) // 2) and (best is None or (n, c.score) > best[:2]):
                     best = (n, c.score, item, c)
-        if best is not None and not any(same_sentence(best[3].text, t) for t in said):
+        if best is not None:
             out.append((best[2], best[3]))
             said.append(best[3].text)
     return out

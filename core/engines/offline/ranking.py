@@ -318,14 +318,14 @@ def pick(
             continue
         if (
             len(c.quotes) > 1
-            and _stated(c.quotes[0].quote, answer_texts)
-            and not _stated(c.quotes[-1].quote, answer_texts)
+            and stated(c.quotes[0].quote, answer_texts)
+            and not stated(c.quotes[-1].quote, answer_texts)
         ):
             if extend is not None:  # its antecedent is already in the answer: it goes right after it
                 extend.append((c.quotes[0].quote, c.quotes[-1]))
                 answer_texts.append(c.quotes[-1].quote)
             continue
-        held = [t for t in answer_texts if any(_stated(q.quote, [t]) for q in c.quotes)]
+        held = [t for t in answer_texts if any(stated(q.quote, [t]) for q in c.quotes)]
         if held:
             if shared is not None and not claims and not shared:
                 shared.append(held[0])
@@ -334,7 +334,7 @@ def pick(
         if claims and words + n > budget:
             continue
         text, quotes = c.text, c.quotes
-        if c.follow and not _stated(c.follow, answer_texts) and words + n + len(c.follow.split()) <= budget:
+        if c.follow and not stated(c.follow, answer_texts) and words + n + len(c.follow.split()) <= budget:
             text, quotes = (
                 f"{text} {c.follow}",
                 (*quotes, Quote(doc_id=c.doc_id, chunk_id=quotes[-1].chunk_id, quote=c.follow)),
@@ -366,7 +366,7 @@ def also_answers(answer: Answer, texts: Sequence[str], item_id: str) -> Answer:
     return answer
 
 
-def _stated(quote: str, texts: Iterable[str]) -> bool:
+def stated(quote: str, texts: Iterable[str]) -> bool:
     """Whether one of the texts already holds the quoted sentence."""
     return any(same_sentence(quote, t) or quote.lower() in t.lower() for t in texts)
 
