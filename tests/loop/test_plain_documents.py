@@ -2761,20 +2761,26 @@ def test_a_directive_is_no_yes_for_a_member_state_whose_own_law_is_only_a_bill(
     assert verdict_words(r.answer.verdict) == said
 
 
-def test_still_in_force_is_answered_from_the_named_instruments_status(tmp_path: Path) -> None:
-    """ "Is the EU Consumer Credit Directive 2008/48 still in force for new credit agreements?" was answered "Yes"
-    from its successor's "replaces" sentence. A question naming an instrument by its number names it (plain front
-    matter has no aliases); asked whether it still holds, one that no longer applies by its status is "No", quoted
-    from the successor's sentence stating its end, with the sentence on what it still governs."""
+def _directive_replaced(subject: str) -> tuple[DocumentMeta, DocumentMeta]:
+    """An EU widget directive on `subject`, superseded by a regulation applying from 1 January 2025."""
     old = plain_doc(
         "xy-eu-widget-directive",
-        "Directive 2001/11/EC on widget credit",
+        f"Directive 2001/11/EC on widget {subject}",
         "EU",
         date(2001, 5, 1),
         status="superseded",
         superseded_by=("xy-eu-widget-regulation",),
     )
-    new = plain_doc("xy-eu-widget-regulation", "Regulation (EU) 2024/5 on widget credit", "EU", date(2025, 1, 1))
+    new = plain_doc("xy-eu-widget-regulation", f"Regulation (EU) 2024/5 on widget {subject}", "EU", date(2025, 1, 1))
+    return old, new
+
+
+def test_still_in_force_is_answered_from_the_named_instruments_status(tmp_path: Path) -> None:
+    """ "Is the EU Consumer Credit Directive 2008/48 still in force for new credit agreements?" was answered "Yes"
+    from its successor's "replaces" sentence. A question naming an instrument by its number names it (plain front
+    matter has no aliases); asked whether it still holds, one that no longer applies by its status is "No", quoted
+    from the successor's sentence stating its end, with the sentence on what it still governs."""
+    old, new = _directive_replaced("credit")
     corpus = [
         (old, ["Directive 2001/11/EC sets the information a widget lender must give before a credit contract."]),
         (
@@ -2802,15 +2808,7 @@ def test_still_in_force_is_answered_from_the_named_instruments_status(tmp_path: 
 
 
 def _widget_cap_corpus() -> list[tuple[DocumentMeta, list[str]]]:
-    old = plain_doc(
-        "xy-eu-widget-directive",
-        "Directive 2001/11/EC on widget payments",
-        "EU",
-        date(2001, 5, 1),
-        status="superseded",
-        superseded_by=("xy-eu-widget-regulation",),
-    )
-    new = plain_doc("xy-eu-widget-regulation", "Regulation (EU) 2024/5 on widget payments", "EU", date(2025, 1, 1))
+    old, new = _directive_replaced("payments")
     roaming = plain_doc("xy-eu-roaming", "Regulation (EU) 2022/9 on mobile roaming", "EU", date(2022, 7, 1))
     return [
         (old, ["A customer bears up to EUR 150 of the losses from a lost or stolen widget card."]),
