@@ -165,6 +165,7 @@ def test_a_member_state_that_says_where_is_no_topic_word(
         ("Compare the cost caps on small loans in Canada and Australia.", {Aspect.threshold}, set()),
         ("As of December 2026, is a recall licence required in Canada?", set(), {Aspect.date}),  # the as-of day
         ("Which authority licenses a crypto exchange in Canada?", {Aspect.recipient}, {Aspect.date}),  # "exCHANGE"
+        ("Who enforces the recall act in Canada?", {Aspect.recipient}, {Aspect.penalty}),  # a body, not a fine
         (  # "investor" had been read as "stor(ing)": how long to keep records
             "Within how long must dealers report a recall in Canada, and must an investor be told?",
             {Aspect.deadline},
