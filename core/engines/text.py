@@ -484,6 +484,7 @@ DEFINED_ASKED = re.compile(
     r"\b(?:what|who) counts as (?:an? |the )?(?P<c>[\w -]{2,40}?)(?=\s*(?:[?,;.]|\b(?:and|or|in|under)\b|$))",
     re.I,
 )
+"""Where a question asks what a term means; the named group holds the term."""
 
 
 def defined_terms(question: str) -> list[set[str]]:

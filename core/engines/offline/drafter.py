@@ -361,8 +361,8 @@ to answer it."""
 
 def _open_parts(plan: ResearchPlan) -> list[set[str]]:
     """The subject words of each open part the question asks ("Which standard gives a presumption of conformity,
-    what must each body publish ...?" -> {standard, presumption, conformity}, {body, publish}), places, stop words
-    and the words every part shares aside."""
+    what must each body publish ...?" -> {standard, presumption, conformity}, {body, publish}): its topic words,
+    places aside."""
     places = _place_terms(plan)
     topic = set(plan.topic_terms)
     parts = [

@@ -132,6 +132,7 @@ def _apart(name: Name, spans: list[tuple[int, int]], question: str) -> list[Name
 
 
 COORDINATED = re.compile(r"(\S+)\s*(?:,|\band\b|\bor\b)\s+(?:the\s+)?$", re.I)
+"""The word before the "and", "or" or comma a name follows."""
 
 
 def _joined_to_common(before: str) -> bool:
