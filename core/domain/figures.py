@@ -512,7 +512,7 @@ _COUNTED = re.compile(
 )
 _COUNTED_NOUN_FIRST = re.compile(
     rf"\b(?P<noun>[a-z][a-z-]+)\s+of\s+(?:(?P<before>(?i:{_COUNT_BEFORE}))\s+(?P<n1>{_NUM})"
-    rf"|(?<![\d.,/])(?P<n2>{_NUM})\s+(?P<after>(?i:{_COUNT_AFTER})))(?P<lo>(?!))?(?P<lo2>(?!))?(?P<hi>(?!))?"
+    rf"|(?<![\d.,/])(?P<n2>{_NUM})\s+(?P<after>(?i:{_COUNT_AFTER})))"
 )
 """A bounded count whose noun comes first ("a total population of 50,000 or more", "a membership of more than
 500")."""
@@ -567,15 +567,10 @@ def _counted(text: str) -> list[re.Match[str]]:
         if m.group("noun") not in _NOT_COUNTED and not any(s < m.end() and m.start() < e for s, e in taken)
     ]
     spans = [m.span() for m in out] + taken
-    out += [
-        m
-        for m in _COUNTED_NOUN_FIRST.finditer(text)
-        if m.group("noun") not in _NOT_COUNTED
-        and not any(
-            s < m.end("n1" if m.group("n1") else "n2") and m.start("n1" if m.group("n1") else "n2") < e
-            for s, e in spans
-        )
-    ]
+    for m in _COUNTED_NOUN_FIRST.finditer(text):
+        start, end = m.span("n1" if m.group("n1") else "n2")  # its number, not the noun before, must be free
+        if m.group("noun") not in _NOT_COUNTED and not any(s < end and start < e for s, e in spans):
+            out.append(m)
     return sorted(out, key=lambda m: m.start())
 
 
@@ -601,7 +596,7 @@ def counted_bounds(text: str) -> list[tuple[float, float, str]]:
     out: list[tuple[float, float, str]] = []
     for m in _counted(text):
         noun = m.group("noun").lower()
-        if m.group("hi"):
+        if m.groupdict().get("hi"):  # a range ("50 to 249"); a count with its noun first has none
             out.append((_number(m.group("lo") or m.group("lo2")), _number(m.group("hi")), noun))
             continue
         n = _number(m.group("n1") or m.group("n2"))

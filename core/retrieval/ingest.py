@@ -313,11 +313,10 @@ def arrival(
     corpus is verified; a path ingest is verified unless its front matter says `verified: false`; an upload is
     never verified by its own content."""
     now = datetime.now(UTC).replace(microsecond=0)
-    instructed = tuple(c.chunk_id for c in chunks if has_instructions(c.text))
     if path.resolve().is_relative_to(SAMPLE_CORPUS_DIR):
-        found = Provenance(kind="bundled", at=now, source=meta.source_path, verified=True, instructed=instructed)
+        found = Provenance(kind="bundled", at=now, source=meta.source_path, verified=True)
     elif kind == "upload":
-        found = Provenance(kind="upload", actor=actor, at=now, source=meta.source_path, instructed=instructed)
+        found = Provenance(kind="upload", actor=actor, at=now, source=meta.source_path)
     else:
         verified = meta.extra.get("verified") is not False
         found = Provenance(
@@ -328,9 +327,9 @@ def arrival(
             verified=verified,
             verified_by=actor if verified else None,
             verified_at=now if verified else None,
-            instructed=instructed,
         )
-    return meta.model_copy(update={"provenance": found})
+    instructed = tuple(c.chunk_id for c in chunks if has_instructions(c.text))
+    return meta.model_copy(update={"provenance": found.model_copy(update={"instructed": instructed})})
 
 
 def check_file_size(source: str, size: int, settings: Settings) -> None:

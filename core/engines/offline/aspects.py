@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from core.domain.figures import date_spans, dates, figures, multiples, periods, yearly_dates
 from core.domain.plan import Aspect
@@ -35,6 +36,15 @@ FREQUENCY = re.compile(
 )
 """How often something recurs ("updated at least annually", "every year"): what "how often" asks."""
 HOW_OFTEN = re.compile(r"\bhow (?:often|frequently)\b|\bat what intervals?\b", re.I)
+
+
+@lru_cache(maxsize=256)
+def asks_how_often(question: str) -> bool:
+    """Whether the question asks how often (`HOW_OFTEN`): read once per question, not per sentence ranked or claim
+    checked."""
+    return bool(HOW_OFTEN.search(question))
+
+
 PENALTY_WORDS = re.compile(
     r"\b(?:penalt\w*|fines?|fined|sanction\w*|imprison\w*|prison|jail|custod\w*|punish\w*|liable|liability|"
     r"offen[cs]es?|damages|compensation|revenue|turnover|disgorge\w*)\b",
@@ -142,7 +152,7 @@ def _time_limit(text: str) -> bool:
 
 def states_need(aspect: Aspect, text: str, hint: Iterable[str] = (), often: bool = False) -> bool:
     """Whether the text states what an item of this aspect needs (see `Aspect.needs`); True for aspects that need
-    no particular content. `often`: the question asks how often (`HOW_OFTEN`), which a frequency answers too."""
+    no particular content. `often`: the question asks how often (`asks_how_often`), which a frequency answers too."""
     if aspect == Aspect.deadline:
         return _time_limit(text) or (often and bool(FREQUENCY.search(text)))
     if aspect == Aspect.penalty:

@@ -14,7 +14,7 @@ from core.domain.gazetteer import currency_hint, same_jurisdiction
 from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
 from core.domain.records import Deficiency, DeficiencyType, Severity
 from core.engines.base import EngineContext
-from core.engines.offline.aspects import HOW_OFTEN, states_need
+from core.engines.offline.aspects import asks_how_often, states_need
 from core.engines.offline.sources import usable
 from core.engines.offline.verdicts import presents_as_pending
 from core.engines.text import quote_in, yes_no_sentence
@@ -65,7 +65,7 @@ def answered_items(plan: ResearchPlan, answer: Answer, ctx: EngineContext) -> li
             if claim.kind == "disclosure" or has_open_part(claim):
                 continue
             if supported(claim, plan, ctx, item.jurisdiction) and states_what_item_needs(
-                claim, item, ctx, bool(HOW_OFTEN.search(plan.question))
+                claim, item, ctx, asks_how_often(plan.question)
             ):
                 answered.append(item.id)
                 if code != ANY_JURISDICTION:

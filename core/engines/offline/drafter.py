@@ -12,7 +12,6 @@ from functools import partial
 from core.domain.answer import Answer, Claim, Gap, Quote, gap_for, open_part, sourced_verdict
 from core.domain.documents import DocStatus, Hit
 from core.domain.figures import (
-    MONTH_NAMES,
     blanked,
     count_bounds,
     count_spans,
@@ -44,7 +43,7 @@ from core.engines.offline.ranking import (
     stated,
 )
 from core.engines.offline.recall import names_in
-from core.engines.offline.relevance import said_terms
+from core.engines.offline.relevance import MONTH_TERMS, said_terms
 from core.engines.offline.revisers import REVISERS
 from core.engines.offline.sources import (
     NEGATION,
@@ -316,14 +315,10 @@ class OfflineDrafter:
                 named=plan.named_doc_ids,
                 extend=extensions[item.id],
             ):
-                source = ctx.catalog.get(claim.citations[0].doc_id)
-                code = section_code(item, source.jurisdiction if source is not None else item.jurisdiction)
-                sections.setdefault(code, []).append(claim)
+                sections.setdefault(_section_of(item, claim, ctx), []).append(claim)
         for item, cand in _unasked_parts(plan, cands_of, texts):
-            source = ctx.catalog.get(cand.doc_id)
-            code = section_code(item, source.jurisdiction if source is not None else item.jurisdiction)
             claim = Claim(text=cand.text, plan_item_ids=(item.id,), citations=cand.quotes, history=cand.history)
-            sections.setdefault(code, []).append(claim)
+            sections.setdefault(_section_of(item, claim, ctx), []).append(claim)
             texts.append(cand.text)
         answer = Answer(verdict=verdict, gaps=tuple(gaps))
         for code, claims in sections.items():
@@ -348,6 +343,12 @@ class OfflineDrafter:
             ev = [e for e in evidence if e.deficiency_id == d.id]
             answer = REVISERS[d.deficiency_type](plan, answer, d, ev, ctx)
         return cited(answer, ctx)
+
+
+def _section_of(item: PlanItem, claim: Claim, ctx: EngineContext) -> str:
+    """The answer section a drafted claim for the item goes to: its first source's jurisdiction, as the item's."""
+    source = ctx.catalog.get(claim.citations[0].doc_id)
+    return section_code(item, source.jurisdiction if source is not None else item.jurisdiction)
 
 
 OPEN_ASK = re.compile(
@@ -476,9 +477,10 @@ def _verdict(
         verdict = _one_verdict(
             item, cands, passages, asked, grounds, ctx, plan.answer_codes(), _named(plan), pool, _for_named(plan)
         )
-        if verdict is not None and verdict.history and _asks_still_in_force(plan):
+        still = _asks_still_in_force(plan)
+        if verdict is not None and verdict.history and still:
             return _ended(item, plan, ctx, verdict.doc_ids[:1])  # what held once does not answer whether it holds
-        if _asks_still_in_force(plan):
+        if still:
             end = _measure_ended(term_set(_yes_no_part(plan)) - _place_terms(plan), pool or cands, ctx)
             if end is not None:
                 return Claim(text=f"No. {end.text}", plan_item_ids=(item.id,), citations=end.quotes, kind="verdict")
@@ -1138,7 +1140,6 @@ HOLDS_NOW = re.compile(
 )
 """Wording by which a sentence says that something holds at present, not only that it began."""
 STILL_WORDS = term_set("still currently now today longer anymore continue force effect apply applies valid law")
-MONTHS = term_set(" ".join(MONTH_NAMES))
 
 
 def _measure_ended(asked: set[str], pool: Sequence[Candidate], ctx: EngineContext) -> Candidate | None:
@@ -1146,7 +1147,7 @@ def _measure_ended(asked: set[str], pool: Sequence[Candidate], ctx: EngineContex
     states that it ended on or before the as-of date (`MEASURE_ENDED`): "is the ban it imposed in March 2020 still
     in force?" is No by "The French ban was not renewed and ended on 18 May 2020", not Yes by the sentence saying
     the ban began. None when no such sentence is at hand."""
-    subject = {w for w in asked - STILL_WORDS if not w.isdigit() and w not in MONTHS}  # what, not when
+    subject = {w for w in asked - STILL_WORDS if not w.isdigit() and w not in MONTH_TERMS}  # what, not when
     ended = [
         c
         for c in pool

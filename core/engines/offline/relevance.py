@@ -15,7 +15,7 @@ from core.domain.figures import MONTH_NAMES, counts, currency_codes, dates, figu
 from core.domain.gazetteer import same_jurisdiction
 from core.domain.plan import Aspect, PlanItem, ResearchPlan
 from core.engines.base import EngineContext
-from core.engines.offline.aspects import HOW_OFTEN, aspect_feature
+from core.engines.offline.aspects import asks_how_often, aspect_feature
 from core.engines.offline.sources import YEAR
 from core.engines.text import sentences, term_set, terms
 
@@ -63,7 +63,7 @@ def asked_periods(question: str) -> frozenset[tuple[float, str]]:
 def feature(item: PlanItem, sentence: str, plan: ResearchPlan, hint: tuple[str, ...]) -> float:
     """How well a sentence has what the item's aspect asks for (0..1)."""
     aspect = item.aspect
-    asked_for = aspect_feature(aspect, sentence, hint, bool(HOW_OFTEN.search(plan.question)))
+    asked_for = aspect_feature(aspect, sentence, hint, asks_how_often(plan.question))
     if asked_for is not None:
         return asked_for
     if aspect == Aspect.threshold and item.supporting:  # the size tests a count set out is held against
@@ -198,7 +198,8 @@ ASPECT_VOCABULARY = frozenset(
 topic."""
 
 
-MONTH_TERMS = term_set(" ".join(MONTH_NAMES))
+MONTH_TERMS = frozenset(term_set(" ".join(MONTH_NAMES)))
+"""The months' names as topic words: they say when, not what about."""
 
 
 def subject_terms(plan: ResearchPlan) -> list[str]:
@@ -206,11 +207,12 @@ def subject_terms(plan: ResearchPlan) -> list[str]:
     return [t for t in plan.topic_terms if t not in ASPECT_VOCABULARY]
 
 
-def _units(plan: ResearchPlan) -> set[str]:
+@lru_cache(maxsize=256)
+def _units(question: str) -> frozenset[str]:
     """Subject words that say when or in what money, not what about: the months and the currency codes the
-    question writes ("as of December 2026", "EUR 150")."""
-    codes = {c.lower() for c in re.findall(r"\b[A-Z]{3}\b", plan.question) if c in currency_codes()}
-    return set(MONTH_TERMS) | codes
+    question writes ("as of December 2026", "EUR 150"); read once per question, not per sentence judged."""
+    codes = {c.lower() for c in re.findall(r"\b[A-Z]{3}\b", question) if c in currency_codes()}
+    return frozenset(MONTH_TERMS | codes)
 
 
 def topic_share(plan: ResearchPlan, text: str) -> int:
@@ -252,6 +254,6 @@ def topical_sentence(plan: ResearchPlan, sentence: str, share: int, best: int) -
     an off-topic document sharing one word and a month or currency (`_units`: "the cap ... EUR 2.00 per gigabyte"
     for a card-loss question in EUR)."""
     order = subject_terms(plan)
-    if len(order) < 3 or len(said_terms(set(order), sentence, order) - _units(plan)) >= 2:
+    if len(order) < 3 or len(said_terms(set(order), sentence, order) - _units(plan.question)) >= 2:
         return True
     return plan.subject_treated and share >= OFF_TOPIC_SHARE * best
