@@ -3498,3 +3498,70 @@ def test_a_verdict_planned_after_the_items_is_drafted_first_so_no_sentence_is_sa
     answer = OfflineDrafter().draft(verdict_last, hits, ctx).answer
     assert verdict_words(answer.verdict) == {"*": "yes"}
     assert duplicate_sentences(answer) == 0
+
+
+def test_a_word_negated_by_its_prefix_denies_the_word_asked_and_context_stays_in_its_paragraph(
+    tmp_path: Path,
+) -> None:
+    # "Is that clause enforceable?" had been answered "Yes." from "... is unenforceable and has no effect", with the
+    # last sentence of the section before it (a different matter sharing "construction" and "contracts") as its lead
+    act = plain_doc("xy-construction-payment-act", "XY construction payment act summary", "XY", date(2005, 4, 1))
+    passage = (
+        "The Act caps the time within which a claimed amount under construction and supply contracts must be paid."
+        "\n\nPay-when-paid provisions\n\n"
+        "A pay-when-paid provision in a construction or supply contract is unenforceable and has no effect. A main "
+        "contractor therefore cannot refuse to pay a subcontractor merely because the employer has not paid it, and a "
+        "clause making payment conditional on payment from a third party does not delay the right to payment."
+    )
+    r = run(
+        workbench_on(tmp_path, [(act, [passage])]),
+        "We are a subcontractor on a building project in XY, and the main contractor's subcontract says it will pay "
+        "us only when the developer has paid it. Is that clause enforceable?",
+    )
+    assert verdict_words(r.answer.verdict) == {"*": "no"}
+    assert r.answer.verdict is not None and "caps the time" not in r.answer.verdict.text
+
+
+@pytest.mark.parametrize(
+    ("sentence", "denies"),
+    [
+        ("A pay-when-paid provision is unenforceable.", True),
+        ("Such a term is invalid.", True),
+        ("A non-compliant report is rejected.", True),
+        ("The clause is enforceable against the employer.", False),
+        ("The firm must be incorporated in XY.", False),
+    ],
+)
+def test_a_prefix_that_negates_the_asked_word_is_a_denial(sentence: str, denies: bool) -> None:
+    from core.engines.offline.drafter import _denied
+
+    assert _denied(sentence, {"enforceable", "valid", "compliant", "corporate"}) is denies
+
+
+def test_a_rule_in_force_named_by_its_own_title_keeps_a_proposal_from_answering_a_yes_no_on_facts(
+    tmp_path: Path,
+) -> None:
+    # "Are we entitled to statutory interest?" on a 45-days-overdue invoice had been answered "No, only proposed"
+    # from a proposal to make interest mandatory: the act in force's title says "statutory interest", and with its
+    # own name's words set aside no sentence of it spoke to the question, so only the proposal did
+    act = plain_doc(
+        "xy-late-payment-act", "XY late payment act: statutory interest and fixed sums", "XY", date(1998, 11, 1)
+    )
+    proposal = plain_doc(
+        "xy-late-payment-proposal",
+        "XY proposals to make late payment interest mandatory",
+        "XY",
+        date(2025, 7, 31),
+        status="proposed",
+    )
+    corpus = [
+        (act, ["The Act gives businesses a statutory right to interest when another business pays late."]),
+        (proposal, ["The proposals would make statutory interest mandatory and ban contracting out of it."]),
+    ]
+    r = run(
+        workbench_on(tmp_path, corpus),
+        "A business customer in XY owes us XYD 12,500 on an invoice now 45 days overdue. "
+        "Are we entitled to statutory interest?",
+    )
+    assert r.answer.verdict is None or "proposed" not in r.answer.verdict.text
+    assert verdict_words(r.answer.verdict) != {"*": "no"}

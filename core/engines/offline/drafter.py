@@ -61,6 +61,7 @@ from core.engines.offline.verdicts import (
     pending_lead,
     per_jurisdiction,
     proposed_verdict,
+    speaks_to,
     still_in_force,
 )
 from core.engines.text import (
@@ -436,7 +437,7 @@ def _verdict(
         if counted is not None and _outspoken(counted, grounds.words, pool or cands, ctx):
             counted = None  # the sized rule is not what the yes/no asks about: another sentence speaks to it
         # no rule in force speaks to it, only a proposal: no facts make that law
-        if counted is None and not any(plain.by(c.text, _source_name(c, ctx)) for c in (*pool, *cands)):
+        if counted is None and not any(speaks_to(plain.by, _source_name(c, ctx), c.text) for c in (*pool, *cands)):
             proposal = proposed_verdict(item, plain.by, plan.answer_codes(), pool or cands, ctx, plain.words)
             if proposal is not None:
                 return proposal
@@ -882,7 +883,14 @@ def _denied(sentence: str, wanted: set[str]) -> bool:
     for i, word in enumerate(words):
         if term_set(word) & wanted and NEGATION.search(" ".join(words[max(0, i - DENIAL_WINDOW) : i])):
             return True
-    return False
+    return any(term_set(m.group("word") or m.group("adj")) & wanted for m in NEGATED_WORD.finditer(sentence))
+
+
+NEGATED_WORD = re.compile(
+    r"\b(?:un|non-?)(?P<word>[a-z]{4,})\b|\b(?:in|il|im|ir)(?P<adj>[a-z]{3,}(?:able|ible|id|al|ful|ent|ive))\b", re.I
+)
+"""A word negated by its prefix ("unenforceable", "non-compliant", "invalid", "illegal"): it denies the word asked
+("Is that clause enforceable?")."""
 
 
 MODAL_NOT = re.compile(
@@ -1299,10 +1307,12 @@ def _stated_verdict(
         quotes += [Quote(doc_id=last.doc_id, chunk_id=last.chunk_id, quote=s) for s in upto]
         said = " ".join([said, *upto])
     first = best.quotes[0]
-    start = next((i for i, s in enumerate(sents) if s == first.quote), 0)
+    # context comes from the sentence's own paragraph: the one before may be another section's
+    own = sentences(next((p for p in text.split("\n\n") if first.quote in p), text))
+    start = next((i for i, s in enumerate(own) if s == first.quote), 0)
     follows = first.quote
     leads: list[str] = []
-    for lead in reversed(sents[max(0, start - VERDICT_CONTEXT + 1) : start]):
+    for lead in reversed(own[max(0, start - VERDICT_CONTEXT + 1) : start]):
         if (
             has_instructions(lead)
             or len(term_set(lead) & term_set(follows)) < LEAD_SHARED

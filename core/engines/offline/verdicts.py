@@ -265,7 +265,7 @@ def proposed_verdict(
     for doc in ctx.catalog.all():
         if doc.jurisdiction not in codes or ctx.catalog.status_at(doc.id, ctx.as_of) != DocStatus.proposed:
             continue
-        quote = first_sentence(doc.id, ctx, partial(_speaks_to, grounded, own_name(doc)))
+        quote = first_sentence(doc.id, ctx, partial(speaks_to, grounded, own_name(doc)))
         if quote is None:
             continue
         stated, quotes = _beside_rule(
@@ -278,7 +278,7 @@ def proposed_verdict(
     return None
 
 
-def _speaks_to(grounded: Callable[[str, str], bool], name: str, sentence: str) -> bool:
+def speaks_to(grounded: Callable[[str, str], bool], name: str, sentence: str) -> bool:
     """Whether a proposal's sentence speaks to the yes/no, its own name's words counted or set aside."""
     return (grounded(sentence, "") or grounded(sentence, name)) and not is_anaphoric(sentence)
 
