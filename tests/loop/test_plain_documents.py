@@ -166,6 +166,7 @@ def test_a_member_state_that_says_where_is_no_topic_word(
         ("As of December 2026, is a recall licence required in Canada?", set(), {Aspect.date}),  # the as-of day
         ("Which authority licenses a crypto exchange in Canada?", {Aspect.recipient}, {Aspect.date}),  # "exCHANGE"
         ("Who enforces the recall act in Canada?", {Aspect.recipient}, {Aspect.penalty}),  # a body, not a fine
+        ("Is a pay-when-paid clause enforceable in Canada?", set(), {Aspect.penalty}),  # whether it binds, no fine
         (  # "investor" had been read as "stor(ing)": how long to keep records
             "Within how long must dealers report a recall in Canada, and must an investor be told?",
             {Aspect.deadline},
@@ -2838,6 +2839,33 @@ def test_whether_a_rule_still_holds_is_asked_of_the_law_not_of_the_facts_set_out
     assert verdict_words(r.answer.verdict) == {"*": "no"}
     assert "repealed" in r.answer.verdict.text
     assert not r.residual_deficiencies
+
+
+def test_whether_a_rule_is_still_correct_is_asked_of_the_law_and_its_end_is_quoted_with_what_it_refers_to(
+    tmp_path: Path,
+) -> None:
+    """ "Is that still the correct EU minimum?" had been left to the analyst as a yes/no on the asker's facts; asked
+    of the law, its "No." first quoted "It recast and replaced Directive 2001/11/EC ..." without what "it" is."""
+    old, new = _directive_replaced("payments")
+    corpus = [
+        (old, ["A customer bears up to EUR 150 of the losses from a lost or stolen widget card."]),
+        (
+            new,
+            [
+                "Regulation (EU) 2024/5 is the Union's rule on lost widget cards. It recast and replaced Directive "
+                "2001/11/EC, which was repealed with effect from 1 January 2025. A customer bears up to EUR 50 of "
+                "the losses from a lost or stolen widget card."
+            ],
+        ),
+    ]
+    question = (
+        "Our card terms for customers in the EU say that, under Directive 2001/11/EC, a customer bears up to EUR 150 "
+        "of the losses from a lost or stolen widget card. Is that still the correct EU limit as of December 2026?"
+    )
+    r = run(workbench_on(tmp_path, corpus), question)
+    assert verdict_words(r.answer.verdict) == {"*": "no"}
+    assert r.answer.verdict is not None
+    assert r.answer.verdict.text.startswith("No. Regulation (EU) 2024/5 is the Union's rule on lost widget cards.")
 
 
 def test_a_sentence_sharing_one_word_and_a_currency_is_off_topic(tmp_path: Path) -> None:

@@ -50,6 +50,7 @@ from core.engines.offline.sources import (
     YEAR,
     cited,
     first_sentence,
+    first_statement,
     instrument_numbers,
     instrument_text,
     own_name,
@@ -1189,10 +1190,9 @@ def _ended(item: PlanItem, plan: ResearchPlan, ctx: EngineContext, doc_ids: Sequ
             continue
         numbers = instrument_numbers(instrument_text(doc))
         for source in (*doc.superseded_by, doc_id):
-            end = first_sentence(source, ctx, partial(_states_end, None if source == doc_id else numbers))
-            if end is None:
+            quotes = list(first_statement(source, ctx, partial(_states_end, None if source == doc_id else numbers)))
+            if not quotes:
                 continue
-            quotes = [end]
             carried = _carried_on((source, doc_id), ctx)
             if carried is not None:
                 if BEFORE_ITS_END.search(_yes_no_part(plan)):

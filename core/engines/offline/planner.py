@@ -102,7 +102,7 @@ ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
     ),
     Aspect.penalty: re.compile(
         r"penalt|\bfines?\b|\bfined\b|sanction|punish|imprison|prison|jail|\bliab(?:le|ility)\b|\bcrim(?:e|es|inal)\b|"
-        r"\boffen[cs]e|consequence|what happens if|(?<!\bwho )(?<!authority )(?<!\bbody )(?<!regulator )(?<!agency )enforce|(?:can|could|will|would) happen|"
+        r"\boffen[cs]e|consequence|what happens if|(?<!\bwho )(?<!authority )(?<!\bbody )(?<!regulator )(?<!agency )enforce(?!ab)|(?:can|could|will|would) happen|"
         r"\bignor(?:e|es|ing)\b|(?:fail(?:s|ing)?|refus(?:e|es|ing)) to comply|(?:does|do)(?: not|n't) comply|"
         r"\bremed(?:y|ies)\b|\b(?:court|tribunal|judge)s?\b[^.?]{0,25}\b(?:award|order|grant)|"
         r"\b(?:can|could|may|might)\b[^.?]{0,40}\brecover\b",

@@ -13,7 +13,7 @@ from core.domain.instructions import has_instructions
 from core.domain.plan import ResearchPlan
 from core.domain.records import Citation
 from core.engines.base import DraftResult, EngineContext, Usage
-from core.engines.text import sentences
+from core.engines.text import is_anaphoric, sentences
 
 YEAR = re.compile(r"(?<![/\d.-])(?:19|20)\d\d(?![/\d])")
 """A year on its own ("in 2025", "October 2025"), not the number of an act ("Regulation 2024/1624")."""
@@ -51,6 +51,22 @@ def first_sentence(doc_id: str, ctx: EngineContext, wanted: Callable[[str], bool
         if said is not None:
             return Quote(doc_id=doc_id, chunk_id=chunk_id, quote=said)
     return None
+
+
+def first_statement(doc_id: str, ctx: EngineContext, wanted: Callable[[str], bool]) -> tuple[Quote, ...]:
+    """The document's first sentence that `wanted` accepts (as `first_sentence`), preceded by the sentence before
+    it when it opens by referring back ("It recast and replaced Directive 2000/35/EC ..."): quoted alone, it would
+    leave out what "it" is. Empty when no sentence is accepted, or when the one before it is not quotable."""
+    for chunk_id, text in doc_chunks(doc_id, ctx):
+        sents = sentences(text)
+        for i, said in enumerate(sents):
+            if not wanted(said) or has_instructions(said):
+                continue
+            if not is_anaphoric(said):
+                return (Quote(doc_id=doc_id, chunk_id=chunk_id, quote=said),)
+            if i > 0 and not is_anaphoric(sents[i - 1]) and not has_instructions(sents[i - 1]):
+                return tuple(Quote(doc_id=doc_id, chunk_id=chunk_id, quote=q) for q in sents[i - 1 : i + 1])
+    return ()
 
 
 def instrument_text(doc: DocumentMeta) -> str:
