@@ -170,3 +170,11 @@ def test_the_count_a_question_gives_of_its_own_subject_is_read_and_others_are_no
         "within three days",
     ):
         assert stated_counts(other) == set()
+
+
+def test_a_margin_in_percentage_points_is_a_figure_of_its_own_unit() -> None:
+    # "the reference rate plus at least 8 percentage points" had been no figure at all: a threshold item asking
+    # for the statutory interest rate ranked it below sentences stating day counts
+    (margin,) = figures("The statutory rate is the reference rate plus at least 8 percentage points.")
+    assert margin.key == ("percentage points", 8.0) and margin.comparator == ">="
+    assert [f.key for f in figures("8% above the base rate")] == [("percent", 8.0)]

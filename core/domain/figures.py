@@ -189,7 +189,7 @@ def _figure_re() -> re.Pattern[str]:
     codes = "|".join(sorted(currency_codes()))
     words = "|".join(sorted(_words(), key=len, reverse=True))
     pre = rf"(?P<pre>(?:{codes})\b(?:\s?/\s?(?:{codes})\b)?|{_symbol_pattern()})"
-    post = rf"(?P<post>%|percent\b|per cent\b|(?:{codes})\b|(?i:{words})s?\b|(?:calendar |business )?days\b)"
+    post = rf"(?P<post>%|percent\b|per cent\b|percentage points?\b|(?:{codes})\b|(?i:{words})s?\b|(?:calendar |business )?days\b)"
     return re.compile(
         rf"{pre}\s?(?P<num1>{_NUM}){_SCALE.format('scale1')}|(?<![\w.])(?P<num2>{_NUM}){_SCALE.format('scale2')}\s?{post}"
     )
@@ -199,6 +199,11 @@ _CMP_BEFORE = [(re.compile(rf"\b(?:{words})\s*$", re.I), cmp) for words, cmp in 
 _NOT_A_COMPARATOR = r"(?!\s+(?:than\b|\d|(?:one|two|three|four|five|six|seven|eight|nine|ten)\b))"
 """"more than" is not "or more"; "50% plus one" is an amount, not "50% or more"."""
 _CMP_AFTER = [(re.compile(rf"^\s*(?:{words})\b{_NOT_A_COMPARATOR}", re.I), cmp) for words, cmp in COMPARATOR_AFTER]
+
+
+PERCENTAGE_POINTS = "percentage points"
+"""The unit of a margin over a reference rate ("the reference rate plus at least 8 percentage points"): not a
+percentage of anything, so never the same figure as "8%"."""
 
 
 @dataclass(frozen=True)
@@ -258,6 +263,8 @@ def _units(m: re.Match[str], hint: tuple[str, ...]) -> list[str]:
     post = m.group("post").lower()
     if post in ("%", "percent", "per cent"):
         return ["percent"]
+    if post.startswith("percentage point"):
+        return [PERCENTAGE_POINTS]
     if post.endswith("days"):
         return ["days"]
     if post.upper() in currency_codes():
