@@ -167,6 +167,11 @@ def test_a_member_state_that_says_where_is_no_topic_word(
         ("Which authority licenses a crypto exchange in Canada?", {Aspect.recipient}, {Aspect.date}),  # "exCHANGE"
         ("Who enforces the recall act in Canada?", {Aspect.recipient}, {Aspect.penalty}),  # a body, not a fine
         ("Is a pay-when-paid clause enforceable in Canada?", set(), {Aspect.penalty}),  # whether it binds, no fine
+        (  # a yes/no on costs, not what a court awards
+            "Can we recover our debt collection agency's fees on top of the fixed sum in Canada?",
+            set(),
+            {Aspect.penalty},
+        ),
         (  # "investor" had been read as "stor(ing)": how long to keep records
             "Within how long must dealers report a recall in Canada, and must an investor be told?",
             {Aspect.deadline},

@@ -105,7 +105,7 @@ ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
         r"\boffen[cs]e|consequence|what happens if|(?<!\bwho )(?<!authority )(?<!\bbody )(?<!regulator )(?<!agency )enforce(?!ab)|(?:can|could|will|would) happen|"
         r"\bignor(?:e|es|ing)\b|(?:fail(?:s|ing)?|refus(?:e|es|ing)) to comply|(?:does|do)(?: not|n't) comply|"
         r"\bremed(?:y|ies)\b|\b(?:court|tribunal|judge)s?\b[^.?]{0,25}\b(?:award|order|grant)|"
-        r"\b(?:can|could|may|might)\b[^.?]{0,40}\brecover\b",
+        r"\b(?:what|how much)\b[^.?]{0,20}\b(?:can|could|may|might)\b[^.?]{0,40}\brecover\b",
         re.I,
     ),
     Aspect.recipient: re.compile(
