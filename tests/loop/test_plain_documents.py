@@ -3563,12 +3563,13 @@ def test_a_word_negated_by_its_prefix_denies_the_word_asked_and_context_stays_in
         ("A non-compliant report is rejected.", True),
         ("The clause is enforceable against the employer.", False),
         ("The firm must be incorporated in XY.", False),
+        ("A period longer than 60 days is void unless expressly agreed.", False),  # "unless" negates no "less"
     ],
 )
 def test_a_prefix_that_negates_the_asked_word_is_a_denial(sentence: str, denies: bool) -> None:
     from core.engines.offline.drafter import _denied
 
-    assert _denied(sentence, {"enforceable", "valid", "compliant", "corporate"}) is denies
+    assert _denied(sentence, {"enforceable", "valid", "compliant", "corporate", "less"}) is denies
 
 
 def test_a_rule_in_force_named_by_its_own_title_keeps_a_proposal_from_answering_a_yes_no_on_facts(

@@ -888,7 +888,8 @@ def _denied(sentence: str, wanted: set[str]) -> bool:
 
 
 NEGATED_WORD = re.compile(
-    r"\b(?:un|non-?)(?P<word>[a-z]{4,})\b|\b(?:in|il|im|ir)(?P<adj>[a-z]{3,}(?:able|ible|id|al|ful|ent|ive))\b", re.I
+    r"\b(?:un(?!less\b)|non-?)(?P<word>[a-z]{4,})\b|\b(?:in|il|im|ir)(?P<adj>[a-z]{3,}(?:able|ible|id|al|ful|ent|ive))\b",
+    re.I,
 )
 """A word negated by its prefix ("unenforceable", "non-compliant", "invalid", "illegal"): it denies the word asked
 ("Is that clause enforceable?")."""
