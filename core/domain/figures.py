@@ -208,7 +208,8 @@ percentage of anything, so never the same figure as "8%"."""
 
 @dataclass(frozen=True)
 class Figure:
-    """A number with a unit (`percent`, `days` or an ISO 4217 code) and the comparator its wording implies."""
+    """A number with a unit (`percent`, `PERCENTAGE_POINTS`, `days` or an ISO 4217 code) and the comparator its
+    wording implies."""
 
     value: float
     unit: str
@@ -274,7 +275,8 @@ def _units(m: re.Match[str], hint: tuple[str, ...]) -> list[str]:
 
 
 def figures(text: str, hint: Iterable[str] = ()) -> list[Figure]:
-    """Percentages, amounts and day counts in a text, with the comparator implied by the words around them.
+    """Percentages, margins in percentage points, amounts and day counts in a text, with the comparator implied by
+    the words around them.
 
     `hint` is a list of ISO 3166 alpha-2 countries whose currency an ambiguous symbol most likely means."""
     hints = tuple(hint)

@@ -281,7 +281,8 @@ def proposed_verdict(
 
 
 def speaks_to(grounded: Callable[[str, str], bool], name: str, sentence: str) -> bool:
-    """Whether a proposal's sentence speaks to the yes/no, its own name's words counted or set aside."""
+    """Whether a source's sentence speaks to the yes/no, its own name's words counted or set aside (a proposal's, or
+    one in force before a proposal may answer instead: "statutory interest" in an act's title is still asked)."""
     return (grounded(sentence, "") or grounded(sentence, name)) and not is_anaphoric(sentence)
 
 
