@@ -277,8 +277,9 @@ BULLET = re.compile(r"^([-*+]|\d+[.)])\s+")
 
 def clean_passage(text: str) -> str:
     """Passage text without Markdown headings, bullets or emphasis, one paragraph per line. A list whose items go
-    on with the sentence that introduces them ("The maximum fines are: - up to EUR 800,000 for ...; - up to ...")
-    is one sentence, on the line of its lead-in: an item alone would start mid-sentence."""
+    on with the sentence that introduces them ("The maximum fines are: - up to EUR 800,000 for ...; - up to ...",
+    "a fixed sum ... which depends on the size of the debt: - £40 for a debt of less than £1,000; - ...") is one
+    sentence, on the line of its lead-in: an item alone would start mid-sentence, or lose what its figure is."""
     lines: list[str] = []
     for line in text.splitlines():
         stripped = line.strip()
@@ -286,7 +287,7 @@ def clean_passage(text: str) -> str:
             continue
         bullet = BULLET.match(stripped)
         stripped = stripped[bullet.end() if bullet else 0 :].replace("**", "").replace("__", "")
-        if bullet and stripped[:1].islower() and lines and lines[-1][-1:] in ":;,":
+        if bullet and not stripped[:1].isupper() and lines and lines[-1][-1:] in ":;,":
             lines[-1] = f"{lines[-1]} {stripped}"
         else:
             lines.append(stripped)

@@ -1153,6 +1153,22 @@ def test_a_list_that_goes_on_with_its_lead_in_is_one_whole_sentence() -> None:
     assert quote_in(said[0], text)
 
 
+def test_list_items_that_open_with_a_figure_go_on_with_their_lead_in() -> None:
+    # "£100 for a debt of £10,000 or more." had been quoted alone, without what the £100 is, and the items before it
+    # (ending in ";") and their lead-in (ending in ":") could not be quoted at all
+    text = (
+        "The supplier may also claim a fixed sum, which depends on the size of the debt:\n\n"
+        "- £40 for a debt of less than £1,000;\n- £70 for a debt of £1,000 or more but less than £10,000;\n"
+        "- £100 for a debt of £10,000 or more."
+    )
+    said = sentences(text)
+    assert said == [
+        "The supplier may also claim a fixed sum, which depends on the size of the debt: £40 for a debt of less than "
+        "£1,000; £70 for a debt of £1,000 or more but less than £10,000; £100 for a debt of £10,000 or more."
+    ]
+    assert quote_in(said[0], text)
+
+
 def test_pronouns_and_contractions_are_not_topic_words(wb: Workbench) -> None:
     plan = plan_of(wb, "Do we have to report our recalls in Canada, and what if they don't?")
     assert not {"we", "our", "they", "don"} & set(plan.topic_terms)
