@@ -275,6 +275,11 @@ BULLET = re.compile(r"^([-*+]|\d+[.)])\s+")
 """A Markdown list marker at the start of a line."""
 
 
+SENTENCE_OPENING = re.compile(r"[A-Z][a-z]")
+"""A list item that opens with a capitalised word is a sentence of its own ("- Banks and insurers."); one that
+opens otherwise ("- up to ...", "- £40 for ...", "- EUR 40 for ...") goes on with its lead-in."""
+
+
 def clean_passage(text: str) -> str:
     """Passage text without Markdown headings, bullets or emphasis, one paragraph per line. A list whose items go
     on with the sentence that introduces them ("The maximum fines are: - up to EUR 800,000 for ...; - up to ...",
@@ -287,7 +292,7 @@ def clean_passage(text: str) -> str:
             continue
         bullet = BULLET.match(stripped)
         stripped = stripped[bullet.end() if bullet else 0 :].replace("**", "").replace("__", "")
-        if bullet and not stripped[:1].isupper() and lines and lines[-1][-1:] in ":;,":
+        if bullet and not SENTENCE_OPENING.match(stripped) and lines and lines[-1][-1:] in ":;,":
             lines[-1] = f"{lines[-1]} {stripped}"
         else:
             lines.append(stripped)
@@ -364,7 +369,7 @@ CHECKED = re.compile(
 """A question asking whether a reported premise holds ("Is that true", "Can we rely on that")."""
 
 
-def _question_sentences(question: str) -> list[str]:
+def question_sentences(question: str) -> list[str]:
     """The sentences of a question as typed (short ones too: `sentences` keeps only a passage's whole sentences),
     a reported premise and the question whether it holds read as one yes/no ("Our legal team says the EU has
     brought in X. Is that true, and what binds us?": "Is it true that the EU has brought in X, and what binds
@@ -383,7 +388,7 @@ def _question_sentences(question: str) -> list[str]:
 
 def yes_no_sentence(question: str) -> str | None:
     """The sentence of the question that asks for a yes or a no (the first that opens as one), or None."""
-    return next((p for p in _question_sentences(question) if YES_NO.search(p)), None)
+    return next((p for p in question_sentences(question) if YES_NO.search(p)), None)
 
 
 EITHER_OR = re.compile(rf"(?:,\s*|\s+)or\s+(?:{AUXILIARIES})\s", re.I)
@@ -412,7 +417,7 @@ def trailing_yes_no(question: str) -> str | None:
     register today?"), facts the question sets out first aside ("A director bought shares. Within how many days
     must she notify ..., and does the company then have to publish it?"); None when its first question is a yes/no
     (facts followed by a yes/no are `questions_on_facts`)."""
-    asked = _question_sentences(question)
+    asked = question_sentences(question)
     while len(asked) > 1 and not asked[0].rstrip().endswith("?") and not YES_NO.search(asked[0]):
         asked = asked[1:]  # facts set out first ("A director bought shares. Within how many days ..., and does ...?")
     if not asked or YES_NO.search(asked[0]) or not asked[0].rstrip().endswith("?"):
@@ -430,7 +435,7 @@ def trailing_yes_no(question: str) -> str | None:
 def asks_yes_no(question: str) -> bool:
     """Whether the question's wording asks a yes or no: it opens with an auxiliary verb (`YES_NO`), asks one after
     facts it sets out, or after an open question."""
-    first = next(iter(_question_sentences(question)), "")  # a reported premise checked: "Is it true that ...?"
+    first = next(iter(question_sentences(question)), "")  # a reported premise checked: "Is it true that ...?"
     return bool(
         YES_NO.search(question) or YES_NO.search(first) or questions_on_facts(question) or trailing_yes_no(question)
     )
@@ -442,7 +447,7 @@ def questions_on_facts(question: str) -> list[str]:
     yes/no question does (none when the question opens with a question). Whether rules apply to those facts (120
     employees against a threshold of 50, a Mexican company against an exemption for domestic ones) is for the
     analyst or a model to judge."""
-    parts = _question_sentences(question)
+    parts = question_sentences(question)
     if not _opens_with_facts(parts):
         return []
     return [p for p in parts[1:] if p.rstrip().endswith("?") and YES_NO.search(p)]
@@ -456,7 +461,7 @@ def _opens_with_facts(parts: list[str]) -> bool:
 def facts_set_out(question: str) -> str:
     """The statements a question makes besides its questions ("Our subsidiary has 120 employees."), when it opens
     with one; empty otherwise."""
-    parts = _question_sentences(question)
+    parts = question_sentences(question)
     if not _opens_with_facts(parts):
         return ""
     return " ".join(p for p in parts if not p.rstrip().endswith("?"))
@@ -473,7 +478,7 @@ and by when must ...?")."""
 
 def questions_asked(question: str) -> str:
     """The question without the facts it sets out before asking (`facts_set_out`): what a yes or no answers."""
-    parts = _question_sentences(question)
+    parts = question_sentences(question)
     if not _opens_with_facts(parts):
         return question
     return " ".join(p for p in parts if p.rstrip().endswith("?"))

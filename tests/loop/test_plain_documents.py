@@ -2889,6 +2889,33 @@ def test_whether_a_rule_is_still_correct_is_asked_of_the_law_and_its_end_is_quot
     assert r.answer.verdict.text.startswith("No. Regulation (EU) 2024/5 is the Union's rule on lost widget cards.")
 
 
+def test_a_short_yes_no_sentence_is_the_one_asked(tmp_path: Path) -> None:
+    """ "Is that still the rule?" (under 25 characters, which a passage's sentences must reach) had been passed over
+    for the open question after it, so whether the named directive still holds was never asked: its own "Yes."
+    stood."""
+    question = (
+        "Our card terms for customers in the EU rely on Directive 2001/11/EC: a customer bears up to EUR 150 of the "
+        "losses from a lost or stolen widget card. Is that still the rule? If not, what limit applies now?"
+    )
+    r = run(workbench_on(tmp_path, _widget_cap_corpus()), question)
+    assert verdict_words(r.answer.verdict) == {"*": "no"}
+    assert r.answer.verdict is not None and "repealed" in r.answer.verdict.text
+
+
+def test_a_tier_of_a_list_takes_in_the_amount_asked_though_the_other_tiers_do_not(tmp_path: Path) -> None:
+    # "The question asks about EUR 800, but the answer never addresses that figure" had been left beside "... EUR 40
+    # for a debt of less than EUR 1,000; EUR 70 ...": every bound of the sentence had to hold for EUR 800
+    act = plain_doc("xy-late-payment-act", "XY late payment act summary", "XY", date(1998, 11, 1))
+    passage = (
+        "Once interest runs, the supplier may also claim a fixed sum, which depends on the size of the debt:\n\n"
+        "- EUR 40 for a debt of less than EUR 1,000;\n- EUR 70 for a debt of EUR 1,000 or more but less than "
+        "EUR 10,000;\n- EUR 100 for a debt of EUR 10,000 or more."
+    )
+    r = run(workbench_on(tmp_path, [(act, [passage])]), "What fixed sum can we add to a late EUR 800 invoice in XY?")
+    assert "EUR 40 for a debt of less than EUR 1,000" in " ".join(c.text for _, c in r.answer.claims())
+    assert not [d for d in r.residual_deficiencies if "EUR 800" in d.description]
+
+
 def test_a_sentence_sharing_one_word_and_a_currency_is_off_topic(tmp_path: Path) -> None:
     # "For data, the cap falls from EUR 2.00 per gigabyte" (a roaming regulation) had answered a card-loss question
     # asked in EUR: "cap" and "EUR" counted as two subject words

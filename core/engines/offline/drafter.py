@@ -76,6 +76,7 @@ from core.engines.text import (
     is_anaphoric,
     kinds,
     measures_facts,
+    question_sentences,
     questions_asked,
     referred_subject,
     rival_kind,
@@ -800,7 +801,7 @@ def _yes_no_part(plan: ResearchPlan) -> str:
     said = trailing_yes_no(plan.question) or (
         first
         if FRAME.match(first)  # a reported premise checked ("Our legal team says X. Is that true?"): X is asked
-        else next((s for s in sentences(plan.question) if s.rstrip().endswith("?")), plan.question)
+        else next((s for s in question_sentences(plan.question) if s.rstrip().endswith("?")), plan.question)
     )
     return FRAME.sub("", WH_PART.split(said, maxsplit=1)[0])
 

@@ -60,7 +60,7 @@ NOT_IN_FORCE = re.compile(r"\bonly proposed\b|\bnot yet\b", re.I)
 STILL_ASKED = re.compile(r"\b(?:still|currently|now|today|any longer|anymore|continue\w*)\b", re.I)
 """A yes/no asking about the present state of something ("Is the EEOC still collecting pay data?")."""
 IN_FORCE_ASKED = re.compile(
-    r"\b(?:in force|in effect|appl(?:y|ies)|govern\w*|valid|law|correct|accurate|up to date)\b", re.I
+    r"\b(?:in force|in effect|appl(?:y|ies)|govern\w*|valid|law|correct|accurate|up to date|the rule)\b", re.I
 )
 """A yes/no asking whether an instrument still holds ("Is Directive 2008/48 still in force for new agreements?")."""
 

@@ -211,7 +211,9 @@ def check_specificity(plan: ResearchPlan, claims: Sequence[Located], ctx: Engine
                     evidence_doc_ids=(doc_id,),
                 )
             )
-    said = [figures(c.said) for _, c in claims]
+    # bounds are read per clause: "£40 for a debt of less than £1,000; £70 for ... £1,000 or more but less than
+    # £10,000; ..." takes in a £800 debt by its first tier, though not every bound of the sentence holds for it
+    said = [figures(part) for _, c in claims for part in c.said.split(";")]
     stated = {f.key for figs in said for f in figs}
     own = {f.key for f in figures(facts_set_out(plan.question))}
     for fig in figures(plan.question):
