@@ -3642,3 +3642,44 @@ def test_a_rule_in_force_named_by_its_own_title_keeps_a_proposal_from_answering_
     )
     assert r.answer.verdict is None or "proposed" not in r.answer.verdict.text
     assert verdict_words(r.answer.verdict) != {"*": "no"}
+
+
+def _candidate(text: str, doc_id: str, code: str) -> Any:
+    from core.engines.offline.ranking import Candidate
+
+    quote = Quote(doc_id=doc_id, chunk_id=f"{doc_id}#0", quote=text)
+    return Candidate(score=1.0, text=text, quotes=(quote,), doc_id=doc_id, jurisdiction=code, history=False)
+
+
+def test_an_open_part_asked_after_a_preposition_needs_the_word_it_asks_for(tmp_path: Path) -> None:
+    # "What fixed sum can we add, and at what rate does statutory interest run?" had ended with nothing open and no
+    # rate: the fixed-sum sentence ("Once statutory interest starts to run ...") spoke to the second part's other
+    # words, and the rate sentence did not fit the item's words
+    from core.engines.offline.drafter import _unasked_parts
+
+    act = plain_doc("xy-late-payment-act", "XY late payment act summary", "XY", date(1998, 11, 1))
+    fixed = (
+        "Once statutory interest starts to run, the supplier may also claim a fixed sum of EUR 40 for the cost of "
+        "recovering the debt."
+    )
+    rate = "The rate, set by order of the minister, is 8% above the central bank base rate."
+    wb = workbench_on(tmp_path, [(act, [f"{fixed} {rate}"])])
+    plan = plan_of(
+        wb, "A customer in XY pays late. What fixed sum can we add, and at what rate does statutory interest run?"
+    )
+    item = next(i for i in plan.items if i.aspect != Aspect.verdict)
+    added = _unasked_parts(plan, {item.id: [_candidate(rate, act.id, "XY")]}, [fixed])
+    assert [c.text for _, c in added] == [rate]
+
+
+def test_an_open_part_is_never_answered_under_the_verdict_item(wb: Workbench) -> None:
+    # a sentence the open-parts pass took from the verdict item's candidates was tagged with that item, so the
+    # yes/no counted as answered while no verdict stood (a "Can anyone still search ...?" left with nothing open)
+    from core.engines.offline.drafter import _unasked_parts
+
+    plan = plan_of(wb, "Which products trigger a mandatory recall in Canada, and must a supplier report it?")
+    verdict = next(i for i in plan.items if i.aspect == Aspect.verdict)
+    cand = _candidate(
+        "Products that trigger a mandatory recall include toys with small parts.", "ca-product-safety-act", "CA"
+    )
+    assert _unasked_parts(plan, {verdict.id: [cand]}, []) == []

@@ -363,40 +363,70 @@ ASK_WORDS = 2
 to answer it."""
 
 
-def _open_parts(plan: ResearchPlan) -> list[set[str]]:
+def _open_parts(plan: ResearchPlan) -> list[tuple[set[str], set[str]]]:
     """The subject words of each open part the question asks ("Which standard gives a presumption of conformity,
     what must each body publish ...?" -> {standard, presumption, conformity}, {body, publish}): its topic words,
-    places aside."""
+    places aside, with the word it asks for after "what" or "which" when that is one of them ("at what rate does
+    statutory interest run": rate)."""
     places = _place_terms(plan)
     topic = set(plan.topic_terms)
-    parts = [
-        term_set(p) & topic - places
-        for s in questions_asked(plan.question).split("?")
-        for p in WH_PART.split(s)
-        if OPEN_ASK.match(p.strip())
-    ]
-    return [p for p in parts if len(p) >= ASK_WORDS]
+    parts = []
+    for s in questions_asked(plan.question).split("?"):
+        for p in WH_PART.split(s):
+            if not OPEN_ASK.match(p.strip()):
+                continue
+            words = term_set(p) & topic - places
+            head = HEAD_ASKED.match(p.strip())
+            parts.append((words, term_set(head.group("head")) & words if head else set()))
+    return [(words, head) for words, head in parts if len(words) >= ASK_WORDS]
+
+
+HEAD_ASKED = re.compile(
+    r"^(?:(?:and|or|but)\s+)?(?:by|in|from|to|for|with|within|until|at|on|under|of)\s+(?:what|which)\s+"
+    r"(?P<head>[a-z][\w-]*)",
+    re.I,
+)
+"""The word an open part asks for after a preposition ("at what rate", "under which act"): a sentence that speaks
+to the part's other words without it ("Once statutory interest starts to run, the supplier may also claim a fixed
+sum ...") does not answer it. Without the preposition the word after "what" may be a verb ("What happened to
+...?")."""
+
+
+def _speaks_to_part(part: set[str], head: set[str], text: str) -> bool:
+    """Whether a text states ASK_WORDS of the part's words, its asked word among them."""
+    said = said_terms(part, text)
+    return len(said) >= ASK_WORDS and head <= said
 
 
 def _unasked_parts(
     plan: ResearchPlan, cands_of: Mapping[str, Sequence[Candidate]], texts: Sequence[str]
 ) -> list[tuple[PlanItem, Candidate]]:
-    """For each open part of the question no drafted sentence speaks to (`ASK_WORDS` of its words), the best
-    candidate of any item that does, with that item: the aspects planned may all miss a part ("which standard
-    gives a presumption of conformity" is no deadline, duty or date), and the answer then covered half the
-    question."""
+    """For each open part of the question no drafted sentence speaks to (`_speaks_to_part`), the best candidate of
+    any item that does, with that item: the aspects planned may all miss a part ("which standard gives a
+    presumption of conformity" is no deadline, duty or date), or one item may answer one of two parts it covers
+    ("What fixed sum can we add, and at what rate does statutory interest run?"), and the answer then covered half
+    the question. A candidate answers a part by stating half its words, which need not include the asked word
+    ("what size separates state from federal supervision?": "An issuer with no more than $10 billion ... may
+    choose a state regime"), or by stating the asked word and a figure ("The rate ... is 8% above the Bank of
+    England base rate")."""
     out: list[tuple[PlanItem, Candidate]] = []
     said = list(texts)
-    for part in _open_parts(plan):
-        if any(len(said_terms(part, t)) >= ASK_WORDS for t in said):
+    for part, head in _open_parts(plan):
+        if any(_speaks_to_part(part, head, t) for t in said):
             continue
         best: tuple[int, float, PlanItem, Candidate] | None = None
         for item in plan.items:
+            if item.aspect in (Aspect.verdict, Aspect.comparison):
+                continue  # only a verdict answers the yes/no: a sentence tagged with it would hide that none stands
             for c in cands_of.get(item.id, ()):
                 if any(stated(q.quote, said) for q in c.quotes):
                     continue  # a sentence the answer holds, alone or with its antecedent
-                n = len(said_terms(part, c.text))
-                if n >= max(ASK_WORDS, (len(part) + 1) // 2) and (best is None or (n, c.score) > best[:2]):
+                stated_words = said_terms(part, c.text)
+                n = len(stated_words)
+                enough = n >= max(ASK_WORDS, (len(part) + 1) // 2) or bool(
+                    head and head <= stated_words and figures(c.text)
+                )
+                if enough and (best is None or (n, c.score) > best[:2]):
                     best = (n, c.score, item, c)
         if best is not None:
             out.append((best[2], best[3]))
