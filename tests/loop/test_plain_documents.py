@@ -3101,6 +3101,14 @@ def test_a_frequency_answers_how_often_but_not_by_when(tmp_path: Path) -> None:
     assert not [d for d in r.residual_deficiencies if d.subject == "US-CA:deadline"]
 
 
+def _candidate(text: str, doc_id: str = "ca-widget", code: str = "CA", score: float = 1.0) -> Any:
+    """A drafting candidate quoting `text` from the document's first passage."""
+    from core.engines.offline.ranking import Candidate
+
+    quote = Quote(doc_id=doc_id, chunk_id=f"{doc_id}#0", quote=text)
+    return Candidate(score=score, text=text, quotes=(quote,), doc_id=doc_id, jurisdiction=code, history=False)
+
+
 def test_an_open_part_no_aspect_covers_gets_its_sentence(wb: Workbench) -> None:
     # "Which standard gives a presumption of conformity?" fell between the planned aspects (deadline, duty, date):
     # the item budgets went to duties and dates, and the answer said nothing of the standard
@@ -3115,13 +3123,9 @@ def test_an_open_part_no_aspect_covers_gets_its_sentence(wb: Workbench) -> None:
     plan = plan_of(wb, question)
     duty = next(i for i in plan.items if i.aspect == Aspect.obligation)
 
-    def cand(text: str, score: float) -> Candidate:
-        quote = Quote(doc_id="ca-widget", chunk_id="c1", quote=text)
-        return Candidate(score=score, text=text, quotes=(quote,), doc_id="ca-widget", jurisdiction="CA", history=False)
-
     published = "Each public widget body must publish an accessibility statement."
-    standard = cand("Content that meets the harmonised widget standard EN 301 549 is presumed to conform.", 1.0)
-    cands = {duty.id: [cand(published, 2.0), standard]}
+    standard = _candidate("Content that meets the harmonised widget standard EN 301 549 is presumed to conform.")
+    cands = {duty.id: [_candidate(published, score=2.0), standard]}
     assert [(i.id, c.text) for i, c in _unasked_parts(plan, cands, [published])] == [(duty.id, standard.text)]
     assert _unasked_parts(plan, cands, [published, standard.text]) == []  # stated already: nothing added
     # nor one quoting, after its antecedent, a sentence a longer claim states (WB10 had "The award is capped ..."
@@ -3642,13 +3646,6 @@ def test_a_rule_in_force_named_by_its_own_title_keeps_a_proposal_from_answering_
     )
     assert r.answer.verdict is None or "proposed" not in r.answer.verdict.text
     assert verdict_words(r.answer.verdict) != {"*": "no"}
-
-
-def _candidate(text: str, doc_id: str, code: str) -> Any:
-    from core.engines.offline.ranking import Candidate
-
-    quote = Quote(doc_id=doc_id, chunk_id=f"{doc_id}#0", quote=text)
-    return Candidate(score=1.0, text=text, quotes=(quote,), doc_id=doc_id, jurisdiction=code, history=False)
 
 
 def test_an_open_part_asked_after_a_preposition_needs_the_word_it_asks_for(tmp_path: Path) -> None:

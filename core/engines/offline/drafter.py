@@ -354,10 +354,10 @@ def _section_of(item: PlanItem, claim: Claim, ctx: EngineContext) -> str:
     return section_code(item, source.jurisdiction if source is not None else item.jurisdiction)
 
 
-OPEN_ASK = re.compile(
-    rf"^(?:(?:and|or|but)\s+)?(?:(?:by|in|from|to|for|with|within|until|at|on|under|of)\s+)?(?:{OPEN_LEAD}|where|when)\b",
-    re.I,
-)
+ASK_LEAD = r"^(?:(?:and|or|but)\s+)?"
+ASK_PREPOSITION = r"(?:by|in|from|to|for|with|within|until|at|on|under|of)\s+"
+"""How an open part may open before its question word ("and at what rate", "under which act")."""
+OPEN_ASK = re.compile(rf"{ASK_LEAD}(?:{ASK_PREPOSITION})?(?:{OPEN_LEAD}|where|when)\b", re.I)
 ASK_WORDS = 2
 """Words of an open part of the question ("which standard gives a presumption of conformity") a sentence must state
 to answer it."""
@@ -372,20 +372,16 @@ def _open_parts(plan: ResearchPlan) -> list[tuple[set[str], set[str]]]:
     topic = set(plan.topic_terms)
     parts = []
     for s in questions_asked(plan.question).split("?"):
-        for p in WH_PART.split(s):
-            if not OPEN_ASK.match(p.strip()):
+        for p in (p.strip() for p in WH_PART.split(s)):
+            if not OPEN_ASK.match(p):
                 continue
             words = term_set(p) & topic - places
-            head = HEAD_ASKED.match(p.strip())
+            head = HEAD_ASKED.match(p)
             parts.append((words, term_set(head.group("head")) & words if head else set()))
     return [(words, head) for words, head in parts if len(words) >= ASK_WORDS]
 
 
-HEAD_ASKED = re.compile(
-    r"^(?:(?:and|or|but)\s+)?(?:by|in|from|to|for|with|within|until|at|on|under|of)\s+(?:what|which)\s+"
-    r"(?P<head>[a-z][\w-]*)",
-    re.I,
-)
+HEAD_ASKED = re.compile(rf"{ASK_LEAD}{ASK_PREPOSITION}(?:what|which)\s+(?P<head>[a-z][\w-]*)", re.I)
 """The word an open part asks for after a preposition ("at what rate", "under which act"): a sentence that speaks
 to the part's other words without it ("Once statutory interest starts to run, the supplier may also claim a fixed
 sum ...") does not answer it. Without the preposition the word after "what" may be a verb ("What happened to

@@ -44,28 +44,31 @@ def doc_chunks(doc_id: str, ctx: EngineContext) -> Iterator[tuple[str, str]]:
         index += 1
 
 
+def _accepted(doc_id: str, ctx: EngineContext, wanted: Callable[[str], bool]) -> Iterator[tuple[str, list[str], int]]:
+    """Every sentence of the document, in passage order, that `wanted` accepts and that instructs no one, as (chunk
+    id, the passage's sentences, its index among them)."""
+    for chunk_id, text in doc_chunks(doc_id, ctx):
+        sents = sentences(text)
+        for i, said in enumerate(sents):
+            if wanted(said) and not has_instructions(said):
+                yield chunk_id, sents, i
+
+
 def first_sentence(doc_id: str, ctx: EngineContext, wanted: Callable[[str], bool]) -> Quote | None:
     """The document's first sentence, in passage order, that `wanted` accepts and that instructs no one."""
-    for chunk_id, text in doc_chunks(doc_id, ctx):
-        said = next((s for s in sentences(text) if wanted(s) and not has_instructions(s)), None)
-        if said is not None:
-            return Quote(doc_id=doc_id, chunk_id=chunk_id, quote=said)
-    return None
+    found = next(_accepted(doc_id, ctx, wanted), None)
+    return None if found is None else Quote(doc_id=doc_id, chunk_id=found[0], quote=found[1][found[2]])
 
 
 def first_statement(doc_id: str, ctx: EngineContext, wanted: Callable[[str], bool]) -> tuple[Quote, ...]:
     """The document's first sentence that `wanted` accepts (as `first_sentence`), preceded by the sentence before
     it when it opens by referring back ("It recast and replaced Directive 2000/35/EC ..."): quoted alone, it would
     leave out what "it" is. Empty when no sentence is accepted, or when the one before it is not quotable."""
-    for chunk_id, text in doc_chunks(doc_id, ctx):
-        sents = sentences(text)
-        for i, said in enumerate(sents):
-            if not wanted(said) or has_instructions(said):
-                continue
-            if not is_anaphoric(said):
-                return (Quote(doc_id=doc_id, chunk_id=chunk_id, quote=said),)
-            if i > 0 and not is_anaphoric(sents[i - 1]) and not has_instructions(sents[i - 1]):
-                return tuple(Quote(doc_id=doc_id, chunk_id=chunk_id, quote=q) for q in sents[i - 1 : i + 1])
+    for chunk_id, sents, i in _accepted(doc_id, ctx, wanted):
+        if not is_anaphoric(sents[i]):
+            return (Quote(doc_id=doc_id, chunk_id=chunk_id, quote=sents[i]),)
+        if i > 0 and not is_anaphoric(sents[i - 1]) and not has_instructions(sents[i - 1]):
+            return tuple(Quote(doc_id=doc_id, chunk_id=chunk_id, quote=q) for q in sents[i - 1 : i + 1])
     return ()
 
 
