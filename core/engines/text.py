@@ -546,12 +546,30 @@ them."""
 
 
 WHEN_SAID = re.compile(
-    r"\b(?:(?:last|next|this|past|previous|coming)\s+(?:day|week|month|quarter|year|summer|winter|spring|autumn)s?|"
-    r"ago|yesterday|today|tomorrow|recently|soon|already|long|late|early)\b",
+    r"\b(?:(?:last|this|past|previous)\s+(?:day|week|month|quarter|year|summer|winter|spring|autumn)s?|"
+    r"ago|yesterday|today|recently|already|long|late|early)\b",
     re.I,
 )
 """When something happened, said in words ("last week", "two months ago", "recently"): a time a rule's period
 would have to be held against."""
+WHEN_PLANNED = re.compile(
+    r"\b(?:next|coming|upcoming)\s+(?P<unit>day|week|month|quarter|year|summer|winter|spring|autumn)s?\b|"
+    r"\b(?P<word>tomorrow|soon)\b",
+    re.I,
+)
+"""When the asker means to act, said in words ("want to start selling next quarter"): the law as it will stand
+then, which differs from today's only where a rule changes in between (`planned_within`)."""
+PLANNED_DAYS = {"day": 2, "tomorrow": 2, "week": 14, "month": 62, "quarter": 184, "soon": 366, "year": 731}
+"""The farthest a time the asker plans for lies ahead, in days ("next year" may mean up to two years on)."""
+
+
+def planned_within(statements: str) -> int | None:
+    """Days ahead the farthest time the facts plan for may lie ("next quarter": 184), None when they plan none."""
+    days = [
+        PLANNED_DAYS.get((m.group("unit") or m.group("word")).lower(), PLANNED_DAYS["year"] // 2)
+        for m in WHEN_PLANNED.finditer(statements)
+    ]
+    return max(days) if days else None
 
 
 def measures_facts(statements: str) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import date
+from datetime import date, timedelta
 from functools import partial
 
 from core.domain.answer import Answer, Claim, Gap, Quote, gap_for, open_part, sourced_verdict
@@ -76,6 +76,7 @@ from core.engines.text import (
     is_anaphoric,
     kinds,
     measures_facts,
+    planned_within,
     question_sentences,
     questions_asked,
     referred_subject,
@@ -154,6 +155,12 @@ PROHIBIT_ASK = re.compile(rf"\b(?:ban(?:s|ned)?|prohibit\w*|forbid\w*|outlaw\w*|
 CONDITIONAL = re.compile(r"\b(?:only if|unless|except (?:where|if|when))\b", re.I)
 """A negation under a condition ("The presumption does not apply only if the importer shows ..."): an exception
 to the rule, not a No to whether the rule holds."""
+PARTIAL = re.compile(
+    r"\b(?:exempt|exclud)\w*\s+(?:some|certain|particular|specified|limited|a few|several)\b|^\W*(?:some|certain)\s",
+    re.I,
+)
+"""An exemption of a part only ("The Law exempts some offers from registration", "Certain sales are exempt"): a
+sentence denying the rule so says it depends, not that the rule does not hold."""
 PROHIBITS = re.compile(
     rf"\b(?:ban(?:s|ned)?|prohibit\w*|forbid\w*|outlaw\w*|{CRIME}|barred|"
     r"(?:must|may|shall) not|not (?:be )?(?:entitled|permitted|allowed))\b",
@@ -470,7 +477,13 @@ def _verdict(
             if proposal is not None:
                 return proposal
         statements = facts_set_out(plan.question)
-        if counted is not None or not statements or measures_facts(statements) or _sized(grounds, pool or cands, ctx):
+        if (
+            counted is not None
+            or not statements
+            or measures_facts(statements)
+            or _changes_within(planned_within(statements), plan, pool or cands, ctx)
+            or _sized(grounds, pool or cands, ctx)
+        ):
             return counted  # a size, amount or date the facts give is the analyst's to hold against the rules
         if THIRD_PARTY_BACK.search(_yes_no_part(plan)):
             return None  # "Can the commission pay her an award?": what her facts make her is the analyst's to judge
@@ -596,6 +609,25 @@ def _outspoken(verdict: Claim, words: Iterable[str], pool: Sequence[Candidate], 
 BINDS_ASKED = term_set("comply caught covered subject bound")
 """Words by which a yes/no on facts asks whether a rule binds its subject ("Are we caught by the act?", "Must we
 comply with it?"): a rule says so by applying to them ("it applied to companies with at least 3,000 employees")."""
+
+
+def _changes_within(days: int | None, plan: ResearchPlan, pool: Sequence[Candidate], ctx: EngineContext) -> bool:
+    """Whether the law a yes/no is asked of may change before the time the facts plan for ("we want to start
+    selling next quarter"): a source of a jurisdiction the plan answers from changes status in between, or a
+    sentence found for the question states a date in between. Otherwise the law then is the law today, and facts
+    that say only who, where and when they will act ask the yes/no of the rules. `days`: `planned_within`."""
+    if days is None:
+        return False
+    later = ctx.as_of + timedelta(days=days)
+    codes = plan.answer_codes()
+    catalog = ctx.catalog
+    if any(
+        catalog.status_at(d.id, ctx.as_of) != catalog.status_at(d.id, later)
+        for d in catalog.all()
+        if any(same_jurisdiction(d.jurisdiction, c) for c in codes)
+    ):
+        return True
+    return any(ctx.as_of < when <= later for c in pool for when in dates(c.text))
 
 
 def _sized(grounds: Grounds, pool: Sequence[Candidate], ctx: EngineContext) -> bool:
@@ -1091,7 +1123,12 @@ def _one_verdict(
     }
     if by_name:  # "Does the EU Working Time Directive require ...?" is answered from that directive, not another
         spoken = [(best, verdict) for best, verdict in spoken if best.doc_id in by_name]
-    conditional_no = [(b, v) for b, v in spoken if v.text.startswith("No.") and CONDITIONAL.search(b.text)]
+    conditional_no = [
+        (b, v)
+        for b, v in spoken
+        if v.text.startswith("No.")
+        and (CONDITIONAL.search(b.text) or any(PARTIAL.search(x) and _denied(x, asked) for x in sentences(v.said)))
+    ]
     if not grounds.forbid_asked and spoken and conditional_no[:1] == spoken[:1]:
         return None  # "need not follow up anonymous reports unless ...": it depends, and a weaker sentence's Yes is a guess
     grounded = [

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from core.domain.documents import Catalog
 from core.domain.figures import MONTH_NUMBER, currency_codes
-from core.domain.gazetteer import PLACE_POSITION, SUBJECT_POSITION, is_place_name
+from core.domain.gazetteer import PLACE_POSITION, SUBJECT_POSITION, is_place_name, read_places
 from core.engines.text import STOPWORDS, sentence_starts, stem
 
 
@@ -170,6 +170,9 @@ def unplanned(question: str, spans: Iterable[tuple[int, int]], catalog: Catalog)
     for name in (part for n in names_in(question) for part in _apart(n, spans, question)):
         if name.text in currency_codes():  # "GBP 40 million" names an amount, not a body or place
             continue
+        head, dash, tail = name.text.partition("-")
+        if dash and tail.islower() and (head.lower() in read or read_places(head, catalog).places):
+            continue  # "EU-wide", "UK-based": a place made an adjective, read where the question names it again
         words = [w for w in _words(name.text) if w.lower() not in CONNECTORS]
         heads = {w.lower() for w in words} & (BODY_WORDS | INSTRUMENT_WORDS)
         before = question[: name.start]

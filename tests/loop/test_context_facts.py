@@ -1,0 +1,83 @@
+"""Yes/no questions asked after facts that set the scene: when the asker means to act, exemptions of some cases
+only, and a place made an adjective ("EU-wide"). Plain documents built here; the rules are illustrations."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from pathlib import Path
+
+from core.config import Settings
+from core.domain.answer import render_markdown, verdict_words
+from core.domain.documents import DocumentMeta
+from core.engines.text import planned_within
+from core.loop.deps import Deps
+from core.persistence.checkpoints import memory_persistence
+from core.service import Workbench
+from tests.fakes import KeywordStore
+from tests.loop.plain_corpora import RECALL_AS_OF, plain_doc, recall_corpus
+
+BAR = "A foreign lender that is not licensed in XY may not offer loans to consumers in XY."
+PLANNED = (
+    "We are a foreign lender and want to start offering loans to consumers in XY next quarter. "
+    "Do we need to be licensed in XY before we offer loans?"
+)
+
+
+def _workbench(tmp_path: Path, corpus: list[tuple[DocumentMeta, list[str]]]) -> Workbench:
+    return Workbench(Settings(data_dir=tmp_path), store=KeywordStore(corpus), persistence=memory_persistence())
+
+
+def _lending_act() -> tuple[DocumentMeta, list[str]]:
+    return plain_doc("xy-lending-act", "XY consumer lending act summary", "XY", date(2018, 1, 1)), [BAR]
+
+
+def test_the_time_an_asker_plans_for_is_read_in_days_ahead() -> None:
+    assert planned_within("We want to start selling next quarter.") == 184
+    assert planned_within("We open next week and expand next year.") == 731
+    assert planned_within("We opened last year.") is None
+
+
+def test_a_yes_no_after_facts_saying_when_the_asker_will_act_is_asked_of_the_rules(tmp_path: Path) -> None:
+    # "next quarter" had made the facts a measure to hold the rules against: no verdict, a yes/no left to the
+    # analyst, although no rule changes by then
+    r = _workbench(tmp_path, [_lending_act()]).start(PLANNED, as_of=RECALL_AS_OF, approve="all")
+    assert verdict_words(r.answer.verdict) == {"*": "yes"}
+    assert r.answer.verdict is not None and BAR in r.answer.verdict.text
+
+
+def test_a_rule_changing_before_the_planned_time_leaves_the_yes_no_to_the_analyst(tmp_path: Path) -> None:
+    change = plain_doc(
+        "xy-lending-amendment",
+        "XY consumer lending amendment summary",
+        "XY",
+        RECALL_AS_OF + timedelta(days=60),
+        status="not_yet_applicable",
+    )
+    corpus = [_lending_act(), (change, ["Foreign lenders will need no licence in XY to offer loans to consumers."])]
+    r = _workbench(tmp_path, corpus).start(PLANNED, as_of=RECALL_AS_OF, approve="all")
+    assert r.answer.verdict is None
+    assert "No yes or no on the facts the question sets out" in render_markdown(r.answer)
+
+
+def test_an_exemption_of_some_cases_only_is_no_no(tmp_path: Path) -> None:
+    # "No." had been read from "exempts some offers from registration", quoted after the 14-day rule
+    law = plain_doc("xy-franchise-law", "XY franchise investment law summary", "XY", date(1971, 1, 1))
+    passages = [
+        "The franchisor must give the prospective franchisee the disclosure document at least 14 days before any "
+        "binding agreement is signed. The Law exempts some offers from registration, though not from the duty to "
+        "give the disclosure document."
+    ]
+    r = _workbench(tmp_path, [(law, passages)]).start(
+        "Do franchisors have to register their franchise offering before they offer it in XY?",
+        as_of=RECALL_AS_OF,
+        approve="all",
+    )
+    assert verdict_words(r.answer.verdict) != {"*": "no"}
+
+
+def test_a_place_made_an_adjective_is_read_as_that_place(tmp_path: Path) -> None:
+    wb = _workbench(tmp_path, recall_corpus())
+    question = "Consumer groups have called for EU-wide recall rules. Has the EU adopted a product safety regulation?"
+    plan = wb.planner.plan(question, Deps.context_of(wb.store(), RECALL_AS_OF)).plan
+    assert plan.not_understood == ()
+    assert "EU" in plan.answer_codes()
