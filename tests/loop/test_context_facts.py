@@ -81,3 +81,34 @@ def test_a_place_made_an_adjective_is_read_as_that_place(tmp_path: Path) -> None
     plan = wb.planner.plan(question, Deps.context_of(wb.store(), RECALL_AS_OF)).plan
     assert plan.not_understood == ()
     assert "EU" in plan.answer_codes()
+
+
+def test_whether_a_duty_still_binds_is_no_by_the_sentence_stating_its_end(tmp_path: Path) -> None:
+    # had been no verdict: "still have to register" was not read as asking whether the duty still holds, and the
+    # sentences ranked first for the question's open part said nothing of registering
+    law = plain_doc("xy-franchise-decree", "XY franchising decree summary", "XY", date(2010, 1, 1))
+    ended = (
+        "A decree of 7 December 2018 removed the obligation for franchisors to register and abolished the register, "
+        "so franchisors no longer have to register in XY."
+    )
+    passages = [
+        "Article 62 originally required franchisors to register in the Register of Franchisors before starting to "
+        f"franchise in XY. {ended}",
+        "At least 20 days before the franchise contract is signed, the franchisor must give the prospective "
+        "franchisee the pre-contractual information in writing.",
+        "The pre-contractual information must cover the franchisor's identity, its network of franchises and the "
+        "essential terms of the franchise contract.",
+        "The franchisor may require the prospective franchisee to keep the pre-contractual information confidential.",
+        "Failure to give the pre-contractual information to a franchisee is an infringement sanctioned by the "
+        "regional authorities.",
+        "The franchisee may seek annulment of the franchise contract and damages if the franchisor's "
+        "pre-contractual information was false.",
+    ]
+    r = _workbench(tmp_path, [(law, passages)]).start(
+        "Do franchisors still have to register with the Register of Franchisors before selling franchises in XY, "
+        "and what is the minimum period for giving a candidate the pre-contractual information?",
+        as_of=RECALL_AS_OF,
+        approve="all",
+    )
+    assert verdict_words(r.answer.verdict) == {"*": "no"}
+    assert r.answer.verdict is not None and ended in r.answer.verdict.text

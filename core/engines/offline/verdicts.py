@@ -65,10 +65,19 @@ IN_FORCE_ASKED = re.compile(
 """A yes/no asking whether an instrument still holds ("Is Directive 2008/48 still in force for new agreements?")."""
 
 
+STILL_BOUND = re.compile(
+    r"\bstill\s+(?:(?:have|has|need|needs)\s+to|must|required|obliged|bound)\b|"
+    r"\b(?:must|required|obliged)\s+(?:\w+\s+)?still\b",
+    re.I,
+)
+"""A yes/no asking whether a duty still binds ("Do franchisors still have to register ...?"): asked of the law,
+which a sentence stating the duty's end answers No ("... so franchisors no longer have to register")."""
+
+
 def still_in_force(asked: str) -> bool:
     """Whether a yes/no (or one part of it) asks whether something still holds: a question about the law's
     present state, like a change, not about facts the question sets out."""
-    return bool(STILL_ASKED.search(asked) and IN_FORCE_ASKED.search(asked))
+    return bool(STILL_ASKED.search(asked) and IN_FORCE_ASKED.search(asked)) or bool(STILL_BOUND.search(asked))
 
 
 def asked_change(question: str) -> str | None:
