@@ -151,6 +151,9 @@ def test_wrong_verdicts_compare_what_the_answer_says_with_what_is_expected() -> 
     assert wrong_verdicts({"EU": "no", "US": "no"}, {"*": "no"}) == 0
     assert wrong_verdicts("yes", {}) == 0  # no verdict (a disclosed gap) is not a wrong one
     assert wrong_verdicts(None, said) is None
+    parts = verdict_words(Claim(text="(1) No. The period is ineffective. (2) Yes. The clause stands.", kind="verdict"))
+    assert wrong_verdicts({"1": "no", "2": "no"}, parts) == 1  # a question asking two yes/nos names each part
+    assert wrong_verdicts("no", parts) == 0  # a single expected verdict is held against the first part only
 
 
 def test_fact_words_keeps_only_the_claims_that_carry_the_facts_found() -> None:
