@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
+from typing import NamedTuple
 
 import iso4217parse
 import pycountry
@@ -493,6 +494,44 @@ def period_sides(text: str) -> set[tuple[float, str, str]]:
         side = "below" if _PERIOD_BELOW.search(before) else "above" if _PERIOD_ABOVE.search(before) else None
         if side:
             out.add((*_length(m), side))
+    return out
+
+
+DAYS_IN = {"hour": (1 / 24, 1 / 24), "day": (1, 1), "week": (7, 7), "month": (28, 31), "year": (365, 366)}
+"""How many calendar days a unit of a period spans, at least and at most (a month is 28 to 31)."""
+COUNTED_DAYS = re.compile(r"\b(?:business|working|banking|trading|clear)\s+(?:hour|day|week)s?\b", re.I)
+
+
+class TimedPeriod(NamedTuple):
+    """A period a text states, in calendar days at least and at most ("at least one month before": 28 to 31 days),
+    the side it is bounded from ("above" for a minimum, "below" for a limit, None for neither) and the word after
+    it ("before", "after", "of")."""
+
+    low: float
+    high: float
+    side: str | None
+    then: str
+    counted: bool
+    """Whether it counts business (working, banking) days, which no calendar length converts."""
+    text: str
+    """Its words ("14 days", "one month")."""
+    event: str
+    """The words after `then`: what it is counted from ("the contract is signed")."""
+
+
+def timed_periods(text: str) -> list[TimedPeriod]:
+    """The periods a text states (`PERIOD`), in calendar days, each with its side (`period_sides`) and the word
+    after it."""
+    out: list[TimedPeriod] = []
+    for m in PERIOD.finditer(text):
+        before = text[max(0, m.start() - 30) : m.start("count")]
+        side = "below" if _PERIOD_BELOW.search(before) else "above" if _PERIOD_ABOVE.search(before) else None
+        count, unit = _length(m)
+        low, high = DAYS_IN[unit]
+        after = re.match(r"[^\w.?!;]*(\w+)((?:[^\w.?!;]+\w+){0,8})", text[m.end() :])  # within its sentence
+        then, event = (after.group(1).lower(), after.group(2)) if after else ("", "")
+        words = text[m.start("count") : m.end()]
+        out.append(TimedPeriod(count * low, count * high, side, then, bool(COUNTED_DAYS.search(words)), words, event))
     return out
 
 

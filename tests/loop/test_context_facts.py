@@ -9,6 +9,7 @@ from pathlib import Path
 from core.config import Settings
 from core.domain.answer import render_markdown, verdict_words
 from core.domain.documents import DocumentMeta
+from core.engines.offline.on_facts import own_period
 from core.engines.text import planned_within
 from core.loop.deps import Deps
 from core.persistence.checkpoints import memory_persistence
@@ -112,3 +113,53 @@ def test_whether_a_duty_still_binds_is_no_by_the_sentence_stating_its_end(tmp_pa
     )
     assert verdict_words(r.answer.verdict) == {"*": "no"}
     assert r.answer.verdict is not None and ended in r.answer.verdict.text
+
+
+def _disclosure_law(code: str, days: str) -> tuple[DocumentMeta, list[str]]:
+    doc = plain_doc(f"{code.lower()}-franchise-law", f"{code} franchise disclosure law summary", code, date(2005, 1, 1))
+    rule = f"At least {days} before the contract is signed, the franchisor must give the disclosure document."
+    return doc, [rule, "The franchisee may cancel within 14 days after signing if the document was late."]
+
+
+def test_the_period_a_question_gives_of_its_own_act_is_read_with_what_it_runs_from() -> None:
+    period = own_period(
+        "Every candidate receives our disclosure document exactly 14 days before signing. Would that meet the "
+        "minimum period in XY?"
+    )
+    assert period is not None and (period.low, period.then, period.text) == (14, "before", "14 days")
+    assert own_period("Every candidate receives our document 14 days before signing. Must we register?") is None
+    assert own_period("We notified at least 3 days after the incident. Were we in time?") is None  # a bound
+
+
+def test_a_period_short_of_a_minimum_is_no_and_one_that_meets_it_yes_for_each_place(tmp_path: Path) -> None:
+    # the asker's 14 days had been left to the analyst as a yes/no on the facts in every place
+    corpus = [_disclosure_law("XY", "20 days"), _disclosure_law("YZ", "10 days")]
+    r = _workbench(tmp_path, corpus).start(
+        "Every candidate receives our disclosure document exactly 14 days before signing. Would 14 days meet the "
+        "minimum disclosure period in XY and in YZ? Yes or no for each.",
+        as_of=RECALL_AS_OF,
+        approve="all",
+    )
+    assert verdict_words(r.answer.verdict) == {"XY": "no", "YZ": "yes"}
+    assert r.answer.verdict is not None and "No, for the 14 days the question states: At least 20 days before" in (
+        r.answer.verdict.text
+    )
+
+
+def test_a_period_past_a_limit_is_no_and_a_unit_spread_decides_nothing(tmp_path: Path) -> None:
+    hazard = plain_doc("xy-recall-act", "XY product recall act summary", "XY", date(2011, 6, 20))
+    rule = "A producer must notify the regulator within 2 days after becoming aware of a serious hazard."
+    late = _workbench(tmp_path / "late", [(hazard, [rule])]).start(
+        "We notified the regulator 5 days after becoming aware of a serious hazard in our heaters. Were we in time "
+        "under XY law?",
+        as_of=RECALL_AS_OF,
+        approve="all",
+    )
+    assert verdict_words(late.answer.verdict) == {"*": "no"}
+    month = _workbench(tmp_path / "month", [_disclosure_law("XY", "one month")]).start(
+        "Every candidate receives our disclosure document exactly 30 days before signing. Would 30 days meet the "
+        "minimum disclosure period in XY?",
+        as_of=RECALL_AS_OF,
+        approve="all",
+    )
+    assert month.answer.verdict is None  # a month is 28 to 31 days: 30 days may fall short of it

@@ -13,7 +13,18 @@ from collections.abc import Callable, Sequence
 from functools import partial
 
 from core.domain.answer import Claim, counted_verdict, open_part
-from core.domain.figures import Figure, blanked, counted_bounds, counted_nouns, counts, dates, figures, within
+from core.domain.figures import (
+    Figure,
+    TimedPeriod,
+    blanked,
+    counted_bounds,
+    counted_nouns,
+    counts,
+    dates,
+    figures,
+    timed_periods,
+    within,
+)
 from core.domain.gazetteer import occurrences, same_jurisdiction
 from core.domain.plan import PlanItem, ResearchPlan
 from core.engines.base import EngineContext
@@ -82,6 +93,76 @@ def headcount(question: str) -> tuple[float, str] | None:
     if len({n for n, _ in found}) != 1:
         return None
     return next(iter(found)) if _asked_of_subject(question, lambda asked: bool(counted_nouns(asked))) else None
+
+
+MEETS_ASKED = re.compile(
+    r"\b(?:meet|meets|satisf\w*|compl(?:y|ies)|enough|suffic\w*|suffice|in time|on time|too (?:late|short|soon|early))\b",
+    re.I,
+)
+"""A yes/no asking whether a period the question gives meets a rule's ("Would 14 days meet the minimum disclosure
+period?", "Were we in time?")."""
+RELATION = {
+    "before": "before",
+    "prior": "before",
+    "after": "after",
+    "of": "after",
+    "from": "after",
+    "following": "after",
+}
+"""The words after a period that say what it is counted from: before an event, or after (of, from) one."""
+
+
+def own_period(question: str) -> TimedPeriod | None:
+    """The one period the question gives of its own act ("our candidates receive the package exactly 14 days before
+    signing") when its yes/no asks whether it meets a rule's (`MEETS_ASKED`), with what it is counted from (the
+    first `RELATION` it is stated with); None when it gives none, several, a bound of its own, or never says from
+    what it runs."""
+    asked = yes_no_sentence(question)
+    if not asked or not MEETS_ASKED.search(asked):
+        return None
+    found = timed_periods(question)
+    if not found or any(p.side for p in found) or len({(p.low, p.high, p.counted) for p in found}) != 1:
+        return None
+    counted_from = [p for p in found if p.then in RELATION]
+    if not counted_from:
+        return None
+    first = counted_from[0]
+    return first._replace(then=RELATION[first.then], event=" ".join(p.event for p in counted_from))
+
+
+EVENT_PREFIX = 3
+"""Letters two words share to name one event ("signing" and "signed", "paying" and "payment")."""
+
+
+def _same_event(a: str, b: str) -> bool:
+    """Whether two periods are counted from the same event: the words after "before" or "after" share one."""
+    ours = {w[:EVENT_PREFIX] for w in terms(a) if w not in STOPWORDS and len(w) >= EVENT_PREFIX}
+    return any(w[:EVENT_PREFIX] in ours for w in terms(b) if w not in STOPWORDS and len(w) >= EVENT_PREFIX)
+
+
+def _bounding(period: TimedPeriod, sentence: str) -> list[TimedPeriod]:
+    """The periods the sentence bounds that are counted from the same event as the question's."""
+    return [
+        b
+        for b in timed_periods(sentence)
+        if b.side and RELATION.get(b.then) == period.then and _same_event(period.event, b.event)
+    ]
+
+
+def _meets(period: TimedPeriod, sentence: str) -> str | None:
+    """ "Yes" or "No": whether the period meets the one bound the sentence sets on a period counted from the same
+    kind of event (a minimum "at least 20 days before" or a limit "within 72 hours of"); None when it sets none,
+    several, one in business days where the question's is not (or the reverse), or one the period matches only
+    within a unit's spread ("one month" for 30 days)."""
+    bounds = {(b.low, b.high, b.side, b.counted) for b in _bounding(period, sentence)}
+    if len(bounds) != 1:
+        return None
+    low, high, side, counted = next(iter(bounds))
+    if counted != period.counted:
+        return None
+    if side == "above":
+        return "Yes" if period.low >= high else "No" if period.high < low else None
+    return "Yes" if period.high <= low else "No" if period.low > high else None
 
 
 MEASURE_LEAD = re.compile(r"\b(?:a|an|the|has|have|had|having|with|its|their|our|whose|and|is|are)\s", re.I)
@@ -187,9 +268,10 @@ def on_measure(
     no date or year after the as-of date, not history. Asked of places answered from different laws, one verdict
     per place ("IE: Yes, ... GB: Open: ..."). None otherwise."""
     count, amount = headcount(plan.question), own_amount(plan.question)
-    if (count is None) == (amount is None):
+    period = own_period(plan.question) if count is None and amount is None else None
+    if period is None and (count is None) == (amount is None):
         return None  # no measure of the subject, or two to hold against one rule
-    measure = partial(_holding, item, count, amount, pool, speaks, ctx, named=named)
+    measure = partial(_holding, item, count, amount, pool, speaks, ctx, named=named, period=period)
     asked = _asked_of(plan)  # "We employ 180 people in Ireland. Must we publish ...?": not the EU a later part names
     asked_of = [j for j in plan.jurisdictions if any(occurrences(n, asked) for n in j.named_as)] or plan.jurisdictions
     places = {tuple(j.answered_from()): j.code for j in asked_of}  # Portugal and the EU: the EU's law
@@ -225,8 +307,11 @@ def _holding(
     ctx: EngineContext,
     codes: Sequence[str],
     named: Sequence[str],
+    period: TimedPeriod | None = None,
 ) -> Claim | None:
-    """The Yes of `on_measure` on the question's headcount or amount, from the sources of these jurisdictions."""
+    """The Yes of `on_measure` on the question's headcount or amount, from the sources of these jurisdictions; on
+    its period, the Yes or No of the first such source that bounds a period counted from the same kind of event
+    (a period short of a minimum does not meet it, whatever else applies)."""
     ranked = sorted(
         (c for c in pool if not c.history and any(same_jurisdiction(code, c.jurisdiction) for code in codes)),
         key=lambda c: (not any(same_jurisdiction(j, c.jurisdiction) for j in named), -c.score),
@@ -239,6 +324,19 @@ def _holding(
         before = referred(c, ctx)  # the duty a sentence refers back to binds and speaks for it
         if not (NAMES_DUTY.match(c.text) or any(DUTY.search(t) or COVERS.search(t) for t in (c.text, *before))):
             continue
+        if period is not None:  # a rule on a period counted from the event the question's is speaks to it
+            if not _bounding(period, c.text):
+                continue
+            word = _meets(period, c.text)
+            if word is None:
+                return None  # the rule that bounds it is not read surely: the analyst's to hold against it
+            said = " ".join(q.quote for q in c.quotes)
+            return Claim(
+                text=counted_verdict(word, period.text, said),
+                plan_item_ids=(item.id,),
+                citations=c.quotes,
+                kind="verdict",
+            )
         if not any(speaks(c, t) for t in (c.text, *before, " ".join((*before, c.text)))):
             continue
         holds = False
