@@ -163,3 +163,22 @@ def test_a_period_past_a_limit_is_no_and_a_unit_spread_decides_nothing(tmp_path:
         approve="all",
     )
     assert month.answer.verdict is None  # a month is 28 to 31 days: 30 days may fall short of it
+
+
+def test_a_bounded_period_answers_the_minimum_asked_where_the_question_names_a_period(tmp_path: Path) -> None:
+    # "The corpus holds no source stating the figures or thresholds that apply for XY" had been disclosed, while
+    # the source states "at least one month": a period in words was no figure for a threshold item
+    law = plain_doc("xy-partnership-law", "XY pre-contractual information law summary", "XY", date(2005, 1, 1))
+    rule = (
+        "At least one month before the agreement is concluded, the grantor must give the prospective partner the "
+        "draft agreement and a separate disclosure document."
+    )
+    r = _workbench(tmp_path, [(law, [rule])]).start(
+        "Every prospective partner receives the draft agreement and our disclosure document exactly 14 days before "
+        "signing. Would 14 days meet the minimum period in XY, and what is the minimum there?",
+        as_of=RECALL_AS_OF,
+        approve="all",
+    )
+    rendered = render_markdown(r.answer)
+    assert rule in rendered
+    assert "holds no source stating the figures" not in rendered

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from types import MappingProxyType
 
-from core.domain.figures import MONTH_NAMES, counts, currency_codes, dates, figures, period_lengths
+from core.domain.figures import MONTH_NAMES, counts, currency_codes, dates, figures, period_lengths, period_sides
 from core.domain.gazetteer import same_jurisdiction
 from core.domain.plan import Aspect, PlanItem, ResearchPlan
 from core.engines.base import EngineContext
@@ -73,7 +73,10 @@ def feature(item: PlanItem, sentence: str, plan: ResearchPlan, hint: tuple[str, 
         asked = asked_figures(plan.question)
         if any(f.key in asked for f in figs):
             return ASKED_FIGURE
-        return 1.0 if figs or counts(sentence) else 0.0
+        if figs or counts(sentence):
+            return 1.0
+        # a bounded period where the question names one ("Would 14 days meet the minimum?": "at least one month")
+        return 1.0 if asked_periods(plan.question) and period_sides(sentence) else 0.0
     if aspect == Aspect.date:
         return 1.0 if dates(sentence) else 0.5 if YEAR.search(sentence) else 0.0
     if aspect == Aspect.verdict:
