@@ -513,6 +513,11 @@ TERM_ASKED = re.compile(r"\b(?:prison|imprison\w*|jail|custod\w*|sentences?|term
 ("up to five years", not the company's "USD 2 million" stated before it)."""
 
 
+UNCERTAIN = re.compile(r"\b(?:not verified|unverified|reported(?:ly)? as|reportedly|not confirmed)\b", re.I)
+"""Wording by which a source marks what it states as uncertain: a figure a table cell takes from such a sentence
+says so, as the sentence does."""
+
+
 def _cell(claim: Claim, aspect: Aspect, code: str, term: bool = False) -> str:
     """The cell a claim gives an aspect, with its source; "" when the aspect wants a figure, period or date and
     the claim states none (a sentence about a tribunal claim is no time limit). `term`: the question asks a
@@ -537,6 +542,8 @@ def _cell(claim: Claim, aspect: Aspect, code: str, term: bool = False) -> str:
         value = format_date(found_dates[0]) if found_dates else ""
     if not value and aspect in VALUE_ASPECTS:
         return ""
+    if value and UNCERTAIN.search(text):
+        value = f"{value}, not verified"  # "the amounts, reported as up to EUR 1,500 ..., are not verified"
     if not value:
         first = next(iter(re.split(r"(?<=[.!?])\s+", text.strip())), "")
         value = first.rstrip(".") if len(first.split()) <= CELL_WORDS else f"see {code} below"

@@ -182,3 +182,54 @@ def test_a_bounded_period_answers_the_minimum_asked_where_the_question_names_a_p
     rendered = render_markdown(r.answer)
     assert rule in rendered
     assert "holds no source stating the figures" not in rendered
+
+
+def test_a_period_that_rules_of_several_lengths_count_from_its_event_gets_no_verdict(tmp_path: Path) -> None:
+    # "Yes, for the 14 calendar days ..." had been read from the 7-day rule on altered agreements, while the
+    # disclosure itself is due ten business days before signing: which rule the facts must meet is open
+    law = plain_doc("xy-franchise-act", "XY franchise sales act summary", "XY", date(1981, 1, 1))
+    passages = [
+        "The franchisor must give the offering prospectus to the prospective franchisee ten business days before "
+        "the signing of any binding agreement.",
+        "If the franchisor alters the standard agreement, it must give the completed agreement at least 7 calendar "
+        "days before signing.",
+    ]
+    r = _workbench(tmp_path, [(law, passages)]).start(
+        "We plan to hand over our offering prospectus 14 calendar days before the signing date. Does that timing "
+        "comply with XY law?",
+        as_of=RECALL_AS_OF,
+        approve="all",
+    )
+    assert verdict_words(r.answer.verdict) == {}
+
+
+def test_a_duty_is_not_denied_by_a_sentence_that_never_states_it(tmp_path: Path) -> None:
+    # "No." to whether a franchisor has to register had been read from a sentence on when a prospectus is due
+    law = plain_doc("xy-franchise-act", "XY franchise sales act summary", "XY", date(1981, 1, 1))
+    passages = [
+        "The franchisor files its disclosure document with XY cover pages and must renew the registration every "
+        "year. Exemptions exist for some large franchisors.",
+        "The franchisor must give a copy of the offering prospectus to the prospective franchisee ten business days "
+        "before the signing of any binding franchise agreement. A franchisor that follows only the federal timing "
+        "of 14 calendar days may therefore breach the XY Act if it meets the prospect in person first.",
+    ]
+    other = plain_doc("yz-franchise-act", "YZ franchise act summary", "YZ", date(1995, 11, 1))
+    corpus = [(law, passages), (other, ["A franchise offering in YZ does not have to be registered."])]
+    r = _workbench(tmp_path, corpus).start(
+        "Before offering franchises, does a franchisor have to register its franchise offering with a government "
+        "authority in each of XY and YZ? Yes or no for each.",
+        as_of=RECALL_AS_OF,
+        approve="all",
+    )
+    assert verdict_words(r.answer.verdict).get("XY") != "no"
+
+
+def test_a_bar_lifted_only_by_what_is_asked_says_that_it_is_needed(tmp_path: Path) -> None:
+    law = plain_doc("xy-lending-act", "XY consumer lending act summary", "XY", date(2018, 1, 1))
+    bar = "A foreign lender may not offer loans to consumers in XY until it has been licensed by the XY regulator."
+    r = _workbench(tmp_path, [(law, [bar])]).start(
+        "Does a foreign lender need to be licensed in XY before it offers loans to consumers?",
+        as_of=RECALL_AS_OF,
+        approve="all",
+    )
+    assert verdict_words(r.answer.verdict) == {"*": "yes"}

@@ -304,6 +304,28 @@ def test_a_time_limit_cell_holds_a_period_never_a_sentence_without_one() -> None
     assert rows[2][1].startswith("within 180 days")
 
 
+def test_a_cell_taking_a_figure_from_a_sentence_that_doubts_it_says_so() -> None:
+    # "up to EUR 1,500" had stood in the thresholds column as settled, from "(the amounts, reported as up to EUR
+    # 1,500 ..., are not verified)"
+    from core.domain.answer import comparison_rows
+
+    plan = compared_plan("q", Aspect.threshold)
+    doubted = Claim(
+        text="Failing to give the document is fined (the amounts, reported as up to EUR 1,500, are not verified).",
+        plan_item_ids=("GB:threshold",),
+    )
+    settled = Claim(text="Loans of more than USD 10,000 must be reported.", plan_item_ids=("US:threshold",))
+    answer = Answer(
+        sections=(
+            AnswerSection(jurisdiction="GB", claims=(doubted,)),
+            AnswerSection(jurisdiction="US", claims=(settled,)),
+        )
+    )
+    rows = comparison_rows(answer, plan)
+    assert rows[1][1].startswith("up to EUR 1,500, not verified")
+    assert rows[2][1].startswith("more than USD 10,000") and "not verified" not in rows[2][1]
+
+
 @pytest.mark.parametrize(
     ("question", "cell"),
     [

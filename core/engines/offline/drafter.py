@@ -920,12 +920,33 @@ LACKING_BARRED = re.compile(
 customers in Japan"): what they lack is required."""
 
 
+DUTY_DENIED = re.compile(
+    r"\b(?:not|no|never|nor)\s+(?:\w+\s+){0,2}?(?:oblig\w*|requir\w*|duty|duties|need|needed)\b|\bneed not\b", re.I
+)
+"""A denial of the duty itself ("does not oblige employers to provide ...", "is not required", "need not"): a No to
+whether one must do what it names, whatever verb the question uses."""
+UNLESS_BARRED = re.compile(
+    r"(?:\b(?:may|must|shall|can)\s+not\b|\bcannot\b|\bunlawful\b|\b(?:is|are)\s+(?:prohibited|barred|forbidden)\b)"
+    r"[^.;]{0,120}?\b(?:unless|until)\b(?P<needed>[^.;]{0,80})",
+    re.I,
+)
+"""A bar lifted only by a condition ("A franchisor may not offer or sell a franchise in New York unless the offering
+has been registered", "It is unlawful to offer ... unless the offer has been registered"): the condition is
+required."""
+
+
 def _barred_without(sentence: str, grounds: Grounds) -> bool:
-    """Whether the sentence bars those who lack what the yes/no asks whether one must do or be (`LACKING_BARRED`):
-    "Does an overseas exchange need to be registered before it solicits customers?" is Yes by "A foreign exchange
-    that is not registered may not solicit customers", whose "may not" denies nothing asked."""
+    """Whether the sentence bars those who lack what the yes/no asks whether one must do or be (`LACKING_BARRED`,
+    `UNLESS_BARRED`): "Does an overseas exchange need to be registered before it solicits customers?" is Yes by "A
+    foreign exchange that is not registered may not solicit customers", whose "may not" denies nothing asked, and
+    "Does a franchisor have to register its offering?" by "... may not offer ... unless the offering has been
+    registered"."""
     needed = term_set(grounds.duty_verb)
-    return grounds.duty_asked and any(term_set(m.group("lacks")) & needed for m in LACKING_BARRED.finditer(sentence))
+    if not grounds.duty_asked:
+        return False
+    return any(term_set(m.group("lacks")) & needed for m in LACKING_BARRED.finditer(sentence)) or any(
+        _part_words(needed, m.group("needed")) for m in UNLESS_BARRED.finditer(sentence)
+    )
 
 
 def _denied(sentence: str, wanted: set[str]) -> bool:
@@ -1138,7 +1159,18 @@ def _one_verdict(
         and (grounds.forbid_asked or grounds.exempt or _stated(CRIMINALISES, best.text) is not True)
         and (not grounds.forbid_asked or _stated(PROHIBITS, best.text) is not None)
         and not held_before(best.quotes[-1].quote, ctx.as_of)
-        and not (grounds.duty_asked and verdict.text.startswith("Yes.") and not binds(verdict.said, grounds.duty_verb))
+        and not (
+            grounds.duty_asked
+            and verdict.text.startswith("Yes.")
+            and not binds(verdict.said, grounds.duty_verb)
+            and not _barred_without(best.text, grounds)
+        )
+        and not (  # "Does a franchisor have to register ...?" is not denied by a sentence that never says registering
+            grounds.duty_asked
+            and verdict.text.startswith("No.")
+            and not _part_words(term_set(grounds.duty_verb), verdict.said)
+            and not DUTY_DENIED.search(verdict.said)
+        )
     ]
     own = [g for g in grounded if any(same_jurisdiction(code, g[0].jurisdiction) for code in named)]
     if grounded:

@@ -149,6 +149,17 @@ def _bounding(period: TimedPeriod, sentence: str) -> list[TimedPeriod]:
     ]
 
 
+def _counted_alike(period: TimedPeriod, pool: Sequence[Candidate]) -> set[tuple[float, float, bool]]:
+    """The lengths of the periods, bounded or not, that the sentences count from the same side of the same event as
+    the question's ("ten business days before the signing", "at least 7 calendar days before signing")."""
+    return {
+        (b.low, b.high, b.counted)
+        for c in pool
+        for b in timed_periods(c.text)
+        if RELATION.get(b.then) == period.then and _same_event(period.event, b.event)
+    }
+
+
 def _meets(period: TimedPeriod, sentence: str) -> str | None:
     """ "Yes" or "No": whether the period meets the one bound the sentence sets on a period counted from the same
     kind of event (a minimum "at least 20 days before" or a limit "within 72 hours of"); None when it sets none,
@@ -316,6 +327,8 @@ def _holding(
         (c for c in pool if not c.history and any(same_jurisdiction(code, c.jurisdiction) for code in codes)),
         key=lambda c: (not any(same_jurisdiction(j, c.jurisdiction) for j in named), -c.score),
     )
+    if period is not None and len(_counted_alike(period, ranked)) > 1:
+        return None  # rules of several lengths count from that event: which one the facts must meet is open
     for c in ranked:
         if NEGATION.search(_without_figures(c.text)) or any(d > ctx.as_of for d in dates(c.text)):
             continue
