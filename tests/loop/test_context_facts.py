@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 from pathlib import Path
+from typing import Any
 
 from core.config import Settings
 from core.domain.answer import render_markdown, verdict_words
@@ -28,6 +29,15 @@ def _workbench(tmp_path: Path, corpus: list[tuple[DocumentMeta, list[str]]]) -> 
     return Workbench(Settings(data_dir=tmp_path), store=KeywordStore(corpus), persistence=memory_persistence())
 
 
+def _ask(tmp_path: Path, corpus: list[tuple[DocumentMeta, list[str]]], question: str) -> Any:
+    """The finished run of the question on a workbench answering from `corpus`, every proposal approved."""
+    return _workbench(tmp_path, corpus).start(question, as_of=RECALL_AS_OF, approve="all")
+
+
+def _franchise_act(*passages: str) -> tuple[DocumentMeta, list[str]]:
+    return plain_doc("xy-franchise-act", "XY franchise sales act summary", "XY", date(1981, 1, 1)), list(passages)
+
+
 def _lending_act() -> tuple[DocumentMeta, list[str]]:
     return plain_doc("xy-lending-act", "XY consumer lending act summary", "XY", date(2018, 1, 1)), [BAR]
 
@@ -41,7 +51,7 @@ def test_the_time_an_asker_plans_for_is_read_in_days_ahead() -> None:
 def test_a_yes_no_after_facts_saying_when_the_asker_will_act_is_asked_of_the_rules(tmp_path: Path) -> None:
     # "next quarter" had made the facts a measure to hold the rules against: no verdict, a yes/no left to the
     # analyst, although no rule changes by then
-    r = _workbench(tmp_path, [_lending_act()]).start(PLANNED, as_of=RECALL_AS_OF, approve="all")
+    r = _ask(tmp_path, [_lending_act()], PLANNED)
     assert verdict_words(r.answer.verdict) == {"*": "yes"}
     assert r.answer.verdict is not None and BAR in r.answer.verdict.text
 
@@ -55,7 +65,7 @@ def test_a_rule_changing_before_the_planned_time_leaves_the_yes_no_to_the_analys
         status="not_yet_applicable",
     )
     corpus = [_lending_act(), (change, ["Foreign lenders will need no licence in XY to offer loans to consumers."])]
-    r = _workbench(tmp_path, corpus).start(PLANNED, as_of=RECALL_AS_OF, approve="all")
+    r = _ask(tmp_path, corpus, PLANNED)
     assert r.answer.verdict is None
     assert "No yes or no on the facts the question sets out" in render_markdown(r.answer)
 
@@ -68,10 +78,10 @@ def test_an_exemption_of_some_cases_only_is_no_no(tmp_path: Path) -> None:
         "binding agreement is signed. The Law exempts some offers from registration, though not from the duty to "
         "give the disclosure document."
     ]
-    r = _workbench(tmp_path, [(law, passages)]).start(
+    r = _ask(
+        tmp_path,
+        [(law, passages)],
         "Do franchisors have to register their franchise offering before they offer it in XY?",
-        as_of=RECALL_AS_OF,
-        approve="all",
     )
     assert verdict_words(r.answer.verdict) != {"*": "no"}
 
@@ -105,11 +115,11 @@ def test_whether_a_duty_still_binds_is_no_by_the_sentence_stating_its_end(tmp_pa
         "The franchisee may seek annulment of the franchise contract and damages if the franchisor's "
         "pre-contractual information was false.",
     ]
-    r = _workbench(tmp_path, [(law, passages)]).start(
+    r = _ask(
+        tmp_path,
+        [(law, passages)],
         "Do franchisors still have to register with the Register of Franchisors before selling franchises in XY, "
         "and what is the minimum period for giving a candidate the pre-contractual information?",
-        as_of=RECALL_AS_OF,
-        approve="all",
     )
     assert verdict_words(r.answer.verdict) == {"*": "no"}
     assert r.answer.verdict is not None and ended in r.answer.verdict.text
@@ -134,11 +144,11 @@ def test_the_period_a_question_gives_of_its_own_act_is_read_with_what_it_runs_fr
 def test_a_period_short_of_a_minimum_is_no_and_one_that_meets_it_yes_for_each_place(tmp_path: Path) -> None:
     # the asker's 14 days had been left to the analyst as a yes/no on the facts in every place
     corpus = [_disclosure_law("XY", "20 days"), _disclosure_law("YZ", "10 days")]
-    r = _workbench(tmp_path, corpus).start(
+    r = _ask(
+        tmp_path,
+        corpus,
         "Every candidate receives our disclosure document exactly 14 days before signing. Would 14 days meet the "
         "minimum disclosure period in XY and in YZ? Yes or no for each.",
-        as_of=RECALL_AS_OF,
-        approve="all",
     )
     assert verdict_words(r.answer.verdict) == {"XY": "no", "YZ": "yes"}
     assert r.answer.verdict is not None and "No, for the 14 days the question states: At least 20 days before" in (
@@ -149,18 +159,18 @@ def test_a_period_short_of_a_minimum_is_no_and_one_that_meets_it_yes_for_each_pl
 def test_a_period_past_a_limit_is_no_and_a_unit_spread_decides_nothing(tmp_path: Path) -> None:
     hazard = plain_doc("xy-recall-act", "XY product recall act summary", "XY", date(2011, 6, 20))
     rule = "A producer must notify the regulator within 2 days after becoming aware of a serious hazard."
-    late = _workbench(tmp_path / "late", [(hazard, [rule])]).start(
+    late = _ask(
+        tmp_path / "late",
+        [(hazard, [rule])],
         "We notified the regulator 5 days after becoming aware of a serious hazard in our heaters. Were we in time "
         "under XY law?",
-        as_of=RECALL_AS_OF,
-        approve="all",
     )
     assert verdict_words(late.answer.verdict) == {"*": "no"}
-    month = _workbench(tmp_path / "month", [_disclosure_law("XY", "one month")]).start(
+    month = _ask(
+        tmp_path / "month",
+        [_disclosure_law("XY", "one month")],
         "Every candidate receives our disclosure document exactly 30 days before signing. Would 30 days meet the "
         "minimum disclosure period in XY?",
-        as_of=RECALL_AS_OF,
-        approve="all",
     )
     assert month.answer.verdict is None  # a month is 28 to 31 days: 30 days may fall short of it
 
@@ -173,11 +183,11 @@ def test_a_bounded_period_answers_the_minimum_asked_where_the_question_names_a_p
         "At least one month before the agreement is concluded, the grantor must give the prospective partner the "
         "draft agreement and a separate disclosure document."
     )
-    r = _workbench(tmp_path, [(law, [rule])]).start(
+    r = _ask(
+        tmp_path,
+        [(law, [rule])],
         "Every prospective partner receives the draft agreement and our disclosure document exactly 14 days before "
         "signing. Would 14 days meet the minimum period in XY, and what is the minimum there?",
-        as_of=RECALL_AS_OF,
-        approve="all",
     )
     rendered = render_markdown(r.answer)
     assert rule in rendered
@@ -187,39 +197,37 @@ def test_a_bounded_period_answers_the_minimum_asked_where_the_question_names_a_p
 def test_a_period_that_rules_of_several_lengths_count_from_its_event_gets_no_verdict(tmp_path: Path) -> None:
     # "Yes, for the 14 calendar days ..." had been read from the 7-day rule on altered agreements, while the
     # disclosure itself is due ten business days before signing: which rule the facts must meet is open
-    law = plain_doc("xy-franchise-act", "XY franchise sales act summary", "XY", date(1981, 1, 1))
-    passages = [
+    act = _franchise_act(
         "The franchisor must give the offering prospectus to the prospective franchisee ten business days before "
         "the signing of any binding agreement.",
         "If the franchisor alters the standard agreement, it must give the completed agreement at least 7 calendar "
         "days before signing.",
-    ]
-    r = _workbench(tmp_path, [(law, passages)]).start(
+    )
+    r = _ask(
+        tmp_path,
+        [act],
         "We plan to hand over our offering prospectus 14 calendar days before the signing date. Does that timing "
         "comply with XY law?",
-        as_of=RECALL_AS_OF,
-        approve="all",
     )
     assert verdict_words(r.answer.verdict) == {}
 
 
 def test_a_duty_is_not_denied_by_a_sentence_that_never_states_it(tmp_path: Path) -> None:
     # "No." to whether a franchisor has to register had been read from a sentence on when a prospectus is due
-    law = plain_doc("xy-franchise-act", "XY franchise sales act summary", "XY", date(1981, 1, 1))
-    passages = [
+    act = _franchise_act(
         "The franchisor files its disclosure document with XY cover pages and must renew the registration every "
         "year. Exemptions exist for some large franchisors.",
         "The franchisor must give a copy of the offering prospectus to the prospective franchisee ten business days "
         "before the signing of any binding franchise agreement. A franchisor that follows only the federal timing "
         "of 14 calendar days may therefore breach the XY Act if it meets the prospect in person first.",
-    ]
+    )
     other = plain_doc("yz-franchise-act", "YZ franchise act summary", "YZ", date(1995, 11, 1))
-    corpus = [(law, passages), (other, ["A franchise offering in YZ does not have to be registered."])]
-    r = _workbench(tmp_path, corpus).start(
+    corpus = [act, (other, ["A franchise offering in YZ does not have to be registered."])]
+    r = _ask(
+        tmp_path,
+        corpus,
         "Before offering franchises, does a franchisor have to register its franchise offering with a government "
         "authority in each of XY and YZ? Yes or no for each.",
-        as_of=RECALL_AS_OF,
-        approve="all",
     )
     assert verdict_words(r.answer.verdict).get("XY") != "no"
 
@@ -227,9 +235,9 @@ def test_a_duty_is_not_denied_by_a_sentence_that_never_states_it(tmp_path: Path)
 def test_a_bar_lifted_only_by_what_is_asked_says_that_it_is_needed(tmp_path: Path) -> None:
     law = plain_doc("xy-lending-act", "XY consumer lending act summary", "XY", date(2018, 1, 1))
     bar = "A foreign lender may not offer loans to consumers in XY until it has been licensed by the XY regulator."
-    r = _workbench(tmp_path, [(law, [bar])]).start(
+    r = _ask(
+        tmp_path,
+        [(law, [bar])],
         "Does a foreign lender need to be licensed in XY before it offers loans to consumers?",
-        as_of=RECALL_AS_OF,
-        approve="all",
     )
     assert verdict_words(r.answer.verdict) == {"*": "yes"}
