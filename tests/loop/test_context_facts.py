@@ -241,3 +241,30 @@ def test_a_bar_lifted_only_by_what_is_asked_says_that_it_is_needed(tmp_path: Pat
         "Does a foreign lender need to be licensed in XY before it offers loans to consumers?",
     )
     assert verdict_words(r.answer.verdict) == {"*": "yes"}
+
+
+def test_a_contract_signed_concluded_or_entered_into_is_one_event(tmp_path: Path) -> None:
+    # Belgium's "at least one month before the agreement is concluded" and Australia's "at least 14 days before the
+    # prospective franchisee enters into a franchise agreement" had been left open for "14 days before signing"
+    concluded = plain_doc("xy-partnership-law", "XY pre-contractual information law summary", "XY", date(2005, 1, 1))
+    entered = plain_doc("yz-franchising-code", "YZ franchising code summary", "YZ", date(2025, 4, 1))
+    corpus = [
+        (
+            concluded,
+            ["At least one month before the agreement is concluded, the grantor must give the disclosure document."],
+        ),
+        (
+            entered,
+            [
+                "At least 14 days before the prospective franchisee enters into a franchise agreement, the franchisor "
+                "must give the disclosure document."
+            ],
+        ),
+    ]
+    r = _ask(
+        tmp_path,
+        corpus,
+        "Every candidate receives our disclosure document exactly 14 days before signing. Would 14 days meet the "
+        "minimum disclosure period in XY and in YZ? Yes or no for each.",
+    )
+    assert verdict_words(r.answer.verdict) == {"XY": "no", "YZ": "yes"}

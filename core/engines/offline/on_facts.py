@@ -134,10 +134,23 @@ EVENT_PREFIX = 3
 """Letters two words share to name one event ("signing" and "signed", "paying" and "payment")."""
 
 
+MAKING_A_CONTRACT = re.compile(r"^(?:sign|conclu|enter|execut)", re.I)
+"""English verbs for making a contract ("signing", "the agreement is concluded", "enters into a franchise
+agreement", "executed"): one event, whichever the question and the rule use."""
+
+
+def _event_words(text: str) -> set[str]:
+    """The words naming an event, each by its first letters; a verb for making a contract by that event."""
+    return {
+        "<contract made>" if MAKING_A_CONTRACT.match(w) else w[:EVENT_PREFIX]
+        for w in terms(text)
+        if w not in STOPWORDS and len(w) >= EVENT_PREFIX
+    }
+
+
 def _same_event(a: str, b: str) -> bool:
     """Whether two periods are counted from the same event: the words after "before" or "after" share one."""
-    ours = {w[:EVENT_PREFIX] for w in terms(a) if w not in STOPWORDS and len(w) >= EVENT_PREFIX}
-    return any(w[:EVENT_PREFIX] in ours for w in terms(b) if w not in STOPWORDS and len(w) >= EVENT_PREFIX)
+    return bool(_event_words(a) & _event_words(b))
 
 
 def _bounding(period: TimedPeriod, sentence: str) -> list[TimedPeriod]:
