@@ -9,12 +9,13 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Collection, Iterable, Sequence
+from datetime import date
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from core.domain.documents import Catalog
-from core.domain.figures import dates, figures, format_date, periods
+from core.domain.figures import date_spans, figures, format_date, periods
 from core.domain.gazetteer import jurisdiction_name, own_law
 from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan, item_id
 
@@ -523,26 +524,30 @@ def _cell(claim: Claim, aspect: Aspect, code: str, term: bool = False) -> str:
     the claim states none (a sentence about a tribunal claim is no time limit). `term`: the question asks a
     penalty's term, so a penalty cell states the period first."""
     text = " ".join(claim.said.split())
-    value = ""
+    value = raw = ""
     if aspect == Aspect.penalty and term:
         found = periods(text)
-        value = found[0] if found else ""
+        value = raw = found[0] if found else ""
     if not value and aspect in (Aspect.threshold, Aspect.penalty):
         figs = [f for f in figures(text) if f.unit != "days"]
         # "from X to Y" states a change: the figure that applies is the one it goes to
         figs = [f for f in figs if not text[: text.find(f.text)].rstrip().lower().endswith("from")] or figs
         if figs:
             f = figs[0]
-            value = COMPARATOR_WORDS.get(f.comparator or "", "{}").format(f.text)
+            value, raw = COMPARATOR_WORDS.get(f.comparator or "", "{}").format(f.text), f.text
     if not value and aspect in (Aspect.deadline, Aspect.records, Aspect.penalty):
         found = periods(text)
-        value = found[0] if found else ""
+        value = raw = found[0] if found else ""
     if not value and aspect in (Aspect.date, Aspect.deadline):
-        found_dates = dates(text)
-        value = format_date(found_dates[0]) if found_dates else ""
+        spans = [d for d in date_spans(text) if d.day]
+        if spans:
+            value, raw = (
+                format_date(date(spans[0].year, spans[0].month, spans[0].day)),
+                text[spans[0].start : spans[0].end],
+            )
     if not value and aspect in VALUE_ASPECTS:
         return ""
-    if value and UNCERTAIN.search(text):
+    if value and any(raw in s and UNCERTAIN.search(s) for s in re.split(r"(?<=[.!?])\s+", text)):
         value = f"{value}, not verified"  # "the amounts, reported as up to EUR 1,500 ..., are not verified"
     if not value:
         first = next(iter(re.split(r"(?<=[.!?])\s+", text.strip())), "")

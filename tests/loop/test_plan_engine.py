@@ -324,6 +324,19 @@ def test_a_cell_taking_a_figure_from_a_sentence_that_doubts_it_says_so() -> None
     rows = comparison_rows(answer, plan)
     assert rows[1][1].startswith("up to EUR 1,500, not verified")
     assert rows[2][1].startswith("more than USD 10,000") and "not verified" not in rows[2][1]
+    dated = Claim(  # the date is settled: another sentence of the claim doubts something else
+        text="The rule comes from Law 89-1008 of 31 December 1989. The decree's start (reported as 1991) is not verified.",
+        plan_item_ids=("GB:date",),
+    )
+    other = Claim(text="The rule took effect on 1 May 2016.", plan_item_ids=("US:date",))
+    both = Answer(
+        sections=(
+            AnswerSection(jurisdiction="GB", claims=(dated,)),
+            AnswerSection(jurisdiction="US", claims=(other,)),
+        )
+    )
+    rows = comparison_rows(both, compared_plan("q", Aspect.date))
+    assert rows[1][1] == "31 December 1989"
 
 
 @pytest.mark.parametrize(
