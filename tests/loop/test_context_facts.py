@@ -18,6 +18,10 @@ from core.service import Workbench
 from tests.fakes import KeywordStore
 from tests.loop.plain_corpora import RECALL_AS_OF, plain_doc, recall_corpus
 
+FOURTEEN_DAYS = (
+    "Every candidate receives our disclosure document exactly 14 days before signing. Would 14 days meet the minimum "
+    "disclosure period in XY and in YZ? Yes or no for each."
+)
 BAR = "A foreign lender that is not licensed in XY may not offer loans to consumers in XY."
 PLANNED = (
     "We are a foreign lender and want to start offering loans to consumers in XY next quarter. "
@@ -144,12 +148,7 @@ def test_the_period_a_question_gives_of_its_own_act_is_read_with_what_it_runs_fr
 def test_a_period_short_of_a_minimum_is_no_and_one_that_meets_it_yes_for_each_place(tmp_path: Path) -> None:
     # the asker's 14 days had been left to the analyst as a yes/no on the facts in every place
     corpus = [_disclosure_law("XY", "20 days"), _disclosure_law("YZ", "10 days")]
-    r = _ask(
-        tmp_path,
-        corpus,
-        "Every candidate receives our disclosure document exactly 14 days before signing. Would 14 days meet the "
-        "minimum disclosure period in XY and in YZ? Yes or no for each.",
-    )
+    r = _ask(tmp_path, corpus, FOURTEEN_DAYS)
     assert verdict_words(r.answer.verdict) == {"XY": "no", "YZ": "yes"}
     assert r.answer.verdict is not None and "No, for the 14 days the question states: At least 20 days before" in (
         r.answer.verdict.text
@@ -261,10 +260,5 @@ def test_a_contract_signed_concluded_or_entered_into_is_one_event(tmp_path: Path
             ],
         ),
     ]
-    r = _ask(
-        tmp_path,
-        corpus,
-        "Every candidate receives our disclosure document exactly 14 days before signing. Would 14 days meet the "
-        "minimum disclosure period in XY and in YZ? Yes or no for each.",
-    )
+    r = _ask(tmp_path, corpus, FOURTEEN_DAYS)
     assert verdict_words(r.answer.verdict) == {"XY": "no", "YZ": "yes"}
