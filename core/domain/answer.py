@@ -9,13 +9,12 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Collection, Iterable, Sequence
-from datetime import date
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from core.domain.documents import Catalog
-from core.domain.figures import date_spans, figures, format_date, periods
+from core.domain.figures import date_spans, dates, figures, format_date, periods
 from core.domain.gazetteer import jurisdiction_name, own_law
 from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan, item_id
 
@@ -539,12 +538,10 @@ def _cell(claim: Claim, aspect: Aspect, code: str, term: bool = False) -> str:
         found = periods(text)
         value = raw = found[0] if found else ""
     if not value and aspect in (Aspect.date, Aspect.deadline):
-        spans = [d for d in date_spans(text) if d.day]
-        if spans:
-            value, raw = (
-                format_date(date(spans[0].year, spans[0].month, spans[0].day)),
-                text[spans[0].start : spans[0].end],
-            )
+        found_dates = dates(text)
+        if found_dates:
+            value = format_date(found_dates[0])
+            raw = next(text[d.start : d.end] for d in date_spans(text) if d.day)
     if not value and aspect in VALUE_ASPECTS:
         return ""
     if value and any(raw in s and UNCERTAIN.search(s) for s in re.split(r"(?<=[.!?])\s+", text)):
