@@ -544,10 +544,11 @@ def _cell(claim: Claim, aspect: Aspect, code: str, term: bool = False) -> str:
             raw = next(text[d.start : d.end] for d in date_spans(text) if d.day)
     if not value and aspect in VALUE_ASPECTS:
         return ""
-    if value and any(raw in s and UNCERTAIN.search(s) for s in re.split(r"(?<=[.!?])\s+", text)):
+    said = re.split(r"(?<=[.!?])\s+", text.strip())
+    if value and any(raw in s and UNCERTAIN.search(s) for s in said):
         value = f"{value}, not verified"  # "the amounts, reported as up to EUR 1,500 ..., are not verified"
     if not value:
-        first = next(iter(re.split(r"(?<=[.!?])\s+", text.strip())), "")
+        first = next(iter(said), "")
         value = first.rstrip(".") if len(first.split()) <= CELL_WORDS else f"see {code} below"
     ref = SECTION_REF.search(" ".join(q.quote for q in claim.citations) or text)
     source = ", ".join(x for x in (claim.doc_ids[0] if claim.doc_ids else "", ref.group(0) if ref else "") if x)

@@ -490,11 +490,17 @@ def period_sides(text: str) -> set[tuple[float, str, str]]:
     "within 7 days", "up to three months"; "above" for "at least five years", "more than 30 days"."""
     out: set[tuple[float, str, str]] = set()
     for m in PERIOD.finditer(text):
-        before = text[max(0, m.start() - 30) : m.start("count")]
-        side = "below" if _PERIOD_BELOW.search(before) else "above" if _PERIOD_ABOVE.search(before) else None
+        side = _side(text, m)
         if side:
             out.add((*_length(m), side))
     return out
+
+
+def _side(text: str, m: re.Match[str]) -> str | None:
+    """The side the words before a `PERIOD` match bound it from: "below" ("within", "up to"), "above" ("at least",
+    "more than"), or None."""
+    before = text[max(0, m.start() - 30) : m.start("count")]
+    return "below" if _PERIOD_BELOW.search(before) else "above" if _PERIOD_ABOVE.search(before) else None
 
 
 DAYS_IN = {"hour": (1 / 24, 1 / 24), "day": (1, 1), "week": (7, 7), "month": (28, 31), "year": (365, 366)}
@@ -524,8 +530,7 @@ def timed_periods(text: str) -> list[TimedPeriod]:
     after it."""
     out: list[TimedPeriod] = []
     for m in PERIOD.finditer(text):
-        before = text[max(0, m.start() - 30) : m.start("count")]
-        side = "below" if _PERIOD_BELOW.search(before) else "above" if _PERIOD_ABOVE.search(before) else None
+        side = _side(text, m)
         count, unit = _length(m)
         low, high = DAYS_IN[unit]
         after = re.match(r"[^\w.?!;]*(\w+)((?:[^\w.?!;]+\w+){0,8})", text[m.end() :])  # within its sentence

@@ -153,32 +153,28 @@ def _same_event(a: str, b: str) -> bool:
     return bool(_event_words(a) & _event_words(b))
 
 
+def _counted_alike(period: TimedPeriod, other: TimedPeriod) -> bool:
+    """Whether another period is counted from the same side of the same event as the question's."""
+    return RELATION.get(other.then) == period.then and _same_event(period.event, other.event)
+
+
 def _bounding(period: TimedPeriod, sentence: str) -> list[TimedPeriod]:
     """The periods the sentence bounds that are counted from the same event as the question's."""
-    return [
-        b
-        for b in timed_periods(sentence)
-        if b.side and RELATION.get(b.then) == period.then and _same_event(period.event, b.event)
-    ]
+    return [b for b in timed_periods(sentence) if b.side and _counted_alike(period, b)]
 
 
-def _counted_alike(period: TimedPeriod, pool: Sequence[Candidate]) -> set[tuple[float, float, bool]]:
+def _lengths_alike(period: TimedPeriod, pool: Sequence[Candidate]) -> set[tuple[float, float, bool]]:
     """The lengths of the periods, bounded or not, that the sentences count from the same side of the same event as
     the question's ("ten business days before the signing", "at least 7 calendar days before signing")."""
-    return {
-        (b.low, b.high, b.counted)
-        for c in pool
-        for b in timed_periods(c.text)
-        if RELATION.get(b.then) == period.then and _same_event(period.event, b.event)
-    }
+    return {(b.low, b.high, b.counted) for c in pool for b in timed_periods(c.text) if _counted_alike(period, b)}
 
 
-def _meets(period: TimedPeriod, sentence: str) -> str | None:
-    """ "Yes" or "No": whether the period meets the one bound the sentence sets on a period counted from the same
-    kind of event (a minimum "at least 20 days before" or a limit "within 72 hours of"); None when it sets none,
-    several, one in business days where the question's is not (or the reverse), or one the period matches only
-    within a unit's spread ("one month" for 30 days)."""
-    bounds = {(b.low, b.high, b.side, b.counted) for b in _bounding(period, sentence)}
+def _meets(period: TimedPeriod, bounding: Sequence[TimedPeriod]) -> str | None:
+    """ "Yes" or "No": whether the period meets the one bound a sentence sets on a period counted from the same
+    kind of event (`bounding`, see `_bounding`: a minimum "at least 20 days before" or a limit "within 72 hours
+    of"); None when it sets none, several, one in business days where the question's is not (or the reverse), or
+    one the period matches only within a unit's spread ("one month" for 30 days)."""
+    bounds = {(b.low, b.high, b.side, b.counted) for b in bounding}
     if len(bounds) != 1:
         return None
     low, high, side, counted = next(iter(bounds))
@@ -340,7 +336,7 @@ def _holding(
         (c for c in pool if not c.history and any(same_jurisdiction(code, c.jurisdiction) for code in codes)),
         key=lambda c: (not any(same_jurisdiction(j, c.jurisdiction) for j in named), -c.score),
     )
-    if period is not None and len(_counted_alike(period, ranked)) > 1:
+    if period is not None and len(_lengths_alike(period, ranked)) > 1:
         return None  # rules of several lengths count from that event: which one the facts must meet is open
     for c in ranked:
         if NEGATION.search(_without_figures(c.text)) or any(d > ctx.as_of for d in dates(c.text)):
@@ -351,9 +347,10 @@ def _holding(
         if not (NAMES_DUTY.match(c.text) or any(DUTY.search(t) or COVERS.search(t) for t in (c.text, *before))):
             continue
         if period is not None:  # a rule on a period counted from the event the question's is speaks to it
-            if not _bounding(period, c.text):
+            bounding = _bounding(period, c.text)
+            if not bounding:
                 continue
-            word = _meets(period, c.text)
+            word = _meets(period, bounding)
             if word is None:
                 return None  # the rule that bounds it is not read surely: the analyst's to hold against it
             said = " ".join(q.quote for q in c.quotes)
