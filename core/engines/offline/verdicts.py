@@ -2,8 +2,9 @@
 states the change, never guessed from a sentence that merely shares the question's words.
 
 A change stated by a source in force is a "Yes"; one stated only by a proposal, or by an act not yet applicable,
-is "No, only proposed (date)" / "No, not yet (applies from date)" with the rule in force quoted; a change no source
-states gets no verdict (the verdict item stays open and is disclosed). A question asking "for each" jurisdiction,
+is "No, only proposed (date)" / "No, not yet (applies from date)" with the rule in force quoted; a change a source in
+force denies ("The statute has not been repealed") is a "No" quoting it, never a "Yes" for sharing the verb; a
+change no source states gets no verdict (the verdict item stays open and is disclosed). A question asking "for each" jurisdiction,
 or naming several, gets one verdict per jurisdiction ("EU: No, ... US: Yes. ..."). The verbs below are English
 words for a change, not regulatory knowledge.
 """
@@ -24,7 +25,7 @@ from core.engines.base import EngineContext
 from core.engines.offline.ranking import Candidate
 from core.engines.offline.relevance import min_relevance, said_terms, subject_terms
 from core.engines.offline.sources import doc_chunks, first_sentence, own_name, short_name
-from core.engines.text import is_anaphoric, sentences, term_set, trailing_yes_no
+from core.engines.text import is_anaphoric, sentences, term_set, trailing_yes_no, yes_no_sentence
 
 CHANGE_STEMS = (
     "extend|rais|increas|lower|reduc|repeal|abolish|amend|chang|replac|remov|scrap|expand|broaden|widen|narrow|"
@@ -100,14 +101,29 @@ def _verb(question: str) -> re.Pattern[str]:
     return re.compile(rf"\b{re.escape(stem)}\w*", re.I) if stem else CHANGE_WORD
 
 
-def _stating(doc: DocumentMeta, plan: ResearchPlan, ctx: EngineContext, made: bool) -> Quote | None:
+DENIED_CHANGE = re.compile(r"\b(?:not|never|neither|nor|without)\b[^,;:]*$", re.I)
+"""A negation in the clause before a verb of change: the sentence denies that change ("The statute has not been
+repealed", "Neither the executive order nor the guidelines repealed or amended the FCPA")."""
+
+
+def _denies(changed: re.Pattern[str], sentence: str) -> bool:
+    """Whether every mention of the asked change in the sentence is denied (`DENIED_CHANGE` before it)."""
+    found = list(changed.finditer(sentence))
+    return bool(found) and all(DENIED_CHANGE.search(sentence[: m.start()]) for m in found)
+
+
+def _stating(
+    doc: DocumentMeta, plan: ResearchPlan, ctx: EngineContext, made: bool, denied: bool = False
+) -> Quote | None:
     """The sentence of the document that states a change of what the question asks about (`made`: the asked
-    change as done, not as possible or planned; else any change), or None."""
+    change as done, not as possible, planned or denied; `denied`: the asked change as not made; else any change),
+    or None."""
     adoption = bool(ADOPTION.match(asked_change(plan.question) or ""))
+    made = made or denied
     changed = _verb(plan.question) if made else PROPOSED_CHANGE if adoption else CHANGE_WORD
     order = subject_terms(plan) or list(plan.topic_terms)
-    if made:  # "What must we notify ...? Has the threshold changed?": a Yes rests on the change's own subject words
-        part = term_set(trailing_yes_no(plan.question) or "")
+    if made:  # "What must we notify ...? Has the threshold changed?": a Yes or No rests on the change's own subject
+        part = term_set(trailing_yes_no(plan.question) or yes_no_sentence(plan.question) or "")  # words
         order = [t for t in order if t in part] or order
     topic = set(order)
     needed = max(1, round(min_relevance(topic) * len(topic)))
@@ -117,6 +133,8 @@ def _stating(doc: DocumentMeta, plan: ResearchPlan, ctx: EngineContext, made: bo
     for chunk_id, text in doc_chunks(doc.id, ctx):
         for s in sentences(text):
             if not changed.search(s) or is_anaphoric(s) or has_instructions(s) or (made and HEDGED.search(s)):
+                continue
+            if made and _denies(changed, s) != denied:
                 continue
             shared = len(said_terms(topic, s, order))
             if shared >= needed and (best is None or shared > best[0]):
@@ -149,6 +167,10 @@ def _part(
         if quote is not None:
             rule = _rule_in_force(cands, code, ctx, quote.quote)
             return _beside_rule(pending_lead(doc, ctx.catalog.status_at(doc.id, ctx.as_of)), quote, rule)
+    for doc in in_force:  # a source in force that says the change was not made ("has not been repealed")
+        quote = _stating(doc, plan, ctx, made=False, denied=True)
+        if quote is not None:
+            return f"No. {quote.quote}", (quote,)
     return None
 
 

@@ -1,0 +1,55 @@
+"""Yes/no questions about a change ("Has X been repealed?") that a source in force answers by denying it. Plain
+documents built here; the rules are illustrations."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from core.config import Settings
+from core.domain.answer import verdict_words
+from core.domain.documents import DocumentMeta
+from core.persistence.checkpoints import memory_persistence
+from core.service import Workbench
+from tests.fakes import KeywordStore
+from tests.loop.plain_corpora import RECALL_AS_OF, plain_doc
+
+DENIAL = "Neither the 2025 executive order nor the later guidelines repealed or amended the Widget Export Act."
+
+
+def _ask(tmp_path: Path, passages: list[str], question: str) -> Any:
+    """The finished run of the question on a corpus of one XY act summary with these passages."""
+    act = plain_doc("xy-widget-export-act", "XY widget export act summary", "XY", date(1977, 12, 19))
+    corpus: list[tuple[DocumentMeta, list[str]]] = [(act, passages)]
+    wb = Workbench(Settings(data_dir=tmp_path), store=KeywordStore(corpus), persistence=memory_persistence())
+    return wb.start(question, as_of=RECALL_AS_OF, approve="all")
+
+
+def test_a_change_a_source_in_force_denies_is_no(tmp_path: Path) -> None:
+    # no verdict had been given: a source in force answered only a change it stated as made
+    passages = [
+        "On 10 February 2025 an executive order paused new enforcement of the Widget Export Act in XY for 180 days. "
+        f"{DENIAL} Charges can still be brought within five years of the conduct."
+    ]
+    question = (
+        "We read that XY stopped enforcing the Widget Export Act in 2025. Has the Widget Export Act been repealed? "
+        "What exactly happened?"
+    )
+    r = _ask(tmp_path, passages, question)
+    assert verdict_words(r.answer.verdict) == {"*": "no"}
+    assert r.answer.verdict is not None and DENIAL in r.answer.verdict.text
+
+
+def test_a_sentence_denying_the_change_never_grounds_a_yes(tmp_path: Path) -> None:
+    passages = [f"{DENIAL} The Widget Export Act remains in force in XY."]
+    r = _ask(tmp_path, passages, "Has XY repealed the Widget Export Act?")
+    assert verdict_words(r.answer.verdict) == {"*": "no"}
+
+
+def test_a_change_made_beside_one_denied_is_still_a_yes(tmp_path: Path) -> None:
+    made = "The 2024 amendment repealed the licence exemption for small exporters of the Widget Export Act."
+    passages = [f"{made} It did not repeal the record-keeping duty."]
+    r = _ask(tmp_path, passages, "Has XY repealed the licence exemption for small exporters?")
+    assert verdict_words(r.answer.verdict) == {"*": "yes"}
+    assert r.answer.verdict is not None and made in r.answer.verdict.text
