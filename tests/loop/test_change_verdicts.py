@@ -53,3 +53,46 @@ def test_a_change_made_beside_one_denied_is_still_a_yes(tmp_path: Path) -> None:
     r = _ask(tmp_path, passages, "Has XY repealed the licence exemption for small exporters?")
     assert verdict_words(r.answer.verdict) == {"*": "yes"}
     assert r.answer.verdict is not None and made in r.answer.verdict.text
+
+
+PROPOSAL = plain_doc(
+    "xy-widget-fraud-directive-proposal",
+    "Proposed XY Directive on combating widget fraud (Commission proposal of 3 May 2023)",
+    "XY",
+    date(2023, 5, 3),
+    status="proposed",
+)
+PROPOSED = (
+    "The Commission published its proposal for a Directive on combating widget fraud on 3 May 2023. "
+    "Companies would face fines of not less than 5% of their worldwide turnover. "
+    "Until a directive is adopted, the rules in force remain the 2003 Framework Decision on widget fraud."
+)
+LABELS = plain_doc("xy-energy-label-regulation", "XY regulation on energy labels", "XY", date(2017, 8, 1))
+LABELLED = (
+    "As a regulation, it applies directly in all member states without transposition. The member states set "
+    "penalties for infringements, which must be effective and dissuasive."
+)
+BINDING = (
+    "Is XY's anti-widget-fraud directive already binding, so that member states must now fine companies a percentage "
+    "of their worldwide turnover?"
+)
+
+
+def test_whether_a_proposed_instrument_is_binding_is_no_only_proposed(tmp_path: Path) -> None:
+    # no verdict had been given: the proposal's sentences share too few of the question's words to ground one
+    corpus = [(PROPOSAL, [PROPOSED]), (LABELS, [LABELLED])]
+    wb = Workbench(Settings(data_dir=tmp_path), store=KeywordStore(corpus), persistence=memory_persistence())
+    r = wb.start(BINDING, as_of=RECALL_AS_OF, approve="all")
+    assert verdict_words(r.answer.verdict) == {"*": "no"}
+    text = r.answer.verdict.text
+    assert text.startswith("No, only proposed") and "3 May 2023" in text
+    assert "the rules in force remain the 2003 Framework Decision" in text.split("In force:")[1]
+
+
+def test_an_instrument_in_force_named_as_well_as_a_proposal_is_not_called_only_proposed(tmp_path: Path) -> None:
+    act = plain_doc("xy-widget-fraud-directive", "XY Directive on combating widget fraud", "XY", date(2010, 1, 1))
+    passages = ["The XY Directive on combating widget fraud requires member states to punish widget fraud."]
+    corpus = [(PROPOSAL, [PROPOSED]), (act, passages)]
+    wb = Workbench(Settings(data_dir=tmp_path), store=KeywordStore(corpus), persistence=memory_persistence())
+    r = wb.start("Is XY's directive on combating widget fraud binding?", as_of=RECALL_AS_OF, approve="all")
+    assert r.answer.verdict is None or not r.answer.verdict.text.startswith("No, only proposed")

@@ -63,6 +63,7 @@ from core.engines.offline.verdicts import (
     per_jurisdiction,
     proposed_verdict,
     speaks_to,
+    status_verdict,
     still_in_force,
 )
 from core.engines.text import (
@@ -499,6 +500,9 @@ def _verdict(
     ended = _ended(item, plan, ctx, plan.named_doc_ids)
     if ended is not None:
         return ended
+    status = status_verdict(item, _yes_no_part(plan), _place_terms(plan), plan.answer_codes(), pool or cands, ctx)
+    if status is not None:
+        return status
     trailing = trailing_yes_no(question)  # "How long ..., and is compensation capped?": the yes/no is the last part
     if asked_change(trailing or question):  # "What did X change ...?" asks no yes or no about a change
         return change_verdict(item, plan, cands, ctx)
@@ -1215,11 +1219,11 @@ def _one_verdict(
             return None  # a wider law's No does not settle the named place's own law, which may grant more
         if _to_be_transposed(best.doc_id, ctx) and not grounds.name_source(named_as[best.doc_id]):
             # the place's own law decides, if any
-            return proposed_verdict(item, grounds.by, named, cands, ctx, grounds.words)
+            return proposed_verdict(item, grounds.by, named, cands, ctx, grounds.words, grounds.status_asked)
         return _from_elsewhere(verdict, best.jurisdiction)
     if not grounds.words:
         return None
-    return proposed_verdict(item, grounds.by, codes, cands, ctx, grounds.words)
+    return proposed_verdict(item, grounds.by, codes, cands, ctx, grounds.words, grounds.status_asked)
 
 
 ENDED = re.compile(

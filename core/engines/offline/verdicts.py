@@ -281,6 +281,10 @@ def change_verdict(item: PlanItem, plan: ResearchPlan, cands: Sequence[Candidate
     )
 
 
+NAME_SHARED = 2
+"""Words of the yes/no an act's own name must state for the question to name that act rather than its subject."""
+
+
 def proposed_verdict(
     item: PlanItem,
     grounded: Callable[[str, str], bool],
@@ -288,16 +292,31 @@ def proposed_verdict(
     cands: Sequence[Candidate],
     ctx: EngineContext,
     asked: Iterable[str] = (),
+    status_asked: bool = False,
 ) -> Claim | None:
     """ "No, only proposed (date)" when no source in force speaks to a yes/no question but a proposal of one of
     these jurisdictions does (`grounded`: its sentence states what the question asks): the rule asked about is
     not law, and the rule in force (the best candidate) is quoted beside it. None when no proposal speaks to it.
     A sentence may also speak to it beyond the words of the proposal's own name, which may say only which act it is
     ("the EU anti-corruption directive" asked, "Proposed EU Directive on combating corruption" filed) or what it
-    proposes ("Proposals for an Office of the Whistleblower", asked whether there is one)."""
+    proposes ("Proposals for an Office of the Whistleblower", asked whether there is one). Asked whether an act is
+    law or in force (`status_asked`), a proposal whose name states no more of the yes/no's words than the name of
+    an act in force does (at least NAME_SHARED of them) does not answer: "Is the XY Directive on combating widget
+    fraud binding?" asks about the act in force, not about the proposal to replace it."""
+    words = set(asked)
+    named_in_force = max(
+        (
+            len(said_terms(words, own_name(d)))
+            for d in ctx.catalog.all()
+            if d.jurisdiction in codes and ctx.catalog.status_at(d.id, ctx.as_of) == DocStatus.in_force
+        ),
+        default=0,
+    )
     for doc in ctx.catalog.all():
         if doc.jurisdiction not in codes or ctx.catalog.status_at(doc.id, ctx.as_of) != DocStatus.proposed:
             continue
+        if status_asked and named_in_force >= max(NAME_SHARED, len(said_terms(words, own_name(doc)))):
+            continue  # the question names an act in force as well as the proposal: it asks about that act
         quote = first_sentence(doc.id, ctx, partial(speaks_to, grounded, own_name(doc)))
         if quote is None:
             continue
@@ -320,3 +339,48 @@ def speaks_to(grounded: Callable[[str, str], bool], name: str, sentence: str) ->
 def presents_as_pending(claim: Claim, doc: DocumentMeta) -> bool:
     """Whether a verdict names the document as only proposed or not yet applicable (citing it as such is honest)."""
     return claim.kind == "verdict" and short_name(doc) in claim.text and bool(NOT_IN_FORCE.search(claim.text))
+
+
+STATUS_SUBJECT = re.compile(
+    r"^\W*(?:is|are|has|have)\s+(?P<subject>.+?)\s+(?:(?:already|now|yet|currently|actually)\s+)?"
+    r"(?:(?:been|become)\s+)?(?:law|binding|enacted|adopted|passed|in force|in effect)\b",
+    re.I,
+)
+"""The instrument a yes/no asks the status of ("Is the EU's anti-corruption directive already binding, ...?")."""
+SUBJECT_OWN_NAME = 2 / 3
+"""Share of the instrument's words (places and question words aside) a document's title and aliases must state to
+be the instrument asked about."""
+
+
+def status_verdict(
+    item: PlanItem, asked: str, places: set[str], codes: Sequence[str], cands: Sequence[Candidate], ctx: EngineContext
+) -> Claim | None:
+    """ "No, only proposed (date)" to a yes/no asking whether an instrument is law, binding or in force ("Is the EU's
+    anti-corruption directive already binding, so that ...?") when the document of `codes` whose own name states
+    the instrument's words best is a proposal: the rule asked about is not law, whatever its sentences would do
+    (they share few of the question's words: "would" fines, not "must"). Quoted beside it: its sentence naming it,
+    and the rule in force (what the proposal says remains in force, else a source in force). None when the asked
+    instrument is not read, no proposal names it, or a document not proposed names it as well."""
+    m = STATUS_SUBJECT.match(asked)
+    if m is None:
+        return None
+    words = term_set(m.group("subject")) - places
+    if len(words) < 2:
+        return None
+    needed = max(2, round(SUBJECT_OWN_NAME * len(words)))
+    named = [
+        (len(said_terms(words, own_name(d))), d)
+        for d in ctx.catalog.all()
+        if d.jurisdiction in codes and ctx.catalog.status_at(d.id, ctx.as_of) != DocStatus.superseded
+    ]
+    best = max((n for n, _ in named), default=0)
+    top = [d for n, d in named if n == best]
+    if best < needed or len(top) != 1 or ctx.catalog.status_at(top[0].id, ctx.as_of) != DocStatus.proposed:
+        return None
+    doc = top[0]
+    quote = first_sentence(doc.id, ctx, lambda s: len(said_terms(words, s)) >= needed and not is_anaphoric(s))
+    if quote is None:
+        return None
+    rule = _said_in_force(doc.id, ctx, quote.quote) or _rule_in_force(cands, doc.jurisdiction, ctx, quote.quote)
+    stated, quotes = _beside_rule(pending_lead(doc, DocStatus.proposed), quote, rule)
+    return Claim(text=stated, plan_item_ids=(item.id,), kind="verdict", citations=quotes)
