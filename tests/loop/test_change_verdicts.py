@@ -96,3 +96,18 @@ def test_an_instrument_in_force_named_as_well_as_a_proposal_is_not_called_only_p
     wb = Workbench(Settings(data_dir=tmp_path), store=KeywordStore(corpus), persistence=memory_persistence())
     r = wb.start("Is XY's directive on combating widget fraud binding?", as_of=RECALL_AS_OF, approve="all")
     assert r.answer.verdict is None or not r.answer.verdict.text.startswith("No, only proposed")
+
+
+def test_an_open_question_after_a_yes_no_asks_no_change(tmp_path: Path) -> None:
+    # "how long is the withdrawal period" had been read as a change asked ("withdraw"): "Yes" from the sentence on
+    # the right to withdraw, while the EUR 150 loan is below the act's EUR 200 floor
+    passages = [
+        "Under section 5, the consumer has a right to withdraw from a consumer loan agreement. The rules on consumer "
+        "loans do not apply to loans with a net loan amount of less than EUR 200. The withdrawal period is 14 days."
+    ]
+    question = (
+        "An XY bank lends a consumer EUR 150 for three months. Does XY consumer loan law apply, and how long is the "
+        "withdrawal period for an ordinary consumer loan in XY?"
+    )
+    r = _ask(tmp_path, passages, question)
+    assert verdict_words(r.answer.verdict) != {"*": "yes"}

@@ -25,7 +25,7 @@ from core.engines.base import EngineContext
 from core.engines.offline.ranking import Candidate
 from core.engines.offline.relevance import min_relevance, said_terms, subject_terms
 from core.engines.offline.sources import doc_chunks, first_sentence, own_name, short_name
-from core.engines.text import is_anaphoric, sentences, term_set, trailing_yes_no, yes_no_sentence
+from core.engines.text import WH_PART, is_anaphoric, sentences, term_set, trailing_yes_no, yes_no_sentence
 
 CHANGE_STEMS = (
     "extend|rais|increas|lower|reduc|repeal|abolish|amend|chang|replac|remov|scrap|expand|broaden|widen|narrow|"
@@ -82,8 +82,9 @@ def still_in_force(asked: str) -> bool:
 
 
 def asked_change(question: str) -> str | None:
-    """The verb of change a yes/no question asks about ("extended"), or None."""
-    m = CHANGE_QUESTION.search(question)
+    """The verb of change a yes/no question asks about ("extended"), or None. Only its yes/no counts, not an open
+    question it goes on to ask: "Does the law apply, and how long is the withdrawal period?" asks no change."""
+    m = CHANGE_QUESTION.search(WH_PART.split(question, maxsplit=1)[0])
     return m.group("verb").lower() if m else None
 
 
