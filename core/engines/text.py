@@ -476,6 +476,22 @@ WH_PART = re.compile(
 and by when must ...?")."""
 
 
+@lru_cache(maxsize=256)
+def yes_no_text(question: str) -> str:
+    """The question without the open questions it asks: the facts it sets out and its yes/no parts, each up to an
+    open question it goes on to ask ("Do we have to record working hours in Germany, and how long must we keep the
+    records? ... how long must the rest be between two working days?": the two days are asked of the open part).
+    What a verdict's sentence must state is read from this."""
+    kept = []
+    for sentence in question_sentences(question):
+        if YES_NO.search(sentence):
+            kept.append(WH_PART.split(sentence, maxsplit=1)[0].strip())
+        elif not sentence.rstrip().endswith("?"):
+            kept.append(sentence.strip())
+    trailing = trailing_yes_no(question)
+    return " ".join((*kept, trailing) if trailing else kept)
+
+
 def questions_asked(question: str) -> str:
     """The question without the facts it sets out before asking (`facts_set_out`): what a yes or no answers."""
     parts = question_sentences(question)

@@ -17,7 +17,7 @@ from core.domain.plan import Aspect, PlanItem, ResearchPlan
 from core.engines.base import EngineContext
 from core.engines.offline.aspects import asks_how_often, aspect_feature
 from core.engines.offline.sources import YEAR
-from core.engines.text import sentences, term_set, terms
+from core.engines.text import sentences, term_set, terms, yes_no_text
 
 SOFT_FEATURE = 0.3
 """A definition, obligation or scope may be said without the usual words: such a sentence is ranked lower, not
@@ -80,7 +80,8 @@ def feature(item: PlanItem, sentence: str, plan: ResearchPlan, hint: tuple[str, 
     if aspect == Aspect.date:
         return 1.0 if dates(sentence) else 0.5 if YEAR.search(sentence) else 0.0
     if aspect == Aspect.verdict:
-        asked, lengths = asked_figures(plan.question), asked_periods(plan.question)
+        said = yes_no_text(plan.question)  # a figure of an open part it goes on to ask is no ground of its yes/no
+        asked, lengths = asked_figures(said), asked_periods(said)
         if not asked and not lengths:
             return 0.3
         stated = any(f.key in asked for f in figures(sentence, hint)) or bool(lengths & period_lengths(sentence))

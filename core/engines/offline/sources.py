@@ -82,9 +82,18 @@ def instrument_numbers(text: str) -> set[str]:
     return set(INSTRUMENT_NUMBER.findall(text))
 
 
+DESCRIBED = re.compile(r"\s+[\u2013\u2014-]\s+|:\s+")
+"""Where a title goes on from a name to another part: a dash or a colon ("Germany: Working Time Act (Arbeitszeitgesetz)
+– eight-hour day, 11 hours' rest, ...", "Regulation (EU) 2017/1369: framework for energy labelling")."""
+
+
 def own_name(doc: DocumentMeta) -> str:
-    """Every name the document gives itself (its title and aliases): which act each of its sentences speaks of."""
-    return " ".join((doc.title, *doc.aliases))
+    """Every name the document gives itself (its title and aliases): which act each of its sentences speaks of. A
+    part of the title after a dash or colon that opens in lower case describes what the act is about ("– eight-hour
+    day, 11 hours' rest, breaks, Sunday rest and time recording"): a sentence stating those words speaks to the
+    matter, so they are no name."""
+    named = [part for part in DESCRIBED.split(doc.title) if not part[:1].islower()]
+    return " ".join((*named, *doc.aliases))
 
 
 def cited(answer: Answer, ctx: EngineContext, usage: Usage | None = None, notes: tuple[str, ...] = ()) -> DraftResult:

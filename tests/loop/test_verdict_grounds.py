@@ -1,0 +1,56 @@
+"""What a verdict's sentence must state: the yes/no's own words and figures, not an open question's, and not the
+words a title uses to describe its act. Plain documents built here; the rules are illustrations."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+from core.config import Settings
+from core.domain.answer import verdict_words
+from core.engines.offline.sources import own_name
+from core.engines.text import yes_no_text
+from core.persistence.checkpoints import memory_persistence
+from core.service import Workbench
+from tests.fakes import KeywordStore
+from tests.loop.plain_corpora import RECALL_AS_OF, plain_doc
+
+ACT = plain_doc(
+    "xy-working-time-act",
+    "XY: Working Time Act (Arbeitszeitgesetz) – eight-hour day, 11 hours' rest, breaks and time recording",
+    "XY",
+    date(1994, 7, 1),
+)
+RECORDING = (
+    "The Act itself requires the employer to record working time that exceeds eight hours on a working day and to "
+    "keep these records for at least two years."
+)
+PASSAGES = [
+    f"{RECORDING} After the end of daily working time employees must have an uninterrupted rest period of at least "
+    "11 hours. Work must be interrupted by breaks of at least 30 minutes where working time is more than six hours."
+]
+RECORD_ASKED = (
+    "Do we have to record the working hours of our employees in XY, and how long must we keep the records? What are "
+    "the daily limits there, and how long must the rest be between two working days?"
+)
+
+
+def test_the_figures_of_an_open_question_are_no_grounds_of_the_yes_no() -> None:
+    assert yes_no_text(RECORD_ASKED) == "Do we have to record the working hours of our employees in XY,"
+    said = yes_no_text("A firm has 80 staff. Must it report within 10 days, and to whom?")
+    assert said == "A firm has 80 staff. Must it report within 10 days,"
+
+
+def test_a_title_describing_its_act_names_it_only_before_the_dash_or_colon() -> None:
+    assert own_name(ACT) == "XY Working Time Act (Arbeitszeitgesetz)"
+    labels = plain_doc("xy-labels", "Regulation (EU) 2017/1369: framework for energy labelling", "EU", date(2017, 8, 1))
+    assert own_name(labels) == "Regulation (EU) 2017/1369"
+
+
+def test_a_duty_asked_is_answered_by_the_sentence_stating_it(tmp_path: Path) -> None:
+    # no verdict had been given: the two working days of an open part were asked of every verdict sentence, and
+    # the title's description ("time recording") had taken "record" out of what the sentence must state
+    wb = Workbench(Settings(data_dir=tmp_path), store=KeywordStore([(ACT, PASSAGES)]), persistence=memory_persistence())
+    r = wb.start(RECORD_ASKED, as_of=RECALL_AS_OF, approve="all")
+    assert verdict_words(r.answer.verdict) == {"*": "yes"}
+    assert r.answer.verdict is not None and RECORDING in r.answer.verdict.text
