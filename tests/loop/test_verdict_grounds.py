@@ -54,3 +54,22 @@ def test_a_duty_asked_is_answered_by_the_sentence_stating_it(tmp_path: Path) -> 
     r = wb.start(RECORD_ASKED, as_of=RECALL_AS_OF, approve="all")
     assert verdict_words(r.answer.verdict) == {"*": "yes"}
     assert r.answer.verdict is not None and RECORDING in r.answer.verdict.text
+
+
+def test_them_standing_for_a_noun_of_the_yes_no_does_not_refer_back_to_the_facts(tmp_path: Path) -> None:
+    # "them" had been read as a third party the facts describe: no verdict, left to the analyst
+    labour = plain_doc("xy-fair-labour-act", "XY Fair Labour Standards Act", "XY", date(1938, 6, 25))
+    denial = (
+        "The Act does not require payment for time not worked, such as vacations, sick leave or federal or other "
+        "holidays. There is no requirement to give public holidays off or to pay a premium for working on them."
+    )
+    wb = Workbench(
+        Settings(data_dir=tmp_path), store=KeywordStore([(labour, [denial])]), persistence=memory_persistence()
+    )
+    question = (
+        "We are an XY company writing our first leave policy. Does XY federal law require us to give employees paid "
+        "vacation, or to pay them for public holidays?"
+    )
+    r = wb.start(question, as_of=RECALL_AS_OF, approve="all")
+    assert verdict_words(r.answer.verdict) == {"*": "no"}
+    assert r.answer.verdict is not None and denial in r.answer.verdict.text

@@ -70,6 +70,7 @@ from core.engines.text import (
     CLAUSE_SPLIT,
     EITHER_OR,
     OPEN_LEAD,
+    STOPWORDS,
     VAGUE_SIZE,
     WH_PART,
     YES_NO,
@@ -121,6 +122,21 @@ THIRD_PARTY_BACK = re.compile(r"\b(?:her|hers|him|his|them|their|theirs|its)\b",
 """A yes/no that refers back to what the facts describe by a possessive or an object ("Is her dismissal unfair?",
 "Can the commission pay her an award?", "Can its goods enter ...?"): whether a rule holds then turns on those facts
 (why she was dismissed, how the goods were made), which no quoted rule settles by itself."""
+PLURAL_NOUN = re.compile(r"\b[a-z]{2,}[^s\W]s\b", re.I)
+"""A word in the plural ("employees", not "business" or "us"): what "them" or "their" may stand for."""
+
+
+def _refers_to_facts(part: str) -> bool:
+    """Whether a yes/no refers back to what the facts describe (`THIRD_PARTY_BACK`): a plural pronoun that follows a
+    noun in the plural within the part stands for that noun ("give employees paid vacation, or pay them for public
+    holidays?" asks of employees, not of the facts)."""
+    for m in THIRD_PARTY_BACK.finditer(part):
+        before = [w for w in PLURAL_NOUN.findall(part[: m.start()]) if w.lower() not in STOPWORDS]
+        if m.group(0).lower() not in ("them", "their", "theirs") or not before:
+            return True
+    return False
+
+
 SAME_ASKED = re.compile(r"\b(?:the same|same as|identical|differ\w*|different|alike|equivalent|similar)\b", re.I)
 """A yes/no asking whether the rules of two places are the same ("Do the EU regulation and the US rule cover the
 same source countries?"): one sentence of one source says what one rule is, not that the other matches it; no
@@ -486,7 +502,7 @@ def _verdict(
             or _sized(grounds, pool or cands, ctx)
         ):
             return counted  # a size, amount or date the facts give is the analyst's to hold against the rules
-        if THIRD_PARTY_BACK.search(_yes_no_part(plan)):
+        if _refers_to_facts(_yes_no_part(plan)):
             return None  # "Can the commission pay her an award?": what her facts make her is the analyst's to judge
         # the facts say only who and where: the yes/no is asked of the rules, of the subject they describe
         subject = referred_subject(plan.question)
