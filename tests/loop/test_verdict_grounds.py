@@ -73,3 +73,29 @@ def test_them_standing_for_a_noun_of_the_yes_no_does_not_refer_back_to_the_facts
     r = wb.start(question, as_of=RECALL_AS_OF, approve="all")
     assert verdict_words(r.answer.verdict) == {"*": "no"}
     assert r.answer.verdict is not None and denial in r.answer.verdict.text
+
+
+def test_a_trailing_yes_no_is_asked_of_the_place_its_sentence_names(tmp_path: Path) -> None:
+    # "No." had been read from YZ's sentence, for a yes/no asked of XY's regulator
+    xy = plain_doc("xy-short-selling-rules", "XY short position reporting rules", "XY", date(2012, 9, 1))
+    yz = plain_doc("yz-short-selling-rules", "YZ short position reporting rules", "YZ", date(2016, 1, 1))
+    corpus = [
+        (
+            xy,
+            ["A short position report must be filed with the regulator within two business days after the week ends."],
+        ),
+        (
+            yz,
+            [
+                "YZ has no rule that requires an investor to notify a regulator of its individual net short position. "
+                "Dealers report short positions to the regulator twice a month."
+            ],
+        ),
+    ]
+    wb = Workbench(Settings(data_dir=tmp_path), store=KeywordStore(corpus), persistence=memory_persistence())
+    question = (
+        "Within how long must a short position report be filed with the regulator in XY, and can the regulator "
+        "require more frequent reports? In YZ, how often must dealers report short positions?"
+    )
+    r = wb.start(question, as_of=RECALL_AS_OF, approve="all")
+    assert r.answer.verdict is None or "YZ has no rule" not in r.answer.verdict.text

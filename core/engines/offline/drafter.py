@@ -1105,7 +1105,8 @@ def _named(plan: ResearchPlan) -> list[str]:
     by a place name or code when there are any, since a regulator it also names ("... reports fraud to the SEC")
     does not make the regulator's country the place asked about ("Does California law protect ...?"); of those,
     the ones its yes/no part names ("Does Bavaria have its own law, and by when must a German company ...?" asks
-    the yes or no of Bavaria)."""
+    the yes or no of Bavaria), else those the sentence asking it names ("Within how long must a report be filed with
+    the regulator in Hong Kong, and can the regulator require more frequent reports?" asks it of Hong Kong)."""
     placed = [
         j
         for j in plan.jurisdictions
@@ -1113,6 +1114,9 @@ def _named(plan: ResearchPlan) -> list[str]:
     ]
     part = _yes_no_part(plan)
     asked = [j for j in placed if any(occurrences(n, part) for n in j.named_as)]
+    if not asked:  # "Within how long ... in Hong Kong, and can the regulator require ...?": the sentence's place
+        sentence = next((q for q in question_sentences(plan.question) if part.strip() in q), "")
+        asked = [j for j in placed if any(occurrences(n, sentence) for n in j.named_as)]
     return [j.code for j in (asked or placed or plan.jurisdictions)]
 
 
