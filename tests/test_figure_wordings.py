@@ -129,6 +129,10 @@ def test_a_penalty_stated_as_a_multiple_of_an_amount_is_a_measure(wording: str, 
         ("within seven (7) days, then within a period not exceeding three months", {(7.0, "day"), (3.0, "month")}),
         ("a forty-five day period", {(45.0, "day")}),
         ("the fine is EUR 5,000", set()),
+        # a decimal or thousands-separated count is one number: it had been read as "5 hours" and "0 hours"
+        ("cut the maximum working week from 40 to 37.5 hours", {(37.5, "hour")}),
+        ("a 37.5-hour week", {(37.5, "hour")}),
+        ("no more than 1,000 hours in total", {(1000.0, "hour")}),
     ],
 )
 def test_period_lengths_read_counts_in_words_or_digits(text: str, lengths: set[tuple[float, str]]) -> None:

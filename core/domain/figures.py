@@ -404,7 +404,18 @@ COUNT_WORDS = {
     "hundred": 100,
 }
 """Counts written in words, as periods state them ("within three business days")."""
-_COUNT = r"\d+|" + "|".join(sorted(COUNT_WORDS, key=len, reverse=True))
+_COUNT = r"(?<![\d.,])(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)|" + "|".join(
+    sorted(COUNT_WORDS, key=len, reverse=True)
+)
+"""A count in digits (a whole one: "37.5 hours" is no 5 hours, "1,000 hours" no 0) or in words."""
+
+
+def _count_value(count: str) -> float:
+    """The value of a `_COUNT` match: digits with their thousands separators and decimals, or a count word."""
+    word = count.lower()
+    return float(COUNT_WORDS[word]) if word in COUNT_WORDS else float(word.replace(",", ""))
+
+
 PERIOD = re.compile(
     rf"\b(?:(?:with)?in|no later than|not later than|at (?:the )?latest|up to|for|at least|before|after)?\s*"
     rf"(?P<count>{_COUNT})(?:\s*\(\d+\))?[\s-]+(?:calendar |business |working |banking |trading |clear )?"
@@ -456,7 +467,7 @@ def frequencies(text: str) -> set[tuple[float, str]]:
             out.add((1.0, _EVERY[m.group("adverb").lower()]))
             continue
         count = (m.group("count") or "1").lower()
-        n = 2.0 if count == "other" else float(COUNT_WORDS.get(count) or count)
+        n = 2.0 if count == "other" else _count_value(count)
         out.add((n, m.group("unit").lower()))
     return out
 
@@ -469,8 +480,7 @@ def period_lengths(text: str) -> set[tuple[float, str]]:
 
 def _length(m: re.Match[str]) -> tuple[float, str]:
     """(count, unit) of a `PERIOD` match, its count read from digits or words."""
-    count = m.group("count").lower()
-    return float(count) if count.isdigit() else float(COUNT_WORDS[count]), m.group("unit").lower()
+    return _count_value(m.group("count")), m.group("unit").lower()
 
 
 _PERIOD_BELOW = re.compile(
