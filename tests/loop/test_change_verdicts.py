@@ -111,3 +111,28 @@ def test_an_open_question_after_a_yes_no_asks_no_change(tmp_path: Path) -> None:
     )
     r = _ask(tmp_path, passages, question)
     assert verdict_words(r.answer.verdict) != {"*": "yes"}
+
+
+def test_a_change_only_a_bill_makes_is_no_beside_the_rule_in_force_not_beside_news_of_the_bill(tmp_path: Path) -> None:
+    # the rule "in force" quoted had been the statute's sentence reporting the bill; quoting the bill's own
+    # sentence instead, the lead's "37.5 hours" (from the bill's title) had been flagged as a misstated period,
+    # and "37.5 hours" had been read as 5 hours
+    bill = plain_doc(
+        "xy-working-week-bill",
+        "XY bill to cut the maximum working week from 40 to 37.5 hours (proposal, not adopted)",
+        "XY",
+        date(2025, 5, 6),
+        status="proposed",
+    )
+    statute = plain_doc("xy-workers-statute", "XY workers statute summary", "XY", date(2015, 10, 23))
+    news = "A bill to lower the maximum working week to 37.5 hours was presented in 2025 and is not law in force."
+    rule = "The maximum ordinary working week in XY is 40 hours of actual work, calculated as an annual average."
+    corpus: list[tuple[DocumentMeta, list[str]]] = [
+        (bill, ["Until a reform is adopted and in force, the maximum ordinary working week in XY remains 40 hours."]),
+        (statute, [f"{rule} {news}"]),
+    ]
+    wb = Workbench(Settings(data_dir=tmp_path), store=KeywordStore(corpus), persistence=memory_persistence())
+    r = wb.start("Has XY already cut the legal maximum working week to 37.5 hours?", as_of=RECALL_AS_OF, approve="all")
+    assert verdict_words(r.answer.verdict) == {"*": "no"}
+    assert r.answer.verdict is not None and news not in r.answer.verdict.text
+    assert not [d for d in r.residual_deficiencies if "37.5" in d.description or "5 hours" in d.description]

@@ -91,15 +91,13 @@ def check_claims(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineConte
                     code, c, query, FigureSubject(code, item, fig.unit, fig.value), Severity.critical, what, fig.unit
                 )
             )
-        # a cited document's own date (when it applies) and a date in its name ("Commission proposal of 3 May
-        # 2023", named in a verdict's lead) are the corpus' facts about it, not figures to quote
+        # a cited document's own date (when it applies), and a date or period in its name ("Commission proposal of
+        # 3 May 2023", "bill to cut the maximum working week from 40 to 37.5 hours", named in a verdict's lead), are
+        # the corpus' facts about it, not figures to quote
         cited = [d for d in (ctx.catalog.get(i) for i in c.doc_ids) if d is not None]
-        quoted_dates = (
-            set(dates(quoted))
-            | {d.effective for d in cited if d.effective}
-            | {x for d in cited for x in dates(" ".join((d.title, d.citation or "", *d.aliases)))}
-        )
-        stated_periods = {_length(p) for p in periods(quoted)}
+        names = " ".join(" ".join((d.title, d.citation or "", *d.aliases)) for d in cited)
+        quoted_dates = set(dates(quoted)) | {d.effective for d in cited if d.effective} | set(dates(names))
+        stated_periods = {_length(p) for p in periods(f"{quoted} {names}")}
         for period in periods(c.said):
             if _length(period) not in stated_periods:
                 what = f"gives the period '{period}', which the passage it quotes does not"

@@ -196,6 +196,11 @@ RULE_SHARED = 2
 """Words the rule in force quoted beside a pending change must share with the sentence stating that change."""
 
 
+PENDING_TALK = re.compile(r"\b(?:bills?|propos\w*|draft\w*|consultation|not (?:yet )?(?:law|in force|adopted))\b", re.I)
+"""Wording by which a source in force speaks of a measure still pending ("A bill to lower the maximum working week
+... is summarised separately and is not law in force"): that sentence is no rule in force to quote beside it."""
+
+
 def _rule_in_force(
     cands: Sequence[Candidate], code: str, ctx: EngineContext, change: str, asked: Iterable[str] = ()
 ) -> Candidate | None:
@@ -211,7 +216,7 @@ def _rule_in_force(
     ranked = [
         (len(term_set(c.text) & wanted), len(term_set(c.text) & about), -n, c)
         for n, c in enumerate(cands)
-        if code in (ANY_JURISDICTION, c.jurisdiction) and _in_force(c.doc_id, ctx)
+        if code in (ANY_JURISDICTION, c.jurisdiction) and _in_force(c.doc_id, ctx) and not PENDING_TALK.search(c.text)
     ]
     best = max(ranked, key=lambda r: r[:3], default=None)
     return best[3] if best is not None and best[1] >= RULE_SHARED else None
