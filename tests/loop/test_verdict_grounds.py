@@ -99,3 +99,25 @@ def test_a_trailing_yes_no_is_asked_of_the_place_its_sentence_names(tmp_path: Pa
     )
     r = wb.start(question, as_of=RECALL_AS_OF, approve="all")
     assert r.answer.verdict is None or "YZ has no rule" not in r.answer.verdict.text
+
+
+def test_a_period_a_rule_bounds_is_no_size_of_whom_it_binds(tmp_path: Path) -> None:
+    # "at least 14 days" had counted as a size the facts do not give: the yes/no was left to the analyst
+    act = plain_doc(
+        "xy-franchise-disclosure-act",
+        "XY: Franchise Disclosure Act – disclosure 14 days before signing or payment, rescission and fair dealing",
+        "XY",
+        date(2000, 7, 1),
+    )
+    duty = (
+        "A franchisor must give a prospective franchisee a disclosure document at least 14 days before the signing "
+        "of any agreement relating to the franchise."
+    )
+    wb = Workbench(Settings(data_dir=tmp_path), store=KeywordStore([(act, [duty])]), persistence=memory_persistence())
+    question = (
+        "Our development agent in XY wants to sign up a new franchisee this Friday. So far the prospect has received "
+        "nothing in writing except a brochure. Is a disclosure document legally required before signing in XY?"
+    )
+    r = wb.start(question, as_of=RECALL_AS_OF, approve="all")
+    assert verdict_words(r.answer.verdict) == {"*": "yes"}
+    assert r.answer.verdict is not None and duty in r.answer.verdict.text

@@ -653,14 +653,15 @@ def _changes_within(days: int | None, plan: ResearchPlan, pool: Sequence[Candida
 def _sized(grounds: Grounds, pool: Sequence[Candidate], ctx: EngineContext) -> bool:
     """Whether a sentence that speaks to the yes/no bounds whom it binds by a size the question does not ask about:
     a count or an amount ("50 or more workers", "a turnover of at least GBP 36 million") or a size in words ("large
-    businesses"). Facts that say only who and where ("Our company is established in Spain.") do not show that such
-    a rule holds for them, so no sentence grounds a yes or no. `grounds`: those of the question's yes/no."""
+    businesses"); a bounded period ("at least 14 days before signing") says when, not whom. Facts that say only who
+    and where ("Our company is established in Spain.") do not show that such a rule holds for them, so no sentence
+    grounds a yes or no. `grounds`: those of the question's yes/no."""
     if grounds.dated:
         return False
     return any(
         (
             counts(c.text)
-            or (any(f.comparator for f in figures(c.text)) and not SANCTION.search(c.text))
+            or (any(f.comparator and f.unit != "days" for f in figures(c.text)) and not SANCTION.search(c.text))
             or VAGUE_SIZE.search(c.text)
         )
         and grounds.by(c.text, _source_name(c, ctx))
