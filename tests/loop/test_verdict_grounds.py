@@ -121,3 +121,21 @@ def test_a_period_a_rule_bounds_is_no_size_of_whom_it_binds(tmp_path: Path) -> N
     r = wb.start(question, as_of=RECALL_AS_OF, approve="all")
     assert verdict_words(r.answer.verdict) == {"*": "yes"}
     assert r.answer.verdict is not None and duty in r.answer.verdict.text
+
+
+def test_a_sentence_saying_there_is_none_answers_whether_there_is_one_no(tmp_path: Path) -> None:
+    # "Yes." had been read from "No EU regulation or directive requires ...": no negation near an asked word
+    block = plain_doc(
+        "eu-vertical-block-exemption",
+        "Regulation (EU) 2022/720: vertical block exemption for franchise agreements",
+        "EU",
+        date(2022, 6, 1),
+    )
+    none = (
+        "No EU regulation or directive requires franchisors to give a pre-contractual disclosure document or to "
+        "observe a waiting period before signing."
+    )
+    wb = Workbench(Settings(data_dir=tmp_path), store=KeywordStore([(block, [none])]), persistence=memory_persistence())
+    question = "Is there an EU-level law that tells franchisors what they must disclose and how long before signing?"
+    r = wb.start(question, as_of=RECALL_AS_OF, approve="all")
+    assert verdict_words(r.answer.verdict) != {"*": "yes"}

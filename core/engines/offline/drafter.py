@@ -137,6 +137,10 @@ def _refers_to_facts(part: str) -> bool:
     return False
 
 
+EXISTS_ASKED = re.compile(r"^\W*(?:is|are|was|were)\s+there\b", re.I)
+"""A yes/no asking whether something exists ("Is there an EU-level law that tells us what we must disclose?")."""
+NONE_STATED = re.compile(r"^\W*(?:no|neither)\s|\bthere\s+(?:is|are|was|were)\s+no\b|\bno\s+such\b", re.I)
+"""A sentence saying that no such thing exists ("No EU regulation or directive requires ...", "There is no ...")."""
 SAME_ASKED = re.compile(r"\b(?:the same|same as|identical|differ\w*|different|alike|equivalent|similar)\b", re.I)
 """A yes/no asking whether the rules of two places are the same ("Do the EU regulation and the US rule cover the
 same source countries?"): one sentence of one source says what one rule is, not that the other matches it; no
@@ -750,6 +754,9 @@ class Grounds:
     kinds: frozenset[tuple[str, tuple[str, ...]]] = frozenset()
     """The kinds of thing the part names ("its ethnicity pay gap"): a sentence on another kind of it ("gender pay
     gap") grounds nothing (`rival_kind`)."""
+    exists_asked: bool = False
+    """Whether the part asks whether something exists (`EXISTS_ASKED`: "Is there an EU-level law that ...?"): a
+    sentence saying there is none (`NONE_STATED`) answers it No."""
 
     @property
     def dated(self) -> bool:
@@ -929,6 +936,7 @@ def _grounds(plan: ResearchPlan) -> Grounds:
         duty_asked=bool(duty),
         duty_verb=duty.group(1) if duty else "",
         years=frozenset(int(y) for y in YEAR_ASKED.findall(said) if not any(d.year == int(y) for d in dates(said))),
+        exists_asked=bool(EXISTS_ASKED.match(said)),
     )
 
 
@@ -1215,6 +1223,8 @@ def _one_verdict(
             return None  # "Can an employer refuse to tell ...?" is not answered by a duty that says nothing of refusing
         if grounds.permission_asked and _protects_against(best.text, set(grounds.words)):
             verdict = _worded(verdict, "No.")  # protected against it: not allowed
+        if grounds.exists_asked and NONE_STATED.search(best.text):
+            verdict = _worded(verdict, "No.")  # "No EU regulation or directive requires ...": there is none
         if STOPPED.search(best.text) and not _denied(best.text, asked):  # it ended: No if asked whether it goes on
             if not grounds.still_asked:
                 return None
