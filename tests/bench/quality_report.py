@@ -116,7 +116,14 @@ def targets(reports: dict[str, EvalReport]) -> list[tuple[str, bool, str]]:
     )
     wrong = [f"{r.label} (said {r.verdicts or 'nothing'})" for r in rows if r.wrong_verdicts]
     asked = sum(1 for r in rows if r.wrong_verdicts is not None)
-    out.append(("no wrong verdict", not wrong, ", ".join(wrong) or f"none on {asked} yes/no question(s)"))
+    # a verdict on a question that names no expected one is checked by no one: listed, for a person to read
+    unchecked = [
+        f"{r.label} ({', '.join(r.verdicts.values())})" for r in rows if r.wrong_verdicts is None and r.verdicts
+    ]
+    evidence = ", ".join(wrong) or f"none on {asked} yes/no question(s)"
+    if unchecked:
+        evidence += f"; verdicts on questions naming none, not checked: {', '.join(unchecked)}"
+    out.append(("no wrong verdict", not wrong, evidence))
     return out
 
 

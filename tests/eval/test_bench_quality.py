@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 from pathlib import Path
 
@@ -48,6 +49,16 @@ def test_targets_report_pass_fail_with_evidence(bench, reports) -> None:
     totals = {k: r.summary()["total"] for k, r in reports.items()}
     assert checks[0][1] is (totals["loop"]["residual_severity"] <= totals["single"]["residual_severity"] / 2 + 1e-9)
     assert all(isinstance(ok, bool) and evidence for _, ok, evidence in checks)
+
+
+def test_a_verdict_on_a_question_naming_none_is_listed_for_a_person_to_check(bench, reports) -> None:
+    # the bench had counted wrong verdicts only where a question names its expected one: a "Yes." read from
+    # "No EU regulation ... requires ..." on such a question passed unseen
+    loop = reports["loop"]
+    loop.rows[0] = dataclasses.replace(loop.rows[0], verdicts={"*": "yes"}, wrong_verdicts=None)
+    name, passed, evidence = bench.targets(reports)[-1]
+    assert name == "no wrong verdict" and passed
+    assert "verdicts on questions naming none, not checked: F1 (yes)" in evidence
 
 
 def test_docs_block_is_generated_and_replaced(bench, reports, tmp_path: Path) -> None:
