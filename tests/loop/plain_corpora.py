@@ -6,8 +6,14 @@ the tests in our own words; the figures, dates and bodies are illustrations, not
 from __future__ import annotations
 
 from datetime import date
+from pathlib import Path
+from typing import Any
 
+from core.config import Settings
 from core.domain.documents import DocumentMeta
+from core.persistence.checkpoints import memory_persistence
+from core.service import Workbench
+from tests.fakes import KeywordStore
 
 
 def plain_doc(id: str, title: str, code: str, effective: date, **extra: object) -> DocumentMeta:
@@ -101,3 +107,10 @@ def recall_corpus() -> list[tuple[DocumentMeta, list[str]]]:
 
 
 RECALL_AS_OF = date(2026, 11, 30)
+
+
+def ask_plain(tmp_path: Path, corpus: list[tuple[DocumentMeta, list[str]]], question: str) -> Any:
+    """The finished run of the question on a workbench answering from `corpus` (documents with their passages) at
+    RECALL_AS_OF, every proposal approved, its sessions in memory."""
+    wb = Workbench(Settings(data_dir=tmp_path), store=KeywordStore(corpus), persistence=memory_persistence())
+    return wb.start(question, as_of=RECALL_AS_OF, approve="all")

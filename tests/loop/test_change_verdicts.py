@@ -7,13 +7,9 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from core.config import Settings
 from core.domain.answer import verdict_words
 from core.domain.documents import DocumentMeta
-from core.persistence.checkpoints import memory_persistence
-from core.service import Workbench
-from tests.fakes import KeywordStore
-from tests.loop.plain_corpora import RECALL_AS_OF, plain_doc
+from tests.loop.plain_corpora import ask_plain, plain_doc
 
 DENIAL = "Neither the 2025 executive order nor the later guidelines repealed or amended the Widget Export Act."
 
@@ -22,8 +18,7 @@ def _ask(tmp_path: Path, passages: list[str], question: str) -> Any:
     """The finished run of the question on a corpus of one XY act summary with these passages."""
     act = plain_doc("xy-widget-export-act", "XY widget export act summary", "XY", date(1977, 12, 19))
     corpus: list[tuple[DocumentMeta, list[str]]] = [(act, passages)]
-    wb = Workbench(Settings(data_dir=tmp_path), store=KeywordStore(corpus), persistence=memory_persistence())
-    return wb.start(question, as_of=RECALL_AS_OF, approve="all")
+    return ask_plain(tmp_path, corpus, question)
 
 
 def test_a_change_a_source_in_force_denies_is_no(tmp_path: Path) -> None:
@@ -81,8 +76,7 @@ BINDING = (
 def test_whether_a_proposed_instrument_is_binding_is_no_only_proposed(tmp_path: Path) -> None:
     # no verdict had been given: the proposal's sentences share too few of the question's words to ground one
     corpus = [(PROPOSAL, [PROPOSED]), (LABELS, [LABELLED])]
-    wb = Workbench(Settings(data_dir=tmp_path), store=KeywordStore(corpus), persistence=memory_persistence())
-    r = wb.start(BINDING, as_of=RECALL_AS_OF, approve="all")
+    r = ask_plain(tmp_path, corpus, BINDING)
     assert verdict_words(r.answer.verdict) == {"*": "no"}
     text = r.answer.verdict.text
     assert text.startswith("No, only proposed") and "3 May 2023" in text
@@ -93,8 +87,7 @@ def test_an_instrument_in_force_named_as_well_as_a_proposal_is_not_called_only_p
     act = plain_doc("xy-widget-fraud-directive", "XY Directive on combating widget fraud", "XY", date(2010, 1, 1))
     passages = ["The XY Directive on combating widget fraud requires member states to punish widget fraud."]
     corpus = [(PROPOSAL, [PROPOSED]), (act, passages)]
-    wb = Workbench(Settings(data_dir=tmp_path), store=KeywordStore(corpus), persistence=memory_persistence())
-    r = wb.start("Is XY's directive on combating widget fraud binding?", as_of=RECALL_AS_OF, approve="all")
+    r = ask_plain(tmp_path, corpus, "Is XY's directive on combating widget fraud binding?")
     assert r.answer.verdict is None or not r.answer.verdict.text.startswith("No, only proposed")
 
 
@@ -131,8 +124,7 @@ def test_a_change_only_a_bill_makes_is_no_beside_the_rule_in_force_not_beside_ne
         (bill, ["Until a reform is adopted and in force, the maximum ordinary working week in XY remains 40 hours."]),
         (statute, [f"{rule} {news}"]),
     ]
-    wb = Workbench(Settings(data_dir=tmp_path), store=KeywordStore(corpus), persistence=memory_persistence())
-    r = wb.start("Has XY already cut the legal maximum working week to 37.5 hours?", as_of=RECALL_AS_OF, approve="all")
+    r = ask_plain(tmp_path, corpus, "Has XY already cut the legal maximum working week to 37.5 hours?")
     assert verdict_words(r.answer.verdict) == {"*": "no"}
     assert r.answer.verdict is not None and news not in r.answer.verdict.text
     assert not [d for d in r.residual_deficiencies if "37.5" in d.description or "5 hours" in d.description]

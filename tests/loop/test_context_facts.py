@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 from pathlib import Path
-from typing import Any
 
 from core.config import Settings
 from core.domain.answer import render_markdown, verdict_words
@@ -16,7 +15,7 @@ from core.loop.deps import Deps
 from core.persistence.checkpoints import memory_persistence
 from core.service import Workbench
 from tests.fakes import KeywordStore
-from tests.loop.plain_corpora import RECALL_AS_OF, plain_doc, recall_corpus
+from tests.loop.plain_corpora import RECALL_AS_OF, ask_plain, plain_doc, recall_corpus
 
 FOURTEEN_DAYS = (
     "Every candidate receives our disclosure document exactly 14 days before signing. Would 14 days meet the minimum "
@@ -31,11 +30,6 @@ PLANNED = (
 
 def _workbench(tmp_path: Path, corpus: list[tuple[DocumentMeta, list[str]]]) -> Workbench:
     return Workbench(Settings(data_dir=tmp_path), store=KeywordStore(corpus), persistence=memory_persistence())
-
-
-def _ask(tmp_path: Path, corpus: list[tuple[DocumentMeta, list[str]]], question: str) -> Any:
-    """The finished run of the question on a workbench answering from `corpus`, every proposal approved."""
-    return _workbench(tmp_path, corpus).start(question, as_of=RECALL_AS_OF, approve="all")
 
 
 def _franchise_act(*passages: str) -> tuple[DocumentMeta, list[str]]:
@@ -55,7 +49,7 @@ def test_the_time_an_asker_plans_for_is_read_in_days_ahead() -> None:
 def test_a_yes_no_after_facts_saying_when_the_asker_will_act_is_asked_of_the_rules(tmp_path: Path) -> None:
     # "next quarter" had made the facts a measure to hold the rules against: no verdict, a yes/no left to the
     # analyst, although no rule changes by then
-    r = _ask(tmp_path, [_lending_act()], PLANNED)
+    r = ask_plain(tmp_path, [_lending_act()], PLANNED)
     assert verdict_words(r.answer.verdict) == {"*": "yes"}
     assert r.answer.verdict is not None and BAR in r.answer.verdict.text
 
@@ -69,7 +63,7 @@ def test_a_rule_changing_before_the_planned_time_leaves_the_yes_no_to_the_analys
         status="not_yet_applicable",
     )
     corpus = [_lending_act(), (change, ["Foreign lenders will need no licence in XY to offer loans to consumers."])]
-    r = _ask(tmp_path, corpus, PLANNED)
+    r = ask_plain(tmp_path, corpus, PLANNED)
     assert r.answer.verdict is None
     assert "No yes or no on the facts the question sets out" in render_markdown(r.answer)
 
@@ -82,7 +76,7 @@ def test_an_exemption_of_some_cases_only_is_no_no(tmp_path: Path) -> None:
         "binding agreement is signed. The Law exempts some offers from registration, though not from the duty to "
         "give the disclosure document."
     ]
-    r = _ask(
+    r = ask_plain(
         tmp_path,
         [(law, passages)],
         "Do franchisors have to register their franchise offering before they offer it in XY?",
@@ -119,7 +113,7 @@ def test_whether_a_duty_still_binds_is_no_by_the_sentence_stating_its_end(tmp_pa
         "The franchisee may seek annulment of the franchise contract and damages if the franchisor's "
         "pre-contractual information was false.",
     ]
-    r = _ask(
+    r = ask_plain(
         tmp_path,
         [(law, passages)],
         "Do franchisors still have to register with the Register of Franchisors before selling franchises in XY, "
@@ -148,7 +142,7 @@ def test_the_period_a_question_gives_of_its_own_act_is_read_with_what_it_runs_fr
 def test_a_period_short_of_a_minimum_is_no_and_one_that_meets_it_yes_for_each_place(tmp_path: Path) -> None:
     # the asker's 14 days had been left to the analyst as a yes/no on the facts in every place
     corpus = [_disclosure_law("XY", "20 days"), _disclosure_law("YZ", "10 days")]
-    r = _ask(tmp_path, corpus, FOURTEEN_DAYS)
+    r = ask_plain(tmp_path, corpus, FOURTEEN_DAYS)
     assert verdict_words(r.answer.verdict) == {"XY": "no", "YZ": "yes"}
     assert r.answer.verdict is not None and "No, for the 14 days the question states: At least 20 days before" in (
         r.answer.verdict.text
@@ -158,14 +152,14 @@ def test_a_period_short_of_a_minimum_is_no_and_one_that_meets_it_yes_for_each_pl
 def test_a_period_past_a_limit_is_no_and_a_unit_spread_decides_nothing(tmp_path: Path) -> None:
     hazard = plain_doc("xy-recall-act", "XY product recall act summary", "XY", date(2011, 6, 20))
     rule = "A producer must notify the regulator within 2 days after becoming aware of a serious hazard."
-    late = _ask(
+    late = ask_plain(
         tmp_path / "late",
         [(hazard, [rule])],
         "We notified the regulator 5 days after becoming aware of a serious hazard in our heaters. Were we in time "
         "under XY law?",
     )
     assert verdict_words(late.answer.verdict) == {"*": "no"}
-    month = _ask(
+    month = ask_plain(
         tmp_path / "month",
         [_disclosure_law("XY", "one month")],
         "Every candidate receives our disclosure document exactly 30 days before signing. Would 30 days meet the "
@@ -182,7 +176,7 @@ def test_a_bounded_period_answers_the_minimum_asked_where_the_question_names_a_p
         "At least one month before the agreement is concluded, the grantor must give the prospective partner the "
         "draft agreement and a separate disclosure document."
     )
-    r = _ask(
+    r = ask_plain(
         tmp_path,
         [(law, [rule])],
         "Every prospective partner receives the draft agreement and our disclosure document exactly 14 days before "
@@ -202,7 +196,7 @@ def test_a_period_that_rules_of_several_lengths_count_from_its_event_gets_no_ver
         "If the franchisor alters the standard agreement, it must give the completed agreement at least 7 calendar "
         "days before signing.",
     )
-    r = _ask(
+    r = ask_plain(
         tmp_path,
         [act],
         "We plan to hand over our offering prospectus 14 calendar days before the signing date. Does that timing "
@@ -222,7 +216,7 @@ def test_a_duty_is_not_denied_by_a_sentence_that_never_states_it(tmp_path: Path)
     )
     other = plain_doc("yz-franchise-act", "YZ franchise act summary", "YZ", date(1995, 11, 1))
     corpus = [act, (other, ["A franchise offering in YZ does not have to be registered."])]
-    r = _ask(
+    r = ask_plain(
         tmp_path,
         corpus,
         "Before offering franchises, does a franchisor have to register its franchise offering with a government "
@@ -234,7 +228,7 @@ def test_a_duty_is_not_denied_by_a_sentence_that_never_states_it(tmp_path: Path)
 def test_a_bar_lifted_only_by_what_is_asked_says_that_it_is_needed(tmp_path: Path) -> None:
     law = plain_doc("xy-lending-act", "XY consumer lending act summary", "XY", date(2018, 1, 1))
     bar = "A foreign lender may not offer loans to consumers in XY until it has been licensed by the XY regulator."
-    r = _ask(
+    r = ask_plain(
         tmp_path,
         [(law, [bar])],
         "Does a foreign lender need to be licensed in XY before it offers loans to consumers?",
@@ -260,5 +254,5 @@ def test_a_contract_signed_concluded_or_entered_into_is_one_event(tmp_path: Path
             ],
         ),
     ]
-    r = _ask(tmp_path, corpus, FOURTEEN_DAYS)
+    r = ask_plain(tmp_path, corpus, FOURTEEN_DAYS)
     assert verdict_words(r.answer.verdict) == {"XY": "no", "YZ": "yes"}

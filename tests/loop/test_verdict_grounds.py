@@ -6,14 +6,10 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
-from core.config import Settings
 from core.domain.answer import verdict_words
 from core.engines.offline.sources import own_name
 from core.engines.text import yes_no_text
-from core.persistence.checkpoints import memory_persistence
-from core.service import Workbench
-from tests.fakes import KeywordStore
-from tests.loop.plain_corpora import RECALL_AS_OF, plain_doc
+from tests.loop.plain_corpora import ask_plain, plain_doc
 
 ACT = plain_doc(
     "xy-working-time-act",
@@ -50,8 +46,7 @@ def test_a_title_describing_its_act_names_it_only_before_the_dash_or_colon() -> 
 def test_a_duty_asked_is_answered_by_the_sentence_stating_it(tmp_path: Path) -> None:
     # no verdict had been given: the two working days of an open part were asked of every verdict sentence, and
     # the title's description ("time recording") had taken "record" out of what the sentence must state
-    wb = Workbench(Settings(data_dir=tmp_path), store=KeywordStore([(ACT, PASSAGES)]), persistence=memory_persistence())
-    r = wb.start(RECORD_ASKED, as_of=RECALL_AS_OF, approve="all")
+    r = ask_plain(tmp_path, [(ACT, PASSAGES)], RECORD_ASKED)
     assert verdict_words(r.answer.verdict) == {"*": "yes"}
     assert r.answer.verdict is not None and RECORDING in r.answer.verdict.text
 
@@ -63,14 +58,11 @@ def test_them_standing_for_a_noun_of_the_yes_no_does_not_refer_back_to_the_facts
         "The Act does not require payment for time not worked, such as vacations, sick leave or federal or other "
         "holidays. There is no requirement to give public holidays off or to pay a premium for working on them."
     )
-    wb = Workbench(
-        Settings(data_dir=tmp_path), store=KeywordStore([(labour, [denial])]), persistence=memory_persistence()
-    )
     question = (
         "We are an XY company writing our first leave policy. Does XY federal law require us to give employees paid "
         "vacation, or to pay them for public holidays?"
     )
-    r = wb.start(question, as_of=RECALL_AS_OF, approve="all")
+    r = ask_plain(tmp_path, [(labour, [denial])], question)
     assert verdict_words(r.answer.verdict) == {"*": "no"}
     assert r.answer.verdict is not None and denial in r.answer.verdict.text
 
@@ -92,12 +84,11 @@ def test_a_trailing_yes_no_is_asked_of_the_place_its_sentence_names(tmp_path: Pa
             ],
         ),
     ]
-    wb = Workbench(Settings(data_dir=tmp_path), store=KeywordStore(corpus), persistence=memory_persistence())
     question = (
         "Within how long must a short position report be filed with the regulator in XY, and can the regulator "
         "require more frequent reports? In YZ, how often must dealers report short positions?"
     )
-    r = wb.start(question, as_of=RECALL_AS_OF, approve="all")
+    r = ask_plain(tmp_path, corpus, question)
     assert r.answer.verdict is None or "YZ has no rule" not in r.answer.verdict.text
 
 
@@ -113,12 +104,11 @@ def test_a_period_a_rule_bounds_is_no_size_of_whom_it_binds(tmp_path: Path) -> N
         "A franchisor must give a prospective franchisee a disclosure document at least 14 days before the signing "
         "of any agreement relating to the franchise."
     )
-    wb = Workbench(Settings(data_dir=tmp_path), store=KeywordStore([(act, [duty])]), persistence=memory_persistence())
     question = (
         "Our development agent in XY wants to sign up a new franchisee this Friday. So far the prospect has received "
         "nothing in writing except a brochure. Is a disclosure document legally required before signing in XY?"
     )
-    r = wb.start(question, as_of=RECALL_AS_OF, approve="all")
+    r = ask_plain(tmp_path, [(act, [duty])], question)
     assert verdict_words(r.answer.verdict) == {"*": "yes"}
     assert r.answer.verdict is not None and duty in r.answer.verdict.text
 
@@ -135,7 +125,6 @@ def test_a_sentence_saying_there_is_none_answers_whether_there_is_one_no(tmp_pat
         "No EU regulation or directive requires franchisors to give a pre-contractual disclosure document or to "
         "observe a waiting period before signing."
     )
-    wb = Workbench(Settings(data_dir=tmp_path), store=KeywordStore([(block, [none])]), persistence=memory_persistence())
     question = "Is there an EU-level law that tells franchisors what they must disclose and how long before signing?"
-    r = wb.start(question, as_of=RECALL_AS_OF, approve="all")
+    r = ask_plain(tmp_path, [(block, [none])], question)
     assert verdict_words(r.answer.verdict) != {"*": "yes"}
