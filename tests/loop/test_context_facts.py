@@ -256,3 +256,27 @@ def test_a_contract_signed_concluded_or_entered_into_is_one_event(tmp_path: Path
     ]
     r = ask_plain(tmp_path, corpus, FOURTEEN_DAYS)
     assert verdict_words(r.answer.verdict) == {"XY": "no", "YZ": "yes"}
+
+
+VACATION = [
+    "An employee with less than five years of employment is entitled to at least two weeks of vacation time after "
+    "each vacation entitlement year. Since 1 January 2018 an employee with five or more years of employment is "
+    "entitled to at least three weeks of vacation time after each vacation entitlement year."
+]
+
+
+def _vacation_act() -> tuple[DocumentMeta, list[str]]:
+    return plain_doc(
+        "xy-employment-standards-act", "XY employment standards act summary", "XY", date(2000, 9, 4)
+    ), VACATION
+
+
+def test_a_length_of_service_the_facts_give_is_held_against_the_rule_bounding_it(tmp_path: Path) -> None:
+    # left to the analyst: only headcounts, amounts and periods before an event were held against a rule
+    asked = "Our XY shop has employed Maria for {}. Is she entitled to three weeks of vacation?"
+    r = ask_plain(tmp_path / "six", [_vacation_act()], asked.format("six years"))
+    assert verdict_words(r.answer.verdict) == {"*": "yes"}
+    assert r.answer.verdict is not None and "five or more years of employment" in r.answer.verdict.text
+    for short in ("three years", "five years"):  # a bound not admitting it, or met only at its edge: no Yes
+        r = ask_plain(tmp_path / short.replace(" ", "-"), [_vacation_act()], asked.format(short))
+        assert verdict_words(r.answer.verdict) != {"*": "yes"}

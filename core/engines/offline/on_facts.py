@@ -8,12 +8,14 @@ other kind."""
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Sequence
 from functools import partial
 
 from core.domain.answer import Claim, counted_verdict, open_part
 from core.domain.figures import (
+    WORD_COUNT,
     Figure,
     TimedPeriod,
     blanked,
@@ -22,6 +24,8 @@ from core.domain.figures import (
     counts,
     dates,
     figures,
+    period_lengths,
+    period_sides,
     timed_periods,
     within,
 )
@@ -128,6 +132,42 @@ def own_period(question: str) -> TimedPeriod | None:
         return None
     first = counted_from[0]
     return first._replace(then=RELATION[first.then], event=" ".join(p.event for p in counted_from))
+
+
+TENURE = re.compile(
+    rf"\b(?:employed|worked|been with|been employed)\b[^.?!]{{0,60}}?\bfor\s+"
+    rf"(?P<length>(?:\d+|{WORD_COUNT})\s+(?:years?|months?))\b",
+    re.I,
+)
+"""How long the facts say someone has been employed ("Our shop has employed Maria for six years")."""
+ENTITLED = re.compile(r"\bentitled to\b", re.I)
+"""A yes/no or a rule on what someone is entitled to ("Is she entitled to three weeks of vacation?")."""
+
+
+def own_tenure(question: str) -> tuple[float, str] | None:
+    """The one length of service the facts set out (in years, with its wording: "six years") when the yes/no asks
+    whether the person is entitled to a period it names ("Is she entitled to three weeks of vacation?"); None
+    otherwise."""
+    found = list(TENURE.finditer(facts_set_out(question)))
+    asked = yes_no_sentence(question)
+    if len(found) != 1 or not asked or not ENTITLED.search(asked) or not period_lengths(WH_PART.split(asked)[0]):
+        return None
+    lengths = period_lengths(found[0].group("length"))
+    if len(lengths) != 1:
+        return None
+    n, unit = next(iter(lengths))
+    return (n if unit == "year" else n / 12), found[0].group("length")
+
+
+def _service_bounds(sentence: str) -> list[tuple[float, float]]:
+    """The bounds a rule sets on years of service ("five or more years of employment", "less than five years")."""
+    out = [(lo, hi) for lo, hi, noun in counted_bounds(sentence) if noun.lower().startswith("year")]
+    out += [
+        (-math.inf, n) if side == "below" else (n, math.inf)
+        for n, unit, side in period_sides(sentence)
+        if unit == "year"
+    ]
+    return out
 
 
 EVENT_PREFIX = 3
@@ -289,9 +329,10 @@ def on_measure(
     per place ("IE: Yes, ... GB: Open: ..."). None otherwise."""
     count, amount = headcount(plan.question), own_amount(plan.question)
     period = own_period(plan.question) if count is None and amount is None else None
-    if period is None and (count is None) == (amount is None):
+    tenure = own_tenure(plan.question) if count is None and amount is None and period is None else None
+    if period is None and tenure is None and (count is None) == (amount is None):
         return None  # no measure of the subject, or two to hold against one rule
-    measure = partial(_holding, item, count, amount, pool, speaks, ctx, named=named, period=period)
+    measure = partial(_holding, item, count, amount, pool, speaks, ctx, named=named, period=period, tenure=tenure)
     asked = _asked_of(plan)  # "We employ 180 people in Ireland. Must we publish ...?": not the EU a later part names
     asked_of = [j for j in plan.jurisdictions if any(occurrences(n, asked) for n in j.named_as)] or plan.jurisdictions
     places = {tuple(j.answered_from()): j.code for j in asked_of}  # Portugal and the EU: the EU's law
@@ -328,6 +369,7 @@ def _holding(
     codes: Sequence[str],
     named: Sequence[str],
     period: TimedPeriod | None = None,
+    tenure: tuple[float, str] | None = None,
 ) -> Claim | None:
     """The Yes of `on_measure` on the question's headcount or amount, from the sources of these jurisdictions; on
     its period, the Yes or No of the first such source that bounds a period counted from the same kind of event
@@ -344,7 +386,10 @@ def _holding(
         if any(int(y) > ctx.as_of.year for y in YEAR.findall(c.text)):
             continue  # "employers with 50 or more employees from 2027": a phase still to come
         before = referred(c, ctx)  # the duty a sentence refers back to binds and speaks for it
-        if not (NAMES_DUTY.match(c.text) or any(DUTY.search(t) or COVERS.search(t) for t in (c.text, *before))):
+        entitles = tenure is not None and bool(ENTITLED.search(c.text))
+        if not (
+            entitles or NAMES_DUTY.match(c.text) or any(DUTY.search(t) or COVERS.search(t) for t in (c.text, *before))
+        ):
             continue
         if period is not None:  # a rule on a period counted from the event the question's is speaks to it
             bounding = _bounding(period, c.text)
@@ -363,7 +408,12 @@ def _holding(
         if not any(speaks(c, t) for t in (c.text, *before, " ".join((*before, c.text)))):
             continue
         holds = False
-        if count is not None:
+        if tenure is not None:  # one bound on years of service, admitting the facts', on the period asked
+            years, stated = tenure
+            bounds = _service_bounds(c.text)  # the period asked is one the sentence states (`speaks`)
+            holds = len(bounds) == 1 and bounds[0][0] < years < bounds[0][1]
+            stated = f"{stated} of service"
+        elif count is not None:
             n, noun = count
             bounds = [(lo, hi) for lo, hi, what in counted_bounds(c.text) if _counts_people(what, c.text)]
             holds = not figures(c.text) and any(lo <= n <= hi for lo, hi in bounds)
