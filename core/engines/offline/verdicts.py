@@ -310,14 +310,12 @@ def proposed_verdict(
     an act in force does (at least NAME_SHARED of them) does not answer: "Is the XY Directive on combating widget
     fraud binding?" asks about the act in force, not about the proposal to replace it."""
     words = set(asked)
-    named_in_force = max(
-        (
-            len(said_terms(words, own_name(d)))
-            for d in ctx.catalog.all()
-            if d.jurisdiction in codes and ctx.catalog.status_at(d.id, ctx.as_of) == DocStatus.in_force
-        ),
-        default=0,
+    in_force = (
+        d
+        for d in ctx.catalog.all()
+        if d.jurisdiction in codes and ctx.catalog.status_at(d.id, ctx.as_of) == DocStatus.in_force
     )
+    named_in_force = max((len(said_terms(words, own_name(d))) for d in in_force), default=0) if status_asked else 0
     for doc in ctx.catalog.all():
         if doc.jurisdiction not in codes or ctx.catalog.status_at(doc.id, ctx.as_of) != DocStatus.proposed:
             continue
