@@ -1163,9 +1163,8 @@ def _one_verdict(
         (best, _stated_verdict(item, best, passages, beyond_name(asked, named_as[best.doc_id]), grounds.exempt))
         for best in cands[:VERDICT_TRIES]
     ]
-    tried = [
-        (best, _worded(verdict, "Yes.") if _barred_without(best.text, grounds) else verdict) for best, verdict in tried
-    ]
+    barred = {best.text for best, _ in tried if _barred_without(best.text, grounds)}  # the contrary case is barred
+    tried = [(best, _worded(verdict, "Yes.") if best.text in barred else verdict) for best, verdict in tried]
     spoken = [
         (best, verdict)
         for best, verdict in tried
@@ -1196,7 +1195,7 @@ def _one_verdict(
             grounds.duty_asked
             and verdict.text.startswith("Yes.")
             and not binds(verdict.said, grounds.duty_verb)
-            and not _barred_without(best.text, grounds)
+            and best.text not in barred
         )
         and not (  # "Does a franchisor have to register ...?" is not denied by a sentence that never says registering
             grounds.duty_asked
@@ -1212,10 +1211,9 @@ def _one_verdict(
             if not grounds.permission_asked:
                 return None
             verdict = _worded(verdict, "No.")  # asked whether it may be done, and it is prohibited
-        barred = _barred_without(best.text, grounds)  # the contrary case is what it bars: the Yes is read from that
-        if (
+        if (  # a barred sentence's contrary case is what it bars: the Yes is read from that
             verdict.text.startswith("Yes.")
-            and not barred
+            and best.text not in barred
             and _contrary(best.text, set(grounds.words) - beyond_name(asked, named_as[best.doc_id]))
         ):
             return None

@@ -117,10 +117,9 @@ def _stating(
     doc: DocumentMeta, plan: ResearchPlan, ctx: EngineContext, made: bool, denied: bool = False
 ) -> Quote | None:
     """The sentence of the document that states a change of what the question asks about (`made`: the asked
-    change as done, not as possible, planned or denied; `denied`: the asked change as not made; else any change),
+    change as done, not as possible or planned, and denied when `denied`, else not; without `made`: any change),
     or None."""
     adoption = bool(ADOPTION.match(asked_change(plan.question) or ""))
-    made = made or denied
     changed = _verb(plan.question) if made else PROPOSED_CHANGE if adoption else CHANGE_WORD
     order = subject_terms(plan) or list(plan.topic_terms)
     if made:  # "What must we notify ...? Has the threshold changed?": a Yes or No rests on the change's own subject
@@ -169,7 +168,7 @@ def _part(
             rule = _rule_in_force(cands, code, ctx, quote.quote)
             return _beside_rule(pending_lead(doc, ctx.catalog.status_at(doc.id, ctx.as_of)), quote, rule)
     for doc in in_force:  # a source in force that says the change was not made ("has not been repealed")
-        quote = _stating(doc, plan, ctx, made=False, denied=True)
+        quote = _stating(doc, plan, ctx, made=True, denied=True)
         if quote is not None:
             return f"No. {quote.quote}", (quote,)
     return None
