@@ -187,6 +187,18 @@ def test_a_bounded_period_answers_the_minimum_asked_where_the_question_names_a_p
     assert "holds no source stating the figures" not in rendered
 
 
+def test_a_bounded_period_answers_a_minimum_asked_without_naming_a_period(tmp_path: Path) -> None:
+    # "What is the minimum paid annual leave?" had been answered with the weekly rest rule alone: the leave rule's
+    # "at least four weeks" was no figure for the threshold item, since the question named no period itself
+    law = plain_doc("xy-working-time-law", "XY working time law summary", "XY", date(2003, 11, 4))
+    leave = "Every worker is entitled to paid annual leave of at least four weeks."
+    rest = "Every worker is entitled to a minimum uninterrupted rest period of 24 hours per seven-day period."
+    r = ask_plain(tmp_path, [(law, [f"{rest} {leave}"])], "What is the minimum paid annual leave for workers in XY?")
+    rendered = render_markdown(r.answer)
+    assert leave in rendered
+    assert rest not in rendered or rendered.index(leave) < rendered.index(rest)
+
+
 def test_a_period_that_rules_of_several_lengths_count_from_its_event_gets_no_verdict(tmp_path: Path) -> None:
     # "Yes, for the 14 calendar days ..." had been read from the 7-day rule on altered agreements, while the
     # disclosure itself is due ten business days before signing: which rule the facts must meet is open

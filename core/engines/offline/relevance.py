@@ -75,8 +75,10 @@ def feature(item: PlanItem, sentence: str, plan: ResearchPlan, hint: tuple[str, 
             return ASKED_FIGURE
         if figs or counts(sentence):
             return 1.0
-        # a bounded period where the question names one ("Would 14 days meet the minimum?": "at least one month")
-        return 1.0 if asked_periods(plan.question) and period_sides(sentence) else 0.0
+        # a bounded period where the question names one ("Would 14 days meet the minimum?": "at least one month") or
+        # asks a bound ("the minimum paid leave": "at least four weeks")
+        asks = asked_periods(plan.question) or BOUND_ASKED.search(plan.question)
+        return 1.0 if asks and period_sides(sentence) else 0.0
     if aspect == Aspect.date:
         return 1.0 if dates(sentence) else 0.5 if YEAR.search(sentence) else 0.0
     if aspect == Aspect.verdict:
@@ -96,6 +98,10 @@ def feature(item: PlanItem, sentence: str, plan: ResearchPlan, hint: tuple[str, 
         return 1.0 if matched else 0.0
     return 1.0 if matched else SOFT_FEATURE
 
+
+BOUND_ASKED = re.compile(r"\b(?:minimum|maximum|how (?:much|many|long))\b", re.I)
+"""A question asking how much of something there must be or may be at most: a period bounded from one side
+("at least four weeks") states it."""
 
 SIZE_TEST = re.compile(r"\b(?:if|where|with|whose|having|that ha(?:s|ve)|which ha(?:s|ve))\b", re.I)
 """A condition a figure sets on who is covered (the English words that introduce one)."""
