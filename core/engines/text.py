@@ -404,11 +404,33 @@ mobile apps, have to comply?": "have to" is no question)."""
 
 
 OPEN_FRONTED = re.compile(
-    rf"^(?=[^?]{{0,80}}?\b(?:{OPEN_LEAD})\b)(?:(?!\b(?:{AUXILIARIES})\b)[^?]){{0,80}}?,\s*(?=(?:{AUXILIARIES})\s)",
+    rf"^(?:(?!\b(?:{AUXILIARIES})\b)[^?]){{0,80}}?\b(?:{OPEN_LEAD})\b(?:(?!\b(?:{AUXILIARIES})\b)[^?]){{0,80}}?,\s*"
+    rf"(?=(?:{AUXILIARIES})\s)",
     re.I,
 )
 """An open question whose asking words come first, split by commas from its verb ("Within how long, and with whom
-or through which system, must she report ...?"): the verb after them asks no further yes or no."""
+or through which system, must she report ...?"): the verb after them asks no further yes or no. The asking words
+lie before that verb ("Under EU law, do we have to notify ..., through which channel?" opens as a yes/no)."""
+
+
+def yes_no_parts(question: str) -> list[str]:
+    """The yes/no parts a question asks, in order, none reaching into the next sentence ("Must we notify the
+    regulator? Is there a fine?" asks two): each sentence split where a further yes/no opens (`CLAUSE_SPLIT`); a
+    leading phrase that asks nothing goes with the clause after it ("After the 2025 rule, must ...?"), an open
+    question before one does not ("What heading must the notice carry, and may we call it ...?"), nor does the
+    verb of an open question whose asking words come first (`OPEN_FRONTED`). The whole question when none opens
+    as a yes/no."""
+    out: list[str] = []
+    for sentence in question_sentences(question):
+        fronted = OPEN_FRONTED.match(sentence)
+        parts = [p for p in CLAUSE_SPLIT.split(sentence[fronted.end() if fronted else 0 :]) if p.strip()]
+        if fronted:
+            parts = parts[1:]
+        elif len(parts) > 1 and not YES_NO.search(parts[0]):
+            asks_open = re.search(rf"\b(?:{OPEN_LEAD}|when|where)\b", parts[0], re.I)
+            parts = parts[1:] if asks_open else [f"{parts[0]}, {parts[1]}", *parts[2:]]
+        out += [p for p in parts if YES_NO.search(p)]
+    return out or [question]
 
 
 def trailing_yes_no(question: str) -> str | None:
@@ -468,7 +490,7 @@ def facts_set_out(question: str) -> str:
 
 
 WH_PART = re.compile(
-    r"(?:,|\band\b|;)\s*(?=(?:(?:by|in|from|to|for|with|within|until|at|on|under|of)\s+)?"
+    r"(?:,|\band\b|;)\s*(?=(?:(?:by|in|from|to|for|with|within|until|at|on|under|of|through|via)\s+)?"
     r"(?:who|whom|whose|what|which|when|where|why|how)\b)",
     re.I,
 )

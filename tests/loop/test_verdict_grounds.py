@@ -6,9 +6,11 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
+import pytest
+
 from core.domain.answer import verdict_words
 from core.engines.offline.sources import own_name
-from core.engines.text import yes_no_text
+from core.engines.text import yes_no_parts, yes_no_text
 from tests.loop.plain_corpora import ask_plain, plain_doc
 
 ACT = plain_doc(
@@ -128,3 +130,79 @@ def test_a_sentence_saying_there_is_none_answers_whether_there_is_one_no(tmp_pat
     question = "Is there an EU-level law that tells franchisors what they must disclose and how long before signing?"
     r = ask_plain(tmp_path, [(block, [none])], question)
     assert verdict_words(r.answer.verdict) != {"*": "yes"}
+
+
+@pytest.mark.parametrize(
+    ("question", "parts"),
+    [
+        (
+            "Must we notify the regulator of the accident? Is there a fine for late notice?",
+            ["Must we notify the regulator of the accident?", "Is there a fine for late notice?"],
+        ),
+        (
+            "Under XY law, do we have to notify the authorities, through which channel and how quickly? If we "
+            'recall it, what heading must the notice carry, and may we call the recall "precautionary"?',
+            [
+                "Under XY law, do we have to notify the authorities, through which channel and how quickly?",
+                'may we call the recall "precautionary"?',
+            ],
+        ),
+        ("After the 2025 rule, must an LLC report, and is there a fee?", ["After the 2025 rule, must an LLC report"]),
+        ("Within how long, and with whom, must she report, and can she be fired?", ["can she be fired?"]),
+    ],
+)
+def test_each_yes_no_part_stays_within_its_sentence(question: str, parts: list[str]) -> None:
+    # "Must we notify ...? Is there a fine?" had been one part, its words those of both questions; an open
+    # question before a yes/no ("what heading must the notice carry, and may we ...?") had been read as its lead
+    assert yes_no_parts(question)[: len(parts)] == parts
+
+
+RECALL_ACT = plain_doc("xy-product-safety-act", "XY product safety act summary", "XY", date(2024, 12, 13))
+ACCIDENT = (
+    "Manufacturers must notify accidents caused by a product they have placed on the market that result in death "
+    "or serious injury."
+)
+RECALL_NOTICE = (
+    'A written recall notice must carry the heading "Product safety recall" and must not include terms that may '
+    'reduce consumers\' perception of the risk, such as "voluntary", "precautionary" or "discretionary".'
+)
+
+
+def test_two_yes_no_sentences_get_a_verdict_each_and_a_listed_prohibition_is_a_no(tmp_path: Path) -> None:
+    # the first part had been answered "Yes." from the recall sentence (its words those of both questions), the
+    # second "Yes." from the sentence forbidding the very word asked
+    channel = (
+        "Where a recall is needed, the economic operator must directly notify all affected consumers it can identify "
+        "and otherwise publish a recall notice through its website and other channels."
+    )
+    r = ask_plain(
+        tmp_path,
+        [(RECALL_ACT, [f"{channel} {ACCIDENT} {RECALL_NOTICE}"])],
+        "Under XY law, do we have to notify the authorities of an accident with our kettle, through which channel and "
+        "how quickly? If we recall the model, what heading must the notice carry, and may we call the recall "
+        '"precautionary"?',
+    )
+    assert verdict_words(r.answer.verdict) == {"1": "yes", "2": "no"}
+    assert r.answer.verdict is not None and ACCIDENT in r.answer.verdict.text
+
+
+def test_an_instrument_said_not_to_apply_answers_whether_it_governs_no(tmp_path: Path) -> None:
+    # "Does the EU regulation govern our sales in Great Britain?" had been answered "Yes." from the sentence on
+    # the British regulations (as many of the part's words, and EU and Great Britain in its next sentence)
+    gb = plain_doc(
+        "gb-product-safety-regulations", "GB general product safety regulations summary", "GB", date(2005, 10, 1)
+    )
+    own = (
+        "The General Product Safety Regulations 2005 set the general safety framework for consumer products supplied "
+        "in Great Britain. They remain the law for Great Britain after the United Kingdom left the EU."
+    )
+    eu_rule = "The EU General Product Safety Regulation does not apply in Great Britain."
+    notify = "A producer that knows a product poses a risk must forthwith notify an enforcement authority in writing."
+    r = ask_plain(
+        tmp_path,
+        [(gb, [f"{own} {notify}", eu_rule])],
+        "We found a dangerous defect in our baby bouncers. Do we have to notify a public authority in Britain? Does "
+        "the new EU General Product Safety Regulation govern our sales in Great Britain?",
+    )
+    assert verdict_words(r.answer.verdict) == {"1": "yes", "2": "no"}
+    assert r.answer.verdict is not None and eu_rule in r.answer.verdict.text

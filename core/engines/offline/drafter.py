@@ -67,13 +67,11 @@ from core.engines.offline.verdicts import (
     still_in_force,
 )
 from core.engines.text import (
-    CLAUSE_SPLIT,
     EITHER_OR,
     OPEN_LEAD,
     STOPWORDS,
     VAGUE_SIZE,
     WH_PART,
-    YES_NO,
     facts_set_out,
     is_anaphoric,
     kinds,
@@ -85,7 +83,9 @@ from core.engines.text import (
     rival_kind,
     sentences,
     term_set,
+    terms,
     trailing_yes_no,
+    yes_no_parts,
     yes_no_sentence,
 )
 
@@ -194,6 +194,9 @@ lender charge more than 25%?") cannot be read from its words, since the crime is
 says so."""
 NOT_APPLY = re.compile(r"\b(?:does|do|shall|will|would)\s+not\s+apply\s+to\b", re.I)
 """A rule that does not apply to something asked about denies it, whatever the rule is called."""
+NOT_APPLYING = re.compile(r"\b(?:does|do|shall|will|would)\s+not\s+(?:apply|govern)\b|\bis\s+not\s+applicable\b", re.I)
+"""An instrument or rule that does not apply (anywhere the sentence goes on to name): a No to whether it applies,
+when the sentence's subject is what is asked about."""
 UNENACTED = re.compile(
     r"\b(?:(?:has|have|had)\s+not\s+(?:yet\s+)?been|(?:was|were|is|are)\s+(?:never|not\s+yet)|never\s+been)\s+"
     r"(?:enacted|adopted|passed|proclaimed|ratified|brought into force)\b|\bnot\s+(?:yet\s+)?(?:law|in force)\b",
@@ -530,9 +533,7 @@ def _verdict(
         return _each(item, cands, passages, plan, ctx)
     if EITHER_OR.search(trailing or question):
         return None  # "..., or must it be made available?" asks which holds: the quoted rules say
-    parts = [p for p in CLAUSE_SPLIT.split(trailing or question) if p.strip()]
-    if not trailing and len(parts) > 1 and not YES_NO.search(parts[0]):  # "After the 2025 rule, must ..."
-        parts = [f"{parts[0]}, {parts[1]}", *parts[2:]]
+    parts = yes_no_parts(trailing or question)
     asked = _asked(plan)
     grounds = _grounds(plan)
     if trailing and not (grounds.words or grounds.dated):
@@ -561,10 +562,13 @@ def _verdict(
     for n, part in enumerate(parts, 1):
         asks = WH_PART.split(part, maxsplit=1)[0]  # "is compensation capped, and how long ...?": its yes/no
         wanted = term_set(asks) - term_set(" ".join(parts[: n - 1] + parts[n:])) - places - context
+        placed = term_set(asks) & places  # "Does the EU regulation govern our sales in Great Britain?"
         ranked = sorted(
             pool or cands,
             key=lambda c: (
                 -len(_part_words(wanted, c.text)),
+                -len(_part_words(placed, c.text)),
+                -_run(terms(asks), terms(c.text)),
                 c.text in used,
                 not any(same_jurisdiction(c.jurisdiction, j) for j in named),
             ),
@@ -857,6 +861,20 @@ def _part_words(wanted: set[str], sentence: str) -> set[str]:
     }
 
 
+def _run(asked: Sequence[str], said: Sequence[str]) -> int:
+    """The most words of the question a sentence states in the same order, one after another: the sentence that
+    names "the EU General Product Safety Regulation" beside one that names "the General Product Safety
+    Regulations 2005" is the one on what is asked."""
+    best = 0
+    for i in range(len(asked)):
+        for j in range(len(said)):
+            n = 0
+            while i + n < len(asked) and j + n < len(said) and asked[i + n] == said[j + n]:
+                n += 1
+            best = max(best, n)
+    return best
+
+
 def _place_terms(plan: ResearchPlan) -> set[str]:
     """The words of the names of the places the question asks about (a verdict's sentence need not state them)."""
     places: set[str] = set()
@@ -989,9 +1007,17 @@ def _denied(sentence: str, wanted: set[str]) -> bool:
     for m in NOT_APPLY.finditer(sentence):
         if term_set(" ".join(sentence[m.end() :].split()[: DENIAL_WINDOW + 1])) & wanted:
             return True  # "The right of rescission does not apply to a residential mortgage transaction"
+    for m in NOT_APPLYING.finditer(sentence):
+        if len(term_set(sentence[: m.start()]) & wanted) >= SUBJECT_WORDS:
+            return True  # "The EU General Product Safety Regulation does not apply in Great Britain"
     words = LIMIT.sub("within", sentence).split()
     for i, word in enumerate(words):
         if term_set(word) & wanted and NEGATION.search(" ".join(words[max(0, i - DENIAL_WINDOW) : i])):
+            return True
+    for m in MODAL_NOT.finditer(sentence):  # "must not include terms ..., such as "voluntary", "precautionary""
+        clause = sentence[m.end() :].split(";")[0]
+        listed = EXAMPLES.search(clause)
+        if listed and term_set(clause[listed.end() :]) & wanted:
             return True
     return any(term_set(m.group("word") or m.group("adj")) & wanted for m in NEGATED_WORD.finditer(sentence))
 
@@ -1004,6 +1030,9 @@ NEGATED_WORD = re.compile(
 ("Is that clause enforceable?")."""
 
 
+EXAMPLES = re.compile(r"\b(?:such as|including|like|e\.g\.|for (?:example|instance))", re.I)
+"""Words that open a list of examples: what a prohibition lists after them it forbids ("must not include terms
+..., such as ...")."""
 MODAL_NOT = re.compile(
     r"\b(?:may|must|shall|can|could|should|will|would|do|does|did)\s+not\s+(\w+)|\bcannot\s+(\w+)", re.I
 )
