@@ -1824,6 +1824,16 @@ def test_a_penalty_stated_as_a_multiple_answers_a_penalty_item() -> None:
     assert not states_need(Aspect.penalty, "The regulator can seek a civil penalty in court.")
 
 
+def test_a_maximum_per_violation_answers_a_penalty_item() -> None:
+    # "What civil penalties could the regulator seek?" had missed the maximum, stated beside "a civil penalty" in a
+    # sentence of its own that names no penalty
+    assert states_need(
+        Aspect.penalty,
+        "The act sets the maximum at $100,000 for each violation and $15,000,000 for any related series of violations.",
+    )
+    assert not states_need(Aspect.penalty, "The court may hear a claim for $100,000 after a violation is shown.")
+
+
 @pytest.mark.parametrize(
     "said",
     [  # "what happens if they don't?" had no candidate: no sum or term, no penalty word

@@ -47,7 +47,8 @@ def asks_how_often(question: str) -> bool:
 
 PENALTY_WORDS = re.compile(
     r"\b(?:penalt\w*|fines?|fined|sanction\w*|imprison\w*|prison|jail|custod\w*|punish\w*|liable|liability|"
-    r"offen[cs]es?|damages|compensation|revenue|turnover|disgorge\w*)\b",
+    r"offen[cs]es?|damages|compensation|revenue|turnover|disgorge\w*|"
+    r"(?:per|for each|for every|for any)\s+(?:(?:related\s+)?series\s+of\s+)?(?:violations?|breach\w*|contraventions?))\b",
     re.I,
 )
 SANCTION = re.compile(r"\b(?:fines?|fined|penalt\w*|sanction\w*|imprison\w*|prison|punish\w*|damages)\b", re.I)
