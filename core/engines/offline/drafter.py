@@ -46,6 +46,7 @@ from core.engines.offline.recall import names_in
 from core.engines.offline.relevance import MONTH_TERMS, said_terms
 from core.engines.offline.revisers import REVISERS
 from core.engines.offline.sources import (
+    ENDED,
     NEGATION,
     YEAR,
     cited,
@@ -1284,11 +1285,6 @@ def _one_verdict(
     return proposed_verdict(item, grounds.by, codes, cands, ctx, grounds.words, grounds.status_asked)
 
 
-ENDED = re.compile(
-    r"\b(?:repeal\w*|replaced|supersed\w*|revoked|expired|removed|abolished|ceased to apply|no longer (?:appl\w*|state))\b",
-    re.I,
-)
-"""Wording that states an instrument's end."""
 CARRIED_ON = re.compile(r"\b(?:continues? to (?:govern|apply)|remains? (?:governed|in force|applicable))\b", re.I)
 """Wording by which an ended instrument still governs what came before its end ("continues to govern credit
 agreements that already existed on 20 November 2026")."""

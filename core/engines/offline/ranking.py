@@ -27,7 +27,7 @@ from core.engines.offline.relevance import (
     topic_share,
     topical_sentence,
 )
-from core.engines.offline.sources import usable
+from core.engines.offline.sources import ENDED, usable
 from core.engines.text import (
     defined_terms,
     defines,
@@ -56,6 +56,10 @@ bench reports the answers over budget."""
 SENTENCES_PER_ITEM = 6
 SENTENCES_PER_DOCUMENT = 2
 """Per item, so that a question naming several instruments of one jurisdiction hears from each."""
+HISTORY_SENTENCES = 1
+"""Sentences one item takes from a document no longer in force when a source in force answers it too, besides
+those stating its end: what the rules were is context; what they are now is the answer, even where the question
+names the old act."""
 
 
 @dataclass(frozen=True)
@@ -312,9 +316,12 @@ def pick(
     words = 0
     per_doc: dict[str, int] = {}
     asked = set(named) | ({cands[0].doc_id} if cands else set())  # the item's best source is not capped
+    current = any(not x.history for x in cands)
     for c in _diverse(cands, asked):
         capped = c.doc_id not in asked and len({x.doc_id for x in cands}) > 1
         if capped and per_doc.get(c.doc_id, 0) >= SENTENCES_PER_DOCUMENT:
+            continue
+        if c.history and current and per_doc.get(c.doc_id, 0) >= HISTORY_SENTENCES and not ENDED.search(c.text):
             continue
         if (
             len(c.quotes) > 1

@@ -15,6 +15,12 @@ from core.domain.records import Citation
 from core.engines.base import DraftResult, EngineContext, Usage
 from core.engines.text import is_anaphoric, sentences
 
+ENDED = re.compile(
+    r"\b(?:repeal\w*|replaced|supersed\w*|revoked|expired|removed|abolished|ceased to apply|no longer (?:appl\w*|state))\b",
+    re.I,
+)
+"""Wording that states an instrument's end."""
+
 YEAR = re.compile(r"(?<![/\d.-])(?:19|20)\d\d(?![/\d])")
 """A year on its own ("in 2025", "October 2025"), not the number of an act ("Regulation 2024/1624")."""
 INSTRUMENT_NUMBER = re.compile(r"(?<![\w/])(?:(?:19|20)\d\d/\d{1,4}|\d{1,4}/(?:19|20)\d\d)(?!\d)")

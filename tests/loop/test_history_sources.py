@@ -1,0 +1,45 @@
+"""A superseded act the question names is context, not the answer: what its rules were goes into the answer only
+beside what the rules in force say. Plain documents built here; the rules are illustrations."""
+
+from datetime import date
+from pathlib import Path
+
+from core.domain.answer import render_markdown
+from tests.loop.plain_corpora import ask_plain, plain_doc
+
+OLD = plain_doc(
+    "xy-safety-directive-2001",
+    "XY general safety directive 2001/95 summary",
+    "XY",
+    date(2004, 1, 15),
+    status="superseded",
+    superseded_by=("xy-safety-regulation-2023",),
+)
+NEW = plain_doc("xy-safety-regulation-2023", "XY general safety regulation 2023/988 summary", "XY", date(2024, 12, 13))
+OLD_DUTIES = [
+    "Producers who knew that a product posed risks had to immediately inform the competent authorities.",
+    "Producers were obliged to place only safe products on the market.",
+    "The Directive contained no separate duty to report individual accidents.",
+    "Recall was treated as a last resort where other action was not sufficient.",
+    "The Directive was repealed by the Regulation 2023/988 with effect from 13 December 2024.",
+]
+NOTIFY = (
+    "Manufacturers must notify dangerous products to the competent authorities through the Safety Business Gateway."
+)
+
+
+def test_the_old_act_named_in_the_question_does_not_crowd_out_the_rule_in_force(tmp_path: Path) -> None:
+    r = ask_plain(
+        tmp_path,
+        [(OLD, [" ".join(OLD_DUTIES)]), (NEW, [NOTIFY])],
+        "Our safety manual says that under Directive 2001/95 we must immediately inform the competent authorities when "
+        "a product is dangerous, that recall is a last resort, and that we have no duty to report individual "
+        "accidents. Is that manual still based on current XY law? If not, what replaced the Directive, and how do "
+        "we now notify the authorities?",
+    )
+    # the old act's duties (named in the question) had taken four sentences of the obligation item, beside the
+    # one rule in force; now one of them, and the sentence stating its repeal
+    shown = render_markdown(r.answer)
+    assert NOTIFY in shown
+    assert shown.count("History:") <= 2
+    assert "repealed by the Regulation 2023/988" in shown
