@@ -43,3 +43,20 @@ def test_the_old_act_named_in_the_question_does_not_crowd_out_the_rule_in_force(
     assert NOTIFY in shown
     assert shown.count("History:") <= 2
     assert "repealed by the Regulation 2023/988" in shown
+
+
+def test_an_old_act_is_said_to_have_ended_by_its_own_repeal_not_by_the_act_it_replaced(tmp_path: Path) -> None:
+    # "Is it still current?" had been answered "No." quoting "It replaced Directive 92/59", the end of another act
+    replaced = (
+        "Directive 2001/95 set the general safety framework for consumer products. It replaced Directive 92/59, and "
+        "Member States applied it from 15 January 2004."
+    )
+    r = ask_plain(
+        tmp_path,
+        [(OLD, [replaced, " ".join(OLD_DUTIES)]), (NEW, [NOTIFY])],
+        "Is Directive 2001/95 still the current XY law on product safety?",
+    )
+    assert r.answer.verdict is not None
+    assert r.answer.verdict.text.startswith("No.")
+    assert "repealed by the Regulation 2023/988" in r.answer.verdict.text
+    assert "It replaced Directive 92/59" not in r.answer.verdict.text

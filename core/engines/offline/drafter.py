@@ -1375,8 +1375,20 @@ def _carried_on(doc_ids: Sequence[str], ctx: EngineContext) -> Quote | None:
 
 def _states_end(numbers: set[str] | None, sentence: str) -> bool:
     """Whether the sentence states an instrument's end (`ENDED`); given `numbers`, of an instrument it names by
-    one of them (a successor's sentence on another act it repeals is not about the one asked)."""
-    return bool(ENDED.search(sentence)) and (numbers is None or bool(numbers & instrument_numbers(sentence)))
+    one of them (a successor's sentence on another act it repeals is not about the one asked); without them (the
+    instrument's own text), its own end (`OWN_END`: "It replaced Directive 92/59/EEC" ends another act)."""
+    if numbers is None:
+        return bool(OWN_END.search(sentence))
+    return bool(ENDED.search(sentence)) and bool(numbers & instrument_numbers(sentence))
+
+
+OWN_END = re.compile(
+    r"\b(?:(?:was|were|is|are|been)\s+(?:\w+\s+)?(?:repealed|replaced|superseded|revoked|abolished|removed)|"
+    r"(?:repealed|replaced|superseded|revoked)\s+by|expired|ceased to apply|no longer (?:appl\w*|state))\b",
+    re.I,
+)
+"""Wording by which an instrument's own text states its end: passive ("was repealed by"), never the active
+"replaced" of an act it ended itself."""
 
 
 TRANSPOSED = re.compile(r"\bdirective\b", re.I)
