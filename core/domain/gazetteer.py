@@ -48,6 +48,12 @@ CODE_POSITION = re.compile(PLACE_POSITION.pattern.replace(r"(?:the\s+)?$", r"the
 """What precedes a bare ISO code of a country the corpus does not hold ("in the US", "across the UAE"): a
 two-letter code elsewhere is too often a word in capitals (IT, IS, NO) to be read as a place."""
 
+ORIGIN = re.compile(
+    r"\b(?:(?:import|sourc|buy|bought|purchas)\w*\b[^,]{0,60}\bfrom\b[^,]{0,40}|(?:made|manufactured|produced) in\s+)$",
+    re.I,
+)
+"""Words before a place that say goods come from there ("we import the heaters from a manufacturer in", "made
+in"): the question asks about the law where they are sold, not there."""
 LANGUAGE_BEFORE = re.compile(r"\b(?:in|into|from)\s+(?:plain\s+)?$", re.I)
 LANGUAGE_AFTER = re.compile(r"\s*(?:$|[.,;:?!)]|\s(?:and|or|with|as|only|in|for|to|on|at|by|than|but)\b)")
 """A demonym between these ("written in French?", "into German and ...") names a language, not a country."""
@@ -394,6 +400,8 @@ def read_places(question: str, catalog: Catalog, also: Iterable[str] = ()) -> Pl
         if any(s < end and start < e for s, e in taken):
             continue
         taken.append((start, end))
+        if ORIGIN.search(re.split(r"[.?!;]\s", question[:start])[-1]):
+            continue  # "we import the heaters from a manufacturer in China": where goods come from, not the law asked
         place = corpus.place(key, label, named, start)
         found.setdefault(place.code, place)
     return PlacesRead(tuple(sorted(found.values(), key=lambda p: p.start)), tuple(dict.fromkeys(unclear)))

@@ -364,3 +364,18 @@ def test_an_aspect_asked_in_a_part_naming_one_place_is_asked_of_that_place_only(
     assert {"DE", "US-NY"} <= {i.jurisdiction for i in compared.items if i.aspect == Aspect.date}
     again = plan_of("Within how many days must producers in Germany report a label recall? And in New York?")
     assert {"DE", "US-NY"} <= {i.jurisdiction for i in again.items if i.aspect == Aspect.deadline}
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "A customer in Ontario was hurt by one of our heaters. We import the heaters from a manufacturer in China. "
+        "Do we have to report the incident?",
+        "Our toys are made in Vietnam and sold in Canada. Must they carry a label?",
+    ],
+)
+def test_where_goods_come_from_is_not_a_place_asked_about(question: str) -> None:
+    # "the question asks about China; the corpus holds no source for China" had been left as a residual
+    codes = [p.code for p in read_places(question, CATALOG).places]
+    assert "CN" not in codes and "VN" not in codes
+    assert codes
