@@ -544,7 +544,7 @@ def _cell(claim: Claim, aspect: Aspect, code: str, term: bool = False) -> str:
             raw = next(text[d.start : d.end] for d in date_spans(text) if d.day)
     if not value and aspect in VALUE_ASPECTS:
         return ""
-    said = re.split(r"(?<=[.!?])\s+", text.strip())
+    said = re.split(r"(?<=[.!?])\s+(?=[A-Z\"'(\[])", text.strip())  # "Law No. 2017-399 ..." is one sentence
     if value and any(raw in s and UNCERTAIN.search(s) for s in said):
         value = f"{value}, not verified"  # "the amounts, reported as up to EUR 1,500 ..., are not verified"
     if not value:

@@ -304,6 +304,24 @@ def test_a_time_limit_cell_holds_a_period_never_a_sentence_without_one() -> None
     assert rows[2][1].startswith("within 180 days")
 
 
+def test_a_cell_never_cuts_a_sentence_at_an_abbreviation() -> None:
+    # "Law No" had stood in the scope column, cut from "Law No. 2017-399 of 27 March 2017 ... inserted ..."
+    from core.domain.answer import comparison_rows
+
+    plan = compared_plan("q", Aspect.scope)
+    law = Claim(
+        text="Law No. 2017-399 of 27 March 2017 inserted Articles L. 225-102-4 and L. 225-102-5 into the Commercial "
+        "Code. It covers large companies.",
+        plan_item_ids=("GB:scope",),
+    )
+    us = Claim(text="The Act covers issuers.", plan_item_ids=("US:scope",))
+    answer = Answer(
+        sections=(AnswerSection(jurisdiction="GB", claims=(law,)), AnswerSection(jurisdiction="US", claims=(us,)))
+    )
+    rows = comparison_rows(answer, plan)
+    assert rows[1][1].startswith("Law No. 2017-399 of 27 March 2017 inserted Articles")
+
+
 def test_a_cell_taking_a_figure_from_a_sentence_that_doubts_it_says_so() -> None:
     # "up to EUR 1,500" had stood in the thresholds column as settled, from "(the amounts, reported as up to EUR
     # 1,500 ..., are not verified)"

@@ -206,3 +206,23 @@ def test_an_instrument_said_not_to_apply_answers_whether_it_governs_no(tmp_path:
     )
     assert verdict_words(r.answer.verdict) == {"1": "yes", "2": "no"}
     assert r.answer.verdict is not None and eu_rule in r.answer.verdict.text
+
+
+def test_a_verb_in_fy_is_stated_by_its_noun_in_a_verdicts_sentence(tmp_path: Path) -> None:
+    # "Must we notify the authorities, and how?" had been answered "Yes." from the duty to notify consumers of a
+    # recall: "notification" did not state "notify", so the sentence naming the authorities tied with it
+    consumers = (
+        "Where a recall is needed, the economic operator must directly notify all affected consumers and publish a "
+        "recall notice through its website."
+    )
+    gateway = (
+        "The notification goes without undue delay through the Safety Business Gateway to the competent authorities."
+    )
+    r = ask_plain(
+        tmp_path,
+        [(RECALL_ACT, [f"{consumers} {gateway} {RECALL_NOTICE}"])],
+        "We sell toasters in XY. One of them caught fire and injured a customer. Must we notify the authorities, and "
+        "how? Can we describe our recall notice as voluntary?",
+    )
+    assert verdict_words(r.answer.verdict) == {"1": "yes", "2": "no"}
+    assert r.answer.verdict is not None and gateway in r.answer.verdict.text

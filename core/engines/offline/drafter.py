@@ -43,7 +43,7 @@ from core.engines.offline.ranking import (
     stated,
 )
 from core.engines.offline.recall import names_in
-from core.engines.offline.relevance import MONTH_TERMS, said_terms
+from core.engines.offline.relevance import MONTH_TERMS, PREFIX, said_terms, stem_key
 from core.engines.offline.revisers import REVISERS
 from core.engines.offline.sources import (
     ENDED,
@@ -855,10 +855,15 @@ def kin_words(words: Iterable[str], sentence: str) -> set[str]:
 
 def _part_words(wanted: set[str], sentence: str) -> set[str]:
     """The words of a yes/no part a sentence states, as words or as words sharing their first PART_PREFIX letters
-    ("anonymous" for "anonymously", "exceptional" for "exceptions", but not "except")."""
+    ("anonymous" for "anonymously", "exceptional" for "exceptions", but not "except"); a verb in -y also by its
+    derived forms ("notify" in "notification")."""
     said = term_set(sentence)
     return {
-        t for t in wanted if t in said or any(w[:PART_PREFIX] == t[:PART_PREFIX] for w in said if len(w) >= PART_PREFIX)
+        t
+        for t in wanted
+        if t in said
+        or any(w[:PART_PREFIX] == t[:PART_PREFIX] for w in said if len(w) >= PART_PREFIX)
+        or (stem_key(t) != t and len(t) >= PREFIX and any(w.startswith(stem_key(t)) for w in said))
     }
 
 

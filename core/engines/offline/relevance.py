@@ -127,10 +127,16 @@ ROLE_ENDINGS = ("ment", "ee", "er", "or")
 words sharing their first letters but ending in two of these are different words."""
 
 
+def stem_key(word: str) -> str:
+    """A verb in -fy spelt as its derived forms spell it ("notify" as "notifi", as in "notification",
+    "verification"), so that both share their first letters."""
+    return f"{word[:-1]}i" if word.endswith("fy") else word
+
+
 def _one_word(a: str, b: str) -> bool:
     """Whether two words count as one to relevance: the same first PREFIX letters ("register", "registration"),
     unless they end as different roles (`ROLE_ENDINGS`)."""
-    if a[:PREFIX] != b[:PREFIX]:
+    if stem_key(a)[:PREFIX] != stem_key(b)[:PREFIX]:
         return False
     ends = [next((e for e in ROLE_ENDINGS if w.endswith(e)), None) for w in (a, b)]
     return None in ends or ends[0] == ends[1]
