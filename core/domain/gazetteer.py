@@ -49,7 +49,9 @@ CODE_POSITION = re.compile(PLACE_POSITION.pattern.replace(r"(?:the\s+)?$", r"the
 two-letter code elsewhere is too often a word in capitals (IT, IS, NO) to be read as a place."""
 
 ORIGIN = re.compile(
-    r"\b(?:(?:import|sourc|buy|bought|purchas)\w*\b[^,]{0,60}\bfrom\b[^,]{0,40}|(?:made|manufactured|produced) in\s+)$",
+    r"\b(?:(?:import|sourc|buy|bought|purchas)\w*\b[^,.;]{0,60}?\bfrom(?:\s+(?:an?|the|our|its|their))?"
+    r"(?:\s+(?!(?:and|or|but|then|to|sell\w*)\b)[a-z-]+){0,3}?(?:\s+(?:in|based in|located in))?"
+    r"|(?:made|manufactured|produced) in)\s+$",
     re.I,
 )
 """Words before a place that say goods come from there ("we import the heaters from a manufacturer in", "made

@@ -379,3 +379,10 @@ def test_where_goods_come_from_is_not_a_place_asked_about(question: str) -> None
     codes = [p.code for p in read_places(question, CATALOG).places]
     assert "CN" not in codes and "VN" not in codes
     assert codes
+
+
+def test_where_imported_goods_are_sold_is_a_place_asked_about() -> None:
+    # "imports bicycle helmets from Taiwan and sells them in Australia" had read Australia as an origin too: the
+    # question then named no place at all
+    question = "Our company imports bicycle helmets from Taiwan and sells them in Australia. Must we report?"
+    assert [p.code for p in read_places(question, CATALOG).places] == ["AU"]

@@ -226,3 +226,49 @@ def test_a_verb_in_fy_is_stated_by_its_noun_in_a_verdicts_sentence(tmp_path: Pat
     )
     assert verdict_words(r.answer.verdict) == {"1": "yes", "2": "no"}
     assert r.answer.verdict is not None and gateway in r.answer.verdict.text
+
+
+def test_a_title_naming_only_its_place_before_the_colon_is_named_by_its_description() -> None:
+    proposal = plain_doc(
+        "xy-general-safety-proposal",
+        "XY: proposed general safety provision for the consumer law (proposal, not law in force)",
+        "XY",
+        date(2023, 1, 1),
+        status="proposed",
+    )
+    assert "general safety provision" in own_name(proposal)
+    assert "eight-hour day" not in own_name(ACT)
+
+
+def test_a_status_part_after_a_yes_no_on_the_facts_gets_its_verdict(tmp_path: Path) -> None:
+    # "Is the proposed general safety provision already law?" after "Do we have to report this ...?" on facts had
+    # no verdict and no mention: the first part, on the facts, left the whole yes/no to the analyst
+    law = plain_doc("xy-consumer-law", "XY consumer law: product safety", "XY", date(2011, 1, 1))
+    proposal = plain_doc(
+        "xy-general-safety-proposal",
+        "XY: proposed general safety provision for the consumer law (proposal, not law in force)",
+        "XY",
+        date(2023, 1, 1),
+        status="proposed",
+    )
+    r = ask_plain(
+        tmp_path,
+        [
+            (
+                law,
+                [
+                    "A supplier who learns that its goods caused a serious injury must notify the minister within 2 days."
+                ],
+            ),
+            (
+                proposal,
+                [
+                    "Consumer advocates have argued that XY should adopt a general safety provision, a duty not to "
+                    "supply unsafe products. The general safety provision is a proposal and is not law in force."
+                ],
+            ),
+        ],
+        "Our company sells bicycle helmets in XY. A child was seriously injured when a strap failed. Do we have to "
+        "report this to the regulator, and within how many days? Is the proposed general safety provision already law?",
+    )
+    assert verdict_words(r.answer.verdict) == {"2": "no"}

@@ -509,9 +509,12 @@ def _verdict(
             or _changes_within(planned_within(statements), plan, pool or cands, ctx)
             or _sized(grounds, pool or cands, ctx)
         ):
-            return counted  # a size, amount or date the facts give is the analyst's to hold against the rules
+            # a size, amount or date the facts give is the analyst's to hold against the rules
+            return counted or _later_statuses(item, plan, pool or cands, ctx)
         if _refers_to_facts(_yes_no_part(plan)):
-            return None  # "Can the commission pay her an award?": what her facts make her is the analyst's to judge
+            # "Can the commission pay her an award?": what her facts make her is the analyst's to judge; a later
+            # part asking whether an instrument is law is asked of the law ("... Is the proposed provision law?")
+            return _later_statuses(item, plan, pool or cands, ctx)
         # the facts say only who and where: the yes/no is asked of the rules, of the subject they describe
         subject = referred_subject(plan.question)
         if subject:
@@ -562,6 +565,11 @@ def _verdict(
     used: dict[str, int] = {}
     for n, part in enumerate(parts, 1):
         asks = WH_PART.split(part, maxsplit=1)[0]  # "is compensation capped, and how long ...?": its yes/no
+        status = status_verdict(item, asks, places, plan.answer_codes(), pool or cands, ctx) if n > 1 else None
+        if status is not None:  # "..., and is the proposed provision already law?"
+            claims.append(status.model_copy(update={"text": f"({n}) {status.text}"}))
+            pieces.append(claims[-1].text)
+            continue
         wanted = term_set(asks) - term_set(" ".join(parts[: n - 1] + parts[n:])) - places - context
         placed = term_set(asks) & places  # "Does the EU regulation govern our sales in Great Britain?"
         ranked = sorted(
@@ -607,6 +615,28 @@ def _verdict(
         kind="verdict",
         citations=tuple(dict.fromkeys(q for c in claims for q in c.citations)),
         history=any(c.history for c in claims),
+    )
+
+
+def _later_statuses(item: PlanItem, plan: ResearchPlan, pool: Sequence[Candidate], ctx: EngineContext) -> Claim | None:
+    """ "(1) Open ... (2) No, only proposed ...": the verdict of a question whose first yes/no is asked of its facts
+    when a later one asks whether an instrument is law (`status_verdict`); the parts on the facts stay open. None
+    when no later part gets a verdict."""
+    parts = yes_no_parts(questions_asked(plan.question))
+    places, codes = _place_terms(plan), plan.answer_codes()
+    statuses = [
+        None if n == 1 or _refers_to_facts(part) else status_verdict(item, part, places, codes, pool, ctx)
+        for n, part in enumerate(parts, 1)
+    ]
+    if not any(statuses):
+        return None
+    return Claim(
+        text=" ".join(
+            f"({n}) {status.text}" if status else open_part(f"({n})") for n, status in enumerate(statuses, 1)
+        ),
+        plan_item_ids=(item.id,),
+        kind="verdict",
+        citations=tuple(dict.fromkeys(q for status in statuses if status for q in status.citations)),
     )
 
 

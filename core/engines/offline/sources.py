@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator, Sequence
 from core.domain.answer import Answer, Quote
 from core.domain.documents import DocStatus, DocumentMeta
 from core.domain.figures import format_date
+from core.domain.gazetteer import is_place_name, jurisdiction_name
 from core.domain.instructions import has_instructions
 from core.domain.plan import ResearchPlan
 from core.domain.records import Citation
@@ -97,9 +98,20 @@ def own_name(doc: DocumentMeta) -> str:
     """Every name the document gives itself (its title and aliases): which act each of its sentences speaks of. A
     part of the title after a dash or colon that opens in lower case describes what the act is about ("– eight-hour
     day, 11 hours' rest, breaks, Sunday rest and time recording"): a sentence stating those words speaks to the
-    matter, so they are no name."""
-    named = [part for part in DESCRIBED.split(doc.title) if not part[:1].islower()]
+    matter, so they are no name, unless the rest of the title only names a place."""
+    parts = DESCRIBED.split(doc.title)
+    named = [part for part in parts if not part[:1].islower()]
+    if all(_names_place(part, doc) for part in named):
+        named = parts  # "Australia: proposed general safety provision ...": a place alone names no act
     return " ".join((*named, *doc.aliases))
+
+
+def _names_place(part: str, doc: DocumentMeta) -> bool:
+    """Whether a part of a title only names a place (the document's jurisdiction, by code or name, or another)."""
+    text = part.strip()
+    return (
+        text.upper() == doc.jurisdiction.upper() or text == jurisdiction_name(doc.jurisdiction) or is_place_name(text)
+    )
 
 
 def cited(answer: Answer, ctx: EngineContext, usage: Usage | None = None, notes: tuple[str, ...] = ()) -> DraftResult:
