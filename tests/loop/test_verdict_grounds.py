@@ -228,15 +228,17 @@ def test_a_verb_in_fy_is_stated_by_its_noun_in_a_verdicts_sentence(tmp_path: Pat
     assert r.answer.verdict is not None and gateway in r.answer.verdict.text
 
 
+PROPOSAL = plain_doc(
+    "xy-general-safety-proposal",
+    "XY: proposed general safety provision for the consumer law (proposal, not law in force)",
+    "XY",
+    date(2023, 1, 1),
+    status="proposed",
+)
+
+
 def test_a_title_naming_only_its_place_before_the_colon_is_named_by_its_description() -> None:
-    proposal = plain_doc(
-        "xy-general-safety-proposal",
-        "XY: proposed general safety provision for the consumer law (proposal, not law in force)",
-        "XY",
-        date(2023, 1, 1),
-        status="proposed",
-    )
-    assert "general safety provision" in own_name(proposal)
+    assert "general safety provision" in own_name(PROPOSAL)
     assert "eight-hour day" not in own_name(ACT)
 
 
@@ -244,13 +246,6 @@ def test_a_status_part_after_a_yes_no_on_the_facts_gets_its_verdict(tmp_path: Pa
     # "Is the proposed general safety provision already law?" after "Do we have to report this ...?" on facts had
     # no verdict and no mention: the first part, on the facts, left the whole yes/no to the analyst
     law = plain_doc("xy-consumer-law", "XY consumer law: product safety", "XY", date(2011, 1, 1))
-    proposal = plain_doc(
-        "xy-general-safety-proposal",
-        "XY: proposed general safety provision for the consumer law (proposal, not law in force)",
-        "XY",
-        date(2023, 1, 1),
-        status="proposed",
-    )
     r = ask_plain(
         tmp_path,
         [
@@ -261,7 +256,7 @@ def test_a_status_part_after_a_yes_no_on_the_facts_gets_its_verdict(tmp_path: Pa
                 ],
             ),
             (
-                proposal,
+                PROPOSAL,
                 [
                     "Consumer advocates have argued that XY should adopt a general safety provision, a duty not to "
                     "supply unsafe products. The general safety provision is a proposal and is not law in force."
