@@ -162,6 +162,10 @@ ACCIDENT = (
     "Manufacturers must notify accidents caused by a product they have placed on the market that result in death "
     "or serious injury."
 )
+TO_CONSUMERS = (
+    "Where a recall is needed, the economic operator must directly notify all affected consumers it can identify and "
+    "otherwise publish a recall notice through its website and other channels."
+)
 RECALL_NOTICE = (
     'A written recall notice must carry the heading "Product safety recall" and must not include terms that may '
     'reduce consumers\' perception of the risk, such as "voluntary", "precautionary" or "discretionary".'
@@ -171,13 +175,9 @@ RECALL_NOTICE = (
 def test_two_yes_no_sentences_get_a_verdict_each_and_a_listed_prohibition_is_a_no(tmp_path: Path) -> None:
     # the first part had been answered "Yes." from the recall sentence (its words those of both questions), the
     # second "Yes." from the sentence forbidding the very word asked
-    channel = (
-        "Where a recall is needed, the economic operator must directly notify all affected consumers it can identify "
-        "and otherwise publish a recall notice through its website and other channels."
-    )
     r = ask_plain(
         tmp_path,
-        [(RECALL_ACT, [f"{channel} {ACCIDENT} {RECALL_NOTICE}"])],
+        [(RECALL_ACT, [f"{TO_CONSUMERS} {ACCIDENT} {RECALL_NOTICE}"])],
         "Under XY law, do we have to notify the authorities of an accident with our kettle, through which channel and "
         "how quickly? If we recall the model, what heading must the notice carry, and may we call the recall "
         '"precautionary"?',
@@ -211,16 +211,12 @@ def test_an_instrument_said_not_to_apply_answers_whether_it_governs_no(tmp_path:
 def test_a_verb_in_fy_is_stated_by_its_noun_in_a_verdicts_sentence(tmp_path: Path) -> None:
     # "Must we notify the authorities, and how?" had been answered "Yes." from the duty to notify consumers of a
     # recall: "notification" did not state "notify", so the sentence naming the authorities tied with it
-    consumers = (
-        "Where a recall is needed, the economic operator must directly notify all affected consumers and publish a "
-        "recall notice through its website."
-    )
     gateway = (
         "The notification goes without undue delay through the Safety Business Gateway to the competent authorities."
     )
     r = ask_plain(
         tmp_path,
-        [(RECALL_ACT, [f"{consumers} {gateway} {RECALL_NOTICE}"])],
+        [(RECALL_ACT, [f"{TO_CONSUMERS} {gateway} {RECALL_NOTICE}"])],
         "We sell toasters in XY. One of them caught fire and injured a customer. Must we notify the authorities, and "
         "how? Can we describe our recall notice as voluntary?",
     )

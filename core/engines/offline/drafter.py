@@ -572,12 +572,13 @@ def _verdict(
             continue
         wanted = term_set(asks) - term_set(" ".join(parts[: n - 1] + parts[n:])) - places - context
         placed = term_set(asks) & places  # "Does the EU regulation govern our sales in Great Britain?"
+        in_order = terms(asks)
         ranked = sorted(
             pool or cands,
             key=lambda c: (
                 -len(_part_words(wanted, c.text)),
                 -len(_part_words(placed, c.text)),
-                -_run(terms(asks), terms(c.text)),
+                -_run(in_order, terms(c.text)),
                 c.text in used,
                 not any(same_jurisdiction(c.jurisdiction, j) for j in named),
             ),
