@@ -2936,6 +2936,38 @@ def test_a_sentence_sharing_one_word_and_a_currency_is_off_topic(tmp_path: Path)
     assert "xy-eu-roaming" not in cited
 
 
+def test_a_number_word_of_the_question_is_no_topic_word(tmp_path: Path) -> None:
+    # "If we learn one of them is dangerous" made "one" a topic word: a timeshare directive's "expires one year and
+    # 14 calendar days after" then answered how quickly a dangerous scooter must be notified
+    safety = plain_doc(
+        "xy-eu-safety-regulation", "Regulation (EU) 2023/7 on the safety of widgets", "EU", date(2024, 12, 13)
+    )
+    timeshare = plain_doc("xy-eu-timeshare", "Directive 2008/9/EC on timeshare contracts", "EU", date(2011, 2, 23))
+    corpus = [
+        (
+            safety,
+            [
+                "A manufacturer who learns that a widget it has sold is dangerous must inform the market surveillance "
+                "authorities within two working days."
+            ],
+        ),
+        (
+            timeshare,
+            [
+                "A consumer who buys a timeshare may withdraw from the contract; where the trader sold it without the "
+                "withdrawal form, the period expires one year and 14 calendar days after the contract is signed. "
+                "Member States designate the authorities that enforce it."
+            ],
+        ),
+    ]
+    wb = workbench_on(tmp_path, corpus)
+    question = "We sell widgets in the EU. If we learn one of them is dangerous, must we notify the authorities, and how quickly?"
+    assert "one" not in plan_of(wb, question).topic_terms
+    r = run(wb, question)
+    assert fact_found(r.final_answer, "within two working days")
+    assert "xy-eu-timeshare" not in r.answer.cited_doc_ids()
+
+
 def test_what_held_once_answers_no_to_whether_it_still_holds(tmp_path: Path) -> None:
     """A Yes read from a superseded version of a law ("History: Yes. ... the original text contained a consumptive
     demand exception") to whether that version still holds: it is "No", quoted from the sentence stating its end."""

@@ -156,6 +156,10 @@ QUESTION_WORDS = frozenset(
     )
 )
 """Question wording that says what kind of answer is wanted, not what it is about."""
+PRONOUN_COUNTS = frozenset({"one"})
+"""A count that is as often a pronoun ("If we learn one of them is dangerous", "no one"): no topic word (it made a
+timeshare directive's "expires one year and 14 calendar days after" answer how quickly a dangerous product must be
+notified). Other counts stay: "within seven days" is what the sentence answering must state."""
 MEMBERSHIP = re.compile(
     r"\b(?:in|from|of|across|throughout|within) (?:(?:an?|any|each|every|one|another|other|all|the) )?"
     r"(?:[A-Z]{2,4} )?member (?:states?|countr(?:y|ies))\b",
@@ -483,7 +487,11 @@ class OfflinePlanner:
         topic = [
             t
             for t in dict.fromkeys(terms(MEMBERSHIP.sub(" ", question)))
-            if t not in QUESTION_WORDS and t not in named_words and t not in STOPWORDS and not t.isdigit()
+            if t not in QUESTION_WORDS
+            and t not in named_words
+            and t not in STOPWORDS
+            and not t.isdigit()
+            and t not in PRONOUN_COUNTS
         ]
         stressed = FOCUS.search(question)
         quoted = " ".join(a or b for a, b in QUOTED.findall(question))
