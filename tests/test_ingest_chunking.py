@@ -23,3 +23,18 @@ def test_chunking_respects_size_overlap_and_headings() -> None:
 def test_small_sections_are_merged() -> None:
     passages = chunk_text("# A\n\none two\n\n# B\n\nthree four\n\n# C\n\nfive", max_words=60, overlap_words=10)
     assert len(passages) == 1 and passages[0].heading == "A"
+
+
+def test_a_long_list_split_over_passages_carries_its_lead_in() -> None:
+    # a list longer than a passage was cut with a 30-word overlap: the next passage opened mid-item ("and any
+    # financing from the franchisor ...") and no item of it could be quoted with what it is an item of
+    lead = "The Rule does not apply, among other cases, to:"
+    items = [
+        f"- exemption {i}: a case described in about twenty words of plain text, ending here {i};" for i in range(9)
+    ]
+    text = f"# Exemptions\n\n{lead}\n\n" + "\n".join(items) + "\n\nAn exempt sale may still be subject to state law."
+    passages = chunk_text(text, max_words=60, overlap_words=10)
+    assert len(passages) > 2
+    assert all(p.text.startswith(lead) for p in passages[1:] if "exemption" in p.text)
+    said = " ".join(p.text for p in passages)
+    assert all(item[2:] in said for item in items)

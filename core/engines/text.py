@@ -299,6 +299,31 @@ def clean_passage(text: str) -> str:
     return "\n".join(lines)
 
 
+LIST_ITEMS = 2
+"""Items a sentence must list after its lead-in (`list_items`) to be read as a list."""
+
+
+def list_items(sentence: str) -> tuple[str, list[str]] | None:
+    """The lead-in and items of a sentence that lists at least LIST_ITEMS items after a colon, separated by
+    semicolons ("The Rule does not apply, among other cases, to: the minimum payment exemption: ...; a fractional
+    franchise: ...; leased departments ..."), each item without its closing mark; None for any other sentence."""
+    lead, colon, rest = sentence.partition(": ")
+    if not colon or not rest or not lead[:1].isupper():
+        return None
+    items = [i.strip() for i in rest.rstrip(".;").split("; ")]
+    if len(items) < LIST_ITEMS or not all(items):
+        return None
+    return f"{lead}:", items
+
+
+def cut_list(text: str) -> str | None:
+    """The list a passage ends in when the passage ends before the list does (its last item closes with a
+    semicolon and the next passage goes on with the rest): `sentences` leaves it out, as it ends no sentence."""
+    paragraphs = clean_passage(text).splitlines()
+    last = _segment(paragraphs[-1])[-1:] if paragraphs else ()
+    return last[0] if last and last[0].endswith(";") and list_items(last[0]) else None
+
+
 @lru_cache(maxsize=8192)
 def _segment(paragraph: str) -> tuple[str, ...]:
     parts: list[str] = []

@@ -2,7 +2,9 @@
 
 A heading starts a new passage unless the current one is still short (small sections are merged); paragraphs
 fill a passage up to `max_words`; an over-long paragraph is split by lines, then by words. Consecutive passages of
-one section share `overlap_words` words so a fact cut at a boundary is still found whole.
+one section share `overlap_words` words so a fact cut at a boundary is still found whole; a long list split over
+passages carries its lead-in instead ("The Rule does not apply, among other cases, to:"), so each passage's items
+say what they are items of.
 
 Kept by hand rather than langchain-text-splitters: `RecursiveCharacterTextSplitter` (word-counted, per section)
 neither merges short sections nor keeps the overlap inside a section, so it needs this module's sectioning around
@@ -18,6 +20,7 @@ from dataclasses import dataclass
 
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$")
 _BLANK = re.compile(r"\n\s*\n")
+_BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 
 
 @dataclass(frozen=True)
@@ -65,10 +68,22 @@ def chunk_text(text: str, max_words: int = 180, overlap_words: int = 30) -> list
     builder = _Builder(max_words, overlap_words)
     for heading, paragraphs in split_sections(text):
         builder.start_section(heading)
+        before = ""
         for paragraph in paragraphs:
+            lead = _lead_in(before, paragraph)
             for unit in _units(paragraph, max_words, overlap_words):
-                builder.add(unit)
+                builder.add(unit, lead)
+            before = paragraph
     return builder.finish()
+
+
+def _lead_in(before: str, paragraph: str) -> str | None:
+    """The one-line paragraph ending in a colon that introduces a list paragraph (every line a list item), or
+    None."""
+    lines = paragraph.splitlines()
+    if "\n" in before.strip() or not before.rstrip().endswith(":") or len(lines) < 2:
+        return None
+    return before.strip() if all(_BULLET.match(line) for line in lines) else None
 
 
 def _units(paragraph: str, max_words: int, overlap_words: int) -> list[str]:
@@ -119,10 +134,12 @@ class _Builder:
             self.parts.append(heading)
             self.words += len(heading.split())
 
-    def add(self, unit: str) -> None:
+    def add(self, unit: str, lead: str | None = None) -> None:
+        """Add a unit; a passage it overflows is flushed, and the next carries the overlap, or `lead` (the lead-in
+        of the list the unit is an item of)."""
         n = len(unit.split())
         if self.words + n > self.max_words and not self.fresh:
-            self._flush(carry=self.words >= self.min_words)
+            self._flush(carry=self.words >= self.min_words, lead=lead)
         self.parts.append(unit)
         self.words += n
         self.fresh = False
@@ -132,10 +149,12 @@ class _Builder:
             self._flush(carry=False)
         return self.passages
 
-    def _flush(self, carry: bool) -> None:
+    def _flush(self, carry: bool, lead: str | None = None) -> None:
         text = "\n\n".join(self.parts)
         self.passages.append(Passage(self.heading, text))
         tail = text.split()[-self.overlap_words :] if carry and self.overlap_words else []
+        if carry and lead:
+            tail = lead.split()
         self.parts = [" ".join(tail)] if tail else []
         self.words = self.carried = len(tail)
         self.heading = self.section

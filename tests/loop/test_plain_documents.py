@@ -41,6 +41,8 @@ from core.engines.offline.relevance import feature, said_terms
 from core.engines.offline.revisers import _best_sentence, revise_specificity, revise_threshold
 from core.engines.text import (
     asks_yes_no,
+    cut_list,
+    list_items,
     questions_on_facts,
     quote_in,
     sentences,
@@ -2966,6 +2968,84 @@ def test_a_number_word_of_the_question_is_no_topic_word(tmp_path: Path) -> None:
     r = run(wb, question)
     assert fact_found(r.final_answer, "within two working days")
     assert "xy-eu-timeshare" not in r.answer.cited_doc_ids()
+
+
+WIDGET_EXEMPTIONS = [
+    "the minimum purchase exemption: total required payments to the seller within the first six months of operation "
+    "below a threshold originally set at $500",
+    "the fractional line exemption: an additional line of widgets added by an experienced distributor where the "
+    "parties expect sales of the line to be no more than 20% of total sales in the first year",
+    "leased departments, and oral agreements with no written evidence of any material term",
+    "the large-buyer exemption: a widget buyer that has been in business for at least five years and has a net worth "
+    "of at least $5 million",
+    "arrangements covered by the Petroleum Marketing Practices Act",
+]
+
+
+def test_list_items_read_a_lead_in_and_its_items() -> None:
+    sentence = "The Rule does not apply, among other cases, to: " + "; ".join(WIDGET_EXEMPTIONS) + "."
+    assert list_items(sentence) == ("The Rule does not apply, among other cases, to:", WIDGET_EXEMPTIONS)
+    assert list_items("The fee is: EUR 10.") is None  # one item is no list
+    cut = "The Rule does not apply, among other cases, to:\n\n- " + ";\n- ".join(WIDGET_EXEMPTIONS[:3]) + ";"
+    assert cut_list(cut) is not None and not sentences(cut)  # a list the passage ends before the list does
+
+
+@pytest.mark.parametrize("cut", [False, True])
+def test_a_long_list_is_quoted_by_the_item_that_answers_after_its_lead_in(tmp_path: Path, cut: bool) -> None:
+    # a 160-word list of exemptions was one sentence: quoted whole (most of it not asked) or, split over two
+    # passages, not at all (one part ended in a semicolon, the other opened mid-item)
+    lead = "The Rule does not apply, among other cases, to:"
+    listed = [f"- {x};" for x in WIDGET_EXEMPTIONS]
+    listed[-1] = listed[-1][:-1] + "."
+    passages = (
+        [f"{lead}\n\n" + "\n".join(listed[:3]), f"{lead}\n\n" + "\n".join(listed[3:])]
+        if cut
+        else [f"{lead}\n\n" + "\n".join(listed)]
+    )
+    rule = plain_doc("xy-us-widget-rule", "US widget sales rule summary", "US", date(2007, 7, 1))
+    r = run(
+        workbench_on(tmp_path, [(rule, passages)]),
+        "Which exemption of the US widget rule covers sales to a large buyer, and what net worth must it have?",
+    )
+    claim = next(c for _, c in r.answer.claims() if "large-buyer" in c.text)
+    assert claim.text.startswith(lead) and "at least $5 million" in claim.text
+    assert "Petroleum" not in r.final_answer and cut_sentences(r.answer) == 0
+    assert all(quote_in(q.quote, "\n".join(passages)) for q in claim.citations)
+
+
+def test_items_of_a_list_whose_lead_in_points_back_keep_the_lead_in(tmp_path: Path) -> None:
+    # the items went on after the sentence before the list without their lead-in ("... by 23 September 2018. to
+    # websites published on or after ...", cut at each item), and adjacent items were read as elided ones
+    text = (
+        "Member states had to transpose the widget directive by 23 September 2018. They had to apply its "
+        "requirements:\n\n- to widget websites published on or after 23 September 2018, from 23 September 2019;\n"
+        "- to widget websites published before 23 September 2018, from 23 September 2020;\n"
+        "- to widget mobile applications, from 23 June 2021."
+    )
+    law = plain_doc("xy-eu-widget-directive", "EU widget web accessibility directive summary", "EU", date(2016, 12, 22))
+    r = run(
+        workbench_on(tmp_path, [(law, [text])]),
+        "By when did widget websites published before and after 23 September 2018, and widget mobile applications, "
+        "have to comply with the EU widget directive?",
+    )
+    claim = next(c for _, c in r.answer.claims() if "23 June 2021" in c.text)
+    assert "They had to apply its requirements: to widget" in claim.text
+    assert "from 23 September 2019; to widget websites published before" in claim.text
+    assert cut_sentences(r.answer) == 0 and duplicate_sentences(r.answer) == 0
+
+
+def test_a_list_whose_lead_in_counts_its_items_is_quoted_whole(tmp_path: Path) -> None:
+    tiers = [
+        "up to EUR 800,000 for failing to carry out the risk analysis required of every covered company each year",
+        "up to EUR 500,000 for failing to set up the complaints procedure that persons affected may use at any time",
+        "up to EUR 100,000 for failing to report to the authority on the due diligence carried out in the year",
+    ]
+    text = "The maximum fines are set in three tiers according to the obligation breached: " + "; ".join(tiers) + "."
+    law = plain_doc("xy-de-widget-act", "Germany widget due diligence act summary", "DE", date(2023, 1, 1))
+    r = run(
+        workbench_on(tmp_path, [(law, [text])]), "What are the maximum fines under Germany's widget due diligence act?"
+    )
+    assert fact_found(r.final_answer, "EUR 800,000") and fact_found(r.final_answer, "EUR 100,000")
 
 
 def test_what_held_once_answers_no_to_whether_it_still_holds(tmp_path: Path) -> None:

@@ -318,7 +318,7 @@ class OfflineDrafter:
         gaps: list[Gap] = []
         verdict: Claim | None = None
         shared: dict[str, list[str]] = {}
-        extensions: dict[str, list[tuple[str, Quote]]] = {}
+        extensions: dict[str, list[tuple[str, Quote, str]]] = {}
         budget = item_budget(plan)
         answerable = [i for i in plan.items if i.answerable]
         passages_of = beside_own_law(
@@ -447,8 +447,8 @@ def _unasked_parts(
             if item.aspect in (Aspect.verdict, Aspect.comparison):
                 continue  # only a verdict answers the yes/no: a sentence tagged with it would hide that none stands
             for c in cands_of.get(item.id, ()):
-                if any(stated(q.quote, said) for q in c.quotes):
-                    continue  # a sentence the answer holds, alone or with its antecedent
+                if any(stated(q.quote, said) for q in c.quotes) or (c.lead and stated(c.lead, said)):
+                    continue  # a sentence the answer holds, alone or with its antecedent, or a list it quotes
                 stated_words = said_terms(part, c.text)
                 n = len(stated_words)
                 enough = n >= max(ASK_WORDS, (len(part) + 1) // 2) or bool(

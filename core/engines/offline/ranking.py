@@ -4,12 +4,13 @@ item's word and sentence budget."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from core.domain.answer import Answer, Claim, Quote
-from core.domain.figures import count_bounds, figures, stated_counts
+from core.domain.figures import WORD_COUNT, count_bounds, figures, stated_counts
 from core.domain.gazetteer import currency_hint, same_jurisdiction
 from core.domain.instructions import has_instructions
 from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
@@ -29,9 +30,11 @@ from core.engines.offline.relevance import (
 )
 from core.engines.offline.sources import ENDED, usable
 from core.engines.text import (
+    cut_list,
     defined_terms,
     defines,
     is_anaphoric,
+    list_items,
     refers_back,
     same_sentence,
     sentences,
@@ -74,6 +77,12 @@ class Candidate:
     history: bool
     follow: str = ""
     """The next sentence of the passage when it goes on about the same thing (the second half of a rule)."""
+    lead: str = ""
+    """The lead-in of the list the candidate quotes (a whole list, or one item after its lead-in), else ""."""
+    item_said: int = 0
+    """Topic words the list item states itself (its lead-in aside): an item stating none goes on in no list."""
+    item_at: int = -1
+    """Its item's place in the list (`Unit.at`)."""
 
 
 DUTY = re.compile(r"\b(?:must|shall|(?:is|are) required|(?:has|have|needs?) to|(?:is|are) due|obliged)\b", re.I)
@@ -126,11 +135,70 @@ def qualified_by(before: str, after: str) -> bool:
     return refers_back(before, after) and bool(QUALIFIER.search(after))
 
 
-def qualifier_after(sents: Sequence[str], i: int) -> list[str]:
-    """The sentence after `sents[i]` when it qualifies it (`qualified_by`) and instructs no one: it is quoted with
-    it. Empty otherwise."""
-    nxt = sents[i + 1] if i + 1 < len(sents) else ""
-    return [nxt] if nxt and qualified_by(sents[i], nxt) and not has_instructions(nxt) else []
+@dataclass(frozen=True)
+class Unit:
+    """What a candidate is made of: a sentence of a passage, or one item of a list with its lead-in (`units`);
+    `quotes` are the verbatim passage texts it is read from."""
+
+    text: str
+    quotes: tuple[str, ...]
+    lead: str = ""
+    """The lead-in of the list it quotes (`list_items`), else ""."""
+    before: int = -1
+    """The index of the unit before it in the passage (for an item of a list, the one before the list), or -1."""
+    at: int = -1
+    """Its place in its list, for an item of a list; else -1."""
+
+
+COUNTED_SET = re.compile(rf"(?:{WORD_COUNT}|\b\d+\b)(?:(?:\s+\w+)?\s+\w+s\b|-\w+)")
+"""A lead-in that counts what it lists ("at least two of the following three conditions", "set in three tiers",
+"where three elements are present", "a five-step process"): the items are read together, and the list is quoted
+whole."""
+
+
+def units(text: str) -> list[Unit]:
+    """The passage's sentences, a list (`list_items`) split into its items, each quoted after its lead-in ("The Rule
+    does not apply, among other cases, to: … the large-franchisee exemption: a franchisee ... at $5 million."): the
+    item that answers, not 160 words of exemptions, and each item judged on its own. A list whose lead-in counts
+    its items (`COUNTED_SET`) stays whole, unless the passage ends before the list does (`cut_list`)."""
+    out: list[Unit] = []
+    cut = cut_list(text)
+    for sent in [*sentences(text), *([cut] if cut else [])]:
+        listed = list_items(sent)
+        whole = listed is not None and bool(COUNTED_SET.search(listed[0]))
+        before = len(out) - 1
+        if listed is None or (whole and sent != cut):
+            out.append(Unit(sent, (sent,), listed[0] if listed else "", before))
+            continue
+        lead, items = listed
+        out += [
+            Unit(f"{lead} {'… ' if k else ''}{item}.", (lead, item), lead, before, k) for k, item in enumerate(items)
+        ]
+    return out
+
+
+def doc_units(doc_id: str, ctx: EngineContext) -> list[Unit]:
+    """The units of each passage of a document in order, each once (passages overlap): a list split over two
+    passages is read item by item from each, not as the text the overlap repeats."""
+    out: dict[str, Unit] = {}
+    for k in itertools.count():
+        chunk = ctx.chunk(f"{doc_id}#{k}")
+        if chunk is None:
+            break
+        out.update((u.text, u) for u in units(chunk.text) if u.text not in out)
+    return list(out.values())
+
+
+def whole_after(parts: Sequence[Unit], i: int) -> str:
+    """The unit after `parts[i]` when it is a whole sentence (an item of a list needs its lead-in), else ""."""
+    return parts[i + 1].text if i + 1 < len(parts) and len(parts[i + 1].quotes) == 1 else ""
+
+
+def qualifier_after(parts: Sequence[Unit], i: int) -> list[str]:
+    """The sentence after `parts[i]` when it is whole, qualifies it (`qualified_by`) and instructs no one: it is
+    quoted with it. Empty otherwise."""
+    nxt = whole_after(parts, i)
+    return [nxt] if nxt and qualified_by(parts[i].text, nxt) and not has_instructions(nxt) else []
 
 
 def continues(before: str, after: str) -> bool:
@@ -178,7 +246,8 @@ def candidates(
         if not (item.jurisdiction == ANY_JURISDICTION or same_jurisdiction(item.jurisdiction, doc.jurisdiction)):
             continue
         hint = currency_hint(doc.jurisdiction)
-        sents = sentences(text)
+        parts = units(text)
+        sents = [u.text for u in parts]
         topical = [topical_sentence(plan, s, shares.get(doc_id, 0), best_share) for s in sents]
         anchored = ANCHOR if asked and any(f.key in asked for s in sents for f in figures(s, hint)) else 0.0
         feats = [feature(item, s, plan, hint) for s in sents]
@@ -190,9 +259,10 @@ def candidates(
             feat, shared = feats[i], said[i]
             if feat == 0.0 or not topical[i] or not starts_whole(sent) or has_instructions(sent):
                 continue
-            if i > 0 and (is_anaphoric(sent) or continues(sents[i - 1], sent)):
+            b = parts[i].before
+            if b >= 0 and (is_anaphoric(sent) or continues(sents[b], sent)):
                 # "Breach of this duty ...", "the default notice must give ...": about what the one before states
-                shared = len(said_terms(topic, f"{sents[i - 1]} {sent}", plan.topic_terms))
+                shared = len(said_terms(topic, f"{sents[b]} {sent}", plan.topic_terms))
             stressed = bool(focus and said_terms(focus, sent, plan.focus_terms))
             needed = (
                 1
@@ -204,13 +274,13 @@ def candidates(
             if topic and shared < needed:
                 continue
             rel = relevance(topic, sent, weights, plan.topic_terms)
-            quote_texts = [sent]
+            shown, quote_texts = [sent], list(parts[i].quotes)
             if is_anaphoric(sent):
-                if i == 0 or is_anaphoric(sents[i - 1]) or has_instructions(sents[i - 1]):
+                if b < 0 or is_anaphoric(sents[b]) or has_instructions(sents[b]):
                     continue
-                quote_texts = [sents[i - 1], sent]
-            quote_texts += qualifier_after(sents, i)
-            nxt = sents[i + 1] if i + 1 < len(sents) else ""
+                shown, quote_texts = [sents[b], sent], [*parts[b].quotes, *quote_texts]
+            nxt, after = whole_after(parts, i), qualifier_after(parts, i)
+            shown, quote_texts = shown + after, quote_texts + after
             named = 0.4 if doc_id in plan.named_doc_ids else 0.0
             named += ENTITY_SOURCE if set(plan.entity_types) & set(doc.applies_to) else 0.0
             named += ENTITY_SOURCE if any(set(t) <= said_terms(set(t), sent, t) for t in entity_terms) else 0.0
@@ -241,12 +311,15 @@ def candidates(
             out.append(
                 Candidate(
                     score=score,
-                    text=" ".join(quote_texts),
+                    text=" ".join(shown),
                     quotes=tuple(Quote(doc_id=doc_id, chunk_id=chunk_id, quote=q) for q in quote_texts),
                     doc_id=doc_id,
                     jurisdiction=doc.jurisdiction,
                     history=history,
                     follow=follow,
+                    lead=parts[i].lead,
+                    item_said=len(said_terms(topic, parts[i].quotes[-1], plan.topic_terms)) if parts[i].lead else 0,
+                    item_at=parts[i].at,
                 )
             )
     out.sort(key=lambda c: (-c.score, c.doc_id, c.quotes[0].chunk_id))  # ties in reading order, however hits came
@@ -306,15 +379,19 @@ def pick(
     limit: int = SENTENCES_PER_ITEM,
     shared: list[str] | None = None,
     named: Iterable[str] = (),
-    extend: list[tuple[str, Quote]] | None = None,
+    extend: list[tuple[str, Quote, str]] | None = None,
 ) -> list[Claim]:
     """Claims for the item from the best candidates: no sentence the answer already holds, within the word budget.
     `answer_texts` is updated with what was picked; a good candidate the answer already states is appended to
     `shared` (that claim answers this item too); a sentence whose antecedent the answer already states goes to
-    `extend` as (antecedent, quote), to be appended to the claim that states it (see `extended`)."""
+    `extend` as (antecedent, quote, text), to be appended to the claim that states it (see `extended`); so does
+    another item of a list the answer already quotes, within the budget ("… the large-investment exemption: ...")."""
     claims: list[Claim] = []
     words = 0
     per_doc: dict[str, int] = {}
+    lists: set[str] = set()  # the lead-ins of the lists this item's claims quote
+    grown: set[str] = set()  # and of those it added an item to
+    last: dict[str, tuple[str, int]] = {}  # (passage, place) of each list's last item quoted: the next goes on
     asked = set(named) | ({cands[0].doc_id} if cands else set())  # the item's best source is not capped
     current = any(not x.history for x in cands)
     for c in _diverse(cands, asked):
@@ -323,14 +400,34 @@ def pick(
             continue
         if c.history and current and per_doc.get(c.doc_id, 0) >= HISTORY_SENTENCES and not ENDED.search(c.text):
             continue
+        entry = _list_entry(c)
+        if c.lead and stated(c.lead, answer_texts) and not (entry and stated(entry.quote, answer_texts)):
+            # the answer quotes this list: an item stating a topic word of its own goes on in it, within the
+            # budget (one item, the best, for a plan item that did not quote the list itself)
+            n = len(entry.quote.split()) if entry else 0
+            grows = c.item_said > 0 and (c.lead in lists or c.lead not in grown)
+            if extend is not None and entry is not None and grows and words + n <= budget:
+                gap = "" if (entry.chunk_id, c.item_at - 1) == last.get(c.lead) else "… "  # without "…"
+                extend.append((c.lead, entry, f"; {gap}{entry.quote}."))
+                last[c.lead] = (c.quotes[-1].chunk_id, c.item_at)
+                answer_texts.append(entry.quote)
+                grown.add(c.lead)
+                words += n
+            continue
         if (
             len(c.quotes) > 1
             and stated(c.quotes[0].quote, answer_texts)
             and not stated(c.quotes[-1].quote, answer_texts)
         ):
-            if extend is not None:  # its antecedent is already in the answer: it goes right after it
-                extend.append((c.quotes[0].quote, c.quotes[-1]))
-                answer_texts.append(c.quotes[-1].quote)
+            if extend is not None:  # its antecedent is already in the answer: it goes right after it (an item of a
+                before = c.quotes[0].quote  # list after its lead-in)
+                for q in c.quotes[1:]:
+                    extend.append((before, q, f"{q.quote}." if q is entry else q.quote))
+                    answer_texts.append(q.quote)
+                    before = q.quote
+                if c.lead:
+                    lists.add(c.lead)
+                    last[c.lead] = (c.quotes[-1].chunk_id, c.item_at)
             continue
         held = [t for t in answer_texts if any(stated(q.quote, [t]) for q in c.quotes)]
         if held:
@@ -351,6 +448,9 @@ def pick(
         answer_texts.append(text)
         per_doc[c.doc_id] = per_doc.get(c.doc_id, 0) + 1
         words += n
+        if c.lead:
+            lists.add(c.lead)
+            last[c.lead] = (c.quotes[-1].chunk_id, c.item_at)
         if len(claims) >= limit or words >= budget:
             break
     return claims
@@ -371,6 +471,12 @@ def also_answers(answer: Answer, texts: Sequence[str], item_id: str) -> Answer:
     for section in answer.sections:
         answer = answer.with_claims(section.jurisdiction, [tagged(c) for c in section.claims])
     return answer
+
+
+def _list_entry(c: Candidate) -> Quote | None:
+    """The quote of the list item a candidate quotes after its lead-in, or None (a sentence, or a whole list)."""
+    at = next((k for k, q in enumerate(c.quotes) if q.quote == c.lead), None) if c.lead else None
+    return c.quotes[at + 1] if at is not None and at + 1 < len(c.quotes) else None
 
 
 def stated(quote: str, texts: Iterable[str]) -> bool:
@@ -395,16 +501,19 @@ DIVERSITY_MARGIN = 0.5
 the best candidate."""
 
 
-def extended(answer: Answer, additions: Sequence[tuple[str, Quote]], item_id: str) -> Answer:
-    """The answer with each added sentence right after the claim stating its antecedent, in that claim."""
-    for antecedent, quote in additions:
+def extended(answer: Answer, additions: Sequence[tuple[str, Quote, str]], item_id: str) -> Answer:
+    """The answer with each added sentence (quote, and the text it is shown as) right after the claim stating its
+    antecedent, in that claim; an item of a list goes on after a semicolon ("...; the next item.", "...; … a later
+    one.")."""
+    for antecedent, quote, shown in additions:
 
-        def grow(c: Claim, antecedent: str = antecedent, quote: Quote = quote) -> Claim:
+        def grow(c: Claim, antecedent: str = antecedent, quote: Quote = quote, shown: str = shown) -> Claim:
             if antecedent not in c.text or quote.quote in c.text:
                 return c
+            listed = shown.startswith("; ") and c.text.endswith(".")  # an item of a list: "...; next item."
             return c.model_copy(
                 update={
-                    "text": f"{c.text} {quote.quote}",
+                    "text": f"{c.text[:-1]}{shown}" if listed else f"{c.text} {shown.lstrip('; ')}",
                     "citations": (*c.citations, quote),
                     "plan_item_ids": tuple(dict.fromkeys((*c.plan_item_ids, item_id))),
                 }

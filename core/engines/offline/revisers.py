@@ -34,6 +34,7 @@ from core.engines.offline.ranking import (
     qualifier_after,
     section_code,
     starts_whole,
+    units,
 )
 from core.engines.offline.sources import applicability_text
 from core.engines.offline.text_checks import sized_in_words
@@ -94,7 +95,7 @@ def fill(
             continue
         texts = answer_texts(answer)
         held: list[str] = []
-        more: list[tuple[str, Quote]] = []
+        more: list[tuple[str, Quote, str]] = []
         room = item_budget(plan) - sum(len(c.text.split()) for _, c in answer.claims() if item.id in c.plan_item_ids)
         answer = _add_claims(
             answer,
@@ -239,17 +240,18 @@ def _best_sentence(
             DocStatus.not_yet_applicable,
         ):
             continue
-        sents = sentences(text)
-        for i, s in enumerate(sents):
+        parts = units(text)
+        sents = [u.text for u in parts]
+        for i, (s, u) in enumerate(zip(sents, parts)):
             score = overlap(wanted, s)
             if score < 0.5 or is_anaphoric(s) or not keep(s, doc.jurisdiction) or normalised(s) in said:
                 continue
-            if has_instructions(s) or not starts_whole(s):
-                continue
-            quoted = [s, *qualifier_after(sents, i)]
+            if has_instructions(s) or not starts_whole(s) or (u.lead and any(normalised(u.lead) in t for t in said)):
+                continue  # an instruction, a fragment, or a list the answer already quotes from
+            after = qualifier_after(parts, i)
             if best is None or score > best[0]:
-                quotes = tuple(Quote(doc_id=doc_id, chunk_id=chunk_id, quote=q) for q in quoted)
-                best = (score, Claim(text=" ".join(quoted), citations=quotes))
+                quotes = tuple(Quote(doc_id=doc_id, chunk_id=chunk_id, quote=q) for q in (*u.quotes, *after))
+                best = (score, Claim(text=" ".join((s, *after)), citations=quotes))
     return best[1] if best else None
 
 

@@ -17,6 +17,7 @@ from core.domain.records import Deficiency, DeficiencyType, Severity
 from core.engines.base import EngineContext
 from core.engines.offline.aspects import SANCTION
 from core.engines.offline.claim_checks import amends_a_cited_figure
+from core.engines.offline.ranking import doc_units
 from core.engines.offline.relevance import min_relevance, said_terms, subject_best, topic_share, topical_sentence
 from core.engines.offline.sources import short_name
 from core.engines.text import VAGUE_SIZE, is_anaphoric, sentences, term_set
@@ -50,13 +51,13 @@ def check_text_exemptions(plan: ResearchPlan, claims: Sequence[Located], ctx: En
         if not asked & {doc.jurisdiction, ANY_JURISDICTION}:
             continue
         rules = [
-            s
-            for s in sentences(ctx.doc_text(doc_id))
-            if EXCEPTION.search(s)
-            and not is_anaphoric(s)
-            and not has_instructions(s)
-            and len(said_terms(topic, s, plan.topic_terms)) >= needed
-            and s.lower() not in said.lower()
+            u.text
+            for u in doc_units(doc_id, ctx)
+            if EXCEPTION.search(u.text)
+            and not is_anaphoric(u.text)
+            and not has_instructions(u.text)
+            and len(said_terms(topic, u.text, plan.topic_terms)) >= needed
+            and not all(q.lower() in said.lower() for q in u.quotes)
         ][:TEXT_RULES]
         if not rules:
             continue
