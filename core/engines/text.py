@@ -678,11 +678,31 @@ before a verb in -s or -ed opens a relative clause ("a maker that breaches the r
 report"), which needs nothing before it."""
 
 
+PAIR_OPENER = re.compile(r"^(?:both|either|neither)\b", re.I)
+COORDINATED = re.compile(r"\b(?:and|or|nor)\b", re.I)
+PAIR_VERB = re.compile(rf"\b(?:{AUXILIARIES}|need|apply|applies)\b", re.I)
+
+
+def _pair_back(text: str) -> bool:
+    """Whether the sentence opens with "both", "either" or "neither" for two things said before it ("Both conditions
+    of the relevant pair must be met", "Neither may pay interest"), not for two it names ("Both the importer and
+    the distributor must ...", "Neither the order nor the guidelines repealed ...")."""
+    opener = PAIR_OPENER.match(text)
+    if opener is None:
+        return False
+    head = PAIR_VERB.split(text[opener.end() :], maxsplit=1)[0]
+    return not COORDINATED.search(head)
+
+
 def is_anaphoric(sentence: str) -> bool:
-    """Whether the sentence opens with a pronoun or connective, or has a demonstrative in its first eight words,
-    that needs an earlier sentence."""
+    """Whether the sentence opens with a pronoun or connective (or "both" of two things said before it), or has a
+    demonstrative in its first eight words, that needs an earlier sentence."""
     text = sentence.strip()
-    return bool(ANAPHORIC_OPENERS.match(text)) or bool(DEMONSTRATIVE.search(" ".join(text.split()[:8])))
+    return (
+        bool(ANAPHORIC_OPENERS.match(text))
+        or _pair_back(text)
+        or bool(DEMONSTRATIVE.search(" ".join(text.split()[:8])))
+    )
 
 
 def refers_back(before: str, after: str) -> bool:

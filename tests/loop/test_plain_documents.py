@@ -42,6 +42,7 @@ from core.engines.offline.revisers import _best_sentence, revise_specificity, re
 from core.engines.text import (
     asks_yes_no,
     cut_list,
+    is_anaphoric,
     list_items,
     questions_on_facts,
     quote_in,
@@ -3046,6 +3047,22 @@ def test_a_list_whose_lead_in_counts_its_items_is_quoted_whole(tmp_path: Path) -
         workbench_on(tmp_path, [(law, [text])]), "What are the maximum fines under Germany's widget due diligence act?"
     )
     assert fact_found(r.final_answer, "EUR 800,000") and fact_found(r.final_answer, "EUR 100,000")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "back"),
+    [
+        ("Both conditions of the relevant pair must be met for the exemption to apply.", True),
+        ("Neither may pay interest on the funds it holds.", True),
+        ("Both the importer and the distributor must keep the records for ten years.", False),
+        ("Neither the executive order nor the guidelines repealed or amended the act.", False),
+        ("Bothwell Ltd must report its widget sales every year.", False),
+    ],
+)
+def test_both_or_neither_of_two_things_said_before_needs_its_predecessor(sentence: str, back: bool) -> None:
+    # "Both conditions of the relevant pair must be met for the exemption to apply." had been quoted alone, far from
+    # the two pairs of conditions it is about
+    assert is_anaphoric(sentence) is back
 
 
 def test_what_held_once_answers_no_to_whether_it_still_holds(tmp_path: Path) -> None:
