@@ -3065,6 +3065,28 @@ def test_both_or_neither_of_two_things_said_before_needs_its_predecessor(sentenc
     assert is_anaphoric(sentence) is back
 
 
+def test_a_change_only_proposed_quotes_what_the_proposal_says_remains_the_rule(tmp_path: Path) -> None:
+    # "the current rules remain ..." was not read as the proposal's word on what applies meanwhile: asked whether
+    # the change was made, the answer said "No, only proposed" and nothing of the rules that apply
+    proposal = plain_doc(
+        "xy-au-widget-levy-proposal",
+        "Australia: proposed widget levy reform",
+        "AU",
+        date(2023, 11, 10),
+        status="proposed",
+    )
+    text = (
+        "Ministers consulted on introducing a mandatory widget levy with fees paid by producers. The reform is a "
+        "proposal, not law in force. Until new legislation commences, the current rules remain the Widget Covenant, "
+        "under which brand owners with a turnover of $5 million or more must report each year."
+    )
+    r = run(workbench_on(tmp_path, [(proposal, [text])]), "Has Australia introduced a mandatory widget levy?")
+    assert verdict_words(r.answer.verdict) == {"*": "no"}
+    assert "In force: Until new legislation commences, the current rules remain the Widget Covenant" in (
+        r.answer.verdict.text
+    )
+
+
 def test_what_held_once_answers_no_to_whether_it_still_holds(tmp_path: Path) -> None:
     """A Yes read from a superseded version of a law ("History: Yes. ... the original text contained a consumptive
     demand exception") to whether that version still holds: it is "No", quoted from the sentence stating its end."""

@@ -165,7 +165,7 @@ def _part(
     for doc in pending:
         quote = _stating(doc, plan, ctx, made=False)
         if quote is not None:
-            rule = _rule_in_force(cands, code, ctx, quote.quote)
+            rule = _rule_in_force(cands, code, ctx, quote.quote) or _said_in_force(doc.id, ctx, quote.quote)
             return _beside_rule(pending_lead(doc, ctx.catalog.status_at(doc.id, ctx.as_of)), quote, rule)
     for doc in in_force:  # a source in force that says the change was not made ("has not been repealed")
         quote = _stating(doc, plan, ctx, made=True, denied=True)
@@ -241,12 +241,14 @@ def _beside_rule(lead: str, quote: Quote, rule: Candidate | Quote | None) -> tup
 
 STILL_IN_FORCE = re.compile(
     r"(?<!\bnot )(?<!\bno )\b(?:(?:rules?|law|regime) (?:\w+ ){0,3}?in force|remains? (?:in force|applicable)|"
-    r"continues? to apply|"
+    r"continues? to apply|(?:current|existing) (?:rules?|laws?|regime|requirements?|framework) (?:\w+ ){0,2}?"
+    r"(?:remains?|continues?|stays?)|"
     r"still (?:applies|apply|governs?))\b",
     re.I,
 )
 """Wording by which a proposal says what applies meanwhile ("Until a directive is adopted, the rules in force at EU
-level remain Council Framework Decision 2003/568/JHA")."""
+level remain Council Framework Decision 2003/568/JHA", "Until new legislation commences, the current rules remain
+the Australian Packaging Covenant ...")."""
 
 
 def _said_in_force(doc_id: str, ctx: EngineContext, quoted: str) -> Quote | None:
