@@ -36,7 +36,7 @@ from core.engines.offline.claim_checks import stated_changes
 from core.engines.offline.coverage import coverage_deficiencies
 from core.engines.offline.drafter import _denies_another_act, _grounds
 from core.engines.offline.planner import asked_aspects, named_documents, title_names
-from core.engines.offline.ranking import candidates
+from core.engines.offline.ranking import Candidate, candidates, extended, pick
 from core.engines.offline.relevance import feature, said_terms
 from core.engines.offline.revisers import _best_sentence, revise_specificity, revise_threshold
 from core.engines.text import (
@@ -3010,7 +3010,7 @@ def test_a_long_list_is_quoted_by_the_item_that_answers_after_its_lead_in(tmp_pa
     )
     claim = next(c for _, c in r.answer.claims() if "large-buyer" in c.text)
     assert claim.text.startswith(lead) and "at least $5 million" in claim.text
-    assert "Petroleum" not in r.final_answer and cut_sentences(r.answer) == 0
+    assert "Petroleum" not in r.final_answer and "minimum purchase" not in claim.text and cut_sentences(r.answer) == 0
     assert all(quote_in(q.quote, "\n".join(passages)) for q in claim.citations)
 
 
@@ -3033,6 +3033,33 @@ def test_items_of_a_list_whose_lead_in_points_back_keep_the_lead_in(tmp_path: Pa
     assert "They had to apply its requirements: to widget" in claim.text
     assert "from 23 September 2019; to widget websites published before" in claim.text
     assert cut_sentences(r.answer) == 0 and duplicate_sentences(r.answer) == 0
+
+
+def test_other_items_of_a_quoted_list_go_on_in_its_claim_only_when_they_score_near_its_best() -> None:
+    # every item stating a topic word went on in the claim, so most of a list of exemptions came back
+    lead = "The Rule does not apply, among other cases, to:"
+    doc, chunk = "xy-us-widget-rule", "xy-us-widget-rule#0"
+
+    def item(at: int, score: float) -> Candidate:
+        entry = WIDGET_EXEMPTIONS[at]
+        return Candidate(
+            score=score,
+            text=f"{lead} {'… ' if at else ''}{entry}.",
+            quotes=(Quote(doc_id=doc, chunk_id=chunk, quote=lead), Quote(doc_id=doc, chunk_id=chunk, quote=entry)),
+            doc_id=doc,
+            jurisdiction="US",
+            history=False,
+            lead=lead,
+            item_said=1,
+            item_at=at,
+        )
+
+    plan_item = PlanItem(id="US:exemption", jurisdiction="US", aspect=Aspect.exemption, ask="-", query="-")
+    more: list[tuple[str, Quote, str]] = []
+    claims = pick([item(3, 2.6), item(4, 2.4), item(1, 1.9)], plan_item, [], budget=200, extend=more)
+    answer = extended(Answer(sections=(AnswerSection(jurisdiction="US", claims=tuple(claims)),)), more, plan_item.id)
+    (text,) = [c.text for _, c in answer.claims()]
+    assert text == f"{lead} … {WIDGET_EXEMPTIONS[3]}; {WIDGET_EXEMPTIONS[4]}."
 
 
 def test_a_list_whose_lead_in_counts_its_items_is_quoted_whole(tmp_path: Path) -> None:

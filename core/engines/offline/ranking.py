@@ -391,6 +391,7 @@ def pick(
     per_doc: dict[str, int] = {}
     lists: set[str] = set()  # the lead-ins of the lists this item's claims quote
     grown: set[str] = set()  # and of those it added an item to
+    top: dict[str, float] = {}  # the score of each list's best item
     last: dict[str, tuple[str, int]] = {}  # (passage, place) of each list's last item quoted: the next goes on
     asked = set(named) | ({cands[0].doc_id} if cands else set())  # the item's best source is not capped
     current = any(not x.history for x in cands)
@@ -401,11 +402,14 @@ def pick(
         if c.history and current and per_doc.get(c.doc_id, 0) >= HISTORY_SENTENCES and not ENDED.search(c.text):
             continue
         entry = _list_entry(c)
+        if c.lead:  # the best item of each list, for this plan item, whether the answer quotes it already or not
+            top.setdefault(c.lead, c.score)
         if c.lead and stated(c.lead, answer_texts) and not (entry and stated(entry.quote, answer_texts)):
-            # the answer quotes this list: an item stating a topic word of its own goes on in it, within the
-            # budget (one item, the best, for a plan item that did not quote the list itself)
+            # the answer quotes this list: an item stating a topic word of its own, scoring near the list's best,
+            # goes on in it, within the budget (one item for a plan item that did not quote the list itself)
             n = len(entry.quote.split()) if entry else 0
-            grows = c.item_said > 0 and (c.lead in lists or c.lead not in grown)
+            near = c.score >= top[c.lead] - LIST_MARGIN
+            grows = c.item_said > 0 and near and (c.lead in lists or c.lead not in grown)
             if extend is not None and entry is not None and grows and words + n <= budget:
                 gap = "" if (entry.chunk_id, c.item_at - 1) == last.get(c.lead) else "… "  # without "…"
                 extend.append((c.lead, entry, f"; {gap}{entry.quote}."))
@@ -471,6 +475,11 @@ def also_answers(answer: Answer, texts: Sequence[str], item_id: str) -> Answer:
     for section in answer.sections:
         answer = answer.with_claims(section.jurisdiction, [tagged(c) for c in section.claims])
     return answer
+
+
+LIST_MARGIN = 0.5
+"""Another item of a list an item's claim quotes goes on in it when it scores within this of the best item quoted:
+the exemptions a question asks about, not every exemption the list names."""
 
 
 def _list_entry(c: Candidate) -> Quote | None:
