@@ -56,6 +56,9 @@ ORIGIN = re.compile(
 )
 """Words before a place that say goods come from there ("we import the heaters from a manufacturer in", "made
 in"): the question asks about the law where they are sold, not there."""
+COMPARED = re.compile(r"\b(?:like|unlike|as in|similar to|as (?:does|do|did|has|have))\s+(?:the\s+)?$", re.I)
+"""Words before a place named as a model to compare with ("Australia now has a scheme ..., like the EU", "a duty
+like the EU's", "as in the EU"): a yes/no is not asked of it."""
 LANGUAGE_BEFORE = re.compile(r"\b(?:in|into|from)\s+(?:plain\s+)?$", re.I)
 LANGUAGE_AFTER = re.compile(r"\s*(?:$|[.,;:?!)]|\s(?:and|or|with|as|only|in|for|to|on|at|by|than|but)\b)")
 """A demonym between these ("written in French?", "into German and ...") names a language, not a country."""

@@ -3114,6 +3114,37 @@ def test_a_change_only_proposed_quotes_what_the_proposal_says_remains_the_rule(t
     )
 
 
+def test_a_place_named_only_to_compare_with_does_not_answer_the_yes_or_no(tmp_path: Path) -> None:
+    # "Australia now has a mandatory widget levy ..., like the EU. Is that correct today?" was answered "Yes." from
+    # an EU sentence on widget producers (found in the browser): the EU is named as a model, the yes/no is asked of
+    # Australia, whose only source is a proposal
+    proposal = plain_doc(
+        "xy-au-widget-levy-proposal",
+        "Australia: proposed widget levy reform",
+        "AU",
+        date(2023, 11, 10),
+        status="proposed",
+    )
+    eu = plain_doc("xy-eu-widget-regulation", "EU widget levy regulation", "EU", date(2025, 2, 11))
+    corpus = [
+        (
+            proposal,
+            [
+                "Ministers consulted on introducing a mandatory widget levy with fees paid by producers. The reform "
+                "is a proposal, not law in force."
+            ],
+        ),
+        (eu, ["Every widget producer must pay the mandatory widget levy fees to the producer register."]),
+    ]
+    r = run(
+        workbench_on(tmp_path, corpus),
+        "A supplier told us Australia now has a mandatory widget levy with producer fees, like the EU. Is that "
+        "correct today?",
+    )
+    assert verdict_words(r.answer.verdict) == {"*": "no"}
+    assert "only proposed" in r.answer.verdict.text and "xy-eu-widget-regulation" not in r.answer.verdict.doc_ids
+
+
 def test_what_held_once_answers_no_to_whether_it_still_holds(tmp_path: Path) -> None:
     """A Yes read from a superseded version of a law ("History: Yes. ... the original text contained a consumptive
     demand exception") to whether that version still holds: it is "No", quoted from the sentence stating its end."""

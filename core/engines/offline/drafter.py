@@ -23,9 +23,9 @@ from core.domain.figures import (
     period_lengths,
     period_sides,
 )
-from core.domain.gazetteer import is_place_name, jurisdiction_name, occurrences, same_jurisdiction
+from core.domain.gazetteer import COMPARED, is_place_name, jurisdiction_name, occurrences, same_jurisdiction
 from core.domain.instructions import has_instructions
-from core.domain.plan import Aspect, PlanItem, ResearchPlan
+from core.domain.plan import Aspect, PlanItem, PlannedJurisdiction, ResearchPlan
 from core.domain.records import Deficiency, Evidence
 from core.engines.base import DraftResult, EngineContext
 from core.engines.offline.aspects import SANCTION, TELL_WORDS
@@ -1175,6 +1175,12 @@ def _for_named(plan: ResearchPlan) -> list[str]:
     return [code for j in plan.jurisdictions if j.code in named for code in (j.code, *j.answered_from())]
 
 
+def _compared_only(j: PlannedJurisdiction, question: str) -> bool:
+    """Whether the question names the place only as a model to compare with (`COMPARED`: "like the EU")."""
+    spans = [s for n in j.named_as for s in occurrences(n, question)]
+    return bool(spans) and all(COMPARED.search(question[:start]) for start, _ in spans)
+
+
 def _named(plan: ResearchPlan) -> list[str]:
     """The codes of the places the question names itself (not the wider ones answering for them): those it names
     by a place name or code when there are any, since a regulator it also names ("... reports fraud to the SEC")
@@ -1187,6 +1193,8 @@ def _named(plan: ResearchPlan) -> list[str]:
         for j in plan.jurisdictions
         if any(is_place_name(n) or same_jurisdiction(n.strip().upper(), j.code) for n in j.named_as)
     ]
+    asked_of = [j for j in placed if not _compared_only(j, plan.question)]  # "..., like the EU": not asked of it
+    placed = asked_of or placed
     part = _yes_no_part(plan)
     asked = [j for j in placed if any(occurrences(n, part) for n in j.named_as)]
     if not asked:  # "Within how long ... in Hong Kong, and can the regulator require ...?": the sentence's place
@@ -1223,6 +1231,8 @@ def _one_verdict(
     another sentence of the `pool` contests (`Grounds.contested`) is no verdict either: the 10 days of a first
     report do not answer whether trades are reported within 10 days where trades have 5. The quotes let the
     analyst check it."""
+    if answering:  # another place's law answers nothing about the places the yes/no names
+        cands = [c for c in cands if any(same_jurisdiction(c.jurisdiction, code) for code in answering)]
     named_as = {c.doc_id: _source_name(c, ctx) for c in cands[:VERDICT_TRIES]}
     asked = (asked & set(grounds.words)) or asked  # a negation bearing on an open part's words denies no yes/no
     tried = [
