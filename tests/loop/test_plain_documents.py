@@ -3092,16 +3092,16 @@ def test_both_or_neither_of_two_things_said_before_needs_its_predecessor(sentenc
     assert is_anaphoric(sentence) is back
 
 
+AU_LEVY_PROPOSAL = plain_doc(
+    "xy-au-widget-levy-proposal", "Australia: proposed widget levy reform", "AU", date(2023, 11, 10), status="proposed"
+)
+"""An Australian proposal, the only Australian source of the corpora that quote it."""
+
+
 def test_a_change_only_proposed_quotes_what_the_proposal_says_remains_the_rule(tmp_path: Path) -> None:
     # "the current rules remain ..." was not read as the proposal's word on what applies meanwhile: asked whether
     # the change was made, the answer said "No, only proposed" and nothing of the rules that apply
-    proposal = plain_doc(
-        "xy-au-widget-levy-proposal",
-        "Australia: proposed widget levy reform",
-        "AU",
-        date(2023, 11, 10),
-        status="proposed",
-    )
+    proposal = AU_LEVY_PROPOSAL
     text = (
         "Ministers consulted on introducing a mandatory widget levy with fees paid by producers. The reform is a "
         "proposal, not law in force. Until new legislation commences, the current rules remain the Widget Covenant, "
@@ -3118,13 +3118,7 @@ def test_a_place_named_only_to_compare_with_does_not_answer_the_yes_or_no(tmp_pa
     # "Australia now has a mandatory widget levy ..., like the EU. Is that correct today?" was answered "Yes." from
     # an EU sentence on widget producers (found in the browser): the EU is named as a model, the yes/no is asked of
     # Australia, whose only source is a proposal
-    proposal = plain_doc(
-        "xy-au-widget-levy-proposal",
-        "Australia: proposed widget levy reform",
-        "AU",
-        date(2023, 11, 10),
-        status="proposed",
-    )
+    proposal = AU_LEVY_PROPOSAL
     eu = plain_doc("xy-eu-widget-regulation", "EU widget levy regulation", "EU", date(2025, 2, 11))
     corpus = [
         (
