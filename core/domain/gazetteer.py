@@ -59,6 +59,12 @@ in"): the question asks about the law where they are sold, not there."""
 COMPARED = re.compile(r"\b(?:like|unlike|as in|similar to|as (?:does|do|did|has|have))\s+(?:the\s+)?$", re.I)
 """Words before a place named as a model to compare with ("Australia now has a scheme ..., like the EU", "a duty
 like the EU's", "as in the EU"): a yes/no is not asked of it."""
+OWN_ORIGIN = re.compile(
+    r"^(?:'s)?\s+(?:[a-z-]+\s+){0,2}?(?:makers?|manufacturers?|producers?|compan(?:y|ies)|firms?|brands?|retailers?|"
+    r"sellers?|exporters?|start-?ups?)\b"
+)
+"""Words after a place's name or adjective that make it where the asker's business is from ("We are a Japanese snack
+maker starting to sell in Germany", "a US company"): not the law asked where the question names another place."""
 LANGUAGE_BEFORE = re.compile(r"\b(?:in|into|from)\s+(?:plain\s+)?$", re.I)
 LANGUAGE_AFTER = re.compile(r"\s*(?:$|[.,;:?!)]|\s(?:and|or|with|as|only|in|for|to|on|at|by|than|but)\b)")
 """A demonym between these ("written in French?", "into German and ...") names a language, not a country."""
@@ -401,6 +407,7 @@ def read_places(question: str, catalog: Catalog, also: Iterable[str] = ()) -> Pl
     subs, unclear = _subdivision_candidates(question, corpus, cands)
     taken: list[tuple[int, int]] = []
     found: dict[str, Place] = {}
+    asked: set[str] = set()  # named at least once as more than where the asker's business is from (`OWN_ORIGIN`)
     for start, end, named, key, label in sorted(subs + cands, key=lambda c: (c[0], c[0] - c[1], "-" not in c[3])):
         if any(s < end and start < e for s, e in taken):
             continue
@@ -409,4 +416,28 @@ def read_places(question: str, catalog: Catalog, also: Iterable[str] = ()) -> Pl
             continue  # "we import the heaters from a manufacturer in China": where goods come from, not the law asked
         place = corpus.place(key, label, named, start)
         found.setdefault(place.code, place)
+        if not (_qualifies(named) and OWN_ORIGIN.match(question[end:])):
+            asked.add(place.code)
+    # "We are a Japanese snack maker starting to sell in Germany": Japan is not asked; "a German listed company ...
+    # Has the EU changed ...?" asks of Germany, whose union's law the EU's is; "Must a Japanese maker ...?" of Japan
+    found = {c: p for c, p in found.items() if c in asked or not asked or any(_related(c, a) for a in asked)}
     return PlacesRead(tuple(sorted(found.values(), key=lambda p: p.start)), tuple(dict.fromkeys(unclear)))
+
+
+@lru_cache(maxsize=1)
+def _demonyms() -> frozenset[str]:
+    """The countries' demonyms, lower-cased ("japanese", "german")."""
+    return frozenset(c.demonym.lower() for c in countries().values() if c.demonym)
+
+
+def _qualifies(named: str) -> bool:
+    """Whether a place is named as a word qualifying a noun: a demonym ("a Japanese maker") or a code ("a US
+    company"), not its name ("Do both Germany and Spain require companies ...?")."""
+    return named.lower() in _demonyms() or (named.isupper() and len(named) <= 3)
+
+
+def _related(a: str, b: str) -> bool:
+    """Whether one of two jurisdictions answers for the other: the same, a subdivision and its country, or a country
+    and its union."""
+    home_a, home_b = a.split("-")[0], b.split("-")[0]
+    return same_jurisdiction(home_a, home_b) or home_b in unions_of(home_a) or home_a in unions_of(home_b)

@@ -386,3 +386,23 @@ def test_where_imported_goods_are_sold_is_a_place_asked_about() -> None:
     # question then named no place at all
     question = "Our company imports bicycle helmets from Taiwan and sells them in Australia. Must we report?"
     assert [p.code for p in read_places(question, CATALOG).places] == ["AU"]
+
+
+@pytest.mark.parametrize(
+    ("question", "codes"),
+    [
+        (
+            "We are a Japanese snack maker starting to sell in Germany next month. Must we register our packaging?",
+            ["DE"],
+        ),
+        ("A US company sells toys in Canada. Must it carry a bilingual label?", ["CA"]),
+        ("Must a Japanese snack maker register its packaging?", ["JP"]),
+        ("A director of a German listed company bought shares. Has the EU changed the threshold?", ["DE", "EU"]),
+    ],
+)
+def test_where_the_askers_business_is_from_is_not_a_place_asked_where_another_is_named(
+    question: str, codes: list[str]
+) -> None:
+    # "We are a Japanese snack maker starting to sell in Germany" got a section on Japan's recycling law (found in
+    # the browser): the adjective says where the business is from; the law asked is where it sells
+    assert [p.code for p in read_places(question, CATALOG).places] == codes
