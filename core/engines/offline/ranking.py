@@ -393,6 +393,12 @@ def pick(
     grown: set[str] = set()  # and of those it added an item to
     top: dict[str, float] = {}  # the score of each list's best item
     last: dict[str, tuple[str, int]] = {}  # (passage, place) of each list's last item quoted: the next goes on
+
+    def quoting(c: Candidate) -> None:  # this item's claims now quote c, an item of a list or not
+        if c.lead:
+            lists.add(c.lead)
+            last[c.lead] = (c.quotes[-1].chunk_id, c.item_at)
+
     asked = set(named) | ({cands[0].doc_id} if cands else set())  # the item's best source is not capped
     current = any(not x.history for x in cands)
     for c in _diverse(cands, asked):
@@ -429,9 +435,7 @@ def pick(
                     extend.append((before, q, f"{q.quote}." if q is entry else q.quote))
                     answer_texts.append(q.quote)
                     before = q.quote
-                if c.lead:
-                    lists.add(c.lead)
-                    last[c.lead] = (c.quotes[-1].chunk_id, c.item_at)
+                quoting(c)
             continue
         held = [t for t in answer_texts if any(stated(q.quote, [t]) for q in c.quotes)]
         if held:
@@ -452,9 +456,7 @@ def pick(
         answer_texts.append(text)
         per_doc[c.doc_id] = per_doc.get(c.doc_id, 0) + 1
         words += n
-        if c.lead:
-            lists.add(c.lead)
-            last[c.lead] = (c.quotes[-1].chunk_id, c.item_at)
+        quoting(c)
         if len(claims) >= limit or words >= budget:
             break
     return claims

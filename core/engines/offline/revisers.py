@@ -241,8 +241,8 @@ def _best_sentence(
         ):
             continue
         parts = units(text)
-        sents = [u.text for u in parts]
-        for i, (s, u) in enumerate(zip(sents, parts)):
+        for i, u in enumerate(parts):
+            s = u.text
             score = overlap(wanted, s)
             if score < 0.5 or is_anaphoric(s) or not keep(s, doc.jurisdiction) or normalised(s) in said:
                 continue

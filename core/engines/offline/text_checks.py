@@ -40,7 +40,7 @@ def check_text_exemptions(plan: ResearchPlan, claims: Sequence[Located], ctx: En
     asked = {i.jurisdiction for i in plan.items if i.aspect == Aspect.exemption and i.answerable}
     if not asked:
         return []
-    said = " ".join(c.text for _, c in claims)
+    said = " ".join(c.text for _, c in claims).lower()
     topic = set(plan.topic_terms)
     needed = max(1, round(min_relevance(topic) * len(topic)))
     out: list[Deficiency] = []
@@ -57,7 +57,7 @@ def check_text_exemptions(plan: ResearchPlan, claims: Sequence[Located], ctx: En
             and not is_anaphoric(u.text)
             and not has_instructions(u.text)
             and len(said_terms(topic, u.text, plan.topic_terms)) >= needed
-            and not all(q.lower() in said.lower() for q in u.quotes)
+            and not all(q.lower() in said for q in u.quotes)
         ][:TEXT_RULES]
         if not rules:
             continue
