@@ -61,6 +61,22 @@ def test_a_transient_fault_is_retried_and_recorded(
         assert second == first
 
 
+def test_a_reply_cut_again_after_the_nudge_ends_the_call(
+    llm_server: LoopbackLLM, llm_settings: Callable[..., Settings]
+) -> None:
+    """A model that runs to its limit again when the retry asks for a shorter reply will not shorten it: two
+    attempts, not all four, and the notes say why the call stopped."""
+    cut_reply = completion('{"deficiencies": [', finish_reason="length", completion_tokens=4096)
+    llm_server.push(cut_reply, cut_reply, cut_reply, cut_reply)
+    with pytest.raises(LlmUnavailableError) as caught:
+        LlmClient(llm_settings(llm_max_retries=3)).call("llm critic", FindingsOut, "s", "u")
+    assert len(llm_server.requests) == 2 and caught.value.attempts == 2
+    assert caught.value.reason == "truncated output"
+    assert caught.value.notes[-1] == (
+        "llm critic: asked for a shorter reply, the model ran to the limit again: no more attempts"
+    )
+
+
 @pytest.mark.parametrize(
     ("reply", "reason"),
     [

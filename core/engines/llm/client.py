@@ -35,6 +35,7 @@ from core.engines.base import Usage
 from core.engines.llm.budget import Room
 from core.engines.llm.deadlines import CircuitBreaker, deadline_http_client, run_within
 from core.engines.llm.failures import (
+    CUT_ATTEMPTS,
     OUTAGE,
     RETRY_NUDGE_TOKENS,
     RETRY_ON,
@@ -42,6 +43,7 @@ from core.engines.llm.failures import (
     LlmUnavailableError,
     MalformedOutputError,
     TruncatedOutputError,
+    cut,
     reason,
     retried,
     retry_after_s,
@@ -330,11 +332,11 @@ class LlmClient:
         retrying = Retrying(
             stop=stop_after_attempt(self.attempts) | stop_before_delay(self.deadline_s),
             wait=self._wait,
-            retry=retry_if_exception(retried),
+            retry=retry_if_exception(lambda exc: retried(exc) and not (cut(exc) and cuts >= CUT_ATTEMPTS)),
             sleep=self._sleep,
             reraise=True,
         )
-        usage, notes, attempt = Usage(), [], 0
+        usage, notes, attempt, cuts = Usage(), [], 0, 0
         try:
             for trial in retrying:
                 with trial:
@@ -352,11 +354,16 @@ class LlmClient:
                         raise
                     except Exception as exc:
                         usage = add_usage(usage, getattr(exc, "usage", Usage()))
+                        cuts += cut(exc)
                         if (nudge := retry_nudge(exc)) is not None:
                             # at temperature 0 the same request gives the same reply: the retry says what failed
                             messages = [SystemMessage(system), HumanMessage(f"{user}\n\n{nudge}")]
                         detail = "" if isinstance(exc, RETRY_ON) else f": {str(exc)[:200]}"
                         notes.append(f"{role}: attempt {attempt} failed: {ended_by(exc)}{detail}")
+                        if cut(exc) and cuts == CUT_ATTEMPTS and attempt < self.attempts:
+                            notes.append(
+                                f"{role}: asked for a shorter reply, the model ran to the limit again: no more attempts"
+                            )
                         raise
         except FormatRefusedError as exc:
             exc.llm_calls = attempt - 1  # type: ignore[attr-defined]
@@ -403,9 +410,9 @@ class LlmClient:
         if raw.response_metadata.get("finish_reason") == "length":
             if (kept := _cut_short(schema, usage, reply_tokens, reply_text(raw, mode))) is not None:
                 return kept
-            cut = TruncatedOutputError(f"the reply reached the {reply_tokens}-token limit")
-            cut.usage = usage  # type: ignore[attr-defined]
-            raise cut
+            limit = TruncatedOutputError(f"the reply reached the {reply_tokens}-token limit")
+            limit.usage = usage  # type: ignore[attr-defined]
+            raise limit
         try:
             return schema.model_validate(parsed(strip_fences(reply_text(raw, mode)))), usage, ""
         except (ValidationError, ValueError) as exc:

@@ -71,13 +71,24 @@ RETRY_NUDGE_TOKENS = 48
 """Tokens the prompt budget keeps for the line a retry adds (`retry_nudge`)."""
 
 
+def cut(exc: BaseException) -> bool:
+    """Whether an attempt failed because its reply reached its token limit."""
+    return isinstance(exc, (openai.LengthFinishReasonError, TruncatedOutputError))
+
+
+CUT_ATTEMPTS = 2
+"""Replies cut at their length limit after which a call stops: the second was asked, by the retry's nudge, for a
+shorter reply and still ran to the limit, so the model does not shorten it (measured: a 135M model ran its critic
+reply to the limit four times running, 70 s for nothing)."""
+
+
 def retry_nudge(exc: BaseException) -> str | None:
     """The line a retry after an unusable reply adds to the prompt, or None for other failures. At temperature 0
     the same request gives the same reply, so a retry that resends it unchanged would fail the same way; the line
     says what was wrong (a local server's prompt cache still reuses everything before it)."""
     if isinstance(exc, ContextFullError):
         return None
-    if isinstance(exc, (openai.LengthFinishReasonError, TruncatedOutputError)):
+    if cut(exc):
         return "Your previous reply was cut off at its length limit. Reply with one shorter JSON object: fewer items."
     if isinstance(exc, MalformedOutputError):
         return "Your previous reply was not valid JSON for the schema. Reply with one JSON object only, no other text."
@@ -105,7 +116,7 @@ def reason(exc: BaseException) -> str:
         return f"HTTP {exc.status_code}"
     if isinstance(exc, ContextFullError):
         return "context full"
-    if isinstance(exc, (openai.LengthFinishReasonError, TruncatedOutputError)):
+    if cut(exc):
         return "truncated output"
     if isinstance(exc, MalformedOutputError):
         return "malformed output"
