@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict
 
 from core.domain.documents import Catalog
 from core.domain.figures import date_spans, dates, figures, format_date, periods
-from core.domain.gazetteer import jurisdiction_name, own_law
+from core.domain.gazetteer import jurisdiction_name, names_listed, own_law
 from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan, item_id
 
 ClaimKind = Literal["finding", "verdict", "applicability", "disclosure"]
@@ -199,6 +199,8 @@ def gap_for(
         )
     elif item.answerable:
         text = f"{NO_SOURCE_LEAD} {what}."
+    elif planned is not None and planned.parts:
+        text = f"The corpus holds no source for {name} as a whole, only law of {names_listed(planned.parts)}, answered above."
     elif planned is not None and planned.via:
         text = f"For {name}, the corpus holds {planned.via} sources, which apply there, but none of {own_law(planned.code)}."
     else:

@@ -12,8 +12,8 @@ real union. Codes that name one country (ISO 3166's GB and its reserved alias UK
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from core.domain.documents import Catalog
@@ -81,6 +81,8 @@ class Place:
     start: int
     in_corpus: bool
     wider: tuple[str, ...] = ()
+    parts: tuple[str, ...] = ()
+    """Corpus codes of this country's subdivisions that answer for it (see `_parts`), planned after it."""
 
     @property
     def via(self) -> str | None:
@@ -144,6 +146,12 @@ def jurisdiction_name(code: str) -> str:
         return unions()[key].name
     sub = subdivision_codes().get(key)
     return sub.name if sub else (country_name(key) or code)
+
+
+def names_listed(codes: Sequence[str]) -> str:
+    """Jurisdictions' names as a list in prose ("California and Oregon", "Alberta, Ontario and Quebec")."""
+    names = [jurisdiction_name(c) for c in codes]
+    return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
 
 
 def own_law(code: str) -> str:
@@ -392,7 +400,7 @@ def _adjective_forms() -> dict[str, Subdivision]:
     return out
 
 
-def read_places(question: str, catalog: Catalog, also: Iterable[str] = ()) -> PlacesRead:
+def read_places(question: str, catalog: Catalog, also: Sequence[str] = ()) -> PlacesRead:
     """The jurisdictions a question names, in the order it names them, each once, and the names it leaves unclear;
     `also`: names the caller found in a place's position that the libraries do not know ("Has Britain raised
     ...?", "a customer in Munich"), each read as the country whose name pattern it matches or as the city it
@@ -421,7 +429,46 @@ def read_places(question: str, catalog: Catalog, also: Iterable[str] = ()) -> Pl
     # "We are a Japanese snack maker starting to sell in Germany": Japan is not asked; "a German listed company ...
     # Has the EU changed ...?" asks of Germany, whose union's law the EU's is; "Must a Japanese maker ...?" of Japan
     found = {c: p for c, p in found.items() if c in asked or not asked or any(_related(c, a) for a in asked)}
-    return PlacesRead(tuple(sorted(found.values(), key=lambda p: p.start)), tuple(dict.fromkeys(unclear)))
+    places: list[Place] = []
+    for place in sorted(found.values(), key=lambda p: p.start):
+        parts = [] if place.named_as in also else _parts(place, question, corpus, found, taken)  # a city: not all
+        places += [replace(place, parts=tuple(p.code for p in parts)), *parts]
+    return PlacesRead(tuple(places), tuple(dict.fromkeys(unclear)))
+
+
+def _parts(
+    place: Place, question: str, corpus: _Corpus, found: dict[str, Place], taken: list[tuple[int, int]]
+) -> list[Place]:
+    """The corpus' subdivisions of a country the question names, as places of their own, where they answer for it:
+    when the corpus holds no law of the country as a whole ("Is there a packaging EPR law in the United States?"
+    with only California's and Oregon's), or when the question asks of its subdivisions by their kind ("Which US
+    states require ...?", "in which Canadian provinces"); none where the question names one of them itself."""
+    country = jurisdiction_key(place.code)
+    if "-" in country or country not in countries() or place.named_as in subdivisions():
+        return []  # "an Ontario company" is read as Canada, and names one province, not every one
+    held = sorted(c for c in corpus.codes if jurisdiction_key(c).startswith(f"{country}-"))
+    if not held or any(jurisdiction_key(c).startswith(f"{country}-") for c in found):
+        return []
+    if place.in_corpus and not _kind_asked(question, {_kind(c) for c in held}, taken):
+        return []
+    return [corpus.place(jurisdiction_key(c), jurisdiction_name(c), place.named_as, place.start) for c in held]
+
+
+def _kind(code: str) -> str:
+    sub = subdivision_codes().get(jurisdiction_key(code))
+    return sub.kind if sub else ""
+
+
+def _kind_asked(question: str, kinds: set[str], taken: list[tuple[int, int]]) -> bool:
+    """Whether the question asks of subdivisions by the plural of their kind ("states", "provinces"), outside a
+    place's name ("the United States") and not as "member states"."""
+    plurals = [re.sub(r"y$", "ie", k.lower()) + "s" for k in kinds if k and k != "Country"]
+    for m in re.finditer(rf"\b(?:{'|'.join(map(re.escape, plurals))})\b", question, re.I) if plurals else ():
+        if not any(s <= m.start() < e for s, e in taken) and not re.search(
+            r"\bmember\s+$", question[: m.start()], re.I
+        ):
+            return True
+    return False
 
 
 @lru_cache(maxsize=1)

@@ -112,6 +112,9 @@ class PlannedJurisdiction(BaseModel):
     wider: tuple[str, ...] = ()
     """Every corpus jurisdiction whose law also applies here, nearest first (`via` is the first): a state is
     answered from its own documents and its country's, a member state from its own and its union's."""
+    parts: tuple[str, ...] = ()
+    """Corpus codes of this country's subdivisions planned beside it (the corpus holds no law of the country as a
+    whole, or the question asks of its states or provinces)."""
     not_in_force: tuple[str, ...] = ()
     """This place's own documents that state no law in force at the plan's as-of date, each with its status
     ("nl-pay-bill (proposed)"): an item nothing in force answers says the corpus holds only these, not nothing."""

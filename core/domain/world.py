@@ -69,6 +69,8 @@ class Subdivision:
     code: str
     country: str
     name: str
+    kind: str = "State"
+    """Its ISO 3166-2 type ("State", "Province", "Land")."""
 
 
 class Union(BaseModel):
@@ -192,7 +194,9 @@ def subdivisions() -> dict[str, tuple[Subdivision, ...]]:
     for s in pycountry.subdivisions:
         if s.type not in SUBDIVISION_TYPES:
             continue
-        sub = Subdivision(code=s.code, country=s.country_code, name=folded(english.gettext(s.name)).split(" [")[0])
+        sub = Subdivision(
+            code=s.code, country=s.country_code, name=folded(english.gettext(s.name)).split(" [")[0], kind=s.type
+        )
         for name in _names_of(s.name) | _names_of(english.gettext(s.name)):
             if len(name) >= 4 and name[0].isupper():
                 out.setdefault(name, {})[s.code] = sub

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from core.config import Settings
+from core.domain.answer import gap_for
 from core.domain.documents import Catalog, Chunk, DocumentMeta, SearchFilter
 from core.domain.gazetteer import iso_code, occurrences, read_places, same_jurisdiction
 from core.domain.plan import ANY_JURISDICTION, Aspect, PlannedJurisdiction, ResearchPlan
@@ -221,6 +222,46 @@ def test_uk_and_gb_name_one_jurisdiction_and_both_are_retrieved(wb: Workbench) -
     assert not [d for d in r.residual_deficiencies if d.deficiency_type.value == "missing_jurisdiction"]
 
 
+STATES_ONLY = Catalog(
+    [
+        DocumentMeta(id="ca-epr", title="State packaging producer act", jurisdiction="US-CA"),
+        DocumentMeta(id="or-epr", title="State recycling modernization act", jurisdiction="US-OR"),
+        DocumentMeta(id="ca-fed", title="Federal packaging act", jurisdiction="CA"),
+        DocumentMeta(id="on-epr", title="Provincial blue box regulation", jurisdiction="CA-ON"),
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "codes"),
+    [
+        # found in use: "Which US states require packaging EPR?" was told the corpus holds no source on the US
+        ("Which US states require packaging EPR, and from when?", ["US", "US-CA", "US-OR"]),
+        ("Is there a packaging EPR law in force in the United States?", ["US", "US-CA", "US-OR"]),
+        ("Which Canadian provinces require packaging EPR?", ["CA", "CA-ON"]),  # asked of provinces by their kind
+        ("What does Canada require of packaging producers?", ["CA"]),  # the country's own law answers it
+        ("What do the United States and Oregon require?", ["US", "US-OR"]),  # a state named: not every state
+        ("What do the United States' member states require?", ["US", "US-CA", "US-OR"]),  # no US-wide law either way
+    ],
+)
+def test_a_country_is_answered_from_the_states_or_provinces_the_corpus_holds_where_they_answer_for_it(
+    question: str, codes: list[str]
+) -> None:
+    plan = plan_of(question, STATES_ONLY)
+    assert [j.code for j in plan.jurisdictions] == codes
+    assert all(j.in_corpus for j in plan.jurisdictions[1:])
+
+
+def test_a_country_answered_only_from_its_states_says_so() -> None:
+    plan = plan_of("Is there a packaging EPR law in the United States?", STATES_ONLY)
+    us = plan.jurisdictions[0]
+    assert (us.in_corpus, us.parts) == (False, ("US-CA", "US-OR"))
+    (item,) = [i for i in plan.items if i.jurisdiction == "US"]
+    assert gap_for(item, plan).text == (
+        "The corpus holds no source for United States as a whole, only law of California and Oregon, answered above."
+    )
+
+
 def test_a_member_state_and_a_subdivision_are_answered_in_the_loop(wb: Workbench) -> None:
     r = wb.start("What must producers of packaged goods do in Germany?", as_of=AS_OF, approve="all")
     assert {"de-pack-act", "eu-pack-reg"} <= {d for _, c in r.answer.claims() for d in c.doc_ids}
@@ -395,7 +436,8 @@ def test_where_imported_goods_are_sold_is_a_place_asked_about() -> None:
             "We are a Japanese snack maker starting to sell in Germany next month. Must we register our packaging?",
             ["DE"],
         ),
-        ("A US company sells toys in Canada. Must it carry a bilingual label?", ["CA"]),
+        # the corpus holds no Canada-wide law, only Quebec's: Quebec is answered beside the disclosed gap
+        ("A US company sells toys in Canada. Must it carry a bilingual label?", ["CA", "CA-QC"]),
         ("Must a Japanese snack maker register its packaging?", ["JP"]),
         ("A director of a German listed company bought shares. Has the EU changed the threshold?", ["DE", "EU"]),
     ],

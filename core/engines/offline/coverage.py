@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from core.domain.answer import Answer, Claim, has_open_part, item_asks
 from core.domain.corrections import ItemSubject, JurisdictionSubject, filter_of
-from core.domain.gazetteer import currency_hint, same_jurisdiction
+from core.domain.gazetteer import currency_hint, names_listed, same_jurisdiction
 from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
 from core.domain.records import Deficiency, DeficiencyType, Severity
 from core.engines.base import EngineContext
@@ -110,7 +110,9 @@ def coverage_deficiencies(
             continue
         missing_codes.add(j.code)
         what = (
-            f"the corpus holds {j.via} sources, which apply in {j.name}, but none of {j.name}'s own law"
+            f"the corpus holds law of {names_listed(j.parts)}, answered on their own, but none of {j.name} as a whole"
+            if j.parts
+            else f"the corpus holds {j.via} sources, which apply in {j.name}, but none of {j.name}'s own law"
             if j.via
             else f"the corpus holds no source for {j.name}"
         )
@@ -118,7 +120,7 @@ def coverage_deficiencies(
             Deficiency(
                 deficiency_type=T.missing_jurisdiction,
                 subject=str(JurisdictionSubject(j.code)),
-                severity=Severity.medium if j.via else Severity.high,
+                severity=Severity.medium if j.via or j.parts else Severity.high,
                 affected_section=j.code,
                 correctable=False,
                 description=f'The question asks about {j.name} ("{", ".join(j.named_as)}"); {what}.',

@@ -18,6 +18,7 @@ from core.domain.gazetteer import (
     corpus_names,
     is_place_name,
     jurisdiction_name,
+    names_listed,
     occurrences,
     own_law,
     read_places,
@@ -566,6 +567,7 @@ def _planned(place: Place, catalog: Catalog, as_of: date) -> PlannedJurisdiction
         in_corpus=place.in_corpus,
         via=place.via,
         wider=place.wider,
+        parts=place.parts,
         not_in_force=not_in_force(catalog, place.code, as_of),
     )
 
@@ -626,7 +628,9 @@ def disclosed_items(
         law = own_law(j.code)
         wider = ", ".join(j.wider or ((j.via,) if j.via else ()))
         ask = (
-            f"{j.name}: {law} (the corpus holds {wider} sources, which apply there)"
+            f"{j.name} as a whole (the corpus holds law of {names_listed(j.parts)} only, planned on their own)"
+            if j.parts
+            else f"{j.name}: {law} (the corpus holds {wider} sources, which apply there)"
             if wider
             else f"{j.name}: {', '.join(a.label for a in aspects)} on {topic}"
         )
