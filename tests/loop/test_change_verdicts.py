@@ -128,3 +128,69 @@ def test_a_change_only_a_bill_makes_is_no_beside_the_rule_in_force_not_beside_ne
     assert verdict_words(r.answer.verdict) == {"*": "no"}
     assert r.answer.verdict is not None and news not in r.answer.verdict.text
     assert not [d for d in r.residual_deficiencies if "37.5" in d.description or "5 hours" in d.description]
+
+
+LEVY_BILL = plain_doc(
+    "us-widget-levy-bill",
+    "US bill to raise the federal widget levy (proposal)",
+    "US",
+    date(2025, 3, 4),
+    status="proposed",
+)
+LEVY_ACT = plain_doc("us-widget-levy-act", "US federal widget levy act summary", "US", date(2012, 1, 1))
+NEW_YORK_LEVY = "From 1 January 2026 the New York widget levy is $9.00 per unit sold in the state."
+
+
+def _levy_corpus() -> list[tuple[DocumentMeta, list[str]]]:
+    return [
+        (
+            LEVY_BILL,
+            [
+                "The bill would raise the federal widget levy to $9.00 per unit. The bill has not been enacted. The "
+                "federal widget levy remains $5.00 per unit, and the recycling credit remains the federal rule."
+            ],
+        ),
+        (
+            LEVY_ACT,
+            [
+                "Importers pay the federal widget levy on every unit they sell. Importers may deduct a recycling "
+                "credit of $2.00 per unit from the levy."
+            ],
+        ),
+        (
+            plain_doc("us-ny-widget-levy", "New York widget levy law summary", "US-NY", date(2025, 6, 1)),
+            [NEW_YORK_LEVY],
+        ),
+    ]
+
+
+def test_a_change_asked_beside_another_yes_no_gets_a_verdict_per_part_and_the_proposals_own_rule_in_force(
+    tmp_path: Path,
+) -> None:
+    # "Has the federal minimum wage been raised to $17? ... can we still use the $2.13 tipped cash wage?" got one
+    # "No" for both parts, and the rule "in force" quoted beside the bill was New York's $17.00 rate
+    question = (
+        "Has the federal widget levy been raised to $9.00 per unit? What is the levy today, and can importers "
+        "still deduct the recycling credit?"
+    )
+    r = ask_plain(tmp_path, _levy_corpus(), question)
+    assert verdict_words(r.answer.verdict) == {"1": "no", "2": "yes"}
+    said = r.answer.verdict.text if r.answer.verdict else ""
+    assert "In force: The federal widget levy remains $5.00 per unit" in said and NEW_YORK_LEVY not in said
+
+
+def test_a_word_of_change_qualifying_a_noun_asks_no_change_and_a_rule_that_no_longer_exists_is_no(
+    tmp_path: Path,
+) -> None:
+    # "Is there still a lower minimum wage for employers with 25 or fewer employees?" was read as asking whether
+    # the wage had been lowered, and answered "Yes" from the sentence saying that rate no longer exists
+    passages = [
+        "Since 1 January 2023 there has been a single widget levy rate: the lower rate that used to apply to "
+        "importers with 25 or fewer employees no longer exists. The widget levy is $5.00 per unit for every importer."
+    ]
+    question = (
+        "We are a small XY importer with 12 employees. Is there still a lower widget levy rate for importers with "
+        "25 or fewer employees? What must our levy returns show?"
+    )
+    r = _ask(tmp_path, passages, question)
+    assert verdict_words(r.answer.verdict) == {"*": "no"}

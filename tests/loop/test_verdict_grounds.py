@@ -263,3 +263,34 @@ def test_a_status_part_after_a_yes_no_on_the_facts_gets_its_verdict(tmp_path: Pa
         "report this to the regulator, and within how many days? Is the proposed general safety provision already law?",
     )
     assert verdict_words(r.answer.verdict) == {"2": "no"}
+
+
+def test_a_denial_at_another_level_of_law_does_not_answer_for_the_place_asked(tmp_path: Path) -> None:
+    # "Is there a packaging EPR law in force in Oregon?" was answered "No." from "there is no federal packaging EPR
+    # law in the United States" in Oregon's own act summary
+    act = plain_doc("us-or-epr-act", "Oregon recycling modernization act summary", "US-OR", date(2021, 8, 6))
+    passages = [
+        "Oregon's recycling modernization act makes producers of packaging share responsibility for recycling. Oregon "
+        "was one of the first states to adopt EPR for packaging; there is no federal packaging EPR law in the United "
+        "States. Since 1 July 2025 a producer of packaging sold into Oregon must be a member of a producer "
+        "responsibility organization."
+    ]
+    r = ask_plain(tmp_path, [(act, passages)], "Is there a packaging EPR law in force in Oregon?")
+    assert verdict_words(r.answer.verdict) != {"*": "no"}
+    r = ask_plain(tmp_path / "federal", [(act, passages)], "Is there a federal packaging EPR law in Oregon?")
+    assert verdict_words(r.answer.verdict) != {"*": "yes"}  # asked of that level, the denial bears on it
+
+
+def test_a_figure_given_as_an_example_and_a_claim_called_wrong_ground_no_yes(tmp_path: Path) -> None:
+    # "Is it true that the FATF standards require beneficial owners to be identified at 25% ownership?" was
+    # answered "Yes." from 'A footnote mentions "e.g. 25%" only as an example ...; sites claiming that ... 25% ...
+    # are wrong'
+    standard = plain_doc("int-widget-standard", "International widget ownership standard", "INT", date(2012, 2, 16))
+    passages = [
+        'The standard sets no mandatory widget ownership percentage. A footnote mentions "e.g. 25%" only as an '
+        "example of a threshold. Secondary sites claiming that the standard defines widget owners as those holding "
+        "25% or more are wrong."
+    ]
+    question = "Is it true that the international widget standard requires widget owners to be identified at 25%?"
+    r = ask_plain(tmp_path, [(standard, passages)], question)
+    assert verdict_words(r.answer.verdict) != {"*": "yes"}

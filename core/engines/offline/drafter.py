@@ -531,13 +531,14 @@ def _verdict(
     if status is not None:
         return status
     trailing = trailing_yes_no(question)  # "How long ..., and is compensation capped?": the yes/no is the last part
-    if asked_change(trailing or question):  # "What did X change ...?" asks no yes or no about a change
-        return change_verdict(item, plan, cands, ctx)
+    parts = yes_no_parts(trailing or question)
+    first_changes = len(parts) > 1 and asked_change(parts[0]) and not any(asked_change(p) for p in parts[1:])
+    if asked_change(trailing or question) and not first_changes:  # "What did X change ...?" asks no yes or no
+        return change_verdict(item, plan, cands, ctx)  # about a change
     if per_jurisdiction(plan):
         return _each(item, cands, passages, plan, ctx)
     if EITHER_OR.search(trailing or question):
         return None  # "..., or must it be made available?" asks which holds: the quoted rules say
-    parts = yes_no_parts(trailing or question)
     asked = _asked(plan)
     grounds = _grounds(plan)
     if trailing and not (grounds.words or grounds.dated):
@@ -565,7 +566,13 @@ def _verdict(
     used: dict[str, int] = {}
     for n, part in enumerate(parts, 1):
         asks = WH_PART.split(part, maxsplit=1)[0]  # "is compensation capped, and how long ...?": its yes/no
-        status = status_verdict(item, asks, places, plan.answer_codes(), pool or cands, ctx) if n > 1 else None
+        status = (
+            change_verdict(item, plan, cands, ctx)  # "Has X been raised to $17? ... can we still use ...?"
+            if n == 1 and first_changes
+            else status_verdict(item, asks, places, plan.answer_codes(), pool or cands, ctx)
+            if n > 1
+            else None
+        )
         if status is not None:  # "..., and is the proposed provision already law?"
             claims.append(status.model_copy(update={"text": f"({n}) {status.text}"}))
             pieces.append(claims[-1].text)
@@ -816,7 +823,7 @@ class Grounds:
         asked figure or day the sentence states counts as one of the words it must state."""
         words = beyond_name(set(self.words), source)
         dated = self.dated
-        found = figures(sentence)
+        found = [f for f in figures(sentence) if not EXAMPLE_FIGURE.search(sentence[max(0, f.start - 24) : f.start])]
         keys, compared = {f.key for f in found}, {(f.key, f.comparator) for f in found}
         if any(key in keys and (key, op) not in compared for key, op in self.compared):
             return False  # "more than 25%" asked, "within the 25% limit" stated: which way it goes is not read
@@ -858,6 +865,17 @@ class Grounds:
             if len(said_terms(words, sentence)) > chosen_says:
                 return True
         return False
+
+
+REFUTED = re.compile(
+    r"\b(?:claim\w*|say\w*|said|suggest\w*|assert\w*|stat(?:e|es|ing))\s+that\s+(?P<claim>.+?)\s+"
+    r"(?:is|are|was|were)\s+(?:wrong|incorrect|mistaken|false|inaccurate|misleading)\b",
+    re.I,
+)
+"""A sentence calling a claim wrong: it denies what the claim says."""
+EXAMPLE_FIGURE = re.compile(r"(?:\be\.\s?g\.|\bfor (?:example|instance)|\bsuch as)[\s,:\"'“‘]*$", re.I)
+"""Words just before a figure that give it as an example ("mentions "e.g. 25%" only as an example of a threshold"):
+the figure illustrates, it is not the rule, so it grounds no verdict on that figure."""
 
 
 AUTHORITY = re.compile(
@@ -1041,6 +1059,11 @@ def _denied(sentence: str, wanted: set[str]) -> bool:
     scope")."""
     if _outside_scope(sentence) and term_set(sentence) & wanted:
         return True
+    refuted = REFUTED.search(sentence)
+    if refuted and term_set(refuted.group("claim")) & wanted:
+        return (
+            True  # "Secondary sites claiming that the FATF defines beneficial owners as those owning 25% ... are wrong"
+        )
     for m in NOT_APPLY.finditer(sentence):
         if term_set(" ".join(sentence[m.end() :].split()[: DENIAL_WINDOW + 1])) & wanted:
             return True  # "The right of rescission does not apply to a residential mortgage transaction"
@@ -1049,7 +1072,7 @@ def _denied(sentence: str, wanted: set[str]) -> bool:
             return True  # "The EU General Product Safety Regulation does not apply in Great Britain"
     words = LIMIT.sub("within", sentence).split()
     for i, word in enumerate(words):
-        if term_set(word) & wanted and NEGATION.search(" ".join(words[max(0, i - DENIAL_WINDOW) : i])):
+        if term_set(word) & wanted and _negates(" ".join(words[max(0, i - DENIAL_WINDOW) : i]), wanted):
             return True
     for m in MODAL_NOT.finditer(sentence):  # "must not include terms ..., such as "voluntary", "precautionary""
         clause = sentence[m.end() :].split(";")[0]
@@ -1057,6 +1080,36 @@ def _denied(sentence: str, wanted: set[str]) -> bool:
         if listed and term_set(clause[listed.end() :]) & wanted:
             return True
     return any(term_set(m.group("word") or m.group("adj")) & wanted for m in NEGATED_WORD.finditer(sentence))
+
+
+def _negates(before: str, wanted: set[str]) -> bool:
+    """Whether the words just before an asked word deny it: a negation, with no level of law that the question
+    does not ask of between the two ("no federal ... law")."""
+    negations = list(NEGATION.finditer(before))
+    if not negations:
+        return False
+    return not _narrowed(before[negations[-1].end() :].split(), wanted)
+
+
+def _narrowed(words: Sequence[str], wanted: set[str]) -> bool:
+    """Whether the words after a negation name a level of law the question does not ask of (`LEVEL`)."""
+    return any(LEVEL.fullmatch(w.strip(",")) and not term_set(w) & wanted for w in words)
+
+
+def _none_stated(sentence: str, asked: set[str]) -> bool:
+    """Whether the sentence says no such thing exists (`NONE_STATED`) at a level the question asks of: "there is
+    no federal packaging EPR law" says nothing of a state's."""
+    return any(
+        not _narrowed(sentence[m.end() :].split()[:DENIAL_WINDOW], asked) for m in NONE_STATED.finditer(sentence)
+    )
+
+
+LEVEL = re.compile(
+    r"federal|national|nationwide|statewide|provincial|EU-wide|union-wide|supranational|international|municipal|local",
+    re.I,
+)
+"""A level of law between a negation and the word it bears on narrows what is denied to that level: "there is no
+federal packaging EPR law" denies none in Oregon, only one at the federal level (unless the question asks of it)."""
 
 
 NEGATED_WORD = re.compile(
@@ -1297,7 +1350,7 @@ def _one_verdict(
             return None  # "Can an employer refuse to tell ...?" is not answered by a duty that says nothing of refusing
         if grounds.permission_asked and _protects_against(best.text, set(grounds.words)):
             verdict = _worded(verdict, "No.")  # protected against it: not allowed
-        if grounds.exists_asked and NONE_STATED.search(best.text):
+        if grounds.exists_asked and _none_stated(best.text, asked):
             verdict = _worded(verdict, "No.")  # "No EU regulation or directive requires ...": there is none
         if STOPPED.search(best.text) and not _denied(best.text, asked):  # it ended: No if asked whether it goes on
             if not grounds.still_asked:

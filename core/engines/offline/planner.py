@@ -466,7 +466,7 @@ class OfflinePlanner:
         # is asked of the law, not of the facts set out before it
         asked = yes_no_sentence(question)
         on_facts = any(asked_change(p) is None and not still_in_force(p) for p in after_facts) or bool(
-            asked and asked_change(asked) is None and states_own_count(asked)
+            asked and asked_change(asked) is None and not still_in_force(asked) and states_own_count(asked)
         )
         trailing = trailing_yes_no(question)
         yes_no = asks_yes_no(question)

@@ -33,11 +33,15 @@ CHANGE_STEMS = (
     "modif|strengthen|eas|transpos|implement|enact|done away|do away|did away|doing away|got rid|get rid|gotten rid|"
     "phased out|phase out|axe|ditch|overhaul"
 )
+DETERMINED = "".join(rf"(?<!\b{d}\s)" for d in ("a", "an", "the", "any", "no", "its", "our", "their", "this", "that"))
 CHANGE_QUESTION = re.compile(
-    rf"\b(?:has|have|had|was|were|did|is|are)\b(?:\s+[\w'-]+){{0,10}}?\s+(?:been\s+)?(?P<verb>(?:{CHANGE_STEMS})\w*)\b",
+    rf"\b(?:has|have|had|was|were|did|is|are)\b(?:\s+[\w'-]+){{0,10}}?\s+(?:been\s+)?{DETERMINED}"
+    rf"(?P<verb>(?:{CHANGE_STEMS})\w*)\b",
     re.I,
 )
-"""A yes/no question about a change: an auxiliary, then (within a few words) a verb of change."""
+"""A yes/no question about a change: an auxiliary, then (within a few words) a verb of change; not a word of change
+after an article or determiner, which qualifies a noun ("Is there still a lower minimum wage for small
+employers?" asks whether that rate exists, not whether it was lowered)."""
 CHANGE_WORD = re.compile(rf"\b(?:{CHANGE_STEMS})\w*", re.I)
 PROPOSED_CHANGE = re.compile(rf"{CHANGE_WORD.pattern}|\bwould\b", re.I)
 """How a pending source states what it would make law when asked whether it has been adopted: a verb of change, or
@@ -61,9 +65,12 @@ NOT_IN_FORCE = re.compile(r"\bonly proposed\b|\bnot yet\b", re.I)
 STILL_ASKED = re.compile(r"\b(?:still|currently|now|today|any longer|anymore|continue\w*)\b", re.I)
 """A yes/no asking about the present state of something ("Is the EEOC still collecting pay data?")."""
 IN_FORCE_ASKED = re.compile(
-    r"\b(?:in force|in effect|appl(?:y|ies)|govern\w*|valid|law|correct|accurate|up to date|the rule)\b", re.I
+    r"\b(?:in force|in effect|appl(?:y|ies)|govern\w*|valid|law|correct|accurate|up to date|the rule)\b|"
+    r"\b(?:is|are)\s+there\b",
+    re.I,
 )
-"""A yes/no asking whether an instrument still holds ("Is Directive 2008/48 still in force for new agreements?")."""
+"""A yes/no asking whether an instrument still holds ("Is Directive 2008/48 still in force for new agreements?"),
+or whether a rule still exists ("Is there still a lower minimum wage for small employers?")."""
 
 
 STILL_BOUND = re.compile(
@@ -165,7 +172,7 @@ def _part(
     for doc in pending:
         quote = _stating(doc, plan, ctx, made=False)
         if quote is not None:
-            rule = _rule_in_force(cands, code, ctx, quote.quote) or _said_in_force(doc.id, ctx, quote.quote)
+            rule = _rule_in_force(cands, doc.jurisdiction, ctx, quote.quote) or _said_in_force(doc.id, ctx, quote.quote)
             return _beside_rule(pending_lead(doc, ctx.catalog.status_at(doc.id, ctx.as_of)), quote, rule)
     for doc in in_force:  # a source in force that says the change was not made ("has not been repealed")
         quote = _stating(doc, plan, ctx, made=True, denied=True)
@@ -243,12 +250,12 @@ STILL_IN_FORCE = re.compile(
     r"(?<!\bnot )(?<!\bno )\b(?:(?:rules?|law|regime) (?:\w+ ){0,3}?in force|remains? (?:in force|applicable)|"
     r"continues? to apply|(?:current|existing) (?:rules?|laws?|regime|requirements?|framework) (?:\w+ ){0,2}?"
     r"(?:remains?|continues?|stays?)|"
-    r"still (?:applies|apply|governs?))\b",
+    r"still (?:applies|apply|governs?)|remains? (?:at )?[$€£]?\d[\d.,]*\b|remain the (?:\w+ ){0,2}?(?:rules?|law))\b",
     re.I,
 )
 """Wording by which a proposal says what applies meanwhile ("Until a directive is adopted, the rules in force at EU
 level remain Council Framework Decision 2003/568/JHA", "Until new legislation commences, the current rules remain
-the Australian Packaging Covenant ...")."""
+the Australian Packaging Covenant ...", "The federal minimum wage remains $7.25 per hour")."""
 
 
 def _said_in_force(doc_id: str, ctx: EngineContext, quoted: str) -> Quote | None:
