@@ -284,7 +284,9 @@ def clean_passage(text: str) -> str:
     """Passage text without Markdown headings, bullets or emphasis, one paragraph per line. A list whose items go
     on with the sentence that introduces them ("The maximum fines are: - up to EUR 800,000 for ...; - up to ...",
     "a fixed sum ... which depends on the size of the debt: - £40 for a debt of less than £1,000; - ...") is one
-    sentence, on the line of its lead-in: an item alone would start mid-sentence, or lose what its figure is."""
+    sentence, on the line of its lead-in: an item alone would start mid-sentence, or lose what its figure is; so
+    is a list that goes on, unbulleted and in lower case, on the line after its lead-in ("It does not apply to:" then
+    "persons under 18 ...; apprentices ...")."""
     lines: list[str] = []
     for line in text.splitlines():
         stripped = line.strip()
@@ -292,7 +294,10 @@ def clean_passage(text: str) -> str:
             continue
         bullet = BULLET.match(stripped)
         stripped = stripped[bullet.end() if bullet else 0 :].replace("**", "").replace("__", "")
-        if bullet and not SENTENCE_OPENING.match(stripped) and lines and lines[-1][-1:] in ":;,":
+        after_lead = lines and (
+            lines[-1][-1:] in ":;," if bullet else lines[-1].endswith(":") and stripped[0].islower()
+        )
+        if after_lead and not SENTENCE_OPENING.match(stripped):
             lines[-1] = f"{lines[-1]} {stripped}"
         else:
             lines.append(stripped)

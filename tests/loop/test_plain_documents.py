@@ -1156,6 +1156,24 @@ def test_a_list_that_goes_on_with_its_lead_in_is_one_whole_sentence() -> None:
     assert quote_in(said[0], text)
 
 
+def test_a_list_on_the_line_after_its_lead_in_without_bullets_is_one_whole_sentence() -> None:
+    # a minimum wage act's "It does not apply to:" with its items on the next line, unbulleted, had lost the whole
+    # list: the items started in lower case (no sentence) and the lead-in alone was no sentence either, so an
+    # intern exemption asked about was never quoted
+    text = (
+        "The widget levy applies to every importer. It does not apply to:\npersons under 18 who import for their own "
+        "use; interns in a compulsory internship, and in voluntary internships of up to three months; volunteers.\n"
+        "Importers must keep records."
+    )
+    said = sentences(text)
+    assert said[1] == (
+        "It does not apply to: persons under 18 who import for their own use; interns in a compulsory internship, and "
+        "in voluntary internships of up to three months; volunteers."
+    )
+    assert list_items(said[1]) is not None and quote_in(said[1], text)
+    assert "Importers must keep records." in said  # a line opening as a sentence stays its own
+
+
 def test_list_items_that_open_with_a_figure_go_on_with_their_lead_in() -> None:
     # "£100 for a debt of £10,000 or more." had been quoted alone, without what the £100 is, and the items before it
     # (ending in ";") and their lead-in (ending in ":") could not be quoted at all
@@ -2966,6 +2984,12 @@ def test_a_number_word_of_the_question_is_no_topic_word(tmp_path: Path) -> None:
     wb = workbench_on(tmp_path, corpus)
     question = "We sell widgets in the EU. If we learn one of them is dangerous, must we notify the authorities, and how quickly?"
     assert "one" not in plan_of(wb, question).topic_terms
+    # nor is a period the question states: "interns for three months" made "month" a topic word, and a rail
+    # regulation's "compensation must be paid within one month" answered a minimum wage question
+    terms_of = plan_of(
+        wb, "We take on interns for three months in the EU. Must we pay them the widget wage?"
+    ).topic_terms
+    assert {"intern", "widget", "wage"} <= set(terms_of) and not {"three", "month"} & set(terms_of)
     r = run(wb, question)
     assert fact_found(r.final_answer, "within two working days")
     assert "xy-eu-timeshare" not in r.answer.cited_doc_ids()

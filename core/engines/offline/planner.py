@@ -12,7 +12,7 @@ import re
 from datetime import date
 
 from core.domain.documents import Catalog, DocStatus
-from core.domain.figures import MONTH_NAMES, WORD_COUNT
+from core.domain.figures import MONTH_NAMES, PERIOD, WORD_COUNT
 from core.domain.gazetteer import (
     Place,
     corpus_names,
@@ -485,6 +485,15 @@ class OfflinePlanner:
             # a yes/no follows says what else is asked); the question does not ask it
             supporting.add(Aspect.date)
         named = named_documents(question, catalog)
+        # how long the asker's own situation lasts ("interns for three months") is a measure, as a number is, not a
+        # subject: "month" would make a rail regulation's "within one month" speak to a question on minimum wages
+        # (a period asked about stays one: "a 60-day cap on payment terms", "a payment period of 75 days")
+        measured = {
+            t
+            for m in PERIOD.finditer(question)
+            if m.group(0).lower().startswith("for ")
+            for t in terms(f"{m.group('count')} {m.group('unit')}")
+        }
         topic = [
             t
             for t in dict.fromkeys(terms(MEMBERSHIP.sub(" ", question)))
@@ -493,6 +502,7 @@ class OfflinePlanner:
             and t not in STOPWORDS
             and not t.isdigit()
             and t not in PRONOUN_COUNTS
+            and t not in measured
         ]
         stressed = FOCUS.search(question)
         quoted = " ".join(a or b for a, b in QUOTED.findall(question))
