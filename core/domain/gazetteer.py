@@ -460,15 +460,18 @@ def _kind(code: str) -> str:
 
 
 def _kind_asked(question: str, kinds: set[str], taken: list[tuple[int, int]]) -> bool:
-    """Whether the question asks of subdivisions by the plural of their kind ("states", "provinces"), outside a
-    place's name ("the United States") and not as "member states"."""
+    """Whether the question asks of subdivisions by the plural of their kind after a word that asks which or how
+    many ("Which US states ...", "in which Canadian provinces", "Do all states ..."), outside a place's name ("the
+    United States"): "the $2.13 tipped wage in states that allow it" only qualifies the federal rule."""
     plurals = [re.sub(r"y$", "ie", k.lower()) + "s" for k in kinds if k and k != "Country"]
     for m in re.finditer(rf"\b(?:{'|'.join(map(re.escape, plurals))})\b", question, re.I) if plurals else ():
-        if not any(s <= m.start() < e for s, e in taken) and not re.search(
-            r"\bmember\s+$", question[: m.start()], re.I
-        ):
+        if not any(s <= m.start() < e for s, e in taken) and KIND_ASKED.search(question[: m.start()]):
             return True
     return False
+
+
+KIND_ASKED = re.compile(r"\b(?:which|what|each|every|all|individual|different|how many)(?:\s+[\w.'-]+){0,2}\s+$", re.I)
+"""Words before the plural of a kind of subdivision that ask of them one by one ("which US states")."""
 
 
 @lru_cache(maxsize=1)

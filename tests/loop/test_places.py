@@ -241,6 +241,7 @@ STATES_ONLY = Catalog(
         ("Which Canadian provinces require packaging EPR?", ["CA", "CA-ON"]),  # asked of provinces by their kind
         ("What does Canada require of packaging producers?", ["CA"]),  # the country's own law answers it
         ("What do the United States and Oregon require?", ["US", "US-OR"]),  # a state named: not every state
+        ("Can Canadian firms pay the federal rate in provinces that allow it?", ["CA"]),  # qualifies, asks not which
         ("What do the United States' member states require?", ["US", "US-CA", "US-OR"]),  # no US-wide law either way
     ],
 )
