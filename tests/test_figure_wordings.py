@@ -8,7 +8,18 @@ from datetime import date
 
 import pytest
 
-from core.domain.figures import count_bounds, counts, dates, figures, multiples, period_lengths, periods, stated_counts
+from core.domain.figures import (
+    age_bounds,
+    count_bounds,
+    counts,
+    dates,
+    figures,
+    multiples,
+    period_lengths,
+    periods,
+    stated_ages,
+    stated_counts,
+)
 from core.evaluation.facts import fact_found, normalise
 
 AMOUNTS = [
@@ -182,3 +193,25 @@ def test_a_margin_in_percentage_points_is_a_figure_of_its_own_unit() -> None:
     (margin,) = figures("The statutory rate is the reference rate plus at least 8 percentage points.")
     assert margin.key == ("percentage points", 8.0) and margin.comparator == ">="
     assert [f.key for f in figures("8% above the base rate")] == [("percent", 8.0)]
+
+
+@pytest.mark.parametrize(
+    ("text", "bounds"),
+    [
+        ("by 20% for employees under 17 and by 10% for employees aged 17 to 18", [(0, 16), (17, 18)]),
+        ("workers aged 21 and over", [(21, math.inf)]),
+        ("persons under 18 who have not completed training", [(0, 17)]),
+        ("under the age of 16", [(0, 15)]),
+        ("under 18 years of age", [(0, 17)]),
+        ("firms with under 25 employees", []),  # a count, not an age
+        ("under 5% of turnover", []),
+    ],
+)
+def test_age_bounds_are_read_and_counts_or_shares_are_not(text: str, bounds: list[tuple[float, float]]) -> None:
+    assert age_bounds(text) == bounds
+
+
+def test_an_age_the_question_gives_of_its_subject_is_read() -> None:
+    assert stated_ages("Our hotel hires 16-year-old seasonal kitchen helpers") == {16}
+    assert stated_ages("a worker aged 17 asks for a raise") == {17}
+    assert stated_ages("workers aged 17 to 18") == set()  # a bound, not an age of the asker's

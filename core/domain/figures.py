@@ -680,6 +680,38 @@ YEAR_WRITTEN = re.compile(r"(?:19|20)\d\d")
 _STATED_COUNT = re.compile(rf"(?<![\d.,/])(?P<n>{_NUM}|{WORD_COUNT})\s+(?P<noun>[a-z][a-z-]+)\b")
 
 
+OWN_AGE = re.compile(r"\b(\d{1,2})[- ]years?[- ]olds?\b|\baged (\d{1,2})\b(?!\s*(?:to|and|or|-)\b)", re.I)
+"""An age a text gives of its subject ("16-year-old helpers", "a worker aged 16")."""
+AGE_BOUND = re.compile(
+    r"\b(?:aged|age)\s+(?P<lo>\d{1,2})\s*(?:to|-|and)\s*(?P<hi>\d{1,2})\b"
+    r"|\b(?:aged\s+)?(?P<from>\d{1,2})\s+(?:and|or)\s+(?:over|above|older)\b"
+    r"|\b(?:under|below|younger than)(?:\s+the\s+age\s+of)?\s+(?P<under>\d{1,2})\b"
+    r"(?!\s*(?:%|percent\b|per\b)|\s+(?!(?:years?|and|or|who|whose|which|that|in|at|on|with|from|for|to|may|must|"
+    r"can|are|is|were|was|have|has|do|does)\b)[a-z])",
+    re.I,
+)
+"""An age bound a rule sets ("employees under 17", "aged 17 to 18", "aged 21 and over"); not a count ("under 25
+employees") or a share ("under 5%")."""
+
+
+def stated_ages(text: str) -> set[float]:
+    """The ages a text gives of its own subject ("16-year-old seasonal helpers": 16)."""
+    return {float(a or b) for a, b in OWN_AGE.findall(text)}
+
+
+def age_bounds(text: str) -> list[tuple[float, float]]:
+    """The ages each age bound of a text admits, ends included ("under 17": up to 16; "aged 17 to 18")."""
+    out: list[tuple[float, float]] = []
+    for m in AGE_BOUND.finditer(text):
+        if m.group("lo"):
+            out.append((float(m.group("lo")), float(m.group("hi"))))
+        elif m.group("from"):
+            out.append((float(m.group("from")), math.inf))
+        else:
+            out.append((0.0, float(m.group("under")) - 1))
+    return out
+
+
 def stated_counts(text: str) -> set[float]:
     """The plain counts a text states of its own subject ("a firm with 80 staff", "1,500 employees"): numbers
     before a noun that no figure, period, date or bounded count reads."""

@@ -1174,6 +1174,30 @@ def test_a_list_on_the_line_after_its_lead_in_without_bullets_is_one_whole_sente
     assert "Importers must keep records." in said  # a line opening as a sentence stays its own
 
 
+def test_a_rule_whose_age_bound_admits_the_askers_age_is_quoted(tmp_path: Path) -> None:
+    # "16-year-old seasonal kitchen helpers ... Can we pay them less than the SMIC, and by how much?" ranked the
+    # sentence reducing the rate "by 20% for employees under 17" seventh of eight and left it out
+    act = plain_doc("xy-widget-wage-code", "XY widget wage code summary", "XY", date(2008, 5, 1))
+    reduced = (
+        "The widget wage may be reduced for young workers without six months of practice: by 20% for employees "
+        "under 17 and by 10% for employees aged 17 to 18."
+    )
+    passages = [
+        "Paying below the widget wage is an offence punishable by a fine of EUR 1,500 per employee concerned. The "
+        "widget wage was EUR 11.88 per hour from 1 November 2024, or EUR 1,801 a month full time. The widget wage is "
+        "revalued on 1 January each year in line with prices for the lowest 20% of households. A revaluation to "
+        "EUR 12.02 per hour has been reported (not verified). The employer must keep payslips for five years. "
+        "The widget wage is raised during the year whenever prices have risen by 2% or more since the last "
+        "revaluation. The Government may add a discretionary increase to the widget wage. Apprentices are paid a "
+        "percentage of the widget wage that depends on the year of their contract, from 27% to 100%. Collective "
+        "agreements may set higher minimum rates than the widget wage, which then prevail. A claim for unpaid widget "
+        f"wages must be brought within three years. {reduced}"
+    ]
+    wb = workbench_on(tmp_path, [(act, passages)])
+    r = run(wb, "Our XY hotel hires 16-year-old helpers. Can we pay them less than the widget wage, and by how much?")
+    assert reduced in r.final_answer
+
+
 def test_list_items_that_open_with_a_figure_go_on_with_their_lead_in() -> None:
     # "£100 for a debt of £10,000 or more." had been quoted alone, without what the £100 is, and the items before it
     # (ending in ";") and their lead-in (ending in ":") could not be quoted at all

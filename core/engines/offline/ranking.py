@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from core.domain.answer import Answer, Claim, Quote
-from core.domain.figures import WORD_COUNT, count_bounds, figures, stated_counts
+from core.domain.figures import WORD_COUNT, age_bounds, count_bounds, figures, stated_ages, stated_counts
 from core.domain.gazetteer import currency_hint, same_jurisdiction
 from core.domain.instructions import has_instructions
 from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
@@ -224,7 +224,7 @@ def candidates(
     floor = min_relevance(topic)
     passages = list(passages)
     asked = asked_figures(plan.question)
-    own = stated_counts(plan.question)
+    own, ages = stated_counts(plan.question), stated_ages(plan.question)
     duty_asked = item.aspect == Aspect.deadline and bool(DUTY_ASKED.search(plan.question))
     defined = defined_terms(plan.question) if item.aspect == Aspect.definition else []
     if weights is None:
@@ -266,7 +266,7 @@ def candidates(
             stressed = bool(focus and said_terms(focus, sent, plan.focus_terms))
             needed = (
                 1
-                if feat >= 1.0 or stressed or doc_id in plan.named_doc_ids or (own and fits(own, sent))
+                if feat >= 1.0 or stressed or doc_id in plan.named_doc_ids or ((own or ages) and fits(own, sent, ages))
                 else round(floor * len(topic))
             )
             if (feat >= 1.0 and (anchored or on_topic)) or (item.aspect == Aspect.verdict and feat == ASKED_FIGURE):
@@ -292,7 +292,7 @@ def candidates(
                 + named
                 + anchored
                 + (DUTY_BY if duty_asked and DUTY.search(sent) else 0.0)
-                + (OWN_COUNT_FITS if own and fits(own, sent) else 0.0)
+                + (OWN_COUNT_FITS if (own or ages) and fits(own, sent, ages) else 0.0)
                 + (DEFINES_ASKED if any(defines(sent, t) for t in defined) else 0.0)
                 + 0.5 / (1 + rank)
             )
@@ -351,10 +351,13 @@ def beside_own_law(
     }
 
 
-def fits(own: set[float], sentence: str) -> bool:
+def fits(own: set[float], sentence: str, ages: set[float] = frozenset()) -> bool:
     """Whether a bounded count of the sentence admits a count the question gives of its own subject ("50 to 249
-    employees" for "a firm with 80 staff"): the rule that applies to the facts set out, not its neighbour."""
-    return any(lo <= n <= hi for lo, hi in count_bounds(sentence) for n in own)
+    employees" for "a firm with 80 staff"), or an age bound an age it gives ("by 20% for employees under 17" for
+    "16-year-old helpers"): the rule that applies to the facts set out, not its neighbour."""
+    return any(lo <= n <= hi for lo, hi in count_bounds(sentence) for n in own) or any(
+        lo <= n <= hi for lo, hi in age_bounds(sentence) for n in ages
+    )
 
 
 def item_budget(plan: ResearchPlan) -> int:
