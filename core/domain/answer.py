@@ -477,8 +477,9 @@ COMPARATOR_WORDS = {">": "more than {}", ">=": "{} or more", "<=": "up to {}", "
 def comparison_rows(answer: Answer, plan: ResearchPlan) -> list[list[str]]:
     """The comparison as rows, header first: jurisdiction x aspect, each cell the figure, period, date or short
     rule of the first claim on that item that states one, with its source ("25% or more (eu-amlr, Article 52)"),
-    never a truncated sentence ("not stated" when no claim on the item states the figure, period or date); no
-    rows when fewer than two jurisdictions are answered."""
+    never a truncated sentence ("not stated" when no claim on the item states the figure, period or date; "not
+    asked" when the plan asks that aspect of other places only); no rows when fewer than two jurisdictions are
+    answered."""
     aspects = [a for a in TABLE_ASPECTS if any(i.aspect == a for i in plan.items)]
     codes = [s.jurisdiction for s in answer.sections if s.claims]
     if len(codes) < 2 or not aspects:
@@ -492,6 +493,8 @@ def comparison_rows(answer: Answer, plan: ResearchPlan) -> list[list[str]]:
             wanted = item_id(code, aspect)
             tagged = [c for c in section.claims if wanted in c.plan_item_ids] if section else []
             cell = next((v for c in tagged if (v := _cell(c, aspect, code, term))), "")
+            if plan.item(wanted) is None:  # a model planner may ask an aspect of one place only
+                cell = "not asked"
             cells.append(cell or (f"not stated (see {code} below)" if tagged else "not found in the corpus"))
         rows.append(cells)
     return rows

@@ -11,7 +11,7 @@ import pytest
 from core.config import Settings
 from core.domain.answer import Answer, AnswerSection, Claim, Quote
 from core.domain.figures import figures
-from core.domain.plan import Aspect
+from core.domain.plan import Aspect, PlanItem
 from core.domain.records import DeficiencyType, ResolutionStatus
 from core.engines.offline import OfflineCritic
 from core.engines.text import is_anaphoric, sentences
@@ -302,6 +302,30 @@ def test_a_time_limit_cell_holds_a_period_never_a_sentence_without_one() -> None
     rows = comparison_rows(answer, plan)
     assert rows[1] == ["GB", "not stated (see GB below)"]
     assert rows[2][1].startswith("within 180 days")
+
+
+def test_a_cell_of_an_aspect_the_plan_does_not_ask_of_that_place_says_so() -> None:
+    # a model planner asked the scope of the US only: the table said "not found in the corpus" for each state, on
+    # an answer that ended with nothing open
+    from core.domain.answer import comparison_rows
+
+    plan = compared_plan("q", Aspect.deadline)
+    plan = plan.model_copy(
+        update={
+            "items": (*plan.items, PlanItem(id="US:scope", jurisdiction="US", aspect=Aspect.scope, ask="a", query="q"))
+        }
+    )
+    answer = Answer(
+        sections=(
+            AnswerSection(
+                jurisdiction="GB", claims=(Claim(text="Report within 3 days.", plan_item_ids=("GB:deadline",)),)
+            ),
+            AnswerSection(jurisdiction="US", claims=(Claim(text="Banks are covered.", plan_item_ids=("US:scope",)),)),
+        )
+    )
+    rows = comparison_rows(answer, plan)
+    assert rows[1][rows[0].index(Aspect.scope.label)] == "not asked"
+    assert rows[2][rows[0].index(Aspect.deadline.label)] == "not found in the corpus"
 
 
 def test_a_cell_never_cuts_a_sentence_at_an_abbreviation() -> None:
