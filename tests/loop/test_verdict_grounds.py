@@ -294,3 +294,28 @@ def test_a_figure_given_as_an_example_and_a_claim_called_wrong_ground_no_yes(tmp
     question = "Is it true that the international widget standard requires widget owners to be identified at 25%?"
     r = ask_plain(tmp_path, [(standard, passages)], question)
     assert verdict_words(r.answer.verdict) != {"*": "yes"}
+
+
+def test_a_yes_must_state_one_of_the_rarest_words_asked() -> None:
+    # "Does Britain require employers to pay apprentices the National Living Wage?" was answered "Yes." from "Under
+    # the National Minimum Wage Act 1998 every employer ... must pay its workers at least the minimum hourly rate
+    # for their age", which says nothing of apprentices (they have a rate of their own); a question's wording that
+    # differs from the law's in one word ("an EU system" for "the Safety Gate portal") still grounds a Yes
+    from types import SimpleNamespace
+
+    from core.engines.offline.drafter import _misses_rarest
+
+    pool = [
+        SimpleNamespace(text=t)
+        for t in (
+            "Under the National Minimum Wage Act every employer must pay its workers at least the rate for their age.",
+            "The National Living Wage is the rate for workers aged 21 and over; apprentices have a rate of their own.",
+            "Employers must keep pay records for six years.",
+            "Employers that underpay must pay the arrears and a national penalty; they must pay it within 14 days.",
+            "Online marketplaces must register with the Safety Gate portal and act on orders within two days.",
+        )
+    ]
+    asked = ["britain", "require", "employer", "pay", "apprentice", "national", "living", "wage"]
+    assert _misses_rarest(pool[0].text, asked, pool)  # says nothing of apprentices or the living wage
+    assert not _misses_rarest(pool[1].text, asked, pool)
+    assert not _misses_rarest(pool[4].text, ["online", "marketplace", "register", "system", "safety"], pool)

@@ -1082,6 +1082,23 @@ def _denied(sentence: str, wanted: set[str]) -> bool:
     return any(term_set(m.group("word") or m.group("adj")) & wanted for m in NEGATED_WORD.finditer(sentence))
 
 
+def _misses_rarest(said: str, words: Sequence[str], pool: Sequence[Candidate]) -> bool:
+    """Whether a Yes's sentences leave out every one of the RAREST asked words the found sentences state: "Does
+    Britain require employers to pay apprentices the National Living Wage?" is not answered Yes by "every employer
+    must pay its workers at least the minimum hourly rate for their age", which says nothing of apprentices.
+    `words` in the order the question asks them."""
+    order = list(dict.fromkeys(words))
+    stating = {w: sum(1 for c in pool if said_terms({w}, c.text)) for w in order}
+    found = sorted((w for w in order if stating[w]), key=lambda w: (stating[w], order.index(w)))
+    return len(found) > RAREST and not any(said_terms({w}, said) for w in found[:RAREST])
+
+
+RAREST = 2
+"""Asked words (the rarest among the sentences found, the first asked on a tie) of which a Yes must state one: a
+question's wording may differ from the law's in one word ("an EU system" for "the Safety Gate portal"), not in all
+that set it apart ("an independent contractor" is not grounded by a sentence on employees)."""
+
+
 def _negates(before: str, wanted: set[str]) -> bool:
     """Whether the words just before an asked word deny it: a negation, with no level of law that the question
     does not ask of between the two ("no federal ... law")."""
@@ -1369,6 +1386,9 @@ def _one_verdict(
             word = "Yes." if _stated(PROHIBITS, best.text) else "No."
             verdict = _worded(verdict, word)
         verdict = _not_yet(verdict, best, ctx)
+        asked_order = [t for t in terms(item.ask) if t in grounds.words] + sorted(grounds.words)
+        if verdict.text.startswith("Yes.") and _misses_rarest(verdict.said, asked_order, pool or cands):
+            return None
         if own or not named:
             return verdict
         if answering and not any(same_jurisdiction(best.jurisdiction, code) for code in answering):
