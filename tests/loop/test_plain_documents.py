@@ -1198,6 +1198,30 @@ def test_a_rule_whose_age_bound_admits_the_askers_age_is_quoted(tmp_path: Path) 
     assert reduced in r.final_answer
 
 
+def test_a_list_item_brought_in_by_the_sentence_after_the_list_goes_on_as_an_item(tmp_path: Path) -> None:
+    # "... penalty: $500 for a first contravention. $10,000 for a third contravention ... within three years These
+    # penalties are ..." had run the third item and the sentence pointing back to the list into the claim quoting
+    # the first item, without a semicolon or a full stop
+    act = plain_doc("xy-widget-standards-act", "XY: widget standards act summary", "XY", date(2019, 6, 1))
+    passages = [
+        "Widget wage\n\nXY's general widget wage is $17.85 per hour from June 1, 2025; it was $17.40 per hour from June "
+        "1, 2024. Since 2022 the widget wage has been increased each year on June 1 by the average annual rate of "
+        "inflation in XY for the previous calendar year, and the increase is announced in the spring. The amount that "
+        "applies from June 1, 2026, is not verified here. The lower widget wage for liquor servers was eliminated on "
+        "June 1, 2021, so liquor servers receive the general widget wage.",
+        "Penalties\n\nWhen the Director of Widget Standards finds a contravention, the employer is subject to a "
+        "mandatory administrative penalty: $500 for a first contravention; $2,500 for a second contravention of the "
+        "same provision within three years; $10,000 for a third contravention of the same provision within three "
+        "years. These penalties are in addition to the wages the employer must pay, and the Act also provides for "
+        "prosecution of offences.",
+    ]
+    wb = workbench_on(tmp_path, [(act, passages)])
+    r = run(wb, "Does XY set a general widget wage, from when does each rate apply, and by when must employers pay?")
+    said = r.final_answer
+    assert "within three years These" not in said and "first contravention. $10,000" not in said
+    assert "$500 for a first contravention" in said
+
+
 def test_list_items_that_open_with_a_figure_go_on_with_their_lead_in() -> None:
     # "£100 for a debt of £10,000 or more." had been quoted alone, without what the £100 is, and the items before it
     # (ending in ";") and their lead-in (ending in ":") could not be quoted at all

@@ -435,7 +435,10 @@ def pick(
             if extend is not None:  # its antecedent is already in the answer: it goes right after it (an item of a
                 before = c.quotes[0].quote  # list after its lead-in)
                 for q in c.quotes[1:]:
-                    extend.append((before, q, f"{q.quote}." if q is entry else q.quote))
+                    listed = q is not entry and not q.quote.rstrip().endswith(SENTENCE_END)  # another list item
+                    extend.append(
+                        (before, q, f"; … {q.quote}." if listed else f"{q.quote}." if q is entry else q.quote)
+                    )
                     answer_texts.append(q.quote)
                     before = q.quote
                 quoting(c)
@@ -480,6 +483,10 @@ def also_answers(answer: Answer, texts: Sequence[str], item_id: str) -> Answer:
     for section in answer.sections:
         answer = answer.with_claims(section.jurisdiction, [tagged(c) for c in section.claims])
     return answer
+
+
+SENTENCE_END = (".", "!", "?", ")", '"', "'", "”")
+"""How a quoted sentence ends; a list item is quoted without its closing semicolon or full stop."""
 
 
 LIST_MARGIN = 0.5
