@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from core.domain.answer import Answer, Claim, Quote
@@ -351,7 +351,7 @@ def beside_own_law(
     }
 
 
-def fits(own: set[float], sentence: str, ages: set[float] = frozenset()) -> bool:
+def fits(own: set[float], sentence: str, ages: Collection[float] = ()) -> bool:
     """Whether a bounded count of the sentence admits a count the question gives of its own subject ("50 to 249
     employees" for "a firm with 80 staff"), or an age bound an age it gives ("by 20% for employees under 17" for
     "16-year-old helpers"): the rule that applies to the facts set out, not its neighbour."""
