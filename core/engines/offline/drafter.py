@@ -1059,11 +1059,10 @@ def _denied(sentence: str, wanted: set[str]) -> bool:
     scope")."""
     if _outside_scope(sentence) and term_set(sentence) & wanted:
         return True
+    # "Secondary sites claiming that the FATF defines beneficial owners as those owning 25% ... are wrong"
     refuted = REFUTED.search(sentence)
     if refuted and term_set(refuted.group("claim")) & wanted:
-        return (
-            True  # "Secondary sites claiming that the FATF defines beneficial owners as those owning 25% ... are wrong"
-        )
+        return True
     for m in NOT_APPLY.finditer(sentence):
         if term_set(" ".join(sentence[m.end() :].split()[: DENIAL_WINDOW + 1])) & wanted:
             return True  # "The right of rescission does not apply to a residential mortgage transaction"
