@@ -263,6 +263,15 @@ def test_a_country_answered_only_from_its_states_says_so() -> None:
     )
 
 
+def test_places_named_before_the_place_they_lie_in_are_not_unplaced() -> None:
+    # "locations in Fresno, California, and in Manhattan and Buffalo, New York" disclosed "The plan could not place
+    # 'Manhattan and Buffalo'" as a gap of an otherwise complete answer
+    plan = plan_of("We sell packaged goods in Manhattan and Buffalo, New York. What must sellers mark?")
+    assert [j.code for j in plan.jurisdictions][:1] == ["US-NY"] and plan.not_understood == ()
+    plan = plan_of("What must sellers mark in Atlantis?")  # a name standing alone is still disclosed
+    assert plan.not_understood == ("Atlantis",)
+
+
 def test_a_member_state_and_a_subdivision_are_answered_in_the_loop(wb: Workbench) -> None:
     r = wb.start("What must producers of packaged goods do in Germany?", as_of=AS_OF, approve="all")
     assert {"de-pack-act", "eu-pack-reg"} <= {d for _, c in r.answer.claims() for d in c.doc_ids}

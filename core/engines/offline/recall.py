@@ -173,6 +173,9 @@ def unplanned(question: str, spans: Iterable[tuple[int, int]], catalog: Catalog)
         head, dash, tail = name.text.partition("-")
         if dash and tail.islower() and (head.lower() in read or read_places(head, catalog).places):
             continue  # "EU-wide", "UK-based": a place made an adjective, read where the question names it again
+        within = re.match(r",\s*", question[name.end :])
+        if within and any(s == name.end + within.end() for s, _ in spans):
+            continue  # "in Manhattan and Buffalo, New York": places within the place read right after them
         words = [w for w in _words(name.text) if w.lower() not in CONNECTORS]
         heads = {w.lower() for w in words} & (BODY_WORDS | INSTRUMENT_WORDS)
         before = question[: name.start]
