@@ -491,10 +491,11 @@ def comparison_rows(answer: Answer, plan: ResearchPlan) -> list[list[str]]:
         cells = [code]
         for aspect in aspects:
             wanted = item_id(code, aspect)
+            if plan.item(wanted) is None:  # a model planner may ask an aspect of one place only
+                cells.append("not asked")
+                continue
             tagged = [c for c in section.claims if wanted in c.plan_item_ids] if section else []
             cell = next((v for c in tagged if (v := _cell(c, aspect, code, term))), "")
-            if plan.item(wanted) is None:  # a model planner may ask an aspect of one place only
-                cell = "not asked"
             cells.append(cell or (f"not stated (see {code} below)" if tagged else "not found in the corpus"))
         rows.append(cells)
     return rows

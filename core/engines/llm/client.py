@@ -354,13 +354,14 @@ class LlmClient:
                         raise
                     except Exception as exc:
                         usage = add_usage(usage, getattr(exc, "usage", Usage()))
-                        cuts += cut(exc)
+                        was_cut = cut(exc)
+                        cuts += was_cut
                         if (nudge := retry_nudge(exc)) is not None:
                             # at temperature 0 the same request gives the same reply: the retry says what failed
                             messages = [SystemMessage(system), HumanMessage(f"{user}\n\n{nudge}")]
                         detail = "" if isinstance(exc, RETRY_ON) else f": {str(exc)[:200]}"
                         notes.append(f"{role}: attempt {attempt} failed: {ended_by(exc)}{detail}")
-                        if cut(exc) and cuts == CUT_ATTEMPTS and attempt < self.attempts:
+                        if was_cut and cuts == CUT_ATTEMPTS and attempt < self.attempts:
                             notes.append(
                                 f"{role}: asked for a shorter reply, the model ran to the limit again: no more attempts"
                             )

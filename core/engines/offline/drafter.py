@@ -1385,10 +1385,12 @@ def _one_verdict(
             word = "Yes." if _stated(PROHIBITS, best.text) else "No."
             verdict = _worded(verdict, word)
         verdict = _not_yet(verdict, best, ctx)
-        wanted = beyond_name(set(grounds.words), named_as.get(best.doc_id, ""))  # the law's own name says which
-        asked_order = [t for t in terms(item.ask) if t in wanted] + sorted(wanted)
-        if verdict.text.startswith("Yes.") and _misses_rarest(verdict.said, asked_order, pool or cands):
-            return None
+        if verdict.text.startswith("Yes."):
+            wanted = beyond_name(set(grounds.words), named_as.get(best.doc_id, ""))  # the law's own name says which
+            if _misses_rarest(
+                verdict.said, [t for t in terms(item.ask) if t in wanted] + sorted(wanted), pool or cands
+            ):
+                return None
         if own or not named:
             return verdict
         if answering and not any(same_jurisdiction(best.jurisdiction, code) for code in answering):

@@ -264,10 +264,9 @@ def candidates(
                 # "Breach of this duty ...", "the default notice must give ...": about what the one before states
                 shared = len(said_terms(topic, f"{sents[b]} {sent}", plan.topic_terms))
             stressed = bool(focus and said_terms(focus, sent, plan.focus_terms))
+            admits = bool(own or ages) and fits(own, sent, ages)  # the rule for the question's own count or age
             needed = (
-                1
-                if feat >= 1.0 or stressed or doc_id in plan.named_doc_ids or ((own or ages) and fits(own, sent, ages))
-                else round(floor * len(topic))
+                1 if feat >= 1.0 or stressed or doc_id in plan.named_doc_ids or admits else round(floor * len(topic))
             )
             if (feat >= 1.0 and (anchored or on_topic)) or (item.aspect == Aspect.verdict and feat == ASKED_FIGURE):
                 needed = 0  # the passage is about the topic: its other figures, dates, exemptions belong too
@@ -292,7 +291,7 @@ def candidates(
                 + named
                 + anchored
                 + (DUTY_BY if duty_asked and DUTY.search(sent) else 0.0)
-                + (OWN_COUNT_FITS if (own or ages) and fits(own, sent, ages) else 0.0)
+                + (OWN_COUNT_FITS if admits else 0.0)
                 + (DEFINES_ASKED if any(defines(sent, t) for t in defined) else 0.0)
                 + 0.5 / (1 + rank)
             )
