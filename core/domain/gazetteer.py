@@ -105,10 +105,13 @@ class PlacesRead:
 
     places: tuple[Place, ...]
     unclear: tuple[Unclear, ...] = ()
+    named: tuple[tuple[int, int], ...] = ()
+    """Every span where the question names a place read, a second name of one included ("the UK ... in Britain")."""
 
     def spans(self) -> list[tuple[int, int]]:
         """Where the question names a place, understood or not."""
-        return [(p.start, p.start + len(p.named_as)) for p in self.places] + [(u.start, u.end) for u in self.unclear]
+        firsts = [(p.start, p.start + len(p.named_as)) for p in self.places]
+        return list(dict.fromkeys([*firsts, *self.named])) + [(u.start, u.end) for u in self.unclear]
 
 
 @lru_cache(maxsize=4096)
@@ -433,7 +436,7 @@ def read_places(question: str, catalog: Catalog, also: Sequence[str] = ()) -> Pl
     for place in sorted(found.values(), key=lambda p: p.start):
         parts = [] if place.named_as in also else _parts(place, question, corpus, found, taken)  # a city: not all
         places += [replace(place, parts=tuple(p.code for p in parts)), *parts]
-    return PlacesRead(tuple(places), tuple(dict.fromkeys(unclear)))
+    return PlacesRead(tuple(places), tuple(dict.fromkeys(unclear)), tuple(sorted(taken)))
 
 
 def _parts(

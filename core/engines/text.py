@@ -145,12 +145,15 @@ US)."""
 AUXILIARIES = "is|are|does|do|did|must|can|could|should|shall|has|have|had|was|were|will|would|may"
 """Auxiliary verbs, as a regex alternation: a clause that opens with one asks for a yes or a no."""
 ANAPHORIC_OPENERS = re.compile(
-    r"^(?:it|its|this|these|those|they|their|them|that|such|there(?:fore|by)?|thus|hence|however|also|then|"
-    r"accordingly|consequently|likewise|similarly|instead|otherwise|moreover|furthermore|in addition|"
+    r"^(?:it|its|this|these|those|they|their|them|that|such|there(?:fore|by)?(?!\s+(?:is|are|was|were|has|have|had|"
+    r"will|would|must|may|might|can|could|shall|should|remains?|exists?)\s+(?!(?:no\s+)?such\b))|thus|hence|however|also|then|"
+    r"accordingly|consequently|likewise|similarly|instead|otherwise|moreover|furthermore|in addition(?!\s+to\s+(?:a|an|any|all|other|its|their|the\s+(?!above|foregoing|preceding)\w+)\b)|"
     r"in that case|as a result|for this reason|he|she|his|her)\b",
     re.I,
 )
-"""Openers that point back to an earlier sentence: such a sentence is never used without its predecessor."""
+"""Openers that point back to an earlier sentence: such a sentence is never used without its predecessor. "There"
+before a verb ("There is no general federal statute ...") points nowhere, unless "such" follows; so does "In
+addition to" what it names ("In addition to any other remedy, a court may award ...")."""
 
 _WORD_RE = re.compile(r"[A-Za-z0-9]+")
 _ABBREVIATION_TAIL = re.compile(r"\b(?:[A-Z][a-z]{0,4}|[a-z]{1,4})\.$")
@@ -399,12 +402,19 @@ CHECKED = re.compile(
 """A question asking whether a reported premise holds ("Is that true", "Can we rely on that")."""
 
 
+DASHED_QUESTION = re.compile(rf"\s+[-\u2013\u2014]\s+(?=(?:{AUXILIARIES})\s+\w[^?]*\?\s*$)", re.I)
+"""A dash that sets a question off from the facts before it ("We have 12-month non-competes for traders - are they
+unlawful because of their length?"): two sentences, the question one of its own."""
+
+
 def question_sentences(question: str) -> list[str]:
     """The sentences of a question as typed (short ones too: `sentences` keeps only a passage's whole sentences),
     a reported premise and the question whether it holds read as one yes/no ("Our legal team says the EU has
     brought in X. Is that true, and what binds us?": "Is it true that the EU has brought in X, and what binds
     us?"), so the premise is checked against the sources and not taken as the asker's own facts."""
-    parts = [p for para in question.splitlines() if para.strip() for p in _segment(para)]
+    parts = [
+        q for para in question.splitlines() if para.strip() for p in _segment(para) for q in DASHED_QUESTION.split(p)
+    ]
     out: list[str] = []
     for part in parts:
         reported = REPORTED.search(out[-1]) if out and not out[-1].rstrip().endswith("?") else None

@@ -137,6 +137,10 @@ def test_a_country_name_the_libraries_lack_is_read_from_its_name_pattern_in_a_pl
     assert plan.answer_codes() == ["GB", "EU"] and not plan.not_understood
     # only a name in a place's position is read so: a capitalised word elsewhere is not a country
     assert plan_of("What must producers of packaged goods do in the EU? Britain aside.").answer_codes() == ["EU"]
+    # a second name of a place already read is read too: "the UK ... the courts in Britain" had disclosed that the
+    # plan "could not place" Britain
+    twice = plan_of("Has the UK capped non-compete clauses? What test do the courts in Britain apply?")
+    assert twice.answer_codes() == ["GB"] and twice.not_understood == ()
 
 
 def test_a_city_in_a_place_position_is_read_as_its_country_or_us_state() -> None:

@@ -128,6 +128,16 @@ def test_the_plan_asks_for_deadlines_penalties_recipients_and_records(
         assert Aspect.deadline not in {i.aspect for i in plan.items}  # "how long ... kept" is a retention period
 
 
+def test_to_whom_a_rule_applies_is_its_scope_not_a_recipient(wb: Workbench) -> None:
+    # "From when would a ban apply and to whom?" had planned whom to notify, disclosed as "no source stating whom
+    # to notify or report to"
+    aspects = {i.aspect for i in plan_of(wb, "From when would the recall ban in Canada apply and to whom?").items}
+    assert Aspect.scope in aspects and Aspect.recipient not in aspects
+    assert Aspect.recipient in {
+        i.aspect for i in plan_of(wb, "To whom must a supplier report a recall in Canada?").items
+    }
+
+
 @pytest.mark.parametrize(
     ("question", "topic", "not_topic"),
     [
@@ -1910,6 +1920,9 @@ def test_a_maximum_per_violation_answers_a_penalty_item() -> None:
         "relief.",
         "The Act creates no private right of action and sets no civil fine for a failure to disclose.",
         "Section 54 contains no administrative fine or other financial penalty for failing to publish a statement.",
+        # "what can an employee recover?" had been answered by the injunction beside it, without the fees
+        "In addition to any other remedy, a court may award an employee who enforces rights under the Act reasonable "
+        "attorney fees.",
     ],
 )
 def test_an_injunction_or_no_fine_at_all_answers_a_penalty_item(said: str) -> None:

@@ -149,11 +149,17 @@ def test_a_sentence_saying_there_is_none_answers_whether_there_is_one_no(tmp_pat
         ),
         ("After the 2025 rule, must an LLC report, and is there a fee?", ["After the 2025 rule, must an LLC report"]),
         ("Within how long, and with whom, must she report, and can she be fired?", ["can she be fired?"]),
+        (
+            "Has XY capped non-competes? Our firm has 12-month non-competes for traders - are they unlawful because "
+            "of their length?",
+            ["Has XY capped non-competes?", "are they unlawful because of their length?"],
+        ),
     ],
 )
 def test_each_yes_no_part_stays_within_its_sentence(question: str, parts: list[str]) -> None:
     # "Must we notify ...? Is there a fine?" had been one part, its words those of both questions; an open
-    # question before a yes/no ("what heading must the notice carry, and may we ...?") had been read as its lead
+    # question before a yes/no ("what heading must the notice carry, and may we ...?") had been read as its lead; a
+    # question set off by a dash from the facts before it had been no yes/no part at all
     assert yes_no_parts(question)[: len(parts)] == parts
 
 

@@ -56,12 +56,13 @@ SANCTION = re.compile(r"\b(?:fines?|fined|penalt\w*|sanction\w*|imprison\w*|pris
 of whom a rule binds."""
 ENFORCED_OTHERWISE = re.compile(
     r"\binjunct\w*|\bno (?:\w+ ){0,3}(?:fines?|penalt(?:y|ies)|sanctions?)\b|\bno private right of action\b|"
-    r"\bfelon(?:y|ies)\b|\bmisdemeanou?rs?\b",
+    r"\bfelon(?:y|ies)\b|\bmisdemeanou?rs?\b|\b(?:attorneys?|lawyers?|legal)['\u2019]?\s+(?:fees|costs)\b",
     re.I,
 )
-"""What a breach leads to where no sum or term does: an injunction, no fine at all, or the grade of the offence ("The
-exclusive remedy ... is an action brought by the Attorney General for injunctive relief", "sets no civil fine for a
-failure to disclose", "Criminal usury in the second degree is a class E felony")."""
+"""What a breach leads to where no sum or term does: an injunction, no fine at all, the grade of the offence, or the
+other side's legal costs ("The exclusive remedy ... is an action brought by the Attorney General for injunctive
+relief", "sets no civil fine for a failure to disclose", "Criminal usury in the second degree is a class E felony",
+"a court may award an employee who enforces rights under section 181.988 reasonable attorney fees")."""
 TELL_WORDS = re.compile(
     r"\b(?:notif\w*|report\w*|inform\w*|submit\w*|fil(?:e|es|ed|ing)|lodg\w*|disclos\w*|tell|told|send|sent|"
     r"communicat\w*|alert\w*|publish\w*|provide[sd]?|give[sn]?)\b",

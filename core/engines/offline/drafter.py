@@ -57,6 +57,7 @@ from core.engines.offline.sources import (
     own_name,
 )
 from core.engines.offline.verdicts import (
+    EXISTS_ASKED,
     STILL_ASKED,
     asked_change,
     change_verdict,
@@ -138,8 +139,6 @@ def _refers_to_facts(part: str) -> bool:
     return False
 
 
-EXISTS_ASKED = re.compile(r"^\W*(?:is|are|was|were)\s+there\b", re.I)
-"""A yes/no asking whether something exists ("Is there an EU-level law that tells us what we must disclose?")."""
 NONE_STATED = re.compile(r"^\W*(?:no|neither)\s|\bthere\s+(?:is|are|was|were)\s+no\b|\bno\s+such\b", re.I)
 """A sentence saying that no such thing exists ("No EU regulation or directive requires ...", "There is no ...")."""
 SAME_ASKED = re.compile(r"\b(?:the same|same as|identical|differ\w*|different|alike|equivalent|similar)\b", re.I)
@@ -552,6 +551,10 @@ def _verdict(
         still = _asks_still_in_force(plan)
         if verdict is not None and verdict.history and still:
             return _ended(item, plan, ctx, verdict.doc_ids[:1])  # what held once does not answer whether it holds
+        if verdict is None and still:  # no sentence says yes or no: the end of the ended instrument asked of may
+            ended = _ended(item, plan, ctx, _asked_history(plan, (*pool, *cands), ctx))
+            if ended is not None:
+                return ended
         if still:
             end = _measure_ended(term_set(_yes_no_part(plan)) - _place_terms(plan), pool or cands, ctx)
             if end is not None:
@@ -1444,6 +1447,28 @@ def _measure_ended(asked: set[str], pool: Sequence[Candidate], ctx: EngineContex
     return max(ended, key=lambda c: len(_part_words(subject, c.text)), default=None)
 
 
+INSTRUMENT_WORDS_ASKED = 2
+"""Words of an ended instrument's own name (title, instrument) a question must use to ask of it unnamed ("Is the
+FTC non-compete ban in force today?" of the "FTC Non-Compete Clause Rule")."""
+
+
+def _asked_history(plan: ResearchPlan, cands: Sequence[Candidate], ctx: EngineContext) -> list[str]:
+    """The ended documents among the candidates that the question asks of: filed under a place it names itself (not
+    only a wider one that applies there: a federal rule answers no question on a Washington template), and named by
+    its number or by `INSTRUMENT_WORDS_ASKED` words of its own name beside the places."""
+    asked = term_set(plan.question) - _place_terms(plan)
+    numbers = instrument_numbers(plan.question)
+    out = []
+    for doc_id in dict.fromkeys(c.doc_id for c in cands if c.history):
+        doc = ctx.catalog.get(doc_id)
+        if doc is None or not any(same_jurisdiction(doc.jurisdiction, j.code) for j in plan.jurisdictions):
+            continue
+        own = instrument_text(doc)
+        if numbers & instrument_numbers(own) or len(asked & term_set(own)) >= INSTRUMENT_WORDS_ASKED:
+            out.append(doc_id)
+    return out
+
+
 def _asks_still_in_force(plan: ResearchPlan) -> bool:
     """Whether the yes/no asks whether an instrument still holds."""
     return still_in_force(_yes_no_part(plan))
@@ -1498,6 +1523,8 @@ def _states_end(numbers: set[str] | None, sentence: str) -> bool:
     """Whether the sentence states an instrument's end (`ENDED`); given `numbers`, of an instrument it names by
     one of them (a successor's sentence on another act it repeals is not about the one asked); without them (the
     instrument's own text), its own end (`OWN_END`: "It replaced Directive 92/59/EEC" ends another act)."""
+    if UNSURE.search(sentence):
+        return False  # "Whether the rule text has since been removed ... is not verified here" states no end
     if numbers is None:
         return bool(OWN_END.search(sentence))
     return bool(ENDED.search(sentence)) and bool(numbers & instrument_numbers(sentence))
@@ -1505,11 +1532,15 @@ def _states_end(numbers: set[str] | None, sentence: str) -> bool:
 
 OWN_END = re.compile(
     r"\b(?:(?:was|were|is|are|been)\s+(?:\w+\s+)?(?:repealed|replaced|superseded|revoked|abolished|removed)|"
-    r"(?:repealed|replaced|superseded|revoked)\s+by|expired|ceased to apply|no longer (?:appl\w*|state))\b",
+    r"(?:repealed|replaced|superseded|revoked)\s+by|expired|ceased to apply|no longer (?:appl\w*|state)|"
+    r"set aside|vacated|struck down|annulled|never (?:took|take|taken) effect|never (?:entered|came) into force)\b",
     re.I,
 )
 """Wording by which an instrument's own text states its end: passive ("was repealed by"), never the active
-"replaced" of an act it ended itself."""
+"replaced" of an act it ended itself; a court's ruling that ended it ("set aside the rule", "vacated"), which
+no instrument says of another; or that it never took effect."""
+UNSURE = re.compile(r"\bnot verified\b|\b(?:unclear|uncertain)\b|^\s*whether\b", re.I)
+"""A sentence that leaves open what it speaks of ("Whether ... has since been removed is not verified here")."""
 
 
 TRANSPOSED = re.compile(r"\bdirective\b", re.I)

@@ -40,7 +40,7 @@ from core.engines.base import EngineContext, PlanResult
 from core.engines.offline.recall import Unplanned, unplanned
 from core.engines.offline.relevance import subject_treated
 from core.engines.offline.sources import instrument_numbers, instrument_text
-from core.engines.offline.verdicts import asked_change, still_in_force
+from core.engines.offline.verdicts import asked_change, asks_of_law, still_in_force
 from core.engines.text import (
     CLAUSE_SPLIT,
     OWN_COUNT,
@@ -103,7 +103,7 @@ ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
     ),
     Aspect.penalty: re.compile(
         r"penalt|\bfines?\b|\bfined\b|sanction|punish|imprison|prison|jail|\bliab(?:le|ility)\b|\bcrim(?:e|es|inal)\b|"
-        r"\boffen[cs]e|consequence|what happens if|(?<!\bwho )(?<!authority )(?<!\bbody )(?<!regulator )(?<!agency )enforce(?!ab)|(?:can|could|will|would) happen|"
+        r"\boffen[cs]e|consequence|what happens if|(?<!\bwho )(?<!authority )(?<!\bbody )(?<!regulator )(?<!agency )(?<!not be )(?<!not )enforce(?!ab)|(?:can|could|will|would) happen|"
         r"\bignor(?:e|es|ing)\b|(?:fail(?:s|ing)?|refus(?:e|es|ing)) to comply|(?:does|do)(?: not|n't) comply|"
         r"\bremed(?:y|ies)\b|\b(?:court|tribunal|judge)s?\b[^.?]{0,25}\b(?:award|order|grant)|"
         r"\b(?:what|how much)\b[^.?]{0,20}\b(?:can|could|may|might)\b[^.?]{0,40}\brecover\b",
@@ -146,6 +146,9 @@ HISTORY_CUES = re.compile(
     r"invalidat|no longer|used to|original",
     re.I,
 )
+IN_FORCE_YES_NO = re.compile(r"\bin (?:force|effect)\b|\b(?:take|took|taken) effect\b|\bset aside\b|\bvacat", re.I)
+"""A yes/no asking whether an instrument is in force ("Is the FTC non-compete ban in force today?"): the answer may
+lie in a document that no longer applies, the one stating that it was set aside or repealed."""
 QUESTION_WORDS = frozenset(
     terms(
         "what which who whom how why when where is are does do compare comparison versus differ difference between "
@@ -324,17 +327,25 @@ def asked_of(
     return out
 
 
+APPLIES_TO_WHOM = re.compile(
+    r"\bappl(?:y|ies)\b[^.?;]{0,30}?\bto whom\b|\bto whom\b[^.?;]{0,30}?\bappl(?:y|ies)\b", re.I
+)
+"""Asking to whom a rule applies ("From when would a ban apply and to whom?") asks its scope, not whom to notify."""
+
+
 def asked_aspects(question: str) -> list[Aspect]:
     """The aspects the question's wording asks for; obligations when it names none, and when a what/which/how
     question asks only about timing ("what did X change?" asks what the rules now say, too), and when a part of it
     no aspect's wording asks has words of its own ("is her dismissal unfair?"). A modal verb in a clause that asks
     when or to whom (`TIMING_CLAUSE`), or in the facts the question sets out, does not ask for obligations; a bound
-    of a penalty (`PENALTY_BOUND`) asks no threshold and a year in an instrument's name (`NAMED_YEAR`) no date."""
+    of a penalty (`PENALTY_BOUND`) asks no threshold, a year in an instrument's name (`NAMED_YEAR`) no date, and
+    to whom a rule applies (`APPLIES_TO_WHOM`) its scope, not a recipient."""
     asked = questions_asked(question)
     read_as = {
         Aspect.obligation: TIMING_CLAUSE.sub(" ", asked),  # "has never set up a procedure" is the asker's own fact
         Aspect.deadline: TERM_ASKED.sub(" ", question),
         Aspect.threshold: PENALTY_BOUND.sub(" ", question),
+        Aspect.recipient: APPLIES_TO_WHOM.sub(" ", question),
         Aspect.date: " ".join(
             (
                 IF_CLAUSE.sub(" ", AS_OF_FRAME.sub(" ", NAMED_YEAR.sub(" ", asked))),
@@ -355,6 +366,8 @@ def asked_aspects(question: str) -> list[Aspect]:
         open_part or (not any(a in CONTENT_ASPECTS for a in found) and (not found or CONTENT_QUESTION.search(question)))
     ):
         found.append(Aspect.obligation)
+    if Aspect.scope not in found and APPLIES_TO_WHOM.search(question):
+        found.append(Aspect.scope)
     if Aspect.scope not in found and any(
         WHICH_PARTY.match(part) and not any(rx.search(part) for rx in ASPECT_CUES.values())
         for part in PART_SPLIT.split(question)
@@ -465,7 +478,7 @@ class OfflinePlanner:
         # a change ("has the EU changed the threshold?") or whether a rule still holds ("is that cap still valid?")
         # is asked of the law, not of the facts set out before it
         asked = yes_no_sentence(question)
-        on_facts = any(asked_change(p) is None and not still_in_force(p) for p in after_facts) or bool(
+        on_facts = any(asked_change(p) is None and not asks_of_law(p) for p in after_facts) or bool(
             asked and asked_change(asked) is None and not still_in_force(asked) and states_own_count(asked)
         )
         trailing = trailing_yes_no(question)
@@ -562,9 +575,11 @@ class OfflinePlanner:
     @staticmethod
     def _history(question: str, named: list[str], catalog: Catalog, ctx: EngineContext) -> list[str]:
         """Instruments the question asks about that no longer apply: they are cited as history, not removed.
-        Named ones always; with history wording ("what happened to", "former", "repealed") every such document."""
+        Named ones always; with history wording ("what happened to", "former", "repealed") or a yes/no asking
+        whether something is in force, every such document."""
         out = [d for d in named if catalog.status_at(d, ctx.as_of).history]
-        if HISTORY_CUES.search(question):
+        asked = yes_no_sentence(question) or ""
+        if HISTORY_CUES.search(question) or IN_FORCE_YES_NO.search(asked):
             out += [d.id for d in catalog.all() if catalog.status_at(d.id, ctx.as_of).history]
         return list(dict.fromkeys(out))
 

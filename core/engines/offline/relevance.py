@@ -73,7 +73,7 @@ def feature(item: PlanItem, sentence: str, plan: ResearchPlan, hint: tuple[str, 
         asked = asked_figures(plan.question)
         if any(f.key in asked for f in figs):
             return ASKED_FIGURE
-        if figs or counts(sentence):
+        if figs or counts(sentence) or SHARE_OF.search(sentence):
             return 1.0
         # a bounded period where the question names one ("Would 14 days meet the minimum?": "at least one month") or
         # asks a bound ("the minimum paid leave": "at least four weeks")
@@ -99,6 +99,13 @@ def feature(item: PlanItem, sentence: str, plan: ResearchPlan, hint: tuple[str, 
     return 1.0 if matched else SOFT_FEATURE
 
 
+SHARE_OF = re.compile(
+    r"\b(?:at least|at most|not less than|no less than|up to|more than|less than)\s+(?:one\s+|a\s+)?"
+    r"(?:half|third|quarter|fifth|tenth|two[- ]thirds|three[- ]quarters)\s+of\b",
+    re.I,
+)
+"""A bound stated as a share in words ("at least half of the contractual remuneration last received"): a figure a
+threshold item asks for, as "50%" would be."""
 BOUND_ASKED = re.compile(r"\b(?:minimum|maximum|how (?:much|many|long))\b", re.I)
 """A question asking how much of something there must be or may be at most: a period bounded from one side
 ("at least four weeks") states it."""

@@ -66,11 +66,14 @@ STILL_ASKED = re.compile(r"\b(?:still|currently|now|today|any longer|anymore|con
 """A yes/no asking about the present state of something ("Is the EEOC still collecting pay data?")."""
 IN_FORCE_ASKED = re.compile(
     r"\b(?:in force|in effect|appl(?:y|ies)|govern\w*|valid|law|correct|accurate|up to date|the rule)\b|"
-    r"\b(?:is|are)\s+there\b",
+    r"\b(?:is|are)\s+there\b|\bstill\s+(?:allowed|permitted|permissible|lawful|legal|enforceable)\b|"
+    r"\b(?:can|may)\s+(?:we|I|you|employers?|companies|firms?)\s+still\s+rely\s+on\b",
     re.I,
 )
-"""A yes/no asking whether an instrument still holds ("Is Directive 2008/48 still in force for new agreements?"),
-or whether a rule still exists ("Is there still a lower minimum wage for small employers?")."""
+"""A yes/no asking whether an instrument still holds ("Is Directive 2008/48 still in force for new agreements?",
+"Can we still rely on that block exemption?"), whether a rule still exists ("Is there still a lower minimum wage
+for small employers?"), or whether the law still allows something ("Are non-solicitation agreements still
+allowed?"; "are we now allowed to pay ...?" asks what the law allows since a change, not whether it still does)."""
 
 
 STILL_BOUND = re.compile(
@@ -80,6 +83,18 @@ STILL_BOUND = re.compile(
 )
 """A yes/no asking whether a duty still binds ("Do franchisors still have to register ...?"): asked of the law,
 which a sentence stating the duty's end answers No ("... so franchisors no longer have to register")."""
+
+
+EXISTS_ASKED = re.compile(r"^\W*(?:is|are|was|were)\s+there\b", re.I)
+"""A yes/no asking whether something exists ("Is there an EU-level law that tells us what we must disclose?")."""
+ASKER = re.compile(r"\b(?:we|us|our|ours|I|me|my)\b", re.I)
+
+
+def asks_of_law(asked: str) -> bool:
+    """Whether a yes/no asked after facts is asked of the law, not of those facts: whether something still holds
+    (`still_in_force`), or whether a rule exists at all, saying nothing of the asker ("Is there a federal statute
+    on employee non-competes?"; "Is there a duty for us to ...?" is asked of the asker's facts)."""
+    return still_in_force(asked) or bool(EXISTS_ASKED.match(asked) and not ASKER.search(asked))
 
 
 def still_in_force(asked: str) -> bool:
