@@ -148,12 +148,20 @@ ANAPHORIC_OPENERS = re.compile(
     r"^(?:it|its|this|these|those|they|their|them|that|such|there(?:fore|by)?(?!\s+(?:is|are|was|were|has|have|had|"
     r"will|would|must|may|might|can|could|shall|should|remains?|exists?)\s+(?!(?:no\s+)?such\b))|thus|hence|however|also|then|"
     r"accordingly|consequently|likewise|similarly|instead|otherwise|moreover|furthermore|in addition(?!\s+to\s+(?:a|an|any|all|other|its|their|the\s+(?!above|foregoing|preceding)\w+)\b)|"
-    r"in that case|as a result|for this reason|he|she|his|her)\b",
+    r"in that case|as a result|for this reason|he|she|his|her|the\s+latter)\b",
     re.I,
 )
+ORDINAL_BACK = re.compile(
+    r"^\W*the\s+(?:first|second|third|fourth|fifth|former)\s+(?:one\s+)?(?:is|are|was|were|applies|apply|covers|"
+    r"concerns|allows|permits|requires|relates|exempts)\b",
+    re.I,
+)
+"""A sentence naming by its rank one of the things the sentence before it counts ("There are two exceptions. ...
+The second applies to an employee who is an executive")."""
 """Openers that point back to an earlier sentence: such a sentence is never used without its predecessor. "There"
 before a verb ("There is no general federal statute ...") points nowhere, unless "such" follows; so does "In
-addition to" what it names ("In addition to any other remedy, a court may award ...")."""
+addition to" what it names ("In addition to any other remedy, a court may award ..."). "The second applies to
+..." and "the latter" point back to what the sentence before lists."""
 
 _WORD_RE = re.compile(r"[A-Za-z0-9]+")
 _ABBREVIATION_TAIL = re.compile(r"\b(?:[A-Z][a-z]{0,4}|[a-z]{1,4})\.$")
@@ -715,6 +723,7 @@ def is_anaphoric(sentence: str) -> bool:
     text = sentence.strip()
     return (
         bool(ANAPHORIC_OPENERS.match(text))
+        or bool(ORDINAL_BACK.match(text))
         or _pair_back(text)
         or bool(DEMONSTRATIVE.search(" ".join(text.split()[:8])))
     )

@@ -30,6 +30,7 @@ from core.engines.offline.relevance import (
 )
 from core.engines.offline.sources import ENDED, usable
 from core.engines.text import (
+    ORDINAL_BACK,
     cut_list,
     defined_terms,
     defines,
@@ -201,6 +202,15 @@ def qualifier_after(parts: Sequence[Unit], i: int) -> list[str]:
     return [nxt] if nxt and qualified_by(parts[i].text, nxt) and not has_instructions(nxt) else []
 
 
+def _list_head(parts: list[Unit], i: int) -> int:
+    """The unit an ordinal sentence counts from ("There are two exceptions." for "The second applies to ..."): the
+    one before it, past the sentences that count the same way ("The first applies ..."); -1 when none."""
+    b = parts[i].before
+    while b >= 0 and ORDINAL_BACK.match(parts[b].text):
+        b = parts[b].before
+    return b
+
+
 def continues(before: str, after: str) -> bool:
     """Whether `after` goes on about what `before` states (CONTINUES content words shared)."""
     return len(term_set(before) & term_set(after)) >= CONTINUES
@@ -275,6 +285,7 @@ def candidates(
             rel = relevance(topic, sent, weights, plan.topic_terms)
             shown, quote_texts = [sent], list(parts[i].quotes)
             if is_anaphoric(sent):
+                b = _list_head(parts, i) if ORDINAL_BACK.match(sent) else b
                 if b < 0 or is_anaphoric(sents[b]) or has_instructions(sents[b]):
                     continue
                 shown, quote_texts = [sents[b], sent], [*parts[b].quotes, *quote_texts]
