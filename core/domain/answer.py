@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict
 
 from core.domain.documents import Catalog
 from core.domain.figures import date_spans, dates, figures, format_date, periods
-from core.domain.gazetteer import jurisdiction_name, names_listed, own_law
+from core.domain.gazetteer import jurisdiction_name, names_listed, own_law, same_jurisdiction
 from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan, item_id
 
 ClaimKind = Literal["finding", "verdict", "applicability", "disclosure"]
@@ -450,10 +450,17 @@ def render_markdown(
 def claim_line(claim: Claim, unverified: Collection[str]) -> str:
     """One claim as the answer states it: its text, its `[doc-id]` marks and the unverified-upload mark."""
     marks = " ".join(f"[{d}]" for d in claim.doc_ids)
-    lead = "History: " if claim.history else ""
+    verdict = claim.kind == "verdict"
+    lead = "History: " if claim.history and not verdict else ""
     mark = f" {UNVERIFIED_MARK}" if claim.rests_on(unverified) else ""
+    mark += f" {HISTORY_GROUNDS}" if claim.history and verdict else ""
     by = f" (written by the {claim.written_by} drafter)" if claim.written_by else ""
     return f"{lead}{claim.text} {marks}".strip() + mark + by
+
+
+HISTORY_GROUNDS = "(quoting a source no longer in force)"
+"""How a verdict says it rests on a source that no longer applies ("No. ... the court set aside the rule"): the yes
+or no is about today, so it is not headed "History:" as a claim of what the law was."""
 
 
 TABLE_ASPECTS = (
@@ -474,6 +481,21 @@ SECTION_REF = re.compile(r"\b(?:Art(?:icle)?s?\.?|Section|Sec\.|§|Rule|Regulati
 COMPARATOR_WORDS = {">": "more than {}", ">=": "{} or more", "<=": "up to {}", "<": "less than {}"}
 
 
+def compared_codes(answer: Answer, plan: ResearchPlan) -> list[str]:
+    """The jurisdictions the comparison table has a row for: the answered places the question names, and a wider
+    one (a member state's union) only where a named place has no section of its own and is answered from it
+    ("Spain" from EU law). Beside places answered from their own law a wider one is context, not one of the places
+    compared: a union's act on another subject is no row of "the maximum length in Massachusetts, Germany and the
+    United Kingdom"."""
+    answered = [s.jurisdiction for s in answer.sections if s.claims]
+    if not plan.jurisdictions:
+        return answered
+    own = {j.code for j in plan.jurisdictions if any(same_jurisdiction(j.code, c) for c in answered)}
+    stand_ins = {w for j in plan.jurisdictions if j.code not in own for w in j.answered_from()}
+    wanted = {j.code for j in plan.jurisdictions} | stand_ins
+    return [c for c in answered if any(same_jurisdiction(c, w) for w in wanted)]
+
+
 def comparison_rows(answer: Answer, plan: ResearchPlan) -> list[list[str]]:
     """The comparison as rows, header first: jurisdiction x aspect, each cell the figure, period, date or short
     rule of the first claim on that item that states one, with its source ("25% or more (eu-amlr, Article 52)"),
@@ -481,7 +503,7 @@ def comparison_rows(answer: Answer, plan: ResearchPlan) -> list[list[str]]:
     asked" when the plan asks that aspect of other places only); no rows when fewer than two jurisdictions are
     answered."""
     aspects = [a for a in TABLE_ASPECTS if any(i.aspect == a for i in plan.items)]
-    codes = [s.jurisdiction for s in answer.sections if s.claims]
+    codes = compared_codes(answer, plan)
     if len(codes) < 2 or not aspects:
         return []
     rows = [["jurisdiction", *(a.label for a in aspects)]]
@@ -519,6 +541,11 @@ TERM_ASKED = re.compile(r"\b(?:prison|imprison\w*|jail|custod\w*|sentences?|term
 ("up to five years", not the company's "USD 2 million" stated before it)."""
 
 
+INTENDED = re.compile(
+    r"\b(?:intend(?:s|ed)? to|propos(?:es|ed|al)|plan(?:s|ned)? to|would (?:have )?(?:limit|cap|set))\b", re.I
+)
+"""Wording by which a sentence states a rule only planned ("announced that it intended to legislate to limit ... to
+three months"): a figure a table cell takes from it is no rule in force, and the cell says so."""
 UNCERTAIN = re.compile(r"\b(?:not verified|unverified|reported(?:ly)? as|reportedly|not confirmed)\b", re.I)
 """Wording by which a source marks what it states as uncertain: a figure a table cell takes from such a sentence
 says so, as the sentence does."""
@@ -553,6 +580,8 @@ def _cell(claim: Claim, aspect: Aspect, code: str, term: bool = False) -> str:
     said = re.split(r"(?<=[.!?])\s+(?=[A-Z\"'(\[])", text.strip())  # "Law No. 2017-399 ..." is one sentence
     if value and any(raw in s and UNCERTAIN.search(s) for s in said):
         value = f"{value}, not verified"  # "the amounts, reported as up to EUR 1,500 ..., are not verified"
+    elif value and any(raw in s and INTENDED.search(s) for s in said):
+        value = f"{value}, only proposed"  # "the government announced that it intended to legislate ... three months"
     if not value:
         first = next(iter(said), "")
         value = first.rstrip(".") if len(first.split()) <= CELL_WORDS else f"see {code} below"

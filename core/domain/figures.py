@@ -485,7 +485,8 @@ def _length(m: re.Match[str]) -> tuple[float, str]:
 
 _PERIOD_BELOW = re.compile(
     r"\b(?:less than|under|fewer than|shorter than|below|at most|up to|no more than|not more than|not exceeding|"
-    r"no longer than|(?:with)?in|no later than|not later than|a maximum of)\s*$",
+    r"no longer than|(?:with)?in|no later than|not later than|a maximum of|"
+    r"(?:may|must|shall|can|will|does|do)\s+not\s+(?:exceed|extend\s+beyond|last\s+(?:more|longer)\s+than))\s*$",
     re.I,
 )
 _PERIOD_ABOVE = re.compile(

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from core.domain.answer import render_markdown
 from core.domain.plan import Aspect
 from core.engines.offline.verdicts import asks_of_law
 from core.engines.text import is_anaphoric
@@ -37,6 +38,9 @@ def test_a_rule_set_aside_is_not_in_force_by_the_sentence_stating_its_end(tmp_pa
     assert r.answer.verdict is not None
     assert r.answer.verdict.text.startswith("No.")
     assert "set aside the widget clause rule" in r.answer.verdict.text and "not verified" not in r.answer.verdict.text
+    # the yes or no is about today: not headed "History:" as a claim of what the law was, its ground marked instead
+    shown = render_markdown(r.answer)
+    assert shown.startswith("Short answer: No.") and "(quoting a source no longer in force)" in shown
 
 
 def test_whether_a_statute_exists_is_asked_of_the_law_after_facts(tmp_path: Path) -> None:

@@ -38,7 +38,7 @@ from core.domain.plan import (
 from core.domain.world import city_place, place_named
 from core.engines.base import EngineContext, PlanResult
 from core.engines.offline.recall import Unplanned, unplanned
-from core.engines.offline.relevance import subject_treated
+from core.engines.offline.relevance import DURATION_BOUND, subject_treated
 from core.engines.offline.sources import instrument_numbers, instrument_text
 from core.engines.offline.verdicts import asked_change, asks_of_law, still_in_force
 from core.engines.text import (
@@ -98,7 +98,9 @@ ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
         rf"no later than|how long(?![^,;?]{{0,60}}{KEPT})|"
         r"(?<!\bper )(?<!\ba )(?<!\ban )(?<!\beach )(?<!\bevery )\b(?:days?|hours?)\b|"
         r"\b(?:still|too late to|in time to)\s+(?:\w+\s+){0,2}?(?:sue|claim|bring|file|lodge|appeal|complain|withdraw|"
-        r"cancel|challenge|object|take (?:legal )?action)\b",
+        r"cancel|challenge|object|take (?:legal )?action)\b|"
+        r"\b(?:maximum|minimum|max\.?|longest|shortest|permitted|allowed)\s+(?:\w+\s+){0,2}?(?:length|duration)\b|"
+        r"\blongest\b|\b(?:length|duration)\s+of\b",
         re.I,
     ),
     Aspect.penalty: re.compile(
@@ -338,13 +340,13 @@ def asked_aspects(question: str) -> list[Aspect]:
     question asks only about timing ("what did X change?" asks what the rules now say, too), and when a part of it
     no aspect's wording asks has words of its own ("is her dismissal unfair?"). A modal verb in a clause that asks
     when or to whom (`TIMING_CLAUSE`), or in the facts the question sets out, does not ask for obligations; a bound
-    of a penalty (`PENALTY_BOUND`) asks no threshold, a year in an instrument's name (`NAMED_YEAR`) no date, and
-    to whom a rule applies (`APPLIES_TO_WHOM`) its scope, not a recipient."""
+    of a penalty (`PENALTY_BOUND`) or of a duration (`DURATION_BOUND`) asks no threshold, a year in an instrument's
+    name (`NAMED_YEAR`) no date, and to whom a rule applies (`APPLIES_TO_WHOM`) its scope, not a recipient."""
     asked = questions_asked(question)
     read_as = {
         Aspect.obligation: TIMING_CLAUSE.sub(" ", asked),  # "has never set up a procedure" is the asker's own fact
         Aspect.deadline: TERM_ASKED.sub(" ", question),
-        Aspect.threshold: PENALTY_BOUND.sub(" ", question),
+        Aspect.threshold: DURATION_BOUND.sub(" ", PENALTY_BOUND.sub(" ", question)),
         Aspect.recipient: APPLIES_TO_WHOM.sub(" ", question),
         Aspect.date: " ".join(
             (

@@ -10,13 +10,22 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from core.domain.answer import Answer, Claim, Quote
-from core.domain.figures import WORD_COUNT, age_bounds, count_bounds, figures, stated_ages, stated_counts
+from core.domain.figures import (
+    WORD_COUNT,
+    age_bounds,
+    count_bounds,
+    figures,
+    period_sides,
+    stated_ages,
+    stated_counts,
+)
 from core.domain.gazetteer import currency_hint, same_jurisdiction
 from core.domain.instructions import has_instructions
 from core.domain.plan import ANY_JURISDICTION, Aspect, PlanItem, ResearchPlan
 from core.engines.base import EngineContext
 from core.engines.offline.relevance import (
     ASKED_FIGURE,
+    DURATION_BOUND,
     asked_figures,
     feature,
     min_relevance,
@@ -91,6 +100,9 @@ DUTY_ASKED = re.compile(
     r"\b(?:by when|within how \w+|how (?:long|soon|quickly|fast|many \w+))\s+(?:must|shall)\b", re.I
 )
 OWN_COUNT_FITS = ANCHOR
+BOUND_FITS = ANCHOR
+"""A sentence setting the most a period may last ("may not exceed 12 months") where the question asks the longest
+allowed (`DURATION_BOUND`): it states the bound asked, as an anchoring figure does."""
 """A sentence whose bound admits the count the question gives of its own subject is about the question's facts,
 as one stating the asked figure is."""
 DUTY_BY = 0.5
@@ -236,6 +248,7 @@ def candidates(
     asked = asked_figures(plan.question)
     own, ages = stated_counts(plan.question), stated_ages(plan.question)
     duty_asked = item.aspect == Aspect.deadline and bool(DUTY_ASKED.search(plan.question))
+    bound_asked = item.aspect == Aspect.deadline and bool(DURATION_BOUND.search(plan.question))
     defined = defined_terms(plan.question) if item.aspect == Aspect.definition else []
     if weights is None:
         weights = rarity((t for _, _, t, _ in passages), topic)
@@ -303,6 +316,7 @@ def candidates(
                 + anchored
                 + (DUTY_BY if duty_asked and DUTY.search(sent) else 0.0)
                 + (OWN_COUNT_FITS if admits else 0.0)
+                + (BOUND_FITS if bound_asked and any(side == "below" for *_, side in period_sides(sent)) else 0.0)
                 + (DEFINES_ASKED if any(defines(sent, t) for t in defined) else 0.0)
                 + 0.5 / (1 + rank)
             )

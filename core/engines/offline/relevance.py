@@ -106,6 +106,12 @@ SHARE_OF = re.compile(
 )
 """A bound stated as a share in words ("at least half of the contractual remuneration last received"): a figure a
 threshold item asks for, as "50%" would be."""
+DURATION_BOUND = re.compile(
+    r"\b(?:maximum|minimum|max\.?|longest|shortest)\s+(?:\w+\s+){0,2}?(?:length|duration|period)\b", re.I
+)
+"""A bound of how long something may last ("the maximum length of a non-compete", "the longest period allowed"): a
+time limit the deadline item asks, not a threshold; a sentence bounding a period ("may not exceed 12 months")
+answers it before one where a period only passes ("seven business days to rescind")."""
 BOUND_ASKED = re.compile(r"\b(?:minimum|maximum|how (?:much|many|long))\b", re.I)
 """A question asking how much of something there must be or may be at most: a period bounded from one side
 ("at least four weeks") states it."""
