@@ -151,6 +151,10 @@ ANAPHORIC_OPENERS = re.compile(
     r"in that case|as a result|for this reason|he|she|his|her|the\s+latter)\b",
     re.I,
 )
+"""Openers that point back to an earlier sentence: such a sentence is never used without its predecessor. "There"
+before a verb ("There is no general federal statute ...") points nowhere, unless "such" follows; so does "In
+addition to" what it names ("In addition to any other remedy, a court may award ..."). "The latter" points back
+to what the sentence before names."""
 ORDINAL_BACK = re.compile(
     r"^\W*the\s+(?:first|second|third|fourth|fifth|former)\s+(?:one\s+)?(?:is|are|was|were|applies|apply|covers|"
     r"concerns|allows|permits|requires|relates|exempts)\b",
@@ -158,10 +162,6 @@ ORDINAL_BACK = re.compile(
 )
 """A sentence naming by its rank one of the things the sentence before it counts ("There are two exceptions. ...
 The second applies to an employee who is an executive")."""
-"""Openers that point back to an earlier sentence: such a sentence is never used without its predecessor. "There"
-before a verb ("There is no general federal statute ...") points nowhere, unless "such" follows; so does "In
-addition to" what it names ("In addition to any other remedy, a court may award ..."). "The second applies to
-..." and "the latter" point back to what the sentence before lists."""
 
 _WORD_RE = re.compile(r"[A-Za-z0-9]+")
 _ABBREVIATION_TAIL = re.compile(r"\b(?:[A-Z][a-z]{0,4}|[a-z]{1,4})\.$")

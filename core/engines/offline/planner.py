@@ -524,7 +524,7 @@ class OfflinePlanner:
         focus = [t for t in terms(f"{stressed.group(1) if stressed else ''} {quoted}") if t in topic]
         if focus and Aspect.definition not in aspects:
             aspects.append(Aspect.definition)  # what the stressed concept covers is part of what is asked
-        history_docs = self._history(question, named, catalog, ctx)
+        history_docs = self._history(question, asked, named, catalog, ctx)
         items: list[PlanItem] = []
         codes = answering_codes(jurisdictions, unknown)
         words_for = {c: " ".join(dict.fromkeys(_words_for(c, places, jurisdictions))) for c in codes}
@@ -575,13 +575,12 @@ class OfflinePlanner:
         return PlanResult(plan=plan.model_copy(update={"subject_treated": subject_treated(plan, usable_texts)}))
 
     @staticmethod
-    def _history(question: str, named: list[str], catalog: Catalog, ctx: EngineContext) -> list[str]:
+    def _history(question: str, asked: str | None, named: list[str], catalog: Catalog, ctx: EngineContext) -> list[str]:
         """Instruments the question asks about that no longer apply: they are cited as history, not removed.
         Named ones always; with history wording ("what happened to", "former", "repealed") or a yes/no asking
-        whether something is in force, every such document."""
+        whether something is in force (`asked`: the question's yes/no sentence), every such document."""
         out = [d for d in named if catalog.status_at(d, ctx.as_of).history]
-        asked = yes_no_sentence(question) or ""
-        if HISTORY_CUES.search(question) or IN_FORCE_YES_NO.search(asked):
+        if HISTORY_CUES.search(question) or IN_FORCE_YES_NO.search(asked or ""):
             out += [d.id for d in catalog.all() if catalog.status_at(d.id, ctx.as_of).history]
         return list(dict.fromkeys(out))
 

@@ -100,11 +100,11 @@ DUTY_ASKED = re.compile(
     r"\b(?:by when|within how \w+|how (?:long|soon|quickly|fast|many \w+))\s+(?:must|shall)\b", re.I
 )
 OWN_COUNT_FITS = ANCHOR
+"""A sentence whose bound admits the count the question gives of its own subject is about the question's facts,
+as one stating the asked figure is."""
 BOUND_FITS = ANCHOR
 """A sentence setting the most a period may last ("may not exceed 12 months") where the question asks the longest
 allowed (`DURATION_BOUND`): it states the bound asked, as an anchoring figure does."""
-"""A sentence whose bound admits the count the question gives of its own subject is about the question's facts,
-as one stating the asked figure is."""
 DUTY_BY = 0.5
 """Asked within how long something must be done, a sentence saying what must be done by when ("must be reported on
 Form 4 before the end of the second business day") answers before one where a period only passes ("no trade may
