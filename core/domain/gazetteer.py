@@ -168,6 +168,12 @@ def iso_country(code: str) -> str | None:
     return code if code in countries() else country_codes().get(code)
 
 
+def is_place_code(text: str) -> bool:
+    """Whether the text is a country (ISO 3166 alpha-2, or an alias such as UK) or union code (EU, EEA)."""
+    code = text.upper()
+    return code in _union_lookup() or iso_country(code) is not None
+
+
 def same_jurisdiction(a: str, b: str) -> bool:
     """Whether two codes name one jurisdiction (GB and UK do)."""
     return a == b or jurisdiction_key(a) == jurisdiction_key(b)

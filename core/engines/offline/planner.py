@@ -166,6 +166,16 @@ PRONOUN_COUNTS = frozenset({"one"})
 """A count that is as often a pronoun ("If we learn one of them is dangerous", "no one"): no topic word (it made a
 timeshare directive's "expires one year and 14 calendar days after" answer how quickly a dangerous product must be
 notified). Other counts stay: "within seven days" is what the sentence answering must state."""
+COUNT_PRONOUN = re.compile(
+    r"\b(?:each|all|both|any|either|none) (?:of )?(?:the |these |those )?"
+    r"(?:two|three|four|five|six|seven|eight|nine|ten)\b(?=\s*(?:[,;:?.!)]|$))",
+    re.I,
+)
+"""A count that stands for things the question has named ("For each of the three, ...", "in all four?"): no topic
+word, or a sentence stating "three years" would speak to a question on three places."""
+US_PRONOUN = re.compile(r"\bus\b")
+""""us" written in lower case is the asker ("a wholesaler that buys from us"), not the United States: no topic
+word (it made every document naming the US speak to the question)."""
 MEMBERSHIP = re.compile(
     r"\b(?:in|from|of|across|throughout|within) (?:(?:an?|any|each|every|one|another|other|all|the) )?"
     r"(?:[A-Z]{2,4} )?member (?:states?|countr(?:y|ies))\b",
@@ -470,7 +480,9 @@ class OfflinePlanner:
             ]
         places = list(read.places)
         unknown += within_country(places, patterned, catalog)
-        named_words = {w for p in places for w in terms(p.named_as)}
+        named_words = {w for p in places for w in terms(p.named_as)} | {
+            w for a, b in read.named if is_place_name(question[a:b]) for w in terms(question[a:b])
+        }  # every place name read ("a German wholesaler ... a debtor in Germany"), not an act's ("the BO rule")
         jurisdictions = tuple(_planned(p, catalog, ctx.as_of) for p in places)
         entities = entities_in(question, catalog)
         aspects = asked_aspects(question)
@@ -511,7 +523,7 @@ class OfflinePlanner:
         }
         topic = [
             t
-            for t in dict.fromkeys(terms(MEMBERSHIP.sub(" ", question)))
+            for t in dict.fromkeys(terms(US_PRONOUN.sub(" ", COUNT_PRONOUN.sub(" ", MEMBERSHIP.sub(" ", question)))))
             if t not in QUESTION_WORDS
             and t not in named_words
             and t not in STOPWORDS

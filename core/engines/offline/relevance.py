@@ -12,7 +12,7 @@ from functools import lru_cache
 from types import MappingProxyType
 
 from core.domain.figures import MONTH_NAMES, counts, currency_codes, dates, figures, period_lengths, period_sides
-from core.domain.gazetteer import same_jurisdiction
+from core.domain.gazetteer import is_place_code, same_jurisdiction
 from core.domain.plan import Aspect, PlanItem, ResearchPlan
 from core.engines.base import EngineContext
 from core.engines.offline.aspects import asks_how_often, aspect_feature
@@ -155,6 +155,13 @@ def _one_word(a: str, b: str) -> bool:
     return None in ends or ends[0] == ends[1]
 
 
+def _written_as_acronym(acronym: str, sentence: str) -> bool:
+    """Whether the sentence writes the initials in capitals ("CDD", "PEPs") and they are no place's code: "set" or
+    "use" in lower case is a word, and "EU" the Union, not the initials of "senior engineer three" or "engineer
+    use"."""
+    return not is_place_code(acronym) and re.search(rf"\b{acronym.upper()}s?\b", sentence) is not None
+
+
 def said_terms(topic: set[str], sentence: str, order: Sequence[str] = ()) -> set[str]:
     """The topic words a sentence states: as words, as words sharing their first six letters, or through an
     acronym either side spells out ("CDD" in the sentence for "customer due diligence" in the question, and the
@@ -166,7 +173,7 @@ def said_terms(topic: set[str], sentence: str, order: Sequence[str] = ()) -> set
         if len(t) >= PREFIX and any(_one_word(w, t) for w in present if len(w) >= PREFIX):
             found.add(t)
     for acronym, expanded in _acronyms(tuple(t for t in order if t in topic)).items():
-        if acronym in present and len(acronym) > 1:
+        if acronym in present and len(acronym) > 1 and _written_as_acronym(acronym, sentence):
             found |= expanded & topic
     for acronym in set(_acronyms(tuple(words))) & topic:
         found.add(acronym)
@@ -244,10 +251,29 @@ def _units(question: str) -> frozenset[str]:
     return frozenset(MONTH_TERMS | codes)
 
 
+DISCLAIMS = re.compile(
+    r"\b(?:does|do|did) not (?:regulate|govern|deal with|address|concern)\b|\bis not (?:about|concerned with)\b", re.I
+)
+"""Wording by which a document says what it is not about ("it does not regulate post-employment restrictions such
+as non-compete clauses"). Scope exclusions ("does not apply to", "does not cover") stay: they answer whether the
+rules reach something."""
+
+
+@lru_cache(maxsize=512)
+def _own_subject(text: str) -> str:
+    """A document's text without the sentences in which it says what it does not regulate: a pay transparency
+    directive that disclaims non-compete clauses is not on them for naming them."""
+    for s in sentences(text):
+        if DISCLAIMS.search(s):
+            text = text.replace(s, " ")
+    return text
+
+
 def topic_share(plan: ResearchPlan, text: str) -> int:
-    """How many of the question's subject words a text (a whole document) states."""
+    """How many of the question's subject words a text (a whole document) states, outside the sentences in which
+    it disclaims a subject (`DISCLAIMS`)."""
     order = subject_terms(plan)
-    return len(said_terms(set(order), text, order))
+    return len(said_terms(set(order), _own_subject(text), order))
 
 
 def subject_best(plan: ResearchPlan, ctx: EngineContext, code: str) -> int:
