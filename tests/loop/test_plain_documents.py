@@ -2506,6 +2506,23 @@ def test_a_date_the_planner_adds_for_a_yes_or_no_is_no_gap_when_no_source_states
 
 
 @pytest.mark.parametrize(
+    ("question", "dated"),
+    [
+        # what must happen first is a condition, not a date: the date item had filled the answer with when the
+        # regulator took over and when a price cap took effect
+        ("Before a lender can terminate a credit agreement, who must it notify and how long must it give?", False),
+        ("How many days before signing must a franchisor hand over its disclosure document?", False),
+        ("What did obliged entities apply before AMLR?", True),
+        ("Which rules applied before the 2024 reform?", True),
+        ("What was the threshold before 1 January 2026?", True),
+        ("What changed before the deadline?", True),
+    ],
+)
+def test_before_asks_a_date_only_before_a_date_an_act_or_a_deadline(question: str, dated: bool) -> None:
+    assert (Aspect.date in set(asked_aspects(question))) is dated
+
+
+@pytest.mark.parametrize(
     ("question", "said"),
     [
         ("Does Quebec limit the interest rate a merchant may charge on a consumer credit contract?", {}),

@@ -71,7 +71,8 @@ ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
         r"(?<!by )\bwhen\b|(?<!by what )(?<!by which )date|since|until|timeline|transpos|in force|effective|today|"
         r"\bnow\b|\bchang\w*|history|happened|still|timing|\byears? (?:ago|later|after)|"
         rf"after (?:{'|'.join(MONTH_NAMES)}|\d{{4}})|"
-        r"before|from \d{4}|\b(?:19|20)\d\d\b",
+        rf"before (?:the |its )?(?:\d|(?-i:[A-Z])|(?:{'|'.join(MONTH_NAMES)})\b|then\b|that date|date|deadline|entry)|"
+        r"from \d{4}|\b(?:19|20)\d\d\b",
         re.I,
     ),
     Aspect.exemption: re.compile(
