@@ -2522,6 +2522,13 @@ def test_before_asks_a_date_only_before_a_date_an_act_or_a_deadline(question: st
     assert (Aspect.date in set(asked_aspects(question))) is dated
 
 
+def test_a_duration_asked_about_is_a_period() -> None:
+    # "Is the 24-month duration itself a problem?" planned no period item, so "A covenant with a duration longer
+    # than 18 months ... is presumed unreasonable" was never quoted
+    assert Aspect.deadline in set(asked_aspects("Is the 24-month duration itself a problem for our widget clause?"))
+    assert Aspect.deadline not in set(asked_aspects("Is our 24-month widget clause itself a problem?"))
+
+
 @pytest.mark.parametrize(
     ("question", "said"),
     [
