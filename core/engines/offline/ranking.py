@@ -280,6 +280,9 @@ def candidates(
         )
         for i, sent in enumerate(sents):
             feat, shared = feats[i], said[i]
+            head = _list_head(parts, i) if ORDINAL_BACK.match(sent) else -1
+            if feat == 0.0 and head >= 0:  # an item of a list is of the kind the list names ("There are two
+                feat = feature(item, f"{sents[head]} {sent}", plan, hint)  # exceptions. The second applies to ...")
             if feat == 0.0 or not topical[i] or not starts_whole(sent) or has_instructions(sent):
                 continue
             b = parts[i].before
