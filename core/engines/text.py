@@ -8,9 +8,11 @@ Sentences come from pysbd, a rule-based segmenter made for legal and formal text
 
 from __future__ import annotations
 
+import calendar
 import re
 import threading
 from collections.abc import Collection
+from datetime import date
 from functools import lru_cache
 
 import pysbd
@@ -688,6 +690,39 @@ def states_own_count(sentence: str) -> bool:
     """Whether a yes/no sentence gives a number of its own subject (`OWN_COUNT`) or a bounded count ("small
     companies with fewer than 50 workers"): either is held against a threshold the rule sets."""
     return bool(OWN_COUNT.search(sentence) or counts(sentence))
+
+
+OWN_EVENT = re.compile(
+    r"\b(?:signed|entered into|concluded|made|agreed|executed|hired|employed|dismissed|terminated|laid off|"
+    r"issued|sold|bought|placed|started|incorporated|registered)\b[^.?!,;]{0,40}?\b(?:in|on|before|after|since)\s+"
+    r"(?:(?:\d{1,2}\s+)?[A-Z][a-z]+\s+(?:\d{1,2},?\s+)?)?(?:19|20)\d\d\b"
+)
+"""An event of the question's own subject with its date ("a non-compete signed by an employee in March 2022",
+"an agreement entered into on 1 May 2024")."""
+
+
+def own_event_date(sentence: str) -> date | None:
+    """The last day of the date a yes/no sentence gives an event of its own subject (`OWN_EVENT`: "signed ... in
+    March 2022" -> 31 March 2022), or None."""
+    m = OWN_EVENT.search(sentence)
+    if m is None:
+        return None
+    spans = date_spans(m.group(0), month_year=True)
+    if not spans:
+        year = int(re.findall(r"(?:19|20)\d\d", m.group(0))[-1])
+        return date(year, 12, 31)
+    last = spans[-1]
+    return date(last.year, last.month, last.day or calendar.monthrange(last.year, last.month)[1])
+
+
+def dates_own_past_event(sentence: str, as_of: date) -> bool:
+    """Whether a yes/no sentence dates an event of its own subject before the as-of date ("is a non-compete signed
+    in March 2022 still enforceable?"): whether a rule reaches it turns on that date against the rule's own
+    ("applies to agreements entered into on or after July 1, 2023"), which the rule engine does not compare, so
+    the yes/no is on the facts set out even when it asks what "still" holds. An event dated from the as-of date on
+    falls under the rules as they now stand."""
+    when = own_event_date(sentence)
+    return when is not None and when < as_of
 
 
 DEMONSTRATIVE = re.compile(

@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from functools import partial
 
-from core.domain.answer import Answer, Claim, Gap, Quote, gap_for, open_part, sourced_verdict
+from core.domain.answer import INTENDED, Answer, Claim, Gap, Quote, gap_for, open_part, sourced_verdict
 from core.domain.documents import DocStatus, Hit
 from core.domain.figures import (
     blanked,
@@ -1074,14 +1074,20 @@ def _denied(sentence: str, wanted: set[str]) -> bool:
             return True  # "The EU General Product Safety Regulation does not apply in Great Britain"
     words = LIMIT.sub("within", sentence).split()
     for i, word in enumerate(words):
-        if term_set(word) & wanted and _negates(" ".join(words[max(0, i - DENIAL_WINDOW) : i]), wanted):
-            return True
+        before = words[max(0, i - DENIAL_WINDOW) : i]
+        clause = max((k + 1 for k, w in enumerate(before) if w.endswith((":", ";"))), default=0)
+        if term_set(word) & wanted and _negates(" ".join(before[clause:]), wanted):
+            return True  # within its clause: "It is not retroactive: a non-compete signed before ..." denies no
+            # non-compete
     for m in MODAL_NOT.finditer(sentence):  # "must not include terms ..., such as "voluntary", "precautionary""
         clause = sentence[m.end() :].split(";")[0]
         listed = EXAMPLES.search(clause)
         if listed and term_set(clause[listed.end() :]) & wanted:
             return True
-    return any(term_set(m.group("word") or m.group("adj")) & wanted for m in NEGATED_WORD.finditer(sentence))
+    return any(
+        term_set(m.group("word") or m.group("adj")) & wanted and not term_set(m.group(0)) <= wanted
+        for m in NEGATED_WORD.finditer(sentence)
+    )  # the question's own "non-compete" or "unenforceable" is what it asks of, not its denial
 
 
 def _misses_rarest(said: str, words: Sequence[str], pool: Sequence[Candidate]) -> bool:
@@ -1234,7 +1240,10 @@ def _exempted(sentence: str, asked: set[str]) -> bool:
 
 
 def _polarity(sentence: str, asked: set[str], exempt: bool) -> str:
-    """'Yes.' or 'No.': a denial of what is asked is a No, except to a question whether something is exempt."""
+    """'Yes.' or 'No.': a denial of what is asked is a No, except to a question whether something is exempt; so is
+    a rule only intended ("announced that it intended to legislate to limit ... to three months")."""
+    if INTENDED.search(sentence):
+        return "No."
     if exempt:
         return "Yes." if _exempted(sentence, asked) else "No."
     return "No." if _denied(sentence, asked) else "Yes."

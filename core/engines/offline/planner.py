@@ -46,6 +46,7 @@ from core.engines.text import (
     OWN_COUNT,
     STOPWORDS,
     asks_yes_no,
+    dates_own_past_event,
     facts_set_out,
     questions_asked,
     questions_on_facts,
@@ -493,8 +494,12 @@ class OfflinePlanner:
         # a change ("has the EU changed the threshold?") or whether a rule still holds ("is that cap still valid?")
         # is asked of the law, not of the facts set out before it
         asked = yes_no_sentence(question)
-        on_facts = any(asked_change(p) is None and not asks_of_law(p) for p in after_facts) or bool(
-            asked and asked_change(asked) is None and not still_in_force(asked) and states_own_count(asked)
+        on_facts = any(
+            asked_change(p) is None and (dates_own_past_event(p, ctx.as_of) or not asks_of_law(p)) for p in after_facts
+        ) or bool(
+            asked
+            and asked_change(asked) is None
+            and (dates_own_past_event(asked, ctx.as_of) or (not still_in_force(asked) and states_own_count(asked)))
         )
         trailing = trailing_yes_no(question)
         yes_no = asks_yes_no(question)
