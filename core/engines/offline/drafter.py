@@ -1075,8 +1075,8 @@ def _denied(sentence: str, wanted: set[str]) -> bool:
     words = LIMIT.sub("within", sentence).split()
     for i, word in enumerate(words):
         before = words[max(0, i - DENIAL_WINDOW) : i]
-        clause = max((k + 1 for k, w in enumerate(before) if w.endswith((":", ";"))), default=0)
-        if term_set(word) & wanted and _negates(" ".join(before[clause:]), wanted):
+        opens = max((k + 1 for k, w in enumerate(before) if w.endswith((":", ";"))), default=0)
+        if term_set(word) & wanted and _negates(" ".join(before[opens:]), wanted):
             return True  # within its clause: "It is not retroactive: a non-compete signed before ..." denies no
             # non-compete
     for m in MODAL_NOT.finditer(sentence):  # "must not include terms ..., such as "voluntary", "precautionary""
