@@ -17,7 +17,7 @@ from functools import lru_cache
 
 import pysbd
 
-from core.domain.figures import WORD_COUNT, counted_nouns, counts, date_spans, figures, period_lengths
+from core.domain.figures import MONTH_NAMES, WORD_COUNT, counted_nouns, counts, date_spans, figures, period_lengths
 
 STOPWORDS = frozenset(
     [
@@ -695,7 +695,8 @@ def states_own_count(sentence: str) -> bool:
 OWN_EVENT = re.compile(
     r"\b(?:signed|entered into|concluded|made|agreed|executed|hired|employed|dismissed|terminated|laid off|"
     r"issued|sold|bought|placed|started|incorporated|registered)\b[^.?!,;]{0,40}?\b(?:in|on|before|after|since)\s+"
-    r"(?:(?:\d{1,2}\s+)?[A-Z][a-z]+\s+(?:\d{1,2},?\s+)?)?(?:19|20)\d\d\b"
+    rf"(?:(?:\d{{1,2}}\s+)?(?:{'|'.join(MONTH_NAMES)})\s+(?:\d{{1,2}},?\s+)?)?(?:19|20)\d\d\b",
+    re.I,
 )
 """An event of the question's own subject with its date ("a non-compete signed by an employee in March 2022",
 "an agreement entered into on 1 May 2024")."""
