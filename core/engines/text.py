@@ -695,7 +695,7 @@ def states_own_count(sentence: str) -> bool:
 OWN_EVENT = re.compile(
     r"\b(?:signed|entered into|concluded|made|agreed|executed|hired|employed|dismissed|terminated|laid off|"
     r"issued|sold|bought|placed|started|incorporated|registered)\b[^.?!,;]{0,40}?\b(?:in|on|before|after|since)\s+"
-    rf"(?:(?:\d{{1,2}}\s+)?(?:{'|'.join(MONTH_NAMES)})\s+(?:\d{{1,2}},?\s+)?)?(?:19|20)\d\d\b",
+    rf"(?:(?:\d{{1,2}}\s+)?(?:{'|'.join(MONTH_NAMES)})\s+(?:\d{{1,2}},?\s+)?)?(?P<year>(?:19|20)\d\d)\b",
     re.I,
 )
 """An event of the question's own subject with its date ("a non-compete signed by an employee in March 2022",
@@ -710,8 +710,7 @@ def own_event_date(sentence: str) -> date | None:
         return None
     spans = date_spans(m.group(0), month_year=True)
     if not spans:
-        year = int(re.findall(r"(?:19|20)\d\d", m.group(0))[-1])
-        return date(year, 12, 31)
+        return date(int(m.group("year")), 12, 31)
     last = spans[-1]
     return date(last.year, last.month, last.day or calendar.monthrange(last.year, last.month)[1])
 

@@ -1074,9 +1074,11 @@ def _denied(sentence: str, wanted: set[str]) -> bool:
             return True  # "The EU General Product Safety Regulation does not apply in Great Britain"
     words = LIMIT.sub("within", sentence).split()
     for i, word in enumerate(words):
+        if not term_set(word) & wanted:
+            continue
         before = words[max(0, i - DENIAL_WINDOW) : i]
         opens = max((k + 1 for k, w in enumerate(before) if w.endswith((":", ";"))), default=0)
-        if term_set(word) & wanted and _negates(" ".join(before[opens:]), wanted):
+        if _negates(" ".join(before[opens:]), wanted):
             return True  # within its clause: "It is not retroactive: a non-compete signed before ..." denies no
             # non-compete
     for m in MODAL_NOT.finditer(sentence):  # "must not include terms ..., such as "voluntary", "precautionary""

@@ -101,8 +101,8 @@ ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
         r"(?<!\bper )(?<!\ba )(?<!\ban )(?<!\beach )(?<!\bevery )\b(?:days?|hours?)\b|"
         r"\b(?:still|too late to|in time to)\s+(?:\w+\s+){0,2}?(?:sue|claim|bring|file|lodge|appeal|complain|withdraw|"
         r"cancel|challenge|object|take (?:legal )?action)\b|"
-        r"\b(?:maximum|minimum|max\.?|longest|shortest|permitted|allowed)\s+(?:\w+\s+){0,2}?(?:length|duration)\b|"
-        r"\blongest\b|\b(?:length|duration)\s+of\b|\bduration\b",
+        r"\b(?:maximum|minimum|max\.?|longest|shortest|permitted|allowed)\s+(?:\w+\s+){0,2}?length\b|"
+        r"\blongest\b|\blength\s+of\b|\bduration\b",
         re.I,
     ),
     Aspect.penalty: re.compile(

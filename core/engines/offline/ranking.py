@@ -280,7 +280,8 @@ def candidates(
         )
         for i, sent in enumerate(sents):
             feat, shared = feats[i], said[i]
-            head = _list_head(parts, i) if ORDINAL_BACK.match(sent) else -1
+            ordinal = ORDINAL_BACK.match(sent) is not None
+            head = _list_head(parts, i) if ordinal else -1
             if feat == 0.0 and head >= 0:  # an item of a list is of the kind the list names ("There are two
                 feat = feature(item, f"{sents[head]} {sent}", plan, hint)  # exceptions. The second applies to ...")
             if feat == 0.0 or not topical[i] or not starts_whole(sent) or has_instructions(sent):
@@ -301,7 +302,7 @@ def candidates(
             rel = relevance(topic, sent, weights, plan.topic_terms)
             shown, quote_texts = [sent], list(parts[i].quotes)
             if is_anaphoric(sent):
-                b = _list_head(parts, i) if ORDINAL_BACK.match(sent) else b
+                b = head if ordinal else b
                 if b < 0 or is_anaphoric(sents[b]) or has_instructions(sents[b]):
                     continue
                 shown, quote_texts = [sents[b], sent], [*parts[b].quotes, *quote_texts]
