@@ -180,6 +180,11 @@ def test_a_member_state_that_says_where_is_no_topic_word(
         ("Which authority licenses a crypto exchange in Canada?", {Aspect.recipient}, {Aspect.date}),  # "exCHANGE"
         ("Who enforces the recall act in Canada?", {Aspect.recipient}, {Aspect.penalty}),  # a body, not a fine
         ("Is a pay-when-paid clause enforceable in Canada?", set(), {Aspect.penalty}),  # whether it binds, no fine
+        # whether a party may hold the other to a clause, not how an authority sanctions a breach
+        ("Can an employer in Canada still enforce a widget clause signed in 2019?", set(), {Aspect.penalty}),
+        ("Can we enforce a non-compete against a former engineer in Canada?", set(), {Aspect.penalty}),
+        ("Can our client enforce the widget agreements it signed in Canada?", set(), {Aspect.penalty}),
+        ("How is the widget act enforced in Canada, and what can a breach cost?", {Aspect.penalty}, set()),
         (  # a yes/no on costs, not what a court awards
             "Can we recover our debt collection agency's fees on top of the fixed sum in Canada?",
             set(),

@@ -194,6 +194,13 @@ lender charge more than 25%?") cannot be read from its words, since the crime is
 says so."""
 NOT_APPLY = re.compile(r"\b(?:does|do|shall|will|would)\s+not\s+apply\s+to\b", re.I)
 """A rule that does not apply to something asked about denies it, whatever the rule is called."""
+DENIES_WHAT_FOLLOWS = re.compile(
+    r"\b(?:does|do|did|shall|will|would|need|may|must)\s+not\s+(?:oblige|require|compel|force)\b[^.;:,]{0,60}?\bto\b|"
+    r"\bnot\s+(?:\w+\s+){0,2}?(?:condition|prerequisite|precondition|requirement)s?\s+(?:for|of|to)\b",
+    re.I,
+)
+"""A denied duty or condition, which denies what follows it however far its object stands from the negation ("does
+not oblige Member States to introduce ...", "is not a legal condition for selling ...")."""
 NOT_APPLYING = re.compile(r"\b(?:does|do|shall|will|would)\s+not\s+(?:apply|govern)\b|\bis\s+not\s+applicable\b", re.I)
 """An instrument or rule that does not apply (anywhere the sentence goes on to name): a No to whether it applies,
 when the sentence's subject is what is asked about."""
@@ -1066,8 +1073,8 @@ def _denied(sentence: str, wanted: set[str]) -> bool:
     refuted = REFUTED.search(sentence)
     if refuted and term_set(refuted.group("claim")) & wanted:
         return True
-    for m in NOT_APPLY.finditer(sentence):
-        if term_set(" ".join(sentence[m.end() :].split()[: DENIAL_WINDOW + 1])) & wanted:
+    for m in (*NOT_APPLY.finditer(sentence), *DENIES_WHAT_FOLLOWS.finditer(sentence)):
+        if term_set(" ".join(sentence[m.end() :].split(";")[0].split()[: DENIAL_WINDOW + 1])) & wanted:
             return True  # "The right of rescission does not apply to a residential mortgage transaction"
     for m in NOT_APPLYING.finditer(sentence):
         if len(term_set(sentence[: m.start()]) & wanted) >= SUBJECT_WORDS:

@@ -107,7 +107,10 @@ ASPECT_CUES: dict[Aspect, re.Pattern[str]] = {
     ),
     Aspect.penalty: re.compile(
         r"penalt|\bfines?\b|\bfined\b|sanction|punish|imprison|prison|jail|\bliab(?:le|ility)\b|\bcrim(?:e|es|inal)\b|"
-        r"\boffen[cs]e|consequence|what happens if|(?<!\bwho )(?<!authority )(?<!\bbody )(?<!regulator )(?<!agency )(?<!not be )(?<!not )enforce(?!ab)|(?:can|could|will|would) happen|"
+        r"\boffen[cs]e|consequence|what happens if|"
+        r"(?<!\bwho )(?<!authority )(?<!\bbody )(?<!regulator )(?<!agency )(?<!not be )(?<!not )enforce(?!ab)"
+        r"(?!\s+(?:a|an|our|their|my|his|her)\s)(?!\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?"
+        r"(?:clause|agreement|covenant|contract|term)s?\b)|(?:can|could|will|would) happen|"
         r"\bignor(?:e|es|ing)\b|(?:fail(?:s|ing)?|refus(?:e|es|ing)) to comply|(?:does|do)(?: not|n't) comply|"
         r"\bremed(?:y|ies)\b|\b(?:court|tribunal|judge)s?\b[^.?]{0,25}\b(?:award|order|grant)|"
         r"\b(?:what|how much)\b[^.?]{0,20}\b(?:can|could|may|might)\b[^.?]{0,40}\brecover\b",

@@ -1,0 +1,52 @@
+"""A duty or condition the sources deny: "does not oblige Member States to introduce ..." and "is not a legal
+condition for selling ..." are a "No" to whether one must introduce it or needs it to sell, however many words stand
+between the negation and what it denies. Plain documents built here; the rules are illustrations."""
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from core.engines.offline.drafter import _denied
+from tests.loop.plain_corpora import ask_plain, plain_doc
+
+
+@pytest.mark.parametrize(
+    ("sentence", "wanted", "denied"),
+    [
+        (
+            "It does not oblige Member States to introduce a statutory widget levy where collective agreements set "
+            "it, as in Ruritania.",
+            {"introduce", "statutory"},
+            True,
+        ),
+        ("The XY mark is not a legal condition for selling widgets in XY.", {"mark", "sell", "xy"}, True),
+        (
+            "It does not require employers to publish a report; it requires them to introduce a policy.",
+            {"introduce"},
+            False,
+        ),
+        ("The XY mark is a condition for selling widgets in XY.", {"mark", "sell"}, False),
+        ("A widget maker need not register, but it must not sell widgets without a label.", {"label"}, False),
+    ],
+)
+def test_a_denied_duty_or_condition_denies_what_follows_it(sentence: str, wanted: set[str], denied: bool) -> None:
+    assert _denied(sentence, wanted) is denied
+
+
+def test_a_condition_the_source_denies_is_a_no(tmp_path: Path) -> None:
+    # "Our distributor insists that we need the GS mark before we can sell there. Is that right?" was answered "Yes."
+    # from "The GS mark is not a legal condition for selling products in Germany"
+    act = plain_doc("xy-widget-safety-act", "XY: widget safety act", "XY", date(2021, 7, 16))
+    text = (
+        "The XY mark is a voluntary mark. A maker may apply to a recognised body for a type examination; if the "
+        "widget passes, the body issues a certificate and the mark may be affixed. The XY mark is not a legal "
+        "condition for selling widgets in XY. Misuse of the XY mark is prohibited."
+    )
+    r = ask_plain(
+        tmp_path,
+        [(act, [text])],
+        "We sell widgets online in XY. Our distributor insists that we need the XY mark before we can sell there. "
+        "Is that right?",
+    )
+    assert r.answer.verdict is not None and r.answer.verdict.text.startswith("No."), r.answer.verdict
