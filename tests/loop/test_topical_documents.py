@@ -91,3 +91,40 @@ def test_a_place_named_twice_and_the_asker_as_us_are_no_topic_words(tmp_path: Pa
     assert "germany" not in r.plan.topic_terms and "us" not in r.plan.topic_terms
     cited = {q.doc_id for _, c in r.answer.claims() for q in c.citations}
     assert {"xy-de-payment-default", "xy-eu-late-payment"} <= cited
+
+
+def test_two_words_a_whole_corpus_shares_do_not_bring_in_another_subject(tmp_path: Path) -> None:
+    # asked whether a small German firm must issue structured electronic invoices, the answer quoted a late payment
+    # act's "a business debtor is in default at the latest 30 days after ... receipt of the invoice": "business" and
+    # "invoice" are in every document of an invoicing corpus, and the act states few of the question's other words
+    e_invoicing = plain_doc(
+        "xy-de-structured-widget-invoices", "Germany structured widget invoices", "DE", date(2025, 1, 1)
+    )
+    late_payment = plain_doc(
+        "xy-de-late-widget-payment", "Germany late payment of widget debts", "DE", date(2014, 7, 29)
+    )
+    r = ask_plain(
+        tmp_path,
+        [
+            (
+                e_invoicing,
+                [
+                    "From 1 January 2027 a business whose turnover in the previous year exceeded EUR 800,000 must issue "
+                    "structured electronic invoices to domestic business customers. Until 31 December 2027 a small "
+                    "business may still issue paper invoices. From 1 January 2028 every business established in "
+                    "Germany must issue structured electronic invoices."
+                ],
+            ),
+            (
+                late_payment,
+                [
+                    "A debtor is in default 30 days after the due date. Where the time of receipt of the invoice is "
+                    "uncertain, a business debtor is in default at the latest 30 days after receipt of the goods."
+                ],
+            ),
+        ],
+        "A small trading company with a turnover of EUR 500,000 sells to domestic business customers. By when must it "
+        "issue structured electronic invoices if it is established in Germany?",
+    )
+    cited = {q.doc_id for _, c in r.answer.claims() for q in c.citations}
+    assert "xy-de-structured-widget-invoices" in cited and "xy-de-late-widget-payment" not in cited

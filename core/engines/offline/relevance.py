@@ -223,6 +223,10 @@ OFF_TOPIC_SHARE = 0.5
 """A document that states less than this share of the topic words the most topical document at hand states is
 about something else: only a sentence of it that states two topic words itself may answer (a sentence sharing
 one word with the question, from a document on another subject, shares the jurisdiction, not the topic)."""
+OFF_TOPIC_WORDS = 3
+"""Subject words a sentence of such a document must state itself where the corpus treats the subject: two words a
+whole corpus shares ("a business debtor ... receipt of the invoice" for an electronic invoicing question) are the
+jurisdiction's vocabulary, not the topic."""
 ASPECT_VOCABULARY = frozenset(
     terms(
         "penalty penalties fine fines sanction sanctions record records keep kept retain retention long deadline "
@@ -304,13 +308,17 @@ def subject_treated(plan: ResearchPlan, texts: Iterable[str]) -> bool:
 
 def topical_sentence(plan: ResearchPlan, sentence: str, share: int, best: int) -> bool:
     """Whether a sentence speaks to the question's topic, judged with its document: True when the topic is too
-    short to judge (fewer than three words), when the sentence states two subject words, or when the corpus treats
-    the subject (`ResearchPlan.subject_treated`) and the sentence's document (`share` subject words) states at
-    least half as many as the most topical document at hand (`best`). A sentence sharing one common word with a
+    short to judge (fewer than three words), when the corpus treats the subject (`ResearchPlan.subject_treated`)
+    and the sentence's document (`share` subject words) states at least half as many as the most topical document
+    at hand (`best`), or when the sentence itself states OFF_TOPIC_WORDS subject words (two where no document treats
+    the subject). A sentence sharing one common word with a
     question on a subject no document treats ("a consumer good" for a bread recipe) answers nothing, nor does one of
     an off-topic document sharing one word and a month or currency (`_units`: "the cap ... EUR 2.00 per gigabyte"
     for a card-loss question in EUR)."""
     order = subject_terms(plan)
-    if len(order) < 3 or len(said_terms(set(order), sentence, order) - _units(plan.question)) >= 2:
+    if len(order) < 3:
         return True
-    return plan.subject_treated and share >= OFF_TOPIC_SHARE * best
+    said = len(said_terms(set(order), sentence, order) - _units(plan.question))
+    if plan.subject_treated and share >= OFF_TOPIC_SHARE * best:
+        return True
+    return said >= (OFF_TOPIC_WORDS if plan.subject_treated else 2)
