@@ -1,6 +1,8 @@
 """A duty or condition the sources deny: "does not oblige Member States to introduce ..." and "is not a legal
 condition for selling ..." are a "No" to whether one must introduce it or needs it to sell, however many words stand
-between the negation and what it denies. Plain documents built here; the rules are illustrations."""
+between the negation and what it denies; and a proposal's own sentence on what holds meanwhile ("There is currently
+no legal requirement ...") goes beside its "No, only proposed". Plain documents built here; the rules are
+illustrations."""
 
 from datetime import date
 from pathlib import Path
@@ -50,3 +52,30 @@ def test_a_condition_the_source_denies_is_a_no(tmp_path: Path) -> None:
         "Is that right?",
     )
     assert r.answer.verdict is not None and r.answer.verdict.text.startswith("No."), r.answer.verdict
+
+
+@pytest.mark.parametrize(
+    "in_force",
+    [
+        "There is currently no legal requirement for businesses in XY to issue or receive structured widget invoices.",
+        "Until 1 January 2027, widget invoices continue to be governed by the general invoicing rules of XY.",
+    ],
+)
+def test_a_proposal_states_what_holds_meanwhile(tmp_path: Path, in_force: str) -> None:
+    # "Is B2B e-invoicing mandatory in the UK?" got "No, only proposed" with the proposal's later announcement,
+    # not its own sentence that there is currently no legal requirement
+    consultation = plain_doc(
+        "xy-widget-invoice-consultation",
+        "XY: consultation on structured widget invoices",
+        "XY",
+        date(2025, 2, 13),
+        status="proposed",
+    )
+    text = (
+        "The consultation asked whether structured widget invoices should be mandated. "
+        f"{in_force} "
+        "The government later announced that it intends to mandate structured widget invoices from April 2029."
+    )
+    r = ask_plain(tmp_path, [(consultation, [text])], "Are structured widget invoices mandatory in XY?")
+    assert r.answer.verdict is not None and r.answer.verdict.text.startswith("No, only proposed"), r.answer.verdict
+    assert in_force in r.answer.verdict.text

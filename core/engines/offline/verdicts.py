@@ -265,12 +265,15 @@ STILL_IN_FORCE = re.compile(
     r"(?<!\bnot )(?<!\bno )\b(?:(?:rules?|law|regime) (?:\w+ ){0,3}?in force|remains? (?:in force|applicable)|"
     r"continues? to apply|(?:current|existing) (?:rules?|laws?|regime|requirements?|framework) (?:\w+ ){0,2}?"
     r"(?:remains?|continues?|stays?)|"
-    r"still (?:applies|apply|governs?)|remains? (?:at )?[$€£]?\d[\d.,]*\b|remain the (?:\w+ ){0,2}?(?:rules?|law))\b",
+    r"still (?:applies|apply|governs?)|remains? (?:at )?[$€£]?\d[\d.,]*\b|remain the (?:\w+ ){0,2}?(?:rules?|law)|"
+    r"(?:continues?|continuing) to be governed|remains? governed|"
+    r"(?:there|it) (?:is|are) (?:currently|at present|as yet|still) no)\b",
     re.I,
 )
 """Wording by which a proposal says what applies meanwhile ("Until a directive is adopted, the rules in force at EU
 level remain Council Framework Decision 2003/568/JHA", "Until new legislation commences, the current rules remain
-the Australian Packaging Covenant ...", "The federal minimum wage remains $7.25 per hour")."""
+the Australian Packaging Covenant ...", "The federal minimum wage remains $7.25 per hour", "... continue to be
+governed by the common law", "There is currently no legal requirement to ...")."""
 
 
 def _said_in_force(doc_id: str, ctx: EngineContext, quoted: str) -> Quote | None:
