@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from core.engines.offline.drafter import _denied
+from core.engines.offline.drafter import MANDATORY_ASKED, OPTIONAL_ASKED, _denied
 from tests.loop.plain_corpora import ask_plain, plain_doc
 
 
@@ -79,3 +79,39 @@ def test_a_proposal_states_what_holds_meanwhile(tmp_path: Path, in_force: str) -
     r = ask_plain(tmp_path, [(consultation, [text])], "Are structured widget invoices mandatory in XY?")
     assert r.answer.verdict is not None and r.answer.verdict.text.startswith("No, only proposed"), r.answer.verdict
     assert in_force in r.answer.verdict.text
+
+
+@pytest.mark.parametrize(
+    ("question", "text"),
+    [
+        # "Is e-invoicing optional in Italy?" was answered "Yes." from "Italy was the first Member State to make
+        # electronic invoicing compulsory between businesses"
+        (
+            "Is widget invoicing optional in XY?",
+            "XY was the first country to make electronic widget invoicing compulsory between businesses.",
+        ),
+        ("Is widget labelling mandatory in XY?", "Widget labelling in XY is voluntary: makers may label widgets."),
+        (
+            "Is the widget notice optional in XY?",
+            "By 14 February 2024, makers had to send the widget notice to buyers.",
+        ),
+        # "Does the United States require B2B e-invoicing at federal level?" was answered "Yes." from "there is no
+        # federal law that requires businesses to issue or receive electronic invoices": the level asked is denied
+        (
+            "Does XY require B2B widget invoicing at federal level?",
+            "XY has no federal widget tax, and there is no federal law that requires businesses to issue widget "
+            "invoices.",
+        ),
+    ],
+)
+def test_the_contrary_of_what_is_asked_is_a_no(tmp_path: Path, question: str, text: str) -> None:
+    act = plain_doc("xy-business-documents", "XY: federal rules on business documents", "XY", date(2019, 1, 1))
+    r = ask_plain(tmp_path, [(act, [text])], question)
+    assert r.answer.verdict is not None and r.answer.verdict.text.startswith("No."), r.answer.verdict
+
+
+def test_optional_or_mandatory_is_asked_only_of_what_it_is_said_of() -> None:
+    assert OPTIONAL_ASKED.search("Is widget invoicing optional in XY?")
+    assert MANDATORY_ASKED.search("Is B2B widget invoicing mandatory?")
+    assert not OPTIONAL_ASKED.search("Do voluntary widget registrants have to use the portal?")
+    assert not MANDATORY_ASKED.search("Is there a mandatory cooling-off period for widgets?")

@@ -810,6 +810,9 @@ class Grounds:
     exists_asked: bool = False
     """Whether the part asks whether something exists (`EXISTS_ASKED`: "Is there an EU-level law that ...?"): a
     sentence saying there is none (`NONE_STATED`) answers it No."""
+    optional_asked: bool | None = None
+    """Whether the part asks whether something is optional (True: "Is e-invoicing optional?") or mandatory (False:
+    "Is labelling compulsory?"), else None: a sentence stating the contrary alone answers it No (`_contrary_duty`)."""
 
     @property
     def dated(self) -> bool:
@@ -900,13 +903,16 @@ STAFF = HEADCOUNT - term_set("person persons people")
 
 def kin_words(words: Iterable[str], sentence: str) -> set[str]:
     """The asked words a sentence states by a word of the same kind: a verb of passing something on (`TELL_WORDS`:
-    "send the list" asked, "the list must be provided" stated), a noun for an overseeing body (`AUTHORITY`) or one
-    counting whom a business employs (`STAFF`: "two staff" asked, "at least one employee" stated)."""
+    "send the list" asked, "the list must be provided" stated), a noun for an overseeing body (`AUTHORITY`), one
+    counting whom a business employs (`STAFF`: "two staff" asked, "at least one employee" stated), a duty
+    ("mandatory" asked, "must issue" stated) or a choice ("optional" asked, "on a voluntary basis" stated)."""
     out = set()
     staffed = bool(term_set(sentence) & STAFF)
     for word in words:
-        if any(kind.fullmatch(word) and kind.search(sentence) for kind in (TELL_WORDS, AUTHORITY)) or (
-            staffed and word in STAFF
+        if (
+            any(kind.fullmatch(word) and kind.search(sentence) for kind in (TELL_WORDS, AUTHORITY, OPTIONAL))
+            or (MANDATORY_WORD.fullmatch(word) and _compels(sentence))
+            or (staffed and word in STAFF)
         ):
             out.add(word)
     return out
@@ -1020,6 +1026,7 @@ def _grounds(plan: ResearchPlan) -> Grounds:
         duty_verb=duty.group(1) if duty else "",
         years=frozenset(int(y) for y in YEAR_ASKED.findall(said) if not any(d.year == int(y) for d in dates(said))),
         exists_asked=bool(EXISTS_ASKED.match(said)),
+        optional_asked=True if OPTIONAL_ASKED.search(said) else False if MANDATORY_ASKED.search(said) else None,
     )
 
 
@@ -1258,6 +1265,36 @@ def _polarity(sentence: str, asked: set[str], exempt: bool) -> str:
     return "No." if _denied(sentence, asked) else "Yes."
 
 
+PREDICATE_END = r"(?=\s*(?:[?,.;:]|$)|\s+(?:in|for|under|at|to|or|and|now|today|yet|still|any\s?more)\b)"
+OPTIONAL_ASKED = re.compile(rf"\b(?:optional|voluntary){PREDICATE_END}", re.I)
+MANDATORY_ASKED = re.compile(rf"\b(?:mandatory|compulsory|obligatory){PREDICATE_END}", re.I)
+"""A yes/no asking whether something is optional or mandatory, the word said of it ("Is e-invoicing optional in
+Italy?"), not of a noun it qualifies ("Do voluntary registrants ...?", "Is there a mandatory cooling-off period?")."""
+OPTIONAL = re.compile(r"\b(?:optional|voluntary)\b", re.I)
+MANDATORY_WORD = re.compile(r"mandatory|compulsory|obligatory", re.I)
+COMPELS = re.compile(r"\b(?:mandatory|compulsory|obligatory|must|shall|required|obliged|(?:has|have|had)\s+to)\b", re.I)
+
+
+def _contrary_duty(sentence: str, optional_asked: bool) -> bool:
+    """Whether the sentence states only the contrary of what the yes/no asks: a duty (not denied) where it asks
+    whether something is optional, or that it is optional where it asks whether it is mandatory. A sentence stating
+    both ("compulsory for large firms, voluntary for others") decides neither way."""
+    compels, optional = _compels(sentence), bool(OPTIONAL.search(sentence))
+    return compels and not optional if optional_asked else optional and not compels
+
+
+def _compels(sentence: str) -> bool:
+    """Whether the sentence states a duty (`COMPELS`) that no negation just before denies."""
+    return any(not _negates(sentence[max(0, m.start() - 30) : m.start()], set()) for m in COMPELS.finditer(sentence))
+
+
+def _both_ways(best: Candidate, pool: Sequence[Candidate], asked: set[str]) -> bool:
+    """Whether the verdict's source says of what is asked both that it is optional and that it is a duty (in
+    sentences stating an asked word): which holds at the as-of date turns on dates the rule engine does not weigh."""
+    said = [c.text for c in (best, *pool) if c.doc_id == best.doc_id and said_terms(asked, c.text)]
+    return any(OPTIONAL.search(t) for t in said) and any(_compels(t) for t in said)
+
+
 def _for_named(plan: ResearchPlan) -> list[str]:
     """The corpus jurisdictions whose law applies in the places the yes/no names (`_named`): their own and the
     wider ones (a state's country, a member state's union); another place's law answers nothing about them."""
@@ -1325,8 +1362,12 @@ def _one_verdict(
         cands = [c for c in cands if any(same_jurisdiction(c.jurisdiction, code) for code in answering)]
     named_as = {c.doc_id: _source_name(c, ctx) for c in cands[:VERDICT_TRIES]}
     asked = (asked & set(grounds.words)) or asked  # a negation bearing on an open part's words denies no yes/no
+    levels = {w for w in grounds.words if LEVEL.fullmatch(w)}  # asked of, even where the source's name says it
     tried = [
-        (best, _stated_verdict(item, best, passages, beyond_name(asked, named_as[best.doc_id]), grounds.exempt))
+        (
+            best,
+            _stated_verdict(item, best, passages, beyond_name(asked, named_as[best.doc_id]) | levels, grounds.exempt),
+        )
         for best in cands[:VERDICT_TRIES]
     ]
     barred = {best.text for best, _ in tried if _barred_without(best.text, grounds)}  # the contrary case is barred
@@ -1405,6 +1446,11 @@ def _one_verdict(
         if grounds.forbid_asked:  # "Does the US ban ...?": Yes when the deciding sentence forbids it, No when not
             word = "Yes." if _stated(PROHIBITS, best.text) else "No."
             verdict = _worded(verdict, word)
+        if grounds.optional_asked is not None:
+            if _both_ways(best, pool or cands, set(grounds.words)):
+                return None  # "available on a voluntary basis since 2022" beside "must ... from 1 February 2026"
+            if _contrary_duty(best.text, grounds.optional_asked):
+                verdict = _worded(verdict, "No.")  # "Is e-invoicing optional?": "... made invoicing compulsory"
         verdict = _not_yet(verdict, best, ctx)
         if verdict.text.startswith("Yes."):
             wanted = beyond_name(set(grounds.words), named_as.get(best.doc_id, ""))  # the law's own name says which
