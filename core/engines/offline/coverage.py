@@ -54,7 +54,8 @@ def states_what_item_needs(claim: Claim, item: PlanItem, ctx: EngineContext, oft
 
 
 def answered_items(plan: ResearchPlan, answer: Answer, ctx: EngineContext) -> list[str]:
-    """Ids of the plan items the answer supports; a comparison counts once two jurisdictions are answered."""
+    """Ids of the plan items the answer supports; a comparison counts once two jurisdictions are answered, and a
+    name the plan could not place once the answer's statements name it (the critic raises nothing for it then)."""
     answered: list[str] = []
     sections_with_support: set[str] = set()
     for code, claim in answer.claims():
@@ -74,6 +75,8 @@ def answered_items(plan: ResearchPlan, answer: Answer, ctx: EngineContext) -> li
         if item.aspect == Aspect.comparison and item.answerable and len(sections_with_support) > 1:
             answered.append(item.id)
     answered += answered_for_the_place(plan, set(answered))
+    said = answer.said()  # a name the plan could not place is answered once the answer states it ("the IRP")
+    answered += [i.id for i in plan.items if not i.answerable and plan.names_unplaced(i, said)]
     return list(dict.fromkeys(answered))
 
 
