@@ -17,11 +17,12 @@ def quality_score(found: Iterable[Deficiency], answered: int = 0, planned: int =
     return round(base, 4)
 
 
-def held_short(score: float, answered: int, planned: int, threshold: float) -> float:
+def held_short(score: float, share: tuple[int, int], threshold: float) -> float:
     """The score as reported against the stopping threshold: an answer that leaves an asked plan item unanswered
     scores at most the threshold times the share it answers, so an incomplete answer never meets the threshold,
     however small the item it misses is (one of twelve items unanswered, with one medium problem, had scored 0.87
     against 0.85)."""
+    answered, planned = share  # `ResearchPlan.asked_share`
     if planned and answered < planned:
         return min(score, round(threshold * answered / planned, 4))
     return score

@@ -77,7 +77,7 @@ def run_single(wb: Any, q: EvalQuestion, *, collection: str | None = None, max_c
         cycles=0,
         wall_s=time.perf_counter() - started,
         stop_reason="single_pass",
-        score=held_short(critique.score, *plan.asked_share(critique.answered_items), wb.settings.quality_threshold),
+        score=held_short(critique.score, plan.asked_share(critique.answered_items), wb.settings.quality_threshold),
         answered=len(critique.answered_items),
     )
 
@@ -103,7 +103,7 @@ def run_retry(wb: Any, q: EvalQuestion, *, collection: str | None = None, max_cy
         answer, citations = drafted.answer, drafted.citations
         critique = wb.critic.critique(plan, answer, [], ctx)
         found, answered = list(critique.deficiencies), len(critique.answered_items)
-        score = held_short(critique.score, *plan.asked_share(critique.answered_items), wb.settings.quality_threshold)
+        score = held_short(critique.score, plan.asked_share(critique.answered_items), wb.settings.quality_threshold)
         critic_calls += 1
         for d in found:
             seen.setdefault(d.id, d)

@@ -94,7 +94,7 @@ def run_critic(state: WorkbenchState, deps: Deps) -> Findings:
         )
     return Findings(
         tuple(result.deficiencies),
-        held_short(result.score, *state["plan"].asked_share(result.answered_items), deps.settings.quality_threshold),
+        held_short(result.score, state["plan"].asked_share(result.answered_items), deps.settings.quality_threshold),
         result.usage,
         tuple(result.critics),
         tuple(result.notes),

@@ -15,10 +15,10 @@ from tests.loop.corpora import AS_OF
 
 
 def test_an_incomplete_answer_scores_below_the_threshold() -> None:
-    assert held_short(0.95 * 11 / 12, 11, 12, 0.85) == pytest.approx(0.85 * 11 / 12, abs=1e-4)
-    assert held_short(0.6, 11, 12, 0.85) == 0.6  # a lower score stands
-    assert held_short(0.95, 12, 12, 0.85) == 0.95  # a complete answer keeps its score
-    assert held_short(0.95, 0, 0, 0.85) == 0.95  # no plan: nothing to hold it to
+    assert held_short(0.95 * 11 / 12, (11, 12), 0.85) == pytest.approx(0.85 * 11 / 12, abs=1e-4)
+    assert held_short(0.6, (11, 12), 0.85) == 0.6  # a lower score stands
+    assert held_short(0.95, (12, 12), 0.85) == 0.95  # a complete answer keeps its score
+    assert held_short(0.95, (0, 0), 0.85) == 0.95  # no plan: nothing to hold it to
 
 
 class OneShortCritic:

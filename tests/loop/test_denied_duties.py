@@ -95,6 +95,11 @@ def test_a_proposal_states_what_holds_meanwhile(tmp_path: Path, in_force: str) -
             "Is the widget notice optional in XY?",
             "By 14 February 2024, makers had to send the widget notice to buyers.",
         ),
+        (  # the duty in the sentence before the one that decides: "Is time recording optional in Germany?"
+            "Is widget recording optional in XY?",
+            "The Act itself requires the maker to record widgets it sells. A government draft setting detailed rules "
+            "for electronic widget recording was published in 2023; whether it has been adopted is not verified here.",
+        ),
         # "Does the United States require B2B e-invoicing at federal level?" was answered "Yes." from "there is no
         # federal law that requires businesses to issue or receive electronic invoices": the level asked is denied
         (
@@ -115,3 +120,12 @@ def test_optional_or_mandatory_is_asked_only_of_what_it_is_said_of() -> None:
     assert MANDATORY_ASKED.search("Is B2B widget invoicing mandatory?")
     assert not OPTIONAL_ASKED.search("Do voluntary widget registrants have to use the portal?")
     assert not MANDATORY_ASKED.search("Is there a mandatory cooling-off period for widgets?")
+
+
+def test_a_duty_that_may_be_met_another_way_makes_neither_way_mandatory(tmp_path: Path) -> None:
+    # "Is garden leave optional in Massachusetts?" was answered "No." from "The agreement must be supported by a
+    # garden leave clause or other mutually-agreed upon consideration"
+    act = plain_doc("xy-business-documents", "XY: federal rules on business documents", "XY", date(2019, 1, 1))
+    text = "A widget clause must be supported by a widget leave clause or other agreed consideration."
+    r = ask_plain(tmp_path, [(act, [text])], "Is widget leave optional in XY?")
+    assert r.answer.verdict is None

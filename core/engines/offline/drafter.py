@@ -904,14 +904,16 @@ STAFF = HEADCOUNT - term_set("person persons people")
 def kin_words(words: Iterable[str], sentence: str) -> set[str]:
     """The asked words a sentence states by a word of the same kind: a verb of passing something on (`TELL_WORDS`:
     "send the list" asked, "the list must be provided" stated), a noun for an overseeing body (`AUTHORITY`), one
-    counting whom a business employs (`STAFF`: "two staff" asked, "at least one employee" stated), a duty
-    ("mandatory" asked, "must issue" stated) or a choice ("optional" asked, "on a voluntary basis" stated)."""
+    counting whom a business employs (`STAFF`: "two staff" asked, "at least one employee" stated), or a duty or a
+    choice, either way ("mandatory" or "optional" asked, "must issue" or "on a voluntary basis" stated: which way it
+    goes is the verdict's polarity, `_contrary_duty`)."""
     out = set()
     staffed = bool(term_set(sentence) & STAFF)
+    deontic = bool(OPTIONAL.search(sentence)) or _compels(sentence)
     for word in words:
         if (
-            any(kind.fullmatch(word) and kind.search(sentence) for kind in (TELL_WORDS, AUTHORITY, OPTIONAL))
-            or (MANDATORY_WORD.fullmatch(word) and _compels(sentence))
+            any(kind.fullmatch(word) and kind.search(sentence) for kind in (TELL_WORDS, AUTHORITY))
+            or (deontic and (OPTIONAL.fullmatch(word) or MANDATORY_WORD.fullmatch(word)))
             or (staffed and word in STAFF)
         ):
             out.add(word)
@@ -1272,7 +1274,13 @@ MANDATORY_ASKED = re.compile(rf"\b(?:mandatory|compulsory|obligatory){PREDICATE_
 Italy?"), not of a noun it qualifies ("Do voluntary registrants ...?", "Is there a mandatory cooling-off period?")."""
 OPTIONAL = re.compile(r"\b(?:optional|voluntary)\b", re.I)
 MANDATORY_WORD = re.compile(r"mandatory|compulsory|obligatory", re.I)
-COMPELS = re.compile(r"\b(?:mandatory|compulsory|obligatory|must|shall|required|obliged|(?:has|have|had)\s+to)\b", re.I)
+COMPELS = re.compile(
+    r"\b(?:mandatory|compulsory|obligatory|must|shall|requir(?:e|es|ed)|oblig(?:e|es|ed)|(?:has|have|had)\s+to)\b",
+    re.I,
+)
+ALTERNATIVE = re.compile(r"\b(?:or (?:an|any )?other|or another|either|instead of|alternatively)\b", re.I)
+"""A duty that may be met another way ("a garden leave clause or other mutually-agreed upon consideration"): it
+makes neither of its ways mandatory."""
 
 
 def _contrary_duty(sentence: str, optional_asked: bool) -> bool:
@@ -1447,9 +1455,9 @@ def _one_verdict(
             word = "Yes." if _stated(PROHIBITS, best.text) else "No."
             verdict = _worded(verdict, word)
         if grounds.optional_asked is not None:
-            if _both_ways(best, pool or cands, set(grounds.words)):
+            if _both_ways(best, pool or cands, set(grounds.words)) or ALTERNATIVE.search(verdict.said):
                 return None  # "available on a voluntary basis since 2022" beside "must ... from 1 February 2026"
-            if _contrary_duty(best.text, grounds.optional_asked):
+            if _contrary_duty(verdict.said, grounds.optional_asked):
                 verdict = _worded(verdict, "No.")  # "Is e-invoicing optional?": "... made invoicing compulsory"
         verdict = _not_yet(verdict, best, ctx)
         if verdict.text.startswith("Yes."):
