@@ -129,3 +129,42 @@ def test_a_duty_that_may_be_met_another_way_makes_neither_way_mandatory(tmp_path
     text = "A widget clause must be supported by a widget leave clause or other agreed consideration."
     r = ask_plain(tmp_path, [(act, [text])], "Is widget leave optional in XY?")
     assert r.answer.verdict is None
+
+
+def test_a_yes_no_asking_whether_something_holds_without_a_thing_is_left_open(tmp_path: Path) -> None:
+    # "Are Mexican invoices valid without a PAC stamp?" was answered "Yes." from "Before it becomes valid, the CFDI
+    # must be sent to an authorised certification provider (PAC)"
+    act = plain_doc("xy-widget-invoices", "XY: widget invoice rules", "XY", date(2022, 1, 1))
+    text = "Before it becomes valid, a widget invoice must be sent to an authorised provider, which adds its stamp."
+    r = ask_plain(tmp_path, [(act, [text])], "Are widget invoices valid in XY without a provider stamp?")
+    assert r.answer.verdict is None, r.answer.verdict
+
+
+def test_a_pending_act_gives_no_status_to_an_act_held_under_a_place_not_consulted(tmp_path: Path) -> None:
+    # "Is TicketBAI required in Bilbao?" (Bilbao read as Spain, the Basque document not consulted) was answered "No,
+    # not yet: ... Verifactu ... applies only from 1 January 2027" from the Verifactu rules' sentence that Basque
+    # taxpayers follow TicketBAI instead
+    act = plain_doc(
+        "xy-widgetcheck-software",
+        "XY: Widgetcheck rules for invoicing software – exclusions for the northern provinces",
+        "XY",
+        date(2027, 1, 1),
+        status="not_yet_applicable",
+    )
+    text = (
+        "The regulation requires certified invoicing software. It does not apply to taxpayers that keep their books "
+        "through the central system. It also does not apply to taxpayers whose taxes are managed by the northern "
+        "provinces under their own systems; those taxpayers follow the provincial rules, such as WidgetBAI."
+    )
+    provincial = plain_doc(
+        "zz-widgetbai",
+        "ZZ: WidgetBAI – certified invoicing software for the northern provinces",
+        "ZZ",
+        date(2022, 1, 1),
+    )
+    r = ask_plain(
+        tmp_path,
+        [(act, [text]), (provincial, ["Every business must issue its invoices with WidgetBAI software."])],
+        "Is WidgetBAI required in XY?",
+    )
+    assert r.answer.verdict is None, r.answer.verdict

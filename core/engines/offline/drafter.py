@@ -111,6 +111,10 @@ anonymously); a part of one or two words ("is compensation capped") needs one.""
 PART_PREFIX = 7
 VERDICT_TRIES = 5
 """Candidates, best first, searched for one that speaks to the yes/no sentence."""
+WITHOUT = re.compile(r"\bwithout\b", re.I)
+"""A yes/no asking whether something holds without a thing ("valid without a PAC stamp", "compulsory without a
+derogation"): a sentence requiring the thing answers No, one saying it is not needed answers Yes, and the rule
+engine does not read which; the rules are quoted, the yes/no left open."""
 ASKED_NEGATED = re.compile(
     r"\b(?:cannot|can't|not|never|no longer|isn't|aren't|doesn't|don't|didn't|won't|mustn't|needn't|hasn't|"
     r"haven't|shouldn't|wasn't|weren't|none|nothing|nobody|neither|nor|"
@@ -552,6 +556,8 @@ def _verdict(
     if not trailing and len(grounds.words) < SUBJECT_WORDS and not (plan.jurisdictions or grounds.dated):
         return None  # "Is it legal?": one word, no place, no figure: no sentence can be told to speak to it
     if len(parts) < 2:
+        if WITHOUT.search(parts[0] if parts else _yes_no_part(plan)):
+            return None  # "Are Mexican invoices valid without a PAC stamp?": which way a rule turns it is a guess
         verdict = _one_verdict(
             item, cands, passages, asked, grounds, ctx, plan.answer_codes(), _named(plan), pool, _for_named(plan)
         )
@@ -603,7 +609,9 @@ def _verdict(
         needed = len(wanted) if trailing else PART_GROUNDED if len(wanted) > PART_GROUNDED else 1
         still = still_in_force(asks)
         end = _measure_ended(term_set(asks) - places, pool or cands, ctx) if still else None
-        if end is None and (not ranked or not wanted or len(_part_words(wanted, ranked[0].text)) < needed):
+        if WITHOUT.search(asks) or (
+            end is None and (not ranked or not wanted or len(_part_words(wanted, ranked[0].text)) < needed)
+        ):
             pieces.append(open_part(f"({n})"))  # no sentence speaks to it: open, rather than a guessed yes or no
             continue
         best = end or ranked[0]
@@ -1303,6 +1311,14 @@ def _both_ways(best: Candidate, pool: Sequence[Candidate], asked: set[str]) -> b
     return any(OPTIONAL.search(t) for t in said) and any(_compels(t) for t in said)
 
 
+def _named_elsewhere(grounds: Grounds, doc_id: str, codes: Sequence[str], ctx: EngineContext) -> bool:
+    """Whether the act the yes/no names is one other document of the corpus, held under a place the plan does not
+    answer from ("TicketBAI" asked of Bilbao, read as Spain: the Basque Country's document): what another act says
+    of it is not its status. A name several documents carry ("AML") names no one act."""
+    named = [d for d in ctx.catalog.all() if d.id != doc_id and grounds.name_source(own_name(d))]
+    return len(named) == 1 and named[0].jurisdiction not in codes
+
+
 def _for_named(plan: ResearchPlan) -> list[str]:
     """The corpus jurisdictions whose law applies in the places the yes/no names (`_named`): their own and the
     wider ones (a state's country, a member state's union); another place's law answers nothing about them."""
@@ -1459,6 +1475,13 @@ def _one_verdict(
                 return None  # "available on a voluntary basis since 2022" beside "must ... from 1 February 2026"
             if _contrary_duty(verdict.said, grounds.optional_asked):
                 verdict = _worded(verdict, "No.")  # "Is e-invoicing optional?": "... made invoicing compulsory"
+        if (
+            verdict.text.startswith("Yes.")
+            and ctx.catalog.status_at(best.doc_id, ctx.as_of) == DocStatus.not_yet_applicable
+            and not grounds.name_source(named_as[best.doc_id])
+            and _named_elsewhere(grounds, best.doc_id, codes, ctx)
+        ):
+            return None  # "Is TicketBAI required in Bilbao?": not what Spain's pending Verifactu rules say of it
         verdict = _not_yet(verdict, best, ctx)
         if verdict.text.startswith("Yes."):
             wanted = beyond_name(set(grounds.words), named_as.get(best.doc_id, ""))  # the law's own name says which

@@ -221,8 +221,8 @@ def min_relevance(terms: set[str]) -> float:
 
 OFF_TOPIC_SHARE = 0.5
 """A document that states less than this share of the topic words the most topical document at hand states is
-about something else: only a sentence of it that states two topic words itself may answer (a sentence sharing
-one word with the question, from a document on another subject, shares the jurisdiction, not the topic)."""
+about something else: only a sentence of it that states OFF_TOPIC_WORDS topic words itself may answer (a sentence
+sharing one word with the question, from a document on another subject, shares the jurisdiction, not the topic)."""
 OFF_TOPIC_WORDS = 3
 """Subject words a sentence of such a document must state itself where the corpus treats the subject: two words a
 whole corpus shares ("a business debtor ... receipt of the invoice" for an electronic invoicing question) are the
@@ -318,7 +318,7 @@ def topical_sentence(plan: ResearchPlan, sentence: str, share: int, best: int) -
     order = subject_terms(plan)
     if len(order) < 3:
         return True
-    said = len(said_terms(set(order), sentence, order) - _units(plan.question))
     if plan.subject_treated and share >= OFF_TOPIC_SHARE * best:
         return True
-    return said >= (OFF_TOPIC_WORDS if plan.subject_treated else 2)
+    said = said_terms(set(order), sentence, order) - _units(plan.question)
+    return len(said) >= (OFF_TOPIC_WORDS if plan.subject_treated else 2)
