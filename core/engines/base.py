@@ -10,6 +10,7 @@ from typing import Protocol
 from core.domain.answer import Answer
 from core.domain.documents import Catalog, Chunk, Hit
 from core.domain.plan import ResearchPlan
+from core.domain.quality import held_short
 from core.domain.records import Citation, Deficiency, Evidence, ModelCall
 
 
@@ -67,6 +68,11 @@ class CritiqueResult:
     notes: tuple[str, ...] = ()
     degraded: str | None = None
     answered_items: tuple[str, ...] = ()
+
+    def held_score(self, plan: ResearchPlan, threshold: float) -> float:
+        """The score as reported against the stopping threshold (`held_short`): never at it while an asked item of
+        the plan is unanswered."""
+        return held_short(self.score, plan.asked_share(self.answered_items), threshold)
 
 
 class Planner(Protocol):

@@ -26,7 +26,6 @@ from core.domain.answer import Answer
 from core.domain.limits import MAX_CYCLES
 from core.domain.outcome import SessionStatus
 from core.domain.plan import ResearchPlan
-from core.domain.quality import held_short
 from core.domain.records import Citation, Deficiency, ResolutionStatus
 from core.engines.base import EngineContext
 from core.evaluation.facts import fact_label
@@ -77,7 +76,7 @@ def run_single(wb: Any, q: EvalQuestion, *, collection: str | None = None, max_c
         cycles=0,
         wall_s=time.perf_counter() - started,
         stop_reason="single_pass",
-        score=held_short(critique.score, plan.asked_share(critique.answered_items), wb.settings.quality_threshold),
+        score=critique.held_score(plan, wb.settings.quality_threshold),
         answered=len(critique.answered_items),
     )
 
@@ -103,7 +102,7 @@ def run_retry(wb: Any, q: EvalQuestion, *, collection: str | None = None, max_cy
         answer, citations = drafted.answer, drafted.citations
         critique = wb.critic.critique(plan, answer, [], ctx)
         found, answered = list(critique.deficiencies), len(critique.answered_items)
-        score = held_short(critique.score, plan.asked_share(critique.answered_items), wb.settings.quality_threshold)
+        score = critique.held_score(plan, wb.settings.quality_threshold)
         critic_calls += 1
         for d in found:
             seen.setdefault(d.id, d)

@@ -16,7 +16,6 @@ from core.domain.audit import chain_head
 from core.domain.clock import utc_now
 from core.domain.deficiencies import reconcile
 from core.domain.provenance import calls_note
-from core.domain.quality import held_short
 from core.domain.records import Deficiency, EvaluationCycleRecord, ResolutionStatus
 from core.domain.stop_reasons import LLM_BUDGET_EXHAUSTED
 from core.engines.base import Usage
@@ -94,7 +93,7 @@ def run_critic(state: WorkbenchState, deps: Deps) -> Findings:
         )
     return Findings(
         tuple(result.deficiencies),
-        held_short(result.score, state["plan"].asked_share(result.answered_items), deps.settings.quality_threshold),
+        result.held_score(state["plan"], deps.settings.quality_threshold),
         result.usage,
         tuple(result.critics),
         tuple(result.notes),

@@ -917,11 +917,12 @@ def kin_words(words: Iterable[str], sentence: str) -> set[str]:
     goes is the verdict's polarity, `_contrary_duty`)."""
     out = set()
     staffed = bool(term_set(sentence) & STAFF)
-    deontic = bool(OPTIONAL.search(sentence)) or _compels(sentence)
-    for word in words:
+    asked = list(words)
+    deontic = any(DEONTIC_WORD.fullmatch(w) for w in asked) and (bool(OPTIONAL.search(sentence)) or _compels(sentence))
+    for word in asked:
         if (
             any(kind.fullmatch(word) and kind.search(sentence) for kind in (TELL_WORDS, AUTHORITY))
-            or (deontic and (OPTIONAL.fullmatch(word) or MANDATORY_WORD.fullmatch(word)))
+            or (deontic and DEONTIC_WORD.fullmatch(word))
             or (staffed and word in STAFF)
         ):
             out.add(word)
@@ -1275,16 +1276,18 @@ def _polarity(sentence: str, asked: set[str], exempt: bool) -> str:
     return "No." if _denied(sentence, asked) else "Yes."
 
 
+OPTIONAL_WORDS = "optional|voluntary"
+MANDATORY_WORDS = "mandatory|compulsory|obligatory"
 PREDICATE_END = r"(?=\s*(?:[?,.;:]|$)|\s+(?:in|for|under|at|to|or|and|now|today|yet|still|any\s?more)\b)"
-OPTIONAL_ASKED = re.compile(rf"\b(?:optional|voluntary){PREDICATE_END}", re.I)
-MANDATORY_ASKED = re.compile(rf"\b(?:mandatory|compulsory|obligatory){PREDICATE_END}", re.I)
+OPTIONAL_ASKED = re.compile(rf"\b(?:{OPTIONAL_WORDS}){PREDICATE_END}", re.I)
+MANDATORY_ASKED = re.compile(rf"\b(?:{MANDATORY_WORDS}){PREDICATE_END}", re.I)
 """A yes/no asking whether something is optional or mandatory, the word said of it ("Is e-invoicing optional in
 Italy?"), not of a noun it qualifies ("Do voluntary registrants ...?", "Is there a mandatory cooling-off period?")."""
-OPTIONAL = re.compile(r"\b(?:optional|voluntary)\b", re.I)
-MANDATORY_WORD = re.compile(r"mandatory|compulsory|obligatory", re.I)
+OPTIONAL = re.compile(rf"\b(?:{OPTIONAL_WORDS})\b", re.I)
+DEONTIC_WORD = re.compile(f"{OPTIONAL_WORDS}|{MANDATORY_WORDS}", re.I)
+"""An asked word that a sentence stating a duty or a choice speaks to, either way (`kin_words`)."""
 COMPELS = re.compile(
-    r"\b(?:mandatory|compulsory|obligatory|must|shall|requir(?:e|es|ed)|oblig(?:e|es|ed)|(?:has|have|had)\s+to)\b",
-    re.I,
+    rf"\b(?:{MANDATORY_WORDS}|must|shall|requir(?:e|es|ed)|oblig(?:e|es|ed)|(?:has|have|had)\s+to)\b", re.I
 )
 ALTERNATIVE = re.compile(r"\b(?:or (?:an|any )?other|or another|either|instead of|alternatively)\b", re.I)
 """A duty that may be met another way ("a garden leave clause or other mutually-agreed upon consideration"): it
