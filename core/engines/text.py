@@ -444,13 +444,17 @@ def yes_no_sentence(question: str) -> str | None:
 EITHER_OR = re.compile(rf"(?:,\s*|\s+)or\s+(?:{AUXILIARIES})\s", re.I)
 """A question that asks which of two holds ("Can a company keep its policy private, or must it publish it?"): a Yes
 or a No to its first half is no answer to it."""
+PREDICATE_GOES_ON = r"(?!(?:to|be|been|being|not)\b)"
+"""After an auxiliary, words that go on a predicate, never open a question ("have to", "must be paid", "may not")."""
 CLAUSE_SPLIT = re.compile(
-    rf",\s+(?:(?:and|or)\s+)?(?=(?:{AUXILIARIES})\s+(?!to\b))|\s+(?:and|or)\s+(?=(?:{AUXILIARIES})\s+(?!to\b))",
+    rf",\s+(?:(?:and|or)\s+)?(?=(?:{AUXILIARIES})\s+{PREDICATE_GOES_ON})"
+    rf"|\s+(?:and|or)\s+(?=(?:{AUXILIARIES})\s+{PREDICATE_GOES_ON})",
     re.I,
 )
 """Where a question asks a further yes/no ("..., and must its bank still collect ...?", "Is her dismissal unfair,
 is the compensation capped ...?"); not where a list inside it ends before its verb ("By when did websites, and
-mobile apps, have to comply?": "have to" is no question)."""
+mobile apps, have to comply?": "have to" is no question), nor where a predicate goes on ("how much of the leave is
+non-transferable and must be paid?")."""
 
 
 OPEN_FRONTED = re.compile(

@@ -60,3 +60,43 @@ def test_an_old_act_is_said_to_have_ended_by_its_own_repeal_not_by_the_act_it_re
     assert r.answer.verdict.text.startswith("No.")
     assert "repealed by the Regulation 2023/988" in r.answer.verdict.text
     assert "It replaced Directive 92/59" not in r.answer.verdict.text
+
+
+LEAVE_OLD = plain_doc(
+    "xy-leave-directive-2010",
+    "XY: widget leave directive 2010/18 – four months of widget leave, one of them non-transferable",
+    "XY",
+    date(2010, 3, 8),
+    status="superseded",
+    superseded_by=("xy-work-life-directive-2019",),
+)
+LEAVE_NEW = plain_doc(
+    "xy-work-life-directive-2019",
+    "XY: work-life directive 2019/1158 – ten days of paternity leave, four months of widget leave",
+    "XY",
+    date(2019, 8, 1),
+)
+LEAVE_OLD_TEXT = "Each parent has four months of widget leave, of which one month is non-transferable."
+LEAVE_NEW_TEXT = (
+    "Each parent has four months of widget leave, of which two months are non-transferable and paid. Member States "
+    "had to apply it by 2 August 2022. It repealed Directive 2010/18 with effect from 2 August 2022. Maternity leave "
+    "remains governed by Directive 92/85/EEC."
+)
+
+
+def test_an_old_act_named_by_its_year_is_said_to_have_ended_though_its_successor_answers_for_it(
+    tmp_path: Path,
+) -> None:
+    # "Our policy is still based on the EU parental leave directive of 2010 ... Is that still an accurate statement
+    # of the EU minimum?" got no verdict: the superseded act was not retrieved (its successor answers for it)
+    r = ask_plain(
+        tmp_path,
+        [(LEAVE_OLD, [LEAVE_OLD_TEXT]), (LEAVE_NEW, [LEAVE_NEW_TEXT])],
+        "Our leave policy is still based on the XY widget leave directive of 2010: each parent gets four months, one "
+        "of them non-transferable. Is that still an accurate statement of the XY minimum?",
+    )
+    verdict = r.answer.verdict
+    assert verdict is not None and verdict.text.startswith("No."), verdict
+    assert "It repealed Directive 2010/18" in verdict.text
+    # what another act governs is not what the repealed one still governs
+    assert "92/85/EEC" not in verdict.text

@@ -325,3 +325,24 @@ def test_a_yes_must_state_one_of_the_rarest_words_asked() -> None:
     assert _misses_rarest(pool[0].text, asked, pool)  # says nothing of apprentices or the living wage
     assert not _misses_rarest(pool[1].text, asked, pool)
     assert not _misses_rarest(pool[4].text, ["online", "marketplace", "register", "system", "safety"], pool)
+
+
+@pytest.mark.parametrize(
+    ("question", "parts"),
+    [
+        (
+            "Is that still an accurate statement of the XY minimum? What does XY law now require, how much of the "
+            "leave is non-transferable and must be paid, and by when did employers have to apply the new rules?",
+            ["Is that still an accurate statement of the XY minimum?"],
+        ),
+        ("Is a director liable and may not be insured?", ["Is a director liable and may not be insured?"]),
+        (
+            "Is her dismissal unfair, is the compensation capped?",
+            ["Is her dismissal unfair", "is the compensation capped?"],
+        ),
+    ],
+)
+def test_a_predicate_that_goes_on_opens_no_yes_no(question: str, parts: list[str]) -> None:
+    # "... is non-transferable and must be paid, and by when ...?" had been a second yes/no ("must be paid ..."),
+    # answered "Yes." inside an open question; an auxiliary opens one only before its subject
+    assert yes_no_parts(question) == parts

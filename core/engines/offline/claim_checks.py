@@ -76,7 +76,11 @@ def check_claims(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineConte
         query = asked.query if (asked := plan.item(item)) else c.said
         source = ctx.catalog.get(faithful[0].doc_id)
         hint = currency_hint(code if code != ANY_JURISDICTION else (source.jurisdiction if source is not None else ""))
-        supported = figures(quoted, hint)
+        # a cited document's own name ("... EUR 50,000 penalty", named in a verdict's lead) is the corpus' fact
+        # about it, as its dates are (below)
+        cited = [d for d in (ctx.catalog.get(i) for i in c.doc_ids) if d is not None]
+        names = " ".join(" ".join((d.title, d.citation or "", *d.aliases)) for d in cited)
+        supported = figures(f"{quoted} {names}", hint)
         for fig in figures(c.said, hint):
             if any(compatible(fig, s) for s in supported):
                 continue
@@ -94,8 +98,6 @@ def check_claims(plan: ResearchPlan, claims: Sequence[Located], ctx: EngineConte
         # a cited document's own date (when it applies), and a date or period in its name ("Commission proposal of
         # 3 May 2023", "bill to cut the maximum working week from 40 to 37.5 hours", named in a verdict's lead), are
         # the corpus' facts about it, not figures to quote
-        cited = [d for d in (ctx.catalog.get(i) for i in c.doc_ids) if d is not None]
-        names = " ".join(" ".join((d.title, d.citation or "", *d.aliases)) for d in cited)
         quoted_dates = set(dates(quoted)) | {d.effective for d in cited if d.effective} | set(dates(names))
         stated_periods = {_length(p) for p in periods(f"{quoted} {names}")}
         for period in periods(c.said):

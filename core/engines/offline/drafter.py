@@ -23,12 +23,19 @@ from core.domain.figures import (
     period_lengths,
     period_sides,
 )
-from core.domain.gazetteer import COMPARED, is_place_name, jurisdiction_name, occurrences, same_jurisdiction
+from core.domain.gazetteer import (
+    COMPARED,
+    currency_hint,
+    is_place_name,
+    jurisdiction_name,
+    occurrences,
+    same_jurisdiction,
+)
 from core.domain.instructions import has_instructions
-from core.domain.plan import Aspect, PlanItem, PlannedJurisdiction, ResearchPlan
+from core.domain.plan import ASPECT_NEEDS, Aspect, PlanItem, PlannedJurisdiction, ResearchPlan
 from core.domain.records import Deficiency, Evidence
 from core.engines.base import DraftResult, EngineContext
-from core.engines.offline.aspects import SANCTION, TELL_WORDS
+from core.engines.offline.aspects import SANCTION, TELL_WORDS, states_need
 from core.engines.offline.on_facts import APPLIES_BACK, HEADCOUNT, on_measure, referred
 from core.engines.offline.ranking import (
     DUTY,
@@ -373,7 +380,7 @@ class OfflineDrafter:
                 answer = also_answers(answer, held, item_id)
         for item_id, additions in extensions.items():
             answer = extended(answer, additions, item_id)
-        return cited(_named_by_claims(answer, plan), ctx)
+        return cited(_named_by_claims(_verdict_answers(answer, plan, ctx), plan), ctx)
 
     def revise(
         self,
@@ -470,6 +477,33 @@ def _unasked_parts(
             out.append((best[2], best[3]))
             said.append(best[3].text)
     return out
+
+
+def _verdict_answers(answer: Answer, plan: ResearchPlan, ctx: EngineContext) -> Answer:
+    """The answer with its verdict tagged with each item of a particular need (`ASPECT_NEEDS`: a date, a figure, a
+    body) that no claim answers, when the verdict quotes a source in force of the item's place stating it, or one
+    not yet applicable stating when: "No, not yet: ... A further postponement, to 1 January 2027, ..." states when
+    Verifactu applies, which the item asking when need not say again, nor be disclosed as missing. A proposal's
+    figures and dates are not law: the items stay open."""
+    verdict = answer.verdict
+    if verdict is None:
+        return answer
+    tagged = {i for _, c in answer.claims() if c.kind != "verdict" for i in c.plan_item_ids}
+    for item in plan.items:
+        if item.id in tagged or not item.answerable or item.aspect.value not in ASPECT_NEEDS:
+            continue
+        when = item.aspect in (Aspect.date, Aspect.deadline)
+        held = {
+            d.id
+            for d in ctx.catalog.all()
+            if same_jurisdiction(item.jurisdiction, d.jurisdiction)
+            and (status := ctx.catalog.status_at(d.id, ctx.as_of)) in (DocStatus.in_force, DocStatus.not_yet_applicable)
+            and (when or status == DocStatus.in_force)
+        }
+        quoted = " ".join(q.quote for q in verdict.citations if q.doc_id in held)
+        if quoted and states_need(item.aspect, quoted, currency_hint(item.jurisdiction)):
+            answer = also_answers(answer, [verdict.text], item.id)
+    return answer
 
 
 def _named_by_claims(answer: Answer, plan: ResearchPlan) -> Answer:
@@ -868,6 +902,18 @@ class Grounds:
                 said -= name
         # the asked figure or day, when stated, is one of what the sentence must speak to
         return not words or len(said) + stated >= GROUNDED * (len(words) + dated)
+
+    def says_which_way(self, sentence: str, source: str = "") -> bool:
+        """Whether the sentence itself says whether what is asked is mandatory or optional, when that is asked: a
+        duty or choice of its own (`kin_words`), and GROUNDED of the other words, those of the `source`'s name
+        kept when they are all the question asks it of ("Is Peppol mandatory in Belgium?" of an act named
+        "mandatory ... invoicing via Peppol" is not answered by "The default standard is Peppol BIS Billing")."""
+        deontic = {w for w in self.words if DEONTIC_WORD.fullmatch(w)} if self.optional_asked is not None else set()
+        if not deontic:
+            return True
+        of = (beyond_name(set(self.words), source) - deontic) or (set(self.words) - deontic)
+        said = said_terms(of | deontic, sentence) | kin_words(of | deontic, sentence)
+        return not deontic - said and len(said & of) >= GROUNDED * len(of)
 
     def contested(self, chosen: str, others: Iterable[str]) -> bool:
         """Whether one of the other sentences states a figure in the unit of an asked one, none of the asked
@@ -1403,6 +1449,7 @@ def _one_verdict(
         (best, verdict)
         for best, verdict in tried
         if grounds.by(verdict.said, named_as[best.doc_id])
+        and grounds.says_which_way(verdict.said, named_as[best.doc_id])
         and not (verdict.text.startswith("No.") and _denies_another_act(verdict.said, asked))
     ]
     by_name = {
@@ -1551,18 +1598,23 @@ FTC non-compete ban in force today?" of the "FTC Non-Compete Clause Rule")."""
 
 
 def _asked_history(plan: ResearchPlan, cands: Sequence[Candidate], ctx: EngineContext) -> list[str]:
-    """The ended documents among the candidates that the question asks of: filed under a place it names itself (not
-    only a wider one that applies there: a federal rule answers no question on a Washington template), and named by
-    its number or by `INSTRUMENT_WORDS_ASKED` words of its own name beside the places."""
+    """The ended documents that the question asks of: filed under a place it names itself (not only a wider one
+    that applies there: a federal rule answers no question on a Washington template), and named by its number or by
+    `INSTRUMENT_WORDS_ASKED` words of its own name beside the places. One retrieval left out (its successor answers
+    for it) counts when the question also names its year ("the EU parental leave directive of 2010")."""
     asked = term_set(plan.question) - _place_terms(plan)
     numbers = instrument_numbers(plan.question)
+    years = {int(y) for y in YEAR.findall(plan.question)}
+    retrieved = {c.doc_id for c in cands if c.history}
+    ended = [d.id for d in ctx.catalog.all() if ctx.catalog.status_at(d.id, ctx.as_of).history]
     out = []
-    for doc_id in dict.fromkeys(c.doc_id for c in cands if c.history):
+    for doc_id in dict.fromkeys([*(c.doc_id for c in cands if c.history), *ended]):
         doc = ctx.catalog.get(doc_id)
         if doc is None or not any(same_jurisdiction(doc.jurisdiction, j.code) for j in plan.jurisdictions):
             continue
         own = instrument_text(doc)
-        if numbers & instrument_numbers(own) or len(asked & term_set(own)) >= INSTRUMENT_WORDS_ASKED:
+        dated = doc_id in retrieved or bool(doc.effective and doc.effective.year in years)
+        if numbers & instrument_numbers(own) or (dated and len(asked & term_set(own)) >= INSTRUMENT_WORDS_ASKED):
             out.append(doc_id)
     return out
 
@@ -1592,7 +1644,7 @@ def _ended(item: PlanItem, plan: ResearchPlan, ctx: EngineContext, doc_ids: Sequ
             quotes = list(first_statement(source, ctx, partial(_states_end, None if source == doc_id else numbers)))
             if not quotes:
                 continue
-            carried = _carried_on((source, doc_id), ctx)
+            carried = _carried_on((source, doc_id), ctx, numbers)
             if carried is not None:
                 if BEFORE_ITS_END.search(_yes_no_part(plan)):
                     return None  # asked about what it still governs ("for existing agreements"): it depends
@@ -1607,11 +1659,17 @@ def _ended(item: PlanItem, plan: ResearchPlan, ctx: EngineContext, doc_ids: Sequ
     return None
 
 
-def _carried_on(doc_ids: Sequence[str], ctx: EngineContext) -> Quote | None:
+def _carried_on(doc_ids: Sequence[str], ctx: EngineContext, numbers: set[str]) -> Quote | None:
     """The first sentence of these documents (the one stating the end, then the ended instrument) saying what the
-    ended instrument still governs (`CARRIED_ON`), if one does."""
+    ended instrument still governs (`CARRIED_ON`), if one does: naming none of its `numbers`, it may name no other
+    act ("Maternity leave remains governed by Council Directive 92/85/EEC" is not what the repealed act governs)."""
+
+    def carries(s: str) -> bool:
+        named = instrument_numbers(s)
+        return bool(CARRIED_ON.search(s)) and (not named or bool(named & numbers))
+
     for doc_id in dict.fromkeys(doc_ids):
-        quote = first_sentence(doc_id, ctx, lambda s: bool(CARRIED_ON.search(s)))
+        quote = first_sentence(doc_id, ctx, carries)
         if quote is not None:
             return quote
     return None

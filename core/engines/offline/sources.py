@@ -24,9 +24,12 @@ ENDED = re.compile(
 
 YEAR = re.compile(r"(?<![/\d.-])(?:19|20)\d\d(?![/\d])")
 """A year on its own ("in 2025", "October 2025"), not the number of an act ("Regulation 2024/1624")."""
-INSTRUMENT_NUMBER = re.compile(r"(?<![\w/])(?:(?:19|20)\d\d/\d{1,4}|\d{1,4}/(?:19|20)\d\d)(?!\d)")
+INSTRUMENT_NUMBER = re.compile(
+    r"(?<![\w/])(?:(?:19|20)\d\d/\d{1,4}|\d{1,4}/(?:19|20)\d\d|\d\d/\d{1,4}(?=/(?:EEC|EC|EU|Euratom)\b))(?!\d)"
+)
 """An instrument's number as its title or instrument field writes it ("Directive 2008/48/EC", "Regulation (EU)
-2023/1113"): a question stating the same number names that document, whatever its front matter says besides."""
+2023/1113", "Directive 92/85/EEC" with a two-digit year before its series): a question stating the same number names
+that document, whatever its front matter says besides."""
 NEGATION = re.compile(
     r"\b(no|not|never|none|neither|nor|cannot|exempt\w*|excluded|no longer|only|"
     r"without (?:having|needing|being (?:required|obliged)) to)\b",

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
+from datetime import date
 from functools import partial
 
 from core.domain.answer import Claim, Quote
 from core.domain.documents import DocStatus, DocumentMeta
-from core.domain.figures import format_date
+from core.domain.figures import date_spans, format_date
 from core.domain.gazetteer import occurrences
 from core.domain.instructions import has_instructions
 from core.domain.plan import ANY_JURISDICTION, PlanItem, ResearchPlan
@@ -143,7 +144,36 @@ def _stating(
     or None."""
     adoption = bool(ADOPTION.match(asked_change(plan.question) or ""))
     changed = _verb(plan.question) if made else PROPOSED_CHANGE if adoption else CHANGE_WORD
-    order = subject_terms(plan) or list(plan.topic_terms)
+
+    def accept(s: str) -> bool:
+        return bool(changed.search(s)) and not (made and (HEDGED.search(s) or _denies(changed, s) != denied))
+
+    return _subject_quote(doc, plan, ctx, accept, made)
+
+
+def _subject_quote(
+    doc: DocumentMeta,
+    plan: ResearchPlan,
+    ctx: EngineContext,
+    accept: Callable[[str], bool],
+    made: bool,
+    what: Sequence[str] = (),
+    every: bool = False,
+) -> Quote | None:
+    """The document's sentence that `accept`s and states most of the change's subject words (`what`, else the
+    question's subject terms; at least as many as `_stating` asks: half, at least two, for a change `made`; with
+    `every`, the first stating all of them), or None."""
+    order = list(what) or subject_terms(plan) or list(plan.topic_terms)
+    if every:
+        return first_sentence(
+            doc.id,
+            ctx,
+            lambda s: (
+                len(said_terms(set(order), s, order)) == len(order)
+                and not (is_anaphoric(s) or has_instructions(s))
+                and accept(s)
+            ),
+        )
     if made:  # "What must we notify ...? Has the threshold changed?": a Yes or No rests on the change's own subject
         part = term_set(trailing_yes_no(plan.question) or yes_no_sentence(plan.question) or "")  # words
         order = [t for t in order if t in part] or order
@@ -154,9 +184,7 @@ def _stating(
     best: tuple[int, Quote] | None = None
     for chunk_id, text in doc_chunks(doc.id, ctx):
         for s in sentences(text):
-            if not changed.search(s) or is_anaphoric(s) or has_instructions(s) or (made and HEDGED.search(s)):
-                continue
-            if made and _denies(changed, s) != denied:
+            if is_anaphoric(s) or has_instructions(s) or not accept(s):
                 continue
             shared = len(said_terms(topic, s, order))
             if shared >= needed and (best is None or shared > best[0]):
@@ -193,7 +221,44 @@ def _part(
         quote = _stating(doc, plan, ctx, made=True, denied=True)
         if quote is not None:
             return f"No. {quote.quote}", (quote,)
+    what = _what(plan)
+    if ADOPTION.match(asked_change(plan.question) or "") and what:
+        # "Has Poland introduced penalties for KSeF yet?": "... apply only from 1 January 2027", unless another
+        # sentence on all of it starts it earlier ("From 1 February 2026, ... must issue ... in KSeF")
+        def first(later: bool) -> Quote | None:
+            starts = partial(_starts, ctx.as_of, later=later)
+            return next((q for d in in_force if (q := _subject_quote(d, plan, ctx, starts, True, what, True))), None)
+
+        quote = first(later=True)
+        if quote is not None and first(later=False) is None:
+            return f"No, not yet. {quote.quote}", (quote,)
     return None
+
+
+WHEN_WORDS = frozenset(term_set("yet still now already today currently"))
+
+
+def _what(plan: ResearchPlan) -> list[str]:
+    """What a change question asks was introduced, aspect words included ("penalties" in "Has Poland introduced
+    penalties for KSeF yet?"), without the verb of change or the words asking when."""
+    return [t for t in plan.topic_terms if not CHANGE_WORD.match(t) and t not in WHEN_WORDS]
+
+
+STARTS_FROM = re.compile(
+    r"\b(?:from|since|as of|as from|with effect from|starting(?: on)?|beginning(?: on)?)\s+$", re.I
+)
+
+
+def _starts(as_of: date, sentence: str, later: bool) -> bool:
+    """Whether the sentence starts what it states ("from", "since" a date) only after the as-of date (`later`:
+    "Financial penalties ... have been deferred and apply only from 1 January 2027": introduced in law, not yet
+    applying), else on or before it."""
+    starts = [
+        date(d.year, d.month, d.day)
+        for d in date_spans(sentence)
+        if d.day and STARTS_FROM.search(sentence[max(0, d.start - 24) : d.start])
+    ]
+    return bool(starts) and (all(d > as_of for d in starts) if later else any(d <= as_of for d in starts))
 
 
 SUBJECT_NAMED = 0.75
@@ -382,35 +447,67 @@ SUBJECT_OWN_NAME = 2 / 3
 be the instrument asked about."""
 
 
+def _lone_name(subject: str, words: set[str]) -> bool:
+    """Whether the instrument asked about is one capitalised word ("Is Verifactu in force?", "Is MiCA binding?"):
+    a name, which one document's own name may state, not a common noun ("Is the directive in force?")."""
+    return len(words) == 1 and any(t[:1].isupper() and term_set(t) == words for t in re.findall(r"[\w-]+", subject))
+
+
+NOT_YET_SAID = re.compile(
+    r"\bnot\s+yet\s+(?:apply|applies|applicable|in force|in effect)\b|\bpostpone\w*|\bdefer\w*", re.I
+)
+"""How an act not yet applicable says so of itself ("the requirements do not yet apply", "A further one-year
+postponement, to 1 January 2027 ..."): the sentence a "No, not yet" quotes before any other naming it."""
+
+
+def _when_applies(sentence: str) -> bool:
+    """Whether a pending act's sentence says when it applies (`NOT_YET_SAID`) and can be quoted alone."""
+    return bool(NOT_YET_SAID.search(sentence)) and not is_anaphoric(sentence) and not has_instructions(sentence)
+
+
 def status_verdict(
     item: PlanItem, asked: str, places: set[str], codes: Sequence[str], cands: Sequence[Candidate], ctx: EngineContext
 ) -> Claim | None:
     """ "No, only proposed (date)" to a yes/no asking whether an instrument is law, binding or in force ("Is the EU's
     anti-corruption directive already binding, so that ...?") when the document of `codes` whose own name states
-    the instrument's words best is a proposal: the rule asked about is not law, whatever its sentences would do
-    (they share few of the question's words: "would" fines, not "must"). Quoted beside it: its sentence naming it,
-    and the rule in force (what the proposal says remains in force, else a source in force). None when the asked
-    instrument is not read, no proposal names it, or a document not proposed names it as well."""
+    the instrument's words best is a proposal, "No, not yet: X applies only from D." when it is an act not yet
+    applicable ("Is Verifactu in force in Spain today?"): the rule asked about is not law, whatever its sentences
+    would do (they share few of the question's words: "would" fines, not "must"). Quoted beside it: its sentence
+    saying it does not apply yet or naming it, and the rule in force (what the pending act says remains in force,
+    else a source in force). None when the asked instrument is not read, no pending act names it, or a document in
+    force names it as well."""
     m = STATUS_SUBJECT.match(asked)
     if m is None:
         return None
-    words = term_set(m.group("subject")) - places
-    if len(words) < 2:
+    subject = m.group("subject")
+    words = term_set(subject) - places
+    lone = _lone_name(subject, words)
+    if len(words) < 2 and not lone:
         return None
-    needed = max(2, round(SUBJECT_OWN_NAME * len(words)))
+    needed = max(min(2, len(words)), round(SUBJECT_OWN_NAME * len(words)))
+
+    def said_of(text: str) -> int:  # a lone name is stated as a word ("Widgetcheck" is no "widget")
+        return len(words & term_set(text)) if lone else len(said_terms(words, text))
+
     named = [
-        (len(said_terms(words, own_name(d))), d)
+        (said_of(own_name(d)), d)
         for d in ctx.catalog.all()
         if d.jurisdiction in codes and ctx.catalog.status_at(d.id, ctx.as_of) != DocStatus.superseded
     ]
     best = max((n for n, _ in named), default=0)
     top = [d for n, d in named if n == best]
-    if best < needed or len(top) != 1 or ctx.catalog.status_at(top[0].id, ctx.as_of) != DocStatus.proposed:
+    pending = (DocStatus.proposed, DocStatus.not_yet_applicable)
+    if best < needed or len(top) != 1 or (status := ctx.catalog.status_at(top[0].id, ctx.as_of)) not in pending:
         return None
     doc = top[0]
-    quote = first_sentence(doc.id, ctx, lambda s: len(said_terms(words, s)) >= needed and not is_anaphoric(s))
+
+    def naming(s: str) -> bool:
+        return said_of(s) >= needed and not is_anaphoric(s)
+
+    quote = (status == DocStatus.not_yet_applicable and first_sentence(doc.id, ctx, _when_applies)) or None
+    quote = quote or first_sentence(doc.id, ctx, naming)
     if quote is None:
         return None
     rule = _said_in_force(doc.id, ctx, quote.quote) or _rule_in_force(cands, doc.jurisdiction, ctx, quote.quote)
-    stated, quotes = _beside_rule(pending_lead(doc, DocStatus.proposed), quote, rule)
+    stated, quotes = _beside_rule(pending_lead(doc, status, undated="a date not yet set"), quote, rule)
     return Claim(text=stated, plan_item_ids=(item.id,), kind="verdict", citations=quotes)
