@@ -70,7 +70,7 @@ ASPECT_LABELS: dict[str, str] = {
 ASPECT_NEEDS: dict[str, str] = {
     "threshold": "a figure (an amount, share or count)",
     "date": "a date or year",
-    "deadline": "a period or date by which it must be done",
+    "deadline": "a period or date by which it must be done, or a standard of promptness ('without undue delay')",
     "penalty": "an amount, share, multiple or term of a penalty",
     "recipient": "the body to be notified or reported to",
     "records": "what must be kept and for how long",

@@ -322,6 +322,11 @@ def test_a_sentence_on_when_a_law_took_effect_does_not_answer_by_when_to_notify(
         ),
         ("The notice must be filed by the end of the next business day.", True),
         ("The rules are applied by the authority of the following member state.", False),
+        # a standard of promptness is the time limit where the law fixes no period
+        ("The supplier must tell the regulator without undue delay.", True),
+        ("Notice must be given in the most expedient time possible and without unreasonable delay.", True),
+        ("The operator must immediately notify the widget office.", True),
+        ("The Act took effect immediately.", False),
     ],
 )
 def test_a_duty_binding_from_a_date_states_a_deadline_and_a_law_taking_effect_does_not(

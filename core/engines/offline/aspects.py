@@ -29,6 +29,15 @@ POINT_IN_TIME = re.compile(
 """A deadline set by a point in time rather than a period or a calendar date ("no later than the beginning of
 regular trading hours on the settlement day following the settlement date", "by the end of the next business
 day")."""
+PROMPTLY = re.compile(
+    r"\bwithout\s+(?:undue|unreasonable|unjustified|unnecessary)\s+delay\b|"
+    r"\bas\s+soon\s+as\s+(?:reasonably\s+)?(?:practicable|possible|feasible)\b|\bmost\s+expedient\s+time\b|"
+    r"\b(?:promptly|forthwith|immediately)\b(?=[^.;]{0,40}?\b(?:notif|report|inform|tell|disclos|file|submit|send))|"
+    r"\b(?:notif|report|inform|tell|disclos|file|submit|send)\w*\s+(?:[\w-]+\s+){0,5}?(?:promptly|forthwith|immediately)\b",
+    re.I,
+)
+"""A time limit set as a standard of promptness, not a period ("without undue delay", "in the most expedient time
+possible", "must notify ... promptly"): by when it must be done, where the law fixes no number of days."""
 FREQUENCY = re.compile(
     r"\b(?:annually|yearly|quarterly|monthly|weekly|daily|biennially|triennially|"
     r"(?:each|every|once a|twice a|per) (?:year|quarter|month|week|day))\b",
@@ -143,9 +152,11 @@ def duty_from(text: str) -> bool:
 
 
 def _time_limit(text: str) -> bool:
-    """Whether the text states a period, a date it must be met by, a duty binding from a date or a point in time."""
+    """Whether the text states a period, a date it must be met by, a duty binding from a date, a point in time or a
+    standard of promptness (`PROMPTLY`)."""
     return (
         bool(periods(text))
+        or bool(PROMPTLY.search(text))
         or ((bool(dates(text)) or bool(yearly_dates(text))) and bool(DEADLINE_WORDS.search(text)))
         or duty_from(text)
         or bool(POINT_IN_TIME.search(text))
@@ -170,6 +181,10 @@ def states_need(aspect: Aspect, text: str, hint: Iterable[str] = (), often: bool
     return True
 
 
+PROMPT_ONLY = 0.7
+"""How well a sentence stating only a standard of promptness ("without undue delay") answers "by when"."""
+
+
 def aspect_feature(aspect: Aspect, sentence: str, hint: tuple[str, ...], often: bool = False) -> float | None:
     """How well a sentence has what one of these aspects asks for (0..1), or None for the other aspects: 1 when it
     states the need, a little when it only speaks of the matter (it may sit beside the one that does)."""
@@ -178,6 +193,8 @@ def aspect_feature(aspect: Aspect, sentence: str, hint: tuple[str, ...], often: 
     if states_need(aspect, sentence, hint, often):
         if aspect == Aspect.records and not (periods(sentence) or dates(sentence)):
             return 0.6
+        if aspect == Aspect.deadline and not _time_limit(PROMPTLY.sub(" ", sentence)):
+            return PROMPT_ONLY  # a period, where a source states one, is the sharper answer
         return 1.0
     cue = {
         Aspect.deadline: DEADLINE_WORDS,
