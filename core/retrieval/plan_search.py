@@ -14,7 +14,9 @@ answers, so it takes no place among the passages retrieved."""
 
 def search_plan(store: Any, plan: ResearchPlan, k: int) -> tuple[dict[str, list[Hit]], int]:
     """Hits per plan item id, and how many queries were issued (one batched retrieval step). Items the corpus cannot answer and the
-    comparison (answered from the other items) retrieve nothing; an any-jurisdiction item is not filtered."""
+    comparison (answered from the other items) retrieve nothing; an any-jurisdiction item is not filtered, and
+    searches the documents the question names as well ("How long is QPIP paternity leave?" names no place, and
+    other places' paternity leave would outrank the plan it names)."""
     groups: dict[str, list[tuple[str, str]]] = {}
     for item in plan.items:
         if not item.answerable or item.aspect == Aspect.comparison or not item.query.strip():
@@ -30,6 +32,19 @@ def search_plan(store: Any, plan: ResearchPlan, k: int) -> tuple[dict[str, list[
         flt = SearchFilter(jurisdictions=() if code == ANY_JURISDICTION else (code,), statuses=CITABLE)
         results = store.search_many([q for _, q in pairs], k=k, flt=flt)
         calls += len(pairs)
+        if code == ANY_JURISDICTION and plan.named_doc_ids:
+            named = SearchFilter(doc_ids=plan.named_doc_ids, statuses=CITABLE)
+            own = store.search_many([q for _, q in pairs], k=k, flt=named)
+            calls += len(pairs)
+            results = [_merged(a, b) for a, b in zip(own, results)]
         for (item_id, _), hits in zip(pairs, results):
             found.setdefault(item_id, []).extend(hits)
     return found, calls
+
+
+def _merged(first: list[Hit], then: list[Hit]) -> list[Hit]:
+    """Both lists of hits, each passage once, in that order."""
+    out: dict[str, Hit] = {}
+    for h in (*first, *then):
+        out.setdefault(h.chunk_id, h)
+    return list(out.values())

@@ -1416,9 +1416,9 @@ def test_a_question_names_an_ended_act_by_the_short_name_its_title_gives(tmp_pat
     ]
     wb = workbench_on(tmp_path, corpus)
     catalog = wb.deps().context(RECALL_AS_OF).catalog
-    assert named_documents("Does the Recall Directive still apply in France?", catalog) == [old.id]
-    assert old.id not in named_documents("What does the new Recall Directive require?", catalog)
-    assert old.id not in named_documents("Does the new EU Recall Directive apply yet?", catalog)
+    assert named_documents("Does the Recall Directive still apply in France?", catalog, RECALL_AS_OF) == [old.id]
+    assert old.id not in named_documents("What does the new Recall Directive require?", catalog, RECALL_AS_OF)
+    assert old.id not in named_documents("Does the new EU Recall Directive apply yet?", catalog, RECALL_AS_OF)
     r = run(wb, "Does the EUR 75,000 limit of the Recall Directive still apply to a product sold in France in 2026?")
     assert r.answer.verdict is not None
     assert r.answer.verdict.text.startswith("No. Directive 2001/95/EC is repealed"), r.answer.verdict.text

@@ -9,6 +9,7 @@ Nothing here knows a regulation: the words below are English question words, not
 from __future__ import annotations
 
 import re
+from collections import Counter
 from datetime import date
 
 from core.domain.documents import Catalog, DocStatus
@@ -37,7 +38,7 @@ from core.domain.plan import (
 )
 from core.domain.world import city_place, place_named
 from core.engines.base import EngineContext, PlanResult
-from core.engines.offline.recall import Unplanned, unplanned
+from core.engines.offline.recall import Unplanned, own_acronym, unplanned
 from core.engines.offline.relevance import DURATION_BOUND, subject_treated
 from core.engines.offline.sources import instrument_numbers, instrument_text
 from core.engines.offline.verdicts import asked_change, asks_of_law, still_in_force
@@ -420,9 +421,10 @@ def title_names(title: str) -> list[str]:
     return out
 
 
-def named_documents(question: str, catalog: Catalog) -> list[str]:
-    """Documents the question names by an alias, a short name its title gives (`title_names`), its citation or
-    instrument number (never an erroneous one). An alias that is some document's short name (its first alias)
+def named_documents(question: str, catalog: Catalog, as_of: date) -> list[str]:
+    """Documents the question names by an alias, a short name its title gives (`title_names`), its citation,
+    instrument number or the acronym of its own name (`own_acronym`, of a document in force at `as_of`; never an
+    erroneous one). An alias that is some document's short name (its first alias)
     names that document only, not the others that mention it; a name after "new" or "revised" names its successor."""
     sharing: dict[str, int] = {}
     short: dict[str, set[str]] = {}
@@ -433,6 +435,14 @@ def named_documents(question: str, catalog: Catalog) -> list[str]:
         if names_of[doc.id] and doc.status != DocStatus.erroneous:
             short.setdefault(names_of[doc.id][0], set()).add(doc.id)
     codes = set(catalog.jurisdictions())
+    # an act's acronym ("FMLA" for a title spelling out the Family and Medical Leave Act), written as one in capitals
+    acronyms_of = {
+        doc.id: set(own_acronym(doc.title, doc.instrument or "", doc.jurisdiction)) - codes
+        for doc in catalog.all()
+        if catalog.status_at(doc.id, as_of) == DocStatus.in_force
+    }
+    sharing_acronym = Counter(a for found in acronyms_of.values() for a in found)
+    asked_acronyms = set(re.findall(r"\b[A-Z]{3,}\b", question))
     out = []
     for doc in catalog.all():
         if doc.status == DocStatus.erroneous:
@@ -448,8 +458,10 @@ def named_documents(question: str, catalog: Catalog) -> list[str]:
         ]
         if doc.citation:
             names.extend(p.strip() for p in re.split(r"[;,]", doc.citation) if len(p.strip()) > 6)
-        if any(not NEWER.search(question[:start]) for n in names if n for start, _ in occurrences(n, question)) or (
-            instrument_numbers(instrument_text(doc)) & instrument_numbers(question)
+        if (
+            any(not NEWER.search(question[:start]) for n in names if n for start, _ in occurrences(n, question))
+            or instrument_numbers(instrument_text(doc)) & instrument_numbers(question)
+            or any(sharing_acronym[a] <= MAX_DOCS_PER_NAME and a in asked_acronyms for a in acronyms_of.get(doc.id, ()))
         ):
             out.append(doc.id)
     return out
@@ -520,7 +532,7 @@ class OfflinePlanner:
             aspects.append(Aspect.date)  # whether something exists or applies depends on when (the open question
             # a yes/no follows says what else is asked); the question does not ask it
             supporting.add(Aspect.date)
-        named = named_documents(question, catalog)
+        named = named_documents(question, catalog, ctx.as_of)
         # how long the asker's own situation lasts ("interns for three months") is a measure, as a number is, not a
         # subject: "month" would make a rail regulation's "within one month" speak to a question on minimum wages
         # (a period asked about stays one: "a 60-day cap on payment terms", "a payment period of 75 days")

@@ -150,13 +150,54 @@ def _words(text: str) -> list[str]:
     return re.findall(r"[A-Za-z][A-Za-z0-9]*", text)
 
 
+ACRONYM_WORDS = 3
+"""Capitalised words a name needs for its initials to be an acronym worth reading ("Family and Medical Leave Act":
+FMLA); two-letter initials ("Employment Insurance") name too many things."""
+
+
+def acronyms(text: str) -> list[str]:
+    """The initials of each name a text writes in capitalised words, joining words aside ("Family and Medical Leave
+    Act" -> "FMLA", "Personal Information Protection and Electronic Documents Act" -> "PIPEDA"): how an act is
+    usually called, though its document's title spells it out. Read within each part of a title (split at colons,
+    dashes, brackets and commas) so a place before a colon is not part of the act's name."""
+    out: list[str] = []
+    for part in re.split(r"[:;,()\u2013\u2014]|\s-\s", text):
+        run: list[str] = []
+        for word in [*part.split(), ""]:
+            if word[:1].isupper() and word.isalpha():
+                run.append(word)
+            elif word.lower() in CONNECTORS and run:
+                continue
+            else:
+                if len(run) >= ACRONYM_WORDS:
+                    out.append("".join(w[0].upper() for w in run))
+                run = []
+    return list(dict.fromkeys(out))
+
+
+def own_acronym(title: str, instrument: str = "", code: str = "") -> list[str]:
+    """The acronym of the name a document opens with: its title's, a place (or its jurisdiction's `code`) before a
+    colon aside ("United States: Family and Medical Leave Act - ..." -> "FMLA"), and its instrument's first; not of
+    an act it names further on ("... Reporting Requirements under the Corporate Transparency Act" is not the CTA
+    itself)."""
+    before = title.split(":")[0].strip()
+    placed = ":" in title and (is_place_name(before) or before.upper() == code.upper())
+    name = title.split(":", 1)[1] if placed else title
+    out = []
+    for text in (name, instrument):
+        first = re.match(r"\s*((?:[A-Z][A-Za-z]*|of|and|for|the|on)(?:\s+(?:[A-Z][A-Za-z]*|of|and|for|the|on))*)", text)
+        out += acronyms(first.group(1)) if first else []
+    return list(dict.fromkeys(out))
+
+
 def corpus_words(catalog: Catalog) -> set[str]:
     """Every word of the corpus' own names: titles, authorities, instruments, citations, aliases, subdivision
-    names (stemmed, lower case)."""
+    names, and the acronyms of the titles' and instruments' names (stemmed, lower case)."""
     out: set[str] = set()
     for doc in catalog.all():
         for text in (doc.title, doc.authority, doc.instrument, doc.citation, doc.jurisdiction_name, *doc.aliases):
             out.update(stem(w.lower()) for w in _words(text or ""))
+        out.update(stem(a.lower()) for a in own_acronym(doc.title, doc.instrument or "", doc.jurisdiction))
     return out
 
 
