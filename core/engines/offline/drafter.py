@@ -32,7 +32,7 @@ from core.domain.gazetteer import (
     same_jurisdiction,
 )
 from core.domain.instructions import has_instructions
-from core.domain.plan import ASPECT_NEEDS, Aspect, PlanItem, PlannedJurisdiction, ResearchPlan
+from core.domain.plan import ANY_JURISDICTION, ASPECT_NEEDS, Aspect, PlanItem, PlannedJurisdiction, ResearchPlan
 from core.domain.records import Deficiency, Evidence
 from core.engines.base import DraftResult, EngineContext
 from core.engines.offline.aspects import SANCTION, TELL_WORDS, states_need
@@ -276,6 +276,20 @@ def binds(sentence: str, verb: str) -> bool:
     )
 
 
+def _binds_to(sentence: str, verb: str) -> bool:
+    """Whether the sentence binds someone to the asked verb itself ("must provide", "are required to file"), not
+    denied."""
+    if not verb:
+        return False
+    root = verb[:-1] if verb.endswith(("e", "y")) else verb
+    duty = re.search(
+        rf"\b(?:must|shall|(?:is|are) (?:required|obliged) to|ha(?:s|ve) to)\s+(?:\w+\s+){{0,2}}?{re.escape(root)}\w*",
+        sentence,
+        re.I,
+    )
+    return duty is not None and not _negates(sentence[max(0, duty.start() - 30) : duty.start()], set())
+
+
 STATUS_ASK = re.compile(
     r"\b(?:law|in force|enacted|adopted|passed|in effect|binding(?:\s+on\b[^?,;]*)?)(?=\s*(?:[?,;]|\b(?:and|or|yet)\b|$))",
     re.I,
@@ -341,7 +355,7 @@ class OfflineDrafter:
         passages_of = beside_own_law(
             plan, {i.id: [(h.doc_id, h.chunk_id, h.text, h.score) for h in hits.get(i.id, ())] for i in answerable}, ctx
         )
-        cands_of = {i.id: candidates(i, passages_of[i.id], plan, ctx) for i in answerable}
+        cands_of = {i.id: _of_named(i, candidates(i, passages_of[i.id], plan, ctx), plan, ctx) for i in answerable}
         # the verdict first, whatever the plan's order (a model planner may list it last): the items then leave out
         # the sentences it quotes instead of stating them twice
         for item in sorted(plan.items, key=lambda i: i.aspect != Aspect.verdict):
@@ -477,6 +491,17 @@ def _unasked_parts(
             out.append((best[2], best[3]))
             said.append(best[3].text)
     return out
+
+
+def _of_named(item: PlanItem, cands: list[Candidate], plan: ResearchPlan, ctx: EngineContext) -> list[Candidate]:
+    """The candidates from the documents in force the question names, when it names no place: "How long is QPIP
+    paternity leave?" asks of that plan, not of other places' paternity leave (what the plan does not say stays
+    open). A question naming only acts that no longer apply ("Is the FTC rule in force, and what applies instead?")
+    is answered from the others too."""
+    if item.jurisdiction != ANY_JURISDICTION or plan.jurisdictions:
+        return cands
+    named = [d for d in plan.named_doc_ids if ctx.catalog.status_at(d, ctx.as_of) == DocStatus.in_force]
+    return [c for c in cands if c.doc_id in named] if named else cands
 
 
 def _verdict_answers(answer: Answer, plan: ResearchPlan, ctx: EngineContext) -> Answer:
@@ -803,6 +828,42 @@ def _asked(plan: ResearchPlan) -> set[str]:
     return set(plan.topic_terms) or term_set(plan.question)
 
 
+COPULA_ASKED = re.compile(r"^\W*(?:is|are)\s+(?!there\b)(?P<rest>[^?]+?)[\s?]*$", re.I)
+PREDICATE_SHAPE = re.compile(r"[a-z]+(?:able|ible|id|ory|ive|ous|ful|less)", re.I)
+"""The shape of an adjective ("taxable", "paid", "valid", "liable", "lawful"): the word a copula question asks of its
+subject ("Is Elterngeld taxable?"), not a noun ("Is that a statement?"). Participles in -ed ("Is the firm involved?")
+are often said in other words, which this check would miss; they are left to the other grounds."""
+NOUN_BEFORE = re.compile(r"\b(?:a|an|the|any|some|its|their|our|my)\s*$", re.I)
+GOES_ON = frozenset(
+    re.findall(
+        r"\w+",
+        "at by in on for to from with under and or but if only unless until when where as than per during after "
+        "before within since so because while not also either nor according regardless subject irrespective",
+    )
+)
+"""Words after an adjective that show it is said of something ("paid at 100%", "liable for"), not set before a noun
+it qualifies ("taxable income")."""
+NEGATING_SUFFIXES = frozenset({"free", "exempt"})
+"""The last part of a compound that negates its first ("tax-free")."""
+PREDICATE_HEAD = 3
+"""Letters of the asked adjective a grounding sentence's word must open with ("tax" of "taxable")."""
+WHEN_ASKED = re.compile(r"\s+(?:now|today|yet|still|currently|any\s?more|any longer)$", re.I)
+
+
+def _copula_predicate(part: str) -> str:
+    """The adjective or participle a "Is X <adjective>?" yes/no asks of its subject, places aside ("Is paternity
+    leave paid in Spain?": paid), or "" when the part asks otherwise."""
+    m = COPULA_ASKED.match(part)
+    if m is None:
+        return ""
+    rest = WHEN_ASKED.sub("", m.group("rest").strip())
+    words = rest.split()
+    if len(words) < 2 or NOUN_BEFORE.search(" ".join(words[:-1])):
+        return ""
+    last = words[-1].strip(".,;:!\"'")
+    return last.lower() if PREDICATE_SHAPE.fullmatch(last) else ""
+
+
 @dataclass(frozen=True)
 class Grounds:
     """What a verdict's supporting sentence must speak to: the topic words of the question's yes/no part and the
@@ -855,6 +916,35 @@ class Grounds:
     optional_asked: bool | None = None
     """Whether the part asks whether something is optional (True: "Is e-invoicing optional?") or mandatory (False:
     "Is labelling compulsory?"), else None: a sentence stating the contrary alone answers it No (`_contrary_duty`)."""
+    predicate: str = ""
+    """The adjective a "Is X <adjective>?" part asks of its subject ("taxable"), which a grounding sentence must
+    state (`states_predicate`)."""
+
+    def states_predicate(self, sentence: str) -> bool:
+        """Whether the sentence states the asked adjective, either way (`predicate_said`)."""
+        return self.predicate_said(sentence) is not None
+
+    def predicate_said(self, sentence: str) -> bool | None:
+        """True when the sentence states the asked adjective of something, False when only its negation ("unpaid",
+        "non-transferable", "tax-free"), None when neither: "Elterngeld is claimed in writing ..." and "the parents'
+        taxable income" (before a noun it qualifies) answer nothing about whether Elterngeld is taxable. Read by the
+        word's first letters, so "liability" speaks to "liable"; within a capitalised name ("Government-Paid
+        Maternity Leave") it says what the thing named is."""
+        if not self.predicate:
+            return True
+        head = self.predicate[:PREDICATE_HEAD]
+        tokens = re.findall(r"[A-Za-z][\w'-]*|[^\w\s]", sentence)
+        found: set[bool] = set()
+        for i, token in enumerate(tokens):
+            words = token.lower().split("-")
+            bare = [re.sub(r"^(?:un|non|in|im|il|ir)", "", w) for w in words]
+            if not any(w.startswith(head) for w in bare):
+                continue
+            after = tokens[i + 1] if i + 1 < len(tokens) else "."
+            if token[:1].isupper() or not after[:1].isalpha() or after.lower() in GOES_ON:
+                negated = not any(w.startswith(head) for w in words) or words[-1] in NEGATING_SUFFIXES
+                found.add(not negated)  # "unpaid", "non-transferable", "tax-free": negated
+        return None if not found else all(found)
 
     @property
     def dated(self) -> bool:
@@ -897,6 +987,8 @@ class Grounds:
         if self.years and not self.years & {int(y) for y in YEAR.findall(sentence)}:
             return False  # "Did the rules take effect in 2017?" is answered by a sentence on 2017
         said = said_terms(words, sentence) | kin_words(words, sentence)
+        if self.predicate in words and self.predicate_said(sentence) is not None:
+            said.add(self.predicate)  # "unpaid" speaks to "paid"
         for name in self.names:  # "the Serious Fraud Office" speaks of no "Office of the Whistleblower"
             if len(name) > 1 and said & name and not any(said_terms(set(name), t) == name for t in (sentence, source)):
                 said -= name
@@ -1084,6 +1176,9 @@ def _grounds(plan: ResearchPlan) -> Grounds:
         years=frozenset(int(y) for y in YEAR_ASKED.findall(said) if not any(d.year == int(y) for d in dates(said))),
         exists_asked=bool(EXISTS_ASKED.match(said)),
         optional_asked=True if OPTIONAL_ASKED.search(said) else False if MANDATORY_ASKED.search(said) else None,
+        predicate=""
+        if DEONTIC_WORD.search(said) or STATUS_ASK.search(said) or EXEMPT_ASK.search(said) or forbid_asked
+        else _copula_predicate(_without_places(said, plan)),
     )
 
 
@@ -1439,7 +1534,14 @@ def _one_verdict(
     tried = [
         (
             best,
-            _stated_verdict(item, best, passages, beyond_name(asked, named_as[best.doc_id]) | levels, grounds.exempt),
+            _stated_verdict(
+                item,
+                best,
+                passages,
+                beyond_name(asked, named_as[best.doc_id]) | levels,
+                grounds.exempt,
+                grounds.duty_verb,
+            ),
         )
         for best in cands[:VERDICT_TRIES]
     ]
@@ -1450,6 +1552,7 @@ def _one_verdict(
         for best, verdict in tried
         if grounds.by(verdict.said, named_as[best.doc_id])
         and grounds.says_which_way(verdict.said, named_as[best.doc_id])
+        and grounds.states_predicate(verdict.said)
         and not (verdict.text.startswith("No.") and _denies_another_act(verdict.said, asked))
     ]
     by_name = {
@@ -1520,6 +1623,8 @@ def _one_verdict(
         if grounds.forbid_asked:  # "Does the US ban ...?": Yes when the deciding sentence forbids it, No when not
             word = "Yes." if _stated(PROHIBITS, best.text) else "No."
             verdict = _worded(verdict, word)
+        if grounds.predicate_said(verdict.said) is False:
+            verdict = _worded(verdict, "No.")  # "Is FMLA leave paid?": "FMLA leave is unpaid."
         if grounds.optional_asked is not None:
             if _both_ways(best, pool or cands, set(grounds.words)) or ALTERNATIVE.search(verdict.said):
                 return None  # "available on a voluntary basis since 2022" beside "must ... from 1 February 2026"
@@ -1760,9 +1865,13 @@ def _stated_verdict(
     passages: list[tuple[str, str, str, float]],
     asked: set[str],
     exempt: bool = False,
+    duty_verb: str = "",
 ) -> Claim:
     """The verdict one candidate states, with the context around it (see `_one_verdict`); `exempt`: the question
-    asks whether something is exempt (`EXEMPT_ASK`)."""
+    asks whether something is exempt (`EXEMPT_ASK`); `duty_verb`: the verb of the duty it asks about, which the
+    candidate may itself bind someone to (`_binds_to`): a later sentence sparing others of it ("Public employers need
+    not provide coverage") is quoted beside it, but the duty stated decides ("Do employers have to provide paid
+    family leave?": "Private employers ... must provide Paid Family Leave coverage" is a Yes)."""
     quotes = list(best.quotes)
     last = quotes[-1]
     text = next((t for d, c, t, _ in passages if c == last.chunk_id), "")
@@ -1776,11 +1885,13 @@ def _stated_verdict(
             following.append(s)
     on_it = term_set(best.text)
     denial = next((s for s in following if _denied(s, asked) and len(term_set(s) & on_it) >= LEAD_SHARED), None)
-    said = best.text
+    said = decided = best.text
     if not _denied(said, asked) and denial:
         upto = following[: following.index(denial) + 1]
         quotes += [Quote(doc_id=last.doc_id, chunk_id=last.chunk_id, quote=s) for s in upto]
         said = " ".join([said, *upto])
+        if not _binds_to(best.text, duty_verb):
+            decided = said
     first = best.quotes[0]
     # context comes from the sentence's own paragraph: the one before may be another section's
     own = sentences(next((p for p in text.split("\n\n") if first.quote in p), text))
@@ -1800,7 +1911,7 @@ def _stated_verdict(
         leads.pop(0)
     quotes[:0] = [Quote(doc_id=first.doc_id, chunk_id=first.chunk_id, quote=lead) for lead in leads]
     # asked whether exempt, read from the deciding sentence on: a lead on what else is exempt says nothing of it
-    word = _polarity(said if exempt else " ".join([*leads, said]), asked, exempt)
+    word = _polarity(decided if exempt else " ".join([*leads, decided]), asked, exempt)
     said = " ".join([*leads, said])
     return Claim(
         text=f"{word} {said}", plan_item_ids=(item.id,), citations=tuple(quotes), kind="verdict", history=best.history
