@@ -117,3 +117,18 @@ def test_a_yes_needs_the_asked_adjective_and_its_negation_is_a_no(tmp_path: Path
     assert taxable.answer.verdict is None or not taxable.answer.verdict.text.startswith("Yes"), taxable.answer.verdict
     paid = ask_plain(tmp_path / "paid", [(act, [text])], "Is widget leave paid in XY?")
     assert paid.answer.verdict is not None and paid.answer.verdict.text.startswith("No."), paid.answer.verdict
+
+
+def test_a_proposal_naming_the_adjective_before_a_noun_is_no_answer(tmp_path: Path) -> None:
+    # "Is garden leave paid in the UK?" was "No, only proposed" from a proposal's "Employers would remain free to use
+    # paid notice periods, garden leave, ...": it says nothing of whether garden leave is paid
+    proposal = plain_doc(
+        "xy-widget-clause-announcement",
+        "XY: announcement to limit widget clauses to three months",
+        "XY",
+        date(2023, 5, 10),
+        status="proposed",
+    )
+    text = "Employers would remain free to use paid notice periods, garden leave and non-solicitation clauses."
+    r = ask_plain(tmp_path, [(proposal, [text])], "Is garden leave paid in XY?")
+    assert r.answer.verdict is None or "only proposed" not in r.answer.verdict.text, r.answer.verdict

@@ -918,11 +918,7 @@ class Grounds:
     "Is labelling compulsory?"), else None: a sentence stating the contrary alone answers it No (`_contrary_duty`)."""
     predicate: str = ""
     """The adjective a "Is X <adjective>?" part asks of its subject ("taxable"), which a grounding sentence must
-    state (`states_predicate`)."""
-
-    def states_predicate(self, sentence: str) -> bool:
-        """Whether the sentence states the asked adjective, either way (`predicate_said`)."""
-        return self.predicate_said(sentence) is not None
+    state, either way (`predicate_said`, read in `by`)."""
 
     def predicate_said(self, sentence: str) -> bool | None:
         """True when the sentence states the asked adjective of something, False when only its negation ("unpaid",
@@ -986,8 +982,10 @@ class Grounds:
             return False
         if self.years and not self.years & {int(y) for y in YEAR.findall(sentence)}:
             return False  # "Did the rules take effect in 2017?" is answered by a sentence on 2017
+        if self.predicate and self.predicate_said(sentence) is None:
+            return False  # "Is garden leave paid?" is not spoken to by "... free to use paid notice periods"
         said = said_terms(words, sentence) | kin_words(words, sentence)
-        if self.predicate in words and self.predicate_said(sentence) is not None:
+        if self.predicate in words:
             said.add(self.predicate)  # "unpaid" speaks to "paid"
         for name in self.names:  # "the Serious Fraud Office" speaks of no "Office of the Whistleblower"
             if len(name) > 1 and said & name and not any(said_terms(set(name), t) == name for t in (sentence, source)):
@@ -1552,7 +1550,6 @@ def _one_verdict(
         for best, verdict in tried
         if grounds.by(verdict.said, named_as[best.doc_id])
         and grounds.says_which_way(verdict.said, named_as[best.doc_id])
-        and grounds.states_predicate(verdict.said)
         and not (verdict.text.startswith("No.") and _denies_another_act(verdict.said, asked))
     ]
     by_name = {
