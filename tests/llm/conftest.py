@@ -23,6 +23,7 @@ from core.domain.answer import Answer, AnswerSection, Claim, Quote
 from core.domain.documents import Catalog, DocumentMeta, Hit, Threshold
 from core.domain.plan import Aspect, PlanItem, PlannedJurisdiction, ResearchPlan, item_id
 from core.engines.base import DraftResult, EngineContext, PlanResult
+from core.engines.llm.modes import MODES
 from core.persistence.checkpoints import memory_persistence
 from core.service import Workbench
 from tests.fakes import KeywordStore
@@ -116,12 +117,17 @@ def ru_answer() -> Answer:
 
 @pytest.fixture
 def llm_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[LoopbackLLM]:
-    """The loopback server; proxies are bypassed for loopback so no request can leave the machine."""
+    """The loopback server; proxies are bypassed for loopback so no request can leave the machine. The mode a
+    server accepted is remembered per base URL for the process: a new server on a port an earlier test's server
+    used starts with nothing remembered (a test that taught one `json_object` had made another's request
+    `json_object` instead of `json_schema`)."""
     monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
     monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
     server = LoopbackLLM()
+    MODES.forget((server.base_url, "loopback-model"))
     yield server
     server.close()
+    MODES.forget((server.base_url, "loopback-model"))
 
 
 @pytest.fixture
