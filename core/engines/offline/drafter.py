@@ -851,8 +851,8 @@ WHEN_ASKED = re.compile(r"\s+(?:now|today|yet|still|currently|any\s?more|any lon
 
 
 def _copula_predicate(part: str) -> str:
-    """The adjective or participle a "Is X <adjective>?" yes/no asks of its subject, places aside ("Is paternity
-    leave paid in Spain?": paid), or "" when the part asks otherwise."""
+    """The adjective a "Is X <adjective>?" yes/no asks of its subject, places aside ("Is paternity leave paid in
+    Spain?": paid), or "" when the part asks otherwise (a noun, a participle in -ed, what exists)."""
     m = COPULA_ASKED.match(part)
     if m is None:
         return ""
