@@ -513,19 +513,22 @@ def _verdict_answers(answer: Answer, plan: ResearchPlan, ctx: EngineContext) -> 
     verdict = answer.verdict
     if verdict is None:
         return answer
+    sources = [
+        (q.quote, doc.jurisdiction, ctx.catalog.status_at(doc.id, ctx.as_of))
+        for q in verdict.citations
+        if (doc := ctx.catalog.get(q.doc_id)) is not None
+    ]
     tagged = {i for _, c in answer.claims() if c.kind != "verdict" for i in c.plan_item_ids}
     for item in plan.items:
         if item.id in tagged or not item.answerable or item.aspect.value not in ASPECT_NEEDS:
             continue
         when = item.aspect in (Aspect.date, Aspect.deadline)
-        held = {
-            d.id
-            for d in ctx.catalog.all()
-            if same_jurisdiction(item.jurisdiction, d.jurisdiction)
-            and (status := ctx.catalog.status_at(d.id, ctx.as_of)) in (DocStatus.in_force, DocStatus.not_yet_applicable)
-            and (when or status == DocStatus.in_force)
-        }
-        quoted = " ".join(q.quote for q in verdict.citations if q.doc_id in held)
+        quoted = " ".join(
+            quote
+            for quote, code, status in sources
+            if same_jurisdiction(item.jurisdiction, code)
+            and (status == DocStatus.in_force or (when and status == DocStatus.not_yet_applicable))
+        )
         if quoted and states_need(item.aspect, quoted, currency_hint(item.jurisdiction)):
             answer = also_answers(answer, [verdict.text], item.id)
     return answer
@@ -1707,10 +1710,10 @@ def _asked_history(plan: ResearchPlan, cands: Sequence[Candidate], ctx: EngineCo
     asked = term_set(plan.question) - _place_terms(plan)
     numbers = instrument_numbers(plan.question)
     years = {int(y) for y in YEAR.findall(plan.question)}
-    retrieved = {c.doc_id for c in cands if c.history}
+    retrieved = list(dict.fromkeys(c.doc_id for c in cands if c.history))
     ended = [d.id for d in ctx.catalog.all() if ctx.catalog.status_at(d.id, ctx.as_of).history]
     out = []
-    for doc_id in dict.fromkeys([*(c.doc_id for c in cands if c.history), *ended]):
+    for doc_id in dict.fromkeys([*retrieved, *ended]):
         doc = ctx.catalog.get(doc_id)
         if doc is None or not any(same_jurisdiction(doc.jurisdiction, j.code) for j in plan.jurisdictions):
             continue

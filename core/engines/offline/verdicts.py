@@ -144,36 +144,7 @@ def _stating(
     or None."""
     adoption = bool(ADOPTION.match(asked_change(plan.question) or ""))
     changed = _verb(plan.question) if made else PROPOSED_CHANGE if adoption else CHANGE_WORD
-
-    def accept(s: str) -> bool:
-        return bool(changed.search(s)) and not (made and (HEDGED.search(s) or _denies(changed, s) != denied))
-
-    return _subject_quote(doc, plan, ctx, accept, made)
-
-
-def _subject_quote(
-    doc: DocumentMeta,
-    plan: ResearchPlan,
-    ctx: EngineContext,
-    accept: Callable[[str], bool],
-    made: bool,
-    what: Sequence[str] = (),
-    every: bool = False,
-) -> Quote | None:
-    """The document's sentence that `accept`s and states most of the change's subject words (`what`, else the
-    question's subject terms; at least as many as `_stating` asks: half, at least two, for a change `made`; with
-    `every`, the first stating all of them), or None."""
-    order = list(what) or subject_terms(plan) or list(plan.topic_terms)
-    if every:
-        return first_sentence(
-            doc.id,
-            ctx,
-            lambda s: (
-                len(said_terms(set(order), s, order)) == len(order)
-                and not (is_anaphoric(s) or has_instructions(s))
-                and accept(s)
-            ),
-        )
+    order = subject_terms(plan) or list(plan.topic_terms)
     if made:  # "What must we notify ...? Has the threshold changed?": a Yes or No rests on the change's own subject
         part = term_set(trailing_yes_no(plan.question) or yes_no_sentence(plan.question) or "")  # words
         order = [t for t in order if t in part] or order
@@ -184,7 +155,9 @@ def _subject_quote(
     best: tuple[int, Quote] | None = None
     for chunk_id, text in doc_chunks(doc.id, ctx):
         for s in sentences(text):
-            if is_anaphoric(s) or has_instructions(s) or not accept(s):
+            if not changed.search(s) or is_anaphoric(s) or has_instructions(s) or (made and HEDGED.search(s)):
+                continue
+            if made and _denies(changed, s) != denied:
                 continue
             shared = len(said_terms(topic, s, order))
             if shared >= needed and (best is None or shared > best[0]):
@@ -226,8 +199,14 @@ def _part(
         # "Has Poland introduced penalties for KSeF yet?": "... apply only from 1 January 2027", unless another
         # sentence on all of it starts it earlier ("From 1 February 2026, ... must issue ... in KSeF")
         def first(later: bool) -> Quote | None:
-            starts = partial(_starts, ctx.as_of, later=later)
-            return next((q for d in in_force if (q := _subject_quote(d, plan, ctx, starts, True, what, True))), None)
+            def on_all_of_it(s: str) -> bool:
+                return (
+                    len(said_terms(set(what), s, what)) == len(what)
+                    and not (is_anaphoric(s) or has_instructions(s))
+                    and _starts(ctx.as_of, s, later)
+                )
+
+            return next((q for d in in_force if (q := first_sentence(d.id, ctx, on_all_of_it))), None)
 
         quote = first(later=True)
         if quote is not None and first(later=False) is None:
