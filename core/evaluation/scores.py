@@ -190,13 +190,18 @@ def fact_words(outcome: RunOutcome, found: Sequence[Fact], hint: Sequence[str]) 
 
 def wrong_verdicts(expected: str | dict[str, str] | None, stated: dict[str, str]) -> int | None:
     """How many expected verdicts the answer states otherwise. A verdict the answer does not give (a disclosed
-    gap) is not wrong; one stated for the whole question counts against each jurisdiction's expected verdict."""
+    gap) is not wrong; one stated for the whole question counts against each jurisdiction's expected verdict, and
+    so does one word stated for every jurisdiction where the question expects one per part (or per other
+    jurisdictions): the answer took the question as asking one thing."""
     if expected is None:
         return None
     first = stated.get(ANY_JURISDICTION) or next(iter(stated.values()), None)
     if isinstance(expected, str):
         return int(first is not None and first != expected)
-    said = {code: stated.get(code) or stated.get(ANY_JURISDICTION) for code in expected}
+    whole = stated.get(ANY_JURISDICTION)
+    if whole is None and not set(stated) & set(expected) and len(set(stated.values())) == 1:
+        whole = first  # one word for every place it names answers each part asked: "ES: No." to "(1) ... (2) ...?"
+    said = {code: stated.get(code) or whole for code in expected}
     return sum(1 for code, word in expected.items() if said[code] is not None and said[code] != word)
 
 

@@ -154,6 +154,10 @@ def test_wrong_verdicts_compare_what_the_answer_says_with_what_is_expected() -> 
     parts = verdict_words(Claim(text="(1) No. The period is ineffective. (2) Yes. The clause stands.", kind="verdict"))
     assert wrong_verdicts({"1": "no", "2": "no"}, parts) == 1  # a question asking two yes/nos names each part
     assert wrong_verdicts("no", parts) == 0  # a single expected verdict is held against the first part only
+    # "Yes or no for each: (1) ...? (2) ...?" answered "ES: No. ..." took the question as one: its No is held
+    # against each part, not lost for want of a part's key
+    assert wrong_verdicts({"1": "yes", "2": "yes"}, {"ES": "no"}) == 2
+    assert wrong_verdicts({"1": "yes", "2": "no"}, {"ES": "no", "EU": "yes"}) == 0  # two words: which part is whose
 
 
 def test_fact_words_keeps_only_the_claims_that_carry_the_facts_found() -> None:
