@@ -412,6 +412,12 @@ CHECKED = re.compile(
 """A question asking whether a reported premise holds ("Is that true", "Can we rely on that")."""
 
 
+LIST_MARK = r"\(?(?:\d{1,2}|[a-h]|i{1,3}|iv|vi{0,3})\)\s+"
+"""How a question numbers what it asks: "(1) ", "2) ", "(b) ", "(ii) "."""
+NEXT_LISTED = re.compile(rf"(?<=\?)\s+(?={LIST_MARK})")
+"""Where one numbered question ends and the next begins ("... employees? (2) must we tell ...?")."""
+LIST_LEAD = re.compile(rf"^(?:[^?:]{{0,80}}:\s*)?{LIST_MARK}")
+"""What goes before a numbered question's words ("Yes or no for each: (1) ", "(2) "): the question is what follows."""
 DASHED_QUESTION = re.compile(rf"\s+[-\u2013\u2014]\s+(?=(?:{AUXILIARIES})\s+\w[^?]*\?\s*$)", re.I)
 """A dash that sets a question off from the facts before it ("We have 12-month non-competes for traders - are they
 unlawful because of their length?"): two sentences, the question one of its own."""
@@ -423,7 +429,12 @@ def question_sentences(question: str) -> list[str]:
     brought in X. Is that true, and what binds us?": "Is it true that the EU has brought in X, and what binds
     us?"), so the premise is checked against the sources and not taken as the asker's own facts."""
     parts = [
-        q for para in question.splitlines() if para.strip() for p in _segment(para) for q in DASHED_QUESTION.split(p)
+        LIST_LEAD.sub("", e)
+        for para in question.splitlines()
+        if para.strip()
+        for p in _segment(para)
+        for q in DASHED_QUESTION.split(p)
+        for e in NEXT_LISTED.split(q)
     ]
     out: list[str] = []
     for part in parts:

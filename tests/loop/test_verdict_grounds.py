@@ -154,13 +154,36 @@ def test_a_sentence_saying_there_is_none_answers_whether_there_is_one_no(tmp_pat
             "of their length?",
             ["Has XY capped non-competes?", "are they unlawful because of their length?"],
         ),
+        (
+            "We run an app in XY. Yes or no for each: (1) does XY law presume that our riders are employees? (2) must "
+            "we tell our works council how the app works? Since when, and who enforces it?",
+            ["does XY law presume that our riders are employees?", "must we tell our works council how the app works?"],
+        ),
     ],
 )
 def test_each_yes_no_part_stays_within_its_sentence(question: str, parts: list[str]) -> None:
     # "Must we notify ...? Is there a fine?" had been one part, its words those of both questions; an open
     # question before a yes/no ("what heading must the notice carry, and may we ...?") had been read as its lead; a
-    # question set off by a dash from the facts before it had been no yes/no part at all
+    # question set off by a dash from the facts before it had been no yes/no part at all; numbered questions
+    # ("(1) does ...? (2) must ...?") had been one part, read as no yes/no
     assert yes_no_parts(question)[: len(parts)] == parts
+
+
+def test_a_yes_or_no_for_each_numbered_question_is_one_verdict_per_question(tmp_path: Path) -> None:
+    # "Yes or no for each: (1) ...? (2) ...?" from a business in a member state had been one verdict per
+    # jurisdiction ("ES: No. ..." read from an exception, "EU: Open"), counted as no wrong verdict for want of a key
+    act = plain_doc("xy-platform-work-act", "XY: platform work act", "XY", date(2021, 8, 12))
+    text = (
+        "The Platform Work Act presumes that delivery riders managed through a digital platform are employees. Every company "
+        "with a works council must inform the works council of the rules on which its algorithms are based."
+    )
+    question = (
+        "Yes or no for each: (1) does XY law presume that delivery riders are employees? (2) must a company tell "
+        "its works council about the rules of its algorithms?"
+    )
+    r = ask_plain(tmp_path, [(act, [text])], question)
+    said = verdict_words(r.answer.verdict)
+    assert said.get("2") == "yes" and "no" not in said.values() and set(said) <= {"1", "2"}, r.answer.verdict
 
 
 RECALL_ACT = plain_doc("xy-product-safety-act", "XY product safety act summary", "XY", date(2024, 12, 13))

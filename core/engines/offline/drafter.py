@@ -64,6 +64,7 @@ from core.engines.offline.sources import (
     own_name,
 )
 from core.engines.offline.verdicts import (
+    ACT_NAME_WORDS,
     EXISTS_ASKED,
     STILL_ASKED,
     asked_change,
@@ -238,6 +239,41 @@ PERMISSION_ASK = re.compile(
 """A yes/no asking whether something may be done ("Is a US company allowed to retaliate against ...?", "Is it true
 that we may still import such goods?")."""
 PROTECTED_FROM = re.compile(r"\b(?:protect\w*|shield\w*|safeguard\w*)\b[^.;]{0,200}?\b(?:against|from)\s+(\w+)", re.I)
+
+
+BANS_WHAT = re.compile(r"\b(?:bans?|prohibits?|forbids?|outlaws?)\s+([^.;:]+)", re.I)
+"""An act that bans something, and what it bans ("bans offset-based product claims of climate neutrality")."""
+BAN_PARTS = re.compile(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", re.I)
+"""Where a ban's object goes on to another thing it bans ("offset-based claims and generic claims without ...")."""
+BAN_EXCEPT = re.compile(r"\b(?:unless|without|except|other than|save)\b", re.I)
+"""Wording by which a ban spares some cases ("bans generic claims without recognised performance")."""
+BAN_NARROWS = re.compile(r"\b(?:that|which|where|if|when|whose)\b", re.I)
+"""Wording by which a ban covers some cases only ("claims that are based on offsetting")."""
+BANNED_WORDS = 2
+"""Asked words a ban's object must state to ban what is asked, not something near it."""
+
+
+def _bans(sentence: str, wanted: set[str]) -> bool | None:
+    """Whether the sentence bans what is asked (at least BANNED_WORDS of its words in one thing the ban names):
+    True when it bans it outright or in the case asked ("claims based on offsetting" for a claim asked of as based
+    on offsetting), None when the ban spares some cases or covers only cases the question does not state (it
+    depends on the facts), False when it bans nothing asked."""
+    found: list[bool | None] = []
+    for m in BANS_WHAT.finditer(sentence):
+        parts = BAN_PARTS.split(m.group(1))
+        for at, part in enumerate(parts):
+            if len(said_terms(wanted, part)) < BANNED_WORDS:
+                continue
+            after = parts[at + 1] if at + 1 < len(parts) else ""
+            scope = f"{part} {after}" if BAN_EXCEPT.match(after) or BAN_NARROWS.match(after) else part
+            narrowed = BAN_NARROWS.search(scope)
+            if BAN_EXCEPT.search(scope):
+                found.append(None)
+            else:
+                found.append(not narrowed or bool(said_terms(wanted, scope[narrowed.end() :])) or None)
+    if not found:
+        return False
+    return True if all(found) else None
 
 
 def _protects_against(sentence: str, wanted: set[str]) -> bool:
@@ -956,6 +992,12 @@ class Grounds:
         own = term_set(source)
         return any(n <= own for n in self.names)
 
+    def names_act(self, source: str) -> bool:
+        """Whether the part names the source by a name of at least ACT_NAME_WORDS words, all in the source's
+        title or aliases ("the Green Claims Directive"), not by a single word a kind of act shares ("Directive")."""
+        own = term_set(source)
+        return any(len(n) >= ACT_NAME_WORDS and n <= own for n in self.names)
+
     def by(self, sentence: str, source: str = "") -> bool:
         """Whether the sentence states at least GROUNDED of the words and, when the part names a figure or a day,
         one of them: "the Home Office launched a registry" grounds neither a Yes nor a No to "must companies file
@@ -1560,6 +1602,19 @@ def _one_verdict(
     }
     if by_name:  # "Does the EU Working Time Directive require ...?" is answered from that directive, not another
         spoken = [(best, verdict) for best, verdict in spoken if best.doc_id in by_name]
+    else:
+        named_docs = [
+            d
+            for d in ctx.catalog.all()
+            if grounds.names_act(own_name(d))
+            and (not codes or any(c == ANY_JURISDICTION or same_jurisdiction(d.jurisdiction, c) for c in codes))
+        ]
+        if named_docs:  # the act asked of says nothing here: another act's words are no answer about it
+            pending = [d for d in named_docs if ctx.catalog.status_at(d.id, ctx.as_of) == DocStatus.proposed]
+            if not pending:
+                return None
+            codes = list(dict.fromkeys(d.jurisdiction for d in pending))
+            return proposed_verdict(item, grounds.by, codes, cands, ctx, grounds.words, grounds.status_asked)
     conditional_no = [
         (b, v)
         for b, v in spoken
@@ -1605,6 +1660,12 @@ def _one_verdict(
             return None  # "Can an employer refuse to tell ...?" is not answered by a duty that says nothing of refusing
         if grounds.permission_asked and _protects_against(best.text, set(grounds.words)):
             verdict = _worded(verdict, "No.")  # protected against it: not allowed
+        if grounds.permission_asked and verdict.text.startswith("Yes."):
+            banned = _bans(verdict.said, set(grounds.words))
+            if banned is None:
+                return None  # banned in some cases only: it depends on the facts
+            if banned:
+                verdict = _worded(verdict, "No.")  # "Can we still call it climate neutral?": the law bans such claims
         if grounds.exists_asked and _none_stated(best.text, asked):
             verdict = _worded(verdict, "No.")  # "No EU regulation or directive requires ...": there is none
         if STOPPED.search(best.text) and not _denied(best.text, asked):  # it ended: No if asked whether it goes on

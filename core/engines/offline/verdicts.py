@@ -19,14 +19,15 @@ from functools import partial
 from core.domain.answer import Claim, Quote
 from core.domain.documents import DocStatus, DocumentMeta
 from core.domain.figures import date_spans, format_date
-from core.domain.gazetteer import occurrences
+from core.domain.gazetteer import is_place_name, occurrences
 from core.domain.instructions import has_instructions
 from core.domain.plan import ANY_JURISDICTION, PlanItem, ResearchPlan
 from core.engines.base import EngineContext
 from core.engines.offline.ranking import Candidate
+from core.engines.offline.recall import names_in
 from core.engines.offline.relevance import min_relevance, said_terms, subject_terms
 from core.engines.offline.sources import doc_chunks, first_sentence, own_name, short_name
-from core.engines.text import WH_PART, is_anaphoric, sentences, term_set, trailing_yes_no, yes_no_sentence
+from core.engines.text import LIST_MARK, WH_PART, is_anaphoric, sentences, term_set, trailing_yes_no, yes_no_sentence
 
 CHANGE_STEMS = (
     "extend|rais|increas|lower|reduc|repeal|abolish|amend|chang|replac|remov|scrap|expand|broaden|widen|narrow|"
@@ -59,6 +60,8 @@ HEDGED = re.compile(
 )
 """A sentence stating a change only as possible or planned: not a change made."""
 EACH = re.compile(r"\b(?:for each|each of|in each|respectively|for both|every one)\b|\b[Bb]oth\s+(?:the\s+)?(?=[A-Z])")
+EACH_LISTED = re.compile(rf"(?:{EACH.pattern})[^?]{{0,20}}?:\s*{LIST_MARK}", re.I)
+"""A question asking for a yes or no to each of the questions it numbers, not for each place."""
 NOT_IN_FORCE = re.compile(r"\bonly proposed\b|\bnot yet\b", re.I)
 """How a verdict presents a source that does not apply (check_sources lets such a mention be)."""
 
@@ -113,6 +116,8 @@ def asked_change(question: str) -> str | None:
 
 def per_jurisdiction(plan: ResearchPlan) -> bool:
     """Whether the question wants one verdict per jurisdiction."""
+    if EACH_LISTED.search(plan.question):
+        return False  # "Yes or no for each: (1) ...? (2) ...?": one verdict per question listed
     return len(plan.answer_codes()) > 1 and (
         bool(EACH.search(plan.question)) or asked_change(trailing_yes_no(plan.question) or plan.question) is not None
     )
@@ -174,6 +179,8 @@ def _part(
     answers "No, not yet" only when it is not itself the act whose change is asked about: that the CSDDD applies
     only from 2027 does not say whether the EU postponed it."""
     docs = [d for d in ctx.catalog.all() if code in (ANY_JURISDICTION, d.jurisdiction)]
+    if ADOPTION.match(asked_change(plan.question) or ""):  # what was adopted is the act named, if one is
+        docs = _named_acts(plan, docs) or docs
     in_force = [d for d in docs if ctx.catalog.status_at(d.id, ctx.as_of) == DocStatus.in_force]
     pending = [
         d
@@ -212,6 +219,26 @@ def _part(
         if quote is not None and first(later=False) is None:
             return f"No, not yet. {quote.quote}", (quote,)
     return None
+
+
+ACT_NAME_WORDS = 2
+"""Words (places aside) a name in the question must have to name an act ("Green Claims Directive"), not a kind of
+act ("Directive")."""
+
+
+def _named_acts(plan: ResearchPlan, docs: Sequence[DocumentMeta]) -> list[DocumentMeta]:
+    """The documents the question's yes/no names by one of their own names (every word of a name of at least
+    ACT_NAME_WORDS words in the document's title or aliases): "Has the EU adopted the Green Claims Directive?" asks
+    about the proposal so named, not about the Green Transition Directive, whose adoption states two of its
+    words. Only for adoption: "Has the EU replaced the Late Payment Directive?" is stated by what replaces it."""
+    asked = trailing_yes_no(plan.question) or yes_no_sentence(plan.question) or plan.question
+    places = {t for j in plan.jurisdictions for t in term_set(" ".join((j.name, j.code, *j.named_as)))}
+    names = [
+        words
+        for n in names_in(asked)
+        if not is_place_name(n.text) and len(words := term_set(n.text) - places) >= ACT_NAME_WORDS
+    ]
+    return [d for d in docs if any(n <= term_set(own_name(d)) for n in names)]
 
 
 WHEN_WORDS = frozenset(term_set("yet still now already today currently"))

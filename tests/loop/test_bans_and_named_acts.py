@@ -1,0 +1,100 @@
+"""A yes/no asking whether something may still be done is a No where the law bans it ("Can we still call our
+product climate neutral based on offsetting?" was "Yes." from "... bans offset-based product claims of climate
+neutrality"); and a yes/no naming an act is answered from that act, not from another act sharing some of its name's
+words ("Has the EU adopted the Green Claims Directive?" was "Yes." from the adoption of the Green Transition
+Directive; "Are micro-enterprises exempt from the Green Claims Directive?" was "No." from a regulator's code).
+Plain documents built here; the rules are illustrations."""
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from core.engines.offline import drafter
+from tests.loop.plain_corpora import ask_plain, plain_doc
+
+WANTED = {"product", "widget", "neutral", "offset"}
+
+
+@pytest.mark.parametrize(
+    ("sentence", "banned"),
+    [
+        ("The act bans offset-based product claims of widget neutrality and generic claims without proof.", True),
+        ("The act prohibits product claims of widget neutrality that are based on offsets.", True),
+        ("The act bans product claims of widget neutrality that are based on emission trading.", None),
+        ("The act bans product claims of widget neutrality unless a report is published.", None),
+        ("The act bans generic environmental claims without recognised performance.", False),
+        ("Product claims of widget neutrality must be substantiated.", False),
+    ],
+)
+def test_what_a_ban_names_decides_whether_it_bans_what_is_asked(sentence: str, banned: bool | None) -> None:
+    assert drafter._bans(sentence, WANTED) is banned
+
+
+def test_a_permission_asked_of_what_the_law_bans_is_a_no(tmp_path: Path) -> None:
+    act = plain_doc("xy-widget-claims-act", "XY: widget claims act", "XY", date(2024, 1, 1))
+    text = (
+        "The widget claims act applies to traders selling to consumers in XY. From 1 March 2026 the act must be "
+        "applied by every trader and bans offset-based product claims of widget neutrality and generic claims "
+        "without recognised performance."
+    )
+    r = ask_plain(tmp_path, [(act, [text])], "Can we still call our product widget neutral in XY based on offsetting?")
+    verdict = r.answer.verdict
+    assert verdict is not None and verdict.text.startswith("No."), verdict
+
+
+def _acts() -> list:
+    transition = plain_doc(
+        "xy-green-transition-widget-directive",
+        "XY: Directive on empowering widget buyers for the green transition",
+        "XY",
+        date(2024, 3, 26),
+    )
+    proposal = plain_doc(
+        "xy-green-widget-claims-proposal",
+        "XY: proposed Green Widget Claims Directive on substantiation of explicit widget claims",
+        "XY",
+        date(2023, 3, 22),
+        status="proposed",
+    )
+    code = plain_doc("xy-widget-claims-code", "XY: regulator's Green Widget Claims Code", "XY", date(2021, 9, 20))
+    return [
+        (
+            transition,
+            [
+                "The Green Transition Widget Directive was adopted on 28 February 2024 and entered into force on 26 "
+                "March 2024. It bans generic widget claims without recognised performance."
+            ],
+        ),
+        (
+            proposal,
+            [
+                "On 22 March 2023 the Commission published its proposal for a Green Widget Claims Directive. "
+                "Micro-enterprises would be exempt from the substantiation obligations unless they ask for "
+                "verification. Until a Green Widget Claims Directive is adopted and applies, there is no XY-wide "
+                "requirement to have widget claims verified by a third party."
+            ],
+        ),
+        (
+            code,
+            [
+                "The regulator's code sets out how traders should comply with widget claims law, and micro-enterprises "
+                "get no exemption from it. Under the new regime a trader that makes a misleading widget claim can be "
+                "fined directly."
+            ],
+        ),
+    ]
+
+
+def test_an_act_named_in_a_change_question_is_the_one_whose_change_is_read(tmp_path: Path) -> None:
+    r = ask_plain(tmp_path, _acts(), "Has XY adopted the Green Widget Claims Directive?")
+    verdict = r.answer.verdict
+    assert verdict is not None and verdict.text.startswith("No, only proposed"), verdict
+    assert "xy-green-widget-claims-proposal" in verdict.doc_ids
+
+
+def test_an_act_named_in_a_yes_no_is_not_answered_by_another_act(tmp_path: Path) -> None:
+    r = ask_plain(tmp_path, _acts(), "Are micro-enterprises exempt from the Green Widget Claims Directive?")
+    verdict = r.answer.verdict
+    assert verdict is None or "xy-widget-claims-code" not in verdict.doc_ids, verdict
+    assert verdict is None or verdict.text.startswith("No, only proposed"), verdict
