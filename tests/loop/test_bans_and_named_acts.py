@@ -2,8 +2,10 @@
 product climate neutral based on offsetting?" was "Yes." from "... bans offset-based product claims of climate
 neutrality"); and a yes/no naming an act is answered from that act, not from another act sharing some of its name's
 words ("Has the EU adopted the Green Claims Directive?" was "Yes." from the adoption of the Green Transition
-Directive; "Are micro-enterprises exempt from the Green Claims Directive?" was "No." from a regulator's code).
-Plain documents built here; the rules are illustrations."""
+Directive; "Are micro-enterprises exempt from the Green Claims Directive?" was "No." from a regulator's code); and
+what denies an asked word is told from what only seems to ("does not at present contain" denies, "an unlicensed coin
+is prohibited" and "Only coins issued by licensed issuers may be offered" require the licence). Plain documents
+built here; the rules are illustrations."""
 
 from datetime import date
 from pathlib import Path
@@ -11,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from core.engines.offline import drafter
+from core.engines.text import term_set
 from tests.loop.plain_corpora import ask_plain, plain_doc
 
 WANTED = {"product", "widget", "neutral", "offset"}
@@ -98,3 +101,22 @@ def test_an_act_named_in_a_yes_no_is_not_answered_by_another_act(tmp_path: Path)
     verdict = r.answer.verdict
     assert verdict is None or "xy-widget-claims-code" not in verdict.doc_ids, verdict
     assert verdict is None or verdict.text.startswith("No, only proposed"), verdict
+
+
+@pytest.mark.parametrize(
+    ("sentence", "wanted", "denied"),
+    [
+        # "Does XY have a general safety provision?" was "Yes." from this: "not" stood five words before the asked
+        # words, one beyond the window, for the filler "at present" and the article
+        ("The act does not at present contain a general safety provision.", {"general", "safety", "provision"}, True),
+        # "Must a stablecoin issuer be licensed?" was "No." from these: what is forbidden for lacking a licence,
+        # and what alone may be offered, require the licence
+        ("Advertising an unlicensed widget coin is prohibited.", {"licensed", "widget"}, False),
+        ("Only widget coins issued by licensed issuers may be offered.", {"licensed", "widget"}, False),
+        # an addition, no negation: "(2) must we tell our works council ...?" had turned "No." with the window
+        ("Every company with a works council, and not only platforms, must inform the works council.", {"work"}, False),
+        ("The act applies only to delivery riders.", {"delivery", "rider"}, True),
+    ],
+)
+def test_what_denies_an_asked_word_and_what_only_seems_to(sentence: str, wanted: set[str], denied: bool) -> None:
+    assert drafter._denied(sentence, {w for t in wanted for w in term_set(t)}) is denied

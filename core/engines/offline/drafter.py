@@ -1281,13 +1281,16 @@ def _denied(sentence: str, wanted: set[str]) -> bool:
     for m in NOT_APPLYING.finditer(sentence):
         if len(term_set(sentence[: m.start()]) & wanted) >= SUBJECT_WORDS:
             return True  # "The EU General Product Safety Regulation does not apply in Great Britain"
-    words = LIMIT.sub("within", sentence).split()
+    words = NOT_ONLY.sub(" ", LIMIT.sub("within", sentence)).split()  # "and not only platforms, must ..." adds
     for i, word in enumerate(words):
         if not term_set(word) & wanted:
             continue
-        before = words[max(0, i - DENIAL_WINDOW) : i]
+        before = _words_before(words, i)
         opens = max((k + 1 for k, w in enumerate(before) if w.endswith((":", ";"))), default=0)
-        if _negates(" ".join(before[opens:]), wanted):
+        clause = " ".join(before[opens:])
+        if RESTRICTS.match(sentence):  # "Only stablecoins issued by licensed issuers may be offered": a condition
+            clause = re.sub(r"\bonly\b", " ", clause, flags=re.I)
+        if _negates(clause, wanted):
             return True  # within its clause: "It is not retroactive: a non-compete signed before ..." denies no
             # non-compete
     for m in MODAL_NOT.finditer(sentence):  # "must not include terms ..., such as "voluntary", "precautionary""
@@ -1296,9 +1299,12 @@ def _denied(sentence: str, wanted: set[str]) -> bool:
         if listed and term_set(clause[listed.end() :]) & wanted:
             return True
     return any(
-        term_set(m.group("word") or m.group("adj")) & wanted and not term_set(m.group(0)) <= wanted
+        term_set(m.group("word") or m.group("adj")) & wanted
+        and not term_set(m.group(0)) <= wanted
+        and not FORBIDS_AFTER.search(sentence[m.end() :].split(";")[0])
         for m in NEGATED_WORD.finditer(sentence)
-    )  # the question's own "non-compete" or "unenforceable" is what it asks of, not its denial
+    )  # the question's own "non-compete" or "unenforceable" is what it asks of, not its denial; nor is what is
+    # forbidden when it lacks it ("Advertising an unlicensed stablecoin is prohibited" requires the licence)
 
 
 def _misses_rarest(said: str, words: Sequence[str], pool: Sequence[Candidate]) -> bool:
@@ -1316,6 +1322,25 @@ RAREST = 2
 """Asked words (the rarest among the sentences found, the first asked on a tie) of which a Yes must state one: a
 question's wording may differ from the law's in one word ("an EU system" for "the Safety Gate portal"), not in all
 that set it apart ("an independent contractor" is not grounded by a sentence on employees)."""
+
+
+RESTRICTS = re.compile(r"\W*only\b[^.;]*?\b(?:may|can|shall|must)\b", re.I)
+"""A sentence that opens by saying what alone may be done ("Only stablecoins issued by licensed issuers may be
+offered"): what it names is required, not denied."""
+NOT_ONLY = re.compile(r"\bnot\s+(?:only|just|merely)\b", re.I)
+"""An addition ("every company, and not only platforms, must ..."), no negation."""
+FILLER = frozenset({"a", "an", "the", "any", "at", "present", "currently", "yet", "now", "still"})
+"""Words that do not count towards the DENIAL_WINDOW: "does not at present contain a general safety provision"
+denies the provision as "does not contain one" does."""
+
+
+def _words_before(words: Sequence[str], at: int) -> list[str]:
+    """The words before words[at], back to DENIAL_WINDOW of them that are not FILLER."""
+    start, counted = at, 0
+    while start > 0 and counted < DENIAL_WINDOW:
+        start -= 1
+        counted += words[start].lower().strip(",") not in FILLER
+    return list(words[start:at])
 
 
 def _negates(before: str, wanted: set[str]) -> bool:
@@ -1394,6 +1419,8 @@ VOIDS = re.compile(
     re.I,
 )
 """Wording that declares what precedes it void or forbidden ("Dismissal ... is void")."""
+FORBIDS_AFTER = re.compile(rf"{VOIDS.pattern}|\b(?:is|are)\s+(?:an?\s+)?(?:offen[cs]e|crime|banned)\b", re.I)
+"""Wording after a word negated by its prefix that forbids what it names: a double negative, no denial."""
 VOIDED_WINDOW = 6
 """Words before such wording in which an asked word makes it bear on the question."""
 
