@@ -12,9 +12,15 @@ from pathlib import Path
 
 import pytest
 
+from core.config import Settings
 from core.engines.offline import drafter
+from core.engines.offline.ranking import candidates, starts_whole
 from core.engines.text import term_set
-from tests.loop.plain_corpora import ask_plain, plain_doc
+from core.loop.deps import Deps
+from core.persistence.checkpoints import memory_persistence
+from core.service import Workbench
+from tests.fakes import KeywordStore
+from tests.loop.plain_corpora import RECALL_AS_OF, ask_plain, plain_doc
 
 WANTED = {"product", "widget", "neutral", "offset"}
 
@@ -120,3 +126,22 @@ def test_an_act_named_in_a_yes_no_is_not_answered_by_another_act(tmp_path: Path)
 )
 def test_what_denies_an_asked_word_and_what_only_seems_to(sentence: str, wanted: set[str], denied: bool) -> None:
     assert drafter._denied(sentence, {w for t in wanted for w in term_set(t)}) is denied
+
+
+def test_a_sentence_referring_back_to_a_list_is_not_quoted_from_its_last_item(tmp_path: Path) -> None:
+    # "If any of these conditions is not met, the general law, including the ABC test, applies." was quoted with
+    # the list's last item as its antecedent, the claim opening "does not restrict the driver ..." (a cut sentence)
+    act = plain_doc("xy-app-drivers-act", "XY: app-based drivers act", "XY", date(2020, 12, 16))
+    text = (
+        "The drivers act took effect on 16 December 2020. An app-based driver is an independent contractor, and "
+        "not an employee, if the company:\n\n"
+        "- does not require the driver to accept any specific request;\n"
+        "- does not restrict the driver from working for other network companies; and\n"
+        "- does not restrict the driver from working in any other lawful occupation or business.\n\n"
+        "If any of these conditions is not met, the general law, including the ABC test, applies."
+    )
+    wb = Workbench(Settings(data_dir=tmp_path), store=KeywordStore([(act, [text])]), persistence=memory_persistence())
+    ctx = Deps.context_of(wb.store(), RECALL_AS_OF)
+    plan = wb.planner.plan("Which test applies to app-based drivers in XY under the general law?", ctx).plan
+    found = [c.text for i in plan.items for c in candidates(i, [(act.id, f"{act.id}#0", text, 1.0)], plan, ctx)]
+    assert all(starts_whole(t) for t in found), found

@@ -303,8 +303,8 @@ def candidates(
             shown, quote_texts = [sent], list(parts[i].quotes)
             if is_anaphoric(sent):
                 b = head if ordinal else b
-                if b < 0 or is_anaphoric(sents[b]) or has_instructions(sents[b]):
-                    continue
+                if b < 0 or is_anaphoric(sents[b]) or has_instructions(sents[b]) or not starts_whole(sents[b]):
+                    continue  # no antecedent a claim can open with ("does not restrict ...", a list's last item)
                 shown, quote_texts = [sents[b], sent], [*parts[b].quotes, *quote_texts]
             nxt, after = whole_after(parts, i), qualifier_after(parts, i)
             shown, quote_texts = shown + after, quote_texts + after
