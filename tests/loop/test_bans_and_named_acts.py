@@ -113,8 +113,10 @@ def test_an_act_named_in_a_yes_no_is_not_answered_by_another_act(tmp_path: Path)
     ("sentence", "wanted", "denied"),
     [
         # "Does XY have a general safety provision?" was "Yes." from this: "not" stood five words before the asked
-        # words, one beyond the window, for the filler "at present" and the article
+        # words, one beyond the window, for the filler "at present"
         ("The act does not at present contain a general safety provision.", {"general", "safety", "provision"}, True),
+        # but the article and prepositions count: "must not sell widgets without a label" denies no label asked
+        ("A maker must not sell widgets without a label.", {"label"}, False),
         # "Must a stablecoin issuer be licensed?" was "No." from these: what is forbidden for lacking a licence,
         # and what alone may be offered, require the licence
         ("Advertising an unlicensed widget coin is prohibited.", {"licensed", "widget"}, False),

@@ -1329,9 +1329,9 @@ RESTRICTS = re.compile(r"\W*only\b[^.;]*?\b(?:may|can|shall|must)\b", re.I)
 offered"): what it names is required, not denied."""
 NOT_ONLY = re.compile(r"\bnot\s+(?:only|just|merely)\b", re.I)
 """An addition ("every company, and not only platforms, must ..."), no negation."""
-FILLER = frozenset({"a", "an", "the", "any", "at", "present", "currently", "yet", "now", "still"})
-"""Words that do not count towards the DENIAL_WINDOW: "does not at present contain a general safety provision"
-denies the provision as "does not contain one" does."""
+FILLER = frozenset({"currently", "yet", "now", "still"})
+"""Words of time that do not count towards the DENIAL_WINDOW ("does not yet contain a general safety provision"
+denies the provision as "does not contain one" does); nor does "at present"."""
 
 
 def _words_before(words: Sequence[str], at: int) -> list[str]:
@@ -1339,7 +1339,10 @@ def _words_before(words: Sequence[str], at: int) -> list[str]:
     start, counted = at, 0
     while start > 0 and counted < DENIAL_WINDOW:
         start -= 1
-        counted += words[start].lower().strip(",") not in FILLER
+        word = words[start].lower().strip(",")
+        present = word == "present" and start > 0 and words[start - 1].lower() == "at"
+        at_present = word == "at" and start + 1 < at and words[start + 1].lower().strip(",") == "present"
+        counted += not (word in FILLER or present or at_present)
     return list(words[start:at])
 
 
