@@ -1643,8 +1643,8 @@ def _one_verdict(
             pending = [d for d in named_docs if ctx.catalog.status_at(d.id, ctx.as_of) == DocStatus.proposed]
             if not pending:
                 return None
-            codes = list(dict.fromkeys(d.jurisdiction for d in pending))
-            return proposed_verdict(item, grounds.by, codes, cands, ctx, grounds.words, grounds.status_asked)
+            proposing = list(dict.fromkeys(d.jurisdiction for d in pending))
+            return proposed_verdict(item, grounds.by, proposing, cands, ctx, grounds.words, grounds.status_asked)
     conditional_no = [
         (b, v)
         for b, v in spoken
