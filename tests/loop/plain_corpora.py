@@ -11,6 +11,7 @@ from typing import Any
 
 from core.config import Settings
 from core.domain.documents import DocumentMeta
+from core.loop.deps import Deps
 from core.persistence.checkpoints import memory_persistence
 from core.service import Workbench
 from tests.fakes import KeywordStore
@@ -107,6 +108,14 @@ def recall_corpus() -> list[tuple[DocumentMeta, list[str]]]:
 
 
 RECALL_AS_OF = date(2026, 11, 30)
+
+
+def plan_plain(tmp_path: Path, corpus: list[tuple[DocumentMeta, list[str]]], question: str) -> tuple[Any, Any]:
+    """The offline plan of the question and the engine context it was planned in, on a workbench holding `corpus`
+    at RECALL_AS_OF: what a test of the drafter's candidates needs."""
+    wb = Workbench(Settings(data_dir=tmp_path), store=KeywordStore(corpus), persistence=memory_persistence())
+    ctx = Deps.context_of(wb.store(), RECALL_AS_OF)
+    return wb.planner.plan(question, ctx).plan, ctx
 
 
 def ask_plain(tmp_path: Path, corpus: list[tuple[DocumentMeta, list[str]]], question: str) -> Any:

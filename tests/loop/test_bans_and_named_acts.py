@@ -12,15 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from core.config import Settings
 from core.engines.offline import drafter
 from core.engines.offline.ranking import candidates, starts_whole
 from core.engines.text import term_set
-from core.loop.deps import Deps
-from core.persistence.checkpoints import memory_persistence
-from core.service import Workbench
-from tests.fakes import KeywordStore
-from tests.loop.plain_corpora import RECALL_AS_OF, ask_plain, plain_doc
+from tests.loop.plain_corpora import ask_plain, plain_doc, plan_plain
 
 WANTED = {"product", "widget", "neutral", "offset"}
 
@@ -142,8 +137,8 @@ def test_a_sentence_referring_back_to_a_list_is_not_quoted_from_its_last_item(tm
         "- does not restrict the driver from working in any other lawful occupation or business.\n\n"
         "If any of these conditions is not met, the general law, including the ABC test, applies."
     )
-    wb = Workbench(Settings(data_dir=tmp_path), store=KeywordStore([(act, [text])]), persistence=memory_persistence())
-    ctx = Deps.context_of(wb.store(), RECALL_AS_OF)
-    plan = wb.planner.plan("Which test applies to app-based drivers in XY under the general law?", ctx).plan
+    plan, ctx = plan_plain(
+        tmp_path, [(act, [text])], "Which test applies to app-based drivers in XY under the general law?"
+    )
     found = [c.text for i in plan.items for c in candidates(i, [(act.id, f"{act.id}#0", text, 1.0)], plan, ctx)]
     assert all(starts_whole(t) for t in found), found

@@ -4,16 +4,11 @@ the sentence that counts them, never alone. Plain documents built here; the rule
 from datetime import date
 from pathlib import Path
 
-from core.config import Settings
 from core.domain.answer import render_markdown
 from core.domain.plan import Aspect
 from core.engines.offline.ranking import candidates
 from core.engines.text import is_anaphoric
-from core.loop.deps import Deps
-from core.persistence.checkpoints import memory_persistence
-from core.service import Workbench
-from tests.fakes import KeywordStore
-from tests.loop.plain_corpora import RECALL_AS_OF, ask_plain, plain_doc
+from tests.loop.plain_corpora import ask_plain, plain_doc, plan_plain
 
 BAN = plain_doc("xy-widget-clause-ban", "XY: prohibition of widget clauses – exceptions", "XY", date(2021, 10, 25))
 EXCEPTIONS = (
@@ -48,9 +43,7 @@ def test_an_item_of_a_list_is_of_the_kind_the_list_names(tmp_path: Path) -> None
         "purchaser. The second applies to an employee who is an executive, meaning a person who holds the office of "
         "chief executive officer."
     )
-    wb = Workbench(Settings(data_dir=tmp_path), store=KeywordStore([(BAN, [text])]), persistence=memory_persistence())
-    ctx = Deps.context_of(wb.store(), RECALL_AS_OF)
-    plan = wb.planner.plan("Are executives exempt from the XY widget clause ban?", ctx).plan
+    plan, ctx = plan_plain(tmp_path, [(BAN, [text])], "Are executives exempt from the XY widget clause ban?")
     item = next(i for i in plan.items if i.aspect == Aspect.exemption)
     found = candidates(item, [(BAN.id, f"{BAN.id}#0", text, 1.0)], plan, ctx)
     second = next(c for c in found if "The second applies" in c.text)

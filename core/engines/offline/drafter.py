@@ -64,11 +64,11 @@ from core.engines.offline.sources import (
     own_name,
 )
 from core.engines.offline.verdicts import (
-    ACT_NAME_WORDS,
     EXISTS_ASKED,
     STILL_ASKED,
     asked_change,
     change_verdict,
+    names_act,
     pending_lead,
     per_jurisdiction,
     proposed_verdict,
@@ -306,10 +306,14 @@ def binds(sentence: str, verb: str) -> bool:
     ("Insider reports are filed electronically through SEDI" for "required to file ... on SEDI")."""
     if BINDING.search(sentence):
         return True
-    root = verb[:-1] if verb.endswith(("e", "y")) else verb  # "file" -> "filed", "carry" -> "carried"
     return bool(verb) and bool(
-        re.search(rf"\b(?:is|are)\s+(?:\w+ly\s+)?{re.escape(root[:5])}\w*(?:ed|en)\b", sentence, re.I)
+        re.search(rf"\b(?:is|are)\s+(?:\w+ly\s+)?{re.escape(_verb_root(verb)[:5])}\w*(?:ed|en)\b", sentence, re.I)
     )
+
+
+def _verb_root(verb: str) -> str:
+    """The verb without the final letter its other forms change ("file" -> "fil" of "filed", "carry" -> "carri")."""
+    return verb[:-1] if verb.endswith(("e", "y")) else verb
 
 
 def _binds_to(sentence: str, verb: str) -> bool:
@@ -317,9 +321,9 @@ def _binds_to(sentence: str, verb: str) -> bool:
     denied."""
     if not verb:
         return False
-    root = verb[:-1] if verb.endswith(("e", "y")) else verb
     duty = re.search(
-        rf"\b(?:must|shall|(?:is|are) (?:required|obliged) to|ha(?:s|ve) to)\s+(?:\w+\s+){{0,2}}?{re.escape(root)}\w*",
+        rf"\b(?:must|shall|(?:is|are) (?:required|obliged) to|ha(?:s|ve) to)\s+(?:\w+\s+){{0,2}}?"
+        rf"{re.escape(_verb_root(verb))}\w*",
         sentence,
         re.I,
     )
@@ -992,12 +996,6 @@ class Grounds:
         own = term_set(source)
         return any(n <= own for n in self.names)
 
-    def names_act(self, source: str) -> bool:
-        """Whether the part names the source by a name of at least ACT_NAME_WORDS words, all in the source's
-        title or aliases ("the Green Claims Directive"), not by a single word a kind of act shares ("Directive")."""
-        own = term_set(source)
-        return any(len(n) >= ACT_NAME_WORDS and n <= own for n in self.names)
-
     def by(self, sentence: str, source: str = "") -> bool:
         """Whether the sentence states at least GROUNDED of the words and, when the part names a figure or a day,
         one of them: "the Home Office launched a registry" grounds neither a Yes nor a No to "must companies file
@@ -1282,13 +1280,14 @@ def _denied(sentence: str, wanted: set[str]) -> bool:
         if len(term_set(sentence[: m.start()]) & wanted) >= SUBJECT_WORDS:
             return True  # "The EU General Product Safety Regulation does not apply in Great Britain"
     words = NOT_ONLY.sub(" ", LIMIT.sub("within", sentence)).split()  # "and not only platforms, must ..." adds
+    restricts = RESTRICTS.match(sentence)  # "Only stablecoins issued by licensed issuers may be offered": a condition
     for i, word in enumerate(words):
         if not term_set(word) & wanted:
             continue
         before = _words_before(words, i)
         opens = max((k + 1 for k, w in enumerate(before) if w.endswith((":", ";"))), default=0)
         clause = " ".join(before[opens:])
-        if RESTRICTS.match(sentence):  # "Only stablecoins issued by licensed issuers may be offered": a condition
+        if restricts:
             clause = re.sub(r"\bonly\b", " ", clause, flags=re.I)
         if _negates(clause, wanted):
             return True  # within its clause: "It is not retroactive: a non-compete signed before ..." denies no
@@ -1636,7 +1635,7 @@ def _one_verdict(
         named_docs = [
             d
             for d in ctx.catalog.all()
-            if grounds.names_act(own_name(d))
+            if names_act(grounds.names, own_name(d))
             and (not codes or any(c == ANY_JURISDICTION or same_jurisdiction(d.jurisdiction, c) for c in codes))
         ]
         if named_docs:  # the act asked of says nothing here: another act's words are no answer about it

@@ -12,7 +12,7 @@ words for a change, not regulatory knowledge.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from datetime import date
 from functools import partial
 
@@ -233,12 +233,15 @@ def _named_acts(plan: ResearchPlan, docs: Sequence[DocumentMeta]) -> list[Docume
     words. Only for adoption: "Has the EU replaced the Late Payment Directive?" is stated by what replaces it."""
     asked = trailing_yes_no(plan.question) or yes_no_sentence(plan.question) or plan.question
     places = {t for j in plan.jurisdictions for t in term_set(" ".join((j.name, j.code, *j.named_as)))}
-    names = [
-        words
-        for n in names_in(asked)
-        if not is_place_name(n.text) and len(words := term_set(n.text) - places) >= ACT_NAME_WORDS
-    ]
-    return [d for d in docs if any(n <= term_set(own_name(d)) for n in names)]
+    names = [term_set(n.text) - places for n in names_in(asked) if not is_place_name(n.text)]
+    return [d for d in docs if names_act(names, own_name(d))]
+
+
+def names_act(names: Iterable[Collection[str]], source: str) -> bool:
+    """Whether one of the names (the words of each) has at least ACT_NAME_WORDS words, all in the source's own name
+    (its title and aliases): "the Green Claims Directive", not a single word a kind of act shares ("Directive")."""
+    own = term_set(source)
+    return any(len(n) >= ACT_NAME_WORDS and set(n) <= own for n in names)
 
 
 WHEN_WORDS = frozenset(term_set("yet still now already today currently"))
