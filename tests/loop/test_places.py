@@ -173,6 +173,27 @@ def test_a_city_read_as_its_country_discloses_the_parts_of_it_the_corpus_holds_l
     assert [i.ask for i in disclosed] == ['"Toronto" in a part of Canada (the corpus holds law of Ontario)']
 
 
+def test_a_city_beside_a_named_part_of_its_country_is_not_read_as_the_whole_country() -> None:
+    # "We operate a courier app in Ottawa. Since when do Ontario's rules apply?" had planned Canada (no source,
+    # disclosed as a missing jurisdiction) beside Ontario; the analyst asked of Ontario
+    catalog = Catalog([DocumentMeta(id="on-pay", title="Provincial pay transparency act", jurisdiction="CA-ON")])
+    plan = plan_of("We employ staff in Toronto. Must we publish salary ranges under Ontario's act?", catalog)
+    assert plan.answer_codes() == ["CA-ON"] and [j.code for j in plan.jurisdictions] == ["CA-ON"]
+    disclosed = [i for i in plan.items if not i.answerable]
+    assert [i.ask for i in disclosed] == ['"Toronto" in a part of Canada (the corpus holds law of Ontario)']
+
+
+def test_initials_in_the_plural_are_no_place_the_question_asks_about() -> None:
+    # "Are NFTs excluded from MiCA?" had no plan item but the disclosure of "NFTs": read as a place, it kept the
+    # plan from asking of any jurisdiction
+    catalog = Catalog(
+        [DocumentMeta(id="xy-miwa", title="Regulation on markets in widget-assets (MiWA)", jurisdiction="XY")]
+    )
+    plan = plan_of("Are NFTs excluded from MiWA?", catalog)
+    assert plan.not_understood == ("NFTs",)
+    assert any(i.answerable and i.aspect != "verdict" for i in plan.items), plan.items
+
+
 def test_the_country_patterns_file_names_its_source_and_date_and_refuses_bad_entries(tmp_path: Path) -> None:
     data = load_patterns(PATTERNS_FILE)
     assert "OCHA" in data.source and data.checked.year >= 2026 and len(data.patterns) > 200

@@ -3835,11 +3835,14 @@ def test_what_was_allowed_only_until_a_date_passed_is_no_to_whether_it_still_is(
 
 
 def test_a_name_ends_with_its_sentence() -> None:
-    # "the European Union. Within" had been one name, disclosed as a place the plan could not place
+    # "the European Union. Within" had been one name, disclosed as a place the plan could not place; and the
+    # sentence's full stop had stayed on the name ("The plan could not place "Montreal."")
     from core.engines.offline.recall import names_in
 
     question = "We offer a token across the European Union. Within how long must we notify the U.S. Treasury?"
-    assert [n.text for n in names_in(question)] == ["European Union.", "U.S. Treasury"]
+    assert [n.text for n in names_in(question)] == ["European Union", "U.S. Treasury"]
+    question = "We sell phones in Montreal. Does Acme S.A. in St. Louis need a permit from the U.S."
+    assert [n.text for n in names_in(question)] == ["Montreal", "Acme S.A.", "St. Louis", "U.S."]
 
 
 @pytest.mark.parametrize(

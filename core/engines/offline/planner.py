@@ -497,6 +497,7 @@ class OfflinePlanner:
             ]
         places = list(read.places)
         unknown += within_country(places, patterned, catalog)
+        places = without_parted_cities(places, patterned)
         named_words = {w for p in places for w in terms(p.named_as)} | {
             w for a, b in read.named if is_place_name(question[a:b]) for w in terms(question[a:b])
         }  # every place name read ("a German wholesaler ... a debtor in Germany"), not an act's ("the BO rule")
@@ -673,6 +674,21 @@ def within_country(places: list[Place], read_by_name: list[str], catalog: Catalo
             held = ", ".join(jurisdiction_name(c) for c in parts)
             out.append(Unplanned(place.named_as, True, f"a part of {place.name} (the corpus holds law of {held})"))
     return out
+
+
+def without_parted_cities(places: list[Place], read_by_name: list[str]) -> list[Place]:
+    """The places without each city read as its country (`within_country` discloses it) where the question also
+    names a part of that country: "a courier app in Ottawa ... Ontario's rules" asks of Ontario, not of Canada as
+    a whole."""
+    return [
+        p
+        for p in places
+        if not (
+            p.named_as in read_by_name
+            and city_place(p.named_as) == p.code
+            and any(q.code.startswith(f"{p.code}-") for q in places)
+        )
+    ]
 
 
 def disclosed_items(

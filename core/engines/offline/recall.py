@@ -74,6 +74,13 @@ class Name:
     possessive: bool
 
 
+PLURAL_ACRONYM = re.compile(r"[A-Z]{2,}s")
+"""Initials in the plural ("NFTs", "CASPs"): a kind of thing, never a place, wherever the question puts them."""
+SENTENCE_STOP = re.compile(r"(?<![.\s])(?<!\b[A-Za-z])\.$")
+"""A full stop ending a word that is no abbreviation ("Montreal.", not "U.S." or "S.A."): the sentence's, not the
+name's."""
+
+
 def _capital(token: str) -> bool:
     return token[0].isupper() or (len(token) > 1 and any(c.isupper() for c in token[1:]))
 
@@ -90,7 +97,8 @@ def names_in(question: str) -> list[Name]:
             run.pop()
         if run:
             last = run[-1].group()
-            out.append(Name(question[run[0].start() : run[-1].end()], run[0].start(), run[-1].end(), _possessive(last)))
+            end = run[-1].end() - (1 if SENTENCE_STOP.search(last) else 0)  # "... in Montreal." names Montreal
+            out.append(Name(question[run[0].start() : end], run[0].start(), end, _possessive(last)))
         run.clear()
 
     starts = sentence_starts(question)
@@ -236,5 +244,5 @@ def unplanned(question: str, spans: Iterable[tuple[int, int]], catalog: Catalog)
         ]  # "in Germany and EUR 300 million": the code names an amount
         if distinct and not all(stem(w.lower()) in known for w in distinct):
             text = re.sub(r"['\u2019]s$", "", name.text)
-            out.setdefault(text, Unplanned(text, positioned and not heads))
+            out.setdefault(text, Unplanned(text, positioned and not heads and not PLURAL_ACRONYM.fullmatch(text)))
     return list(out.values())
