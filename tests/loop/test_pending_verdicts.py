@@ -113,3 +113,41 @@ def test_what_has_started_already_is_never_not_yet(tmp_path: Path) -> None:
     r = ask_plain(tmp_path, [(KSEF, [KSEF_TEXT])], "Has XY introduced the WIS?")
     verdict = r.answer.verdict
     assert verdict is None or not verdict.text.startswith("No"), verdict
+
+
+def test_already_bound_asked_after_facts_is_asked_of_the_law(tmp_path: Path) -> None:
+    # "We make speakers ...; the battery is glued in. Are we already required under EU law to make the battery
+    # removable?" gave no verdict: the facts set out left it open, though "already" asks whether the duty applies
+    # yet, which the act's later start answers (a rule bounding whom it binds by a size the facts do not give had
+    # left every yes/no open)
+    act = plain_doc(
+        "xy-widget-cell-rules",
+        "XY: removable widget cells in appliances",
+        "XY",
+        date(2027, 2, 18),
+        status="not_yet_applicable",
+    )
+    text = (
+        "From 18 February 2027, anyone placing appliances with portable widget cells on the market must ensure that "
+        "the cells are removable and replaceable by the end user. Removal must need no specialised tools. Makers "
+        "of fewer than 500 appliances a year must also make the widget cells replaceable by the user."
+    )
+    question = (
+        "We make widget speakers sold in XY; the speaker's widget cell is glued in. Are we already required under XY law to make "
+        "the widget cell removable and replaceable by the user?"
+    )
+    verdict = ask_plain(tmp_path, [(act, [text])], question).answer.verdict
+    assert verdict is not None and verdict.text.startswith("No, not yet"), verdict
+    assert "18 February 2027" in verdict.text
+
+
+def test_already_bound_asked_of_a_measured_asker_stays_open(tmp_path: Path) -> None:
+    # a duty phased in by size turns on the headcount the facts give: that is the analyst's to hold against it
+    act = plain_doc("xy-widget-diligence", "XY: widget due diligence act", "XY", date(2024, 7, 25))
+    text = (
+        "Companies with more than 5,000 employees must carry out widget due diligence from 26 July 2027, and "
+        "companies with more than 3,000 employees from 26 July 2028."
+    )
+    question = "Our group in XY has 6,000 employees. Do we already have to carry out widget due diligence?"
+    r = ask_plain(tmp_path, [(act, [text])], question)
+    assert r.plan.verdict_on_facts and r.answer.verdict is None, r.answer.verdict

@@ -72,9 +72,11 @@ from core.engines.offline.verdicts import (
     pending_lead,
     per_jurisdiction,
     proposed_verdict,
+    says_of_all,
     speaks_to,
     status_verdict,
     still_in_force,
+    universal_asked,
 )
 from core.engines.text import (
     EITHER_OR,
@@ -170,7 +172,8 @@ SUBJECT_WORDS = 2
 """Words a yes/no question naming no place and no figure must ask about for any sentence to answer it."""
 SCOPE_DENIAL = re.compile(
     r"\b(?:outside (?:the |its |their )?scope|out of (?:the |its )?scope|falls? outside|"
-    r"not (?:be )?(?:covered|in scope|within (?:the |its )?scope)|excluded from)\b",
+    r"not (?:be )?(?:covered|in scope|within (?:the |its )?scope)|excluded from|left out of|"
+    r"(?:is|are|was|were)\s+(?:also\s+)?excluded(?=\s*[.;]))\b",
     re.I,
 )
 """Wording that puts something outside what the rules cover: a No to whether they cover it."""
@@ -223,6 +226,19 @@ UNENACTED = re.compile(
 )
 """Wording that says an instrument never became law ("has been introduced several times but has not been
 enacted", "was never proclaimed into force"): what it would do is no Yes to anything."""
+PROPOSES = re.compile(
+    r"\b(?:bills?|proposals?|amendments?|draft\s+(?:bills?|laws?|acts?|regulations?))\s+"
+    r"(?:(?:has|have|had)\s+been|was|were|is|are)\s+(?:introduced|tabled|proposed|put forward|published)\s+"
+    r"(?:to|that would)\b",
+    re.I,
+)
+"""A sentence reporting a proposal to change the law ("Bills have been introduced to extend the Act to home
+appliances"): what it would change is not the law, so no Yes rests on it."""
+UNVERIFIED = re.compile(
+    r"^[^;]*\b(?:is|are|was|were|remains?)\s+(?:not verified|unverified|unclear)(?:\s+here)?\W*$", re.I
+)
+"""A sentence whose one statement is that something is not verified ("The exact date on which the index stopped
+being required for smartphones is not verified here."): it grounds no verdict either way."""
 PLACE_KINDS = frozenset(term_set("state states city province county territory region republic kingdom federal"))
 """Words that say what kind of place a name is: left alone beside a place's name ("New York State"), they name no
 body or instrument."""
@@ -959,6 +975,9 @@ class Grounds:
     optional_asked: bool | None = None
     """Whether the part asks whether something is optional (True: "Is e-invoicing optional?") or mandatory (False:
     "Is labelling compulsory?"), else None: a sentence stating the contrary alone answers it No (`_contrary_duty`)."""
+    universal: frozenset[str] = frozenset()
+    """The nouns the part asks of every or all of (`universal_asked`): a Yes must say it of all of them
+    (`says_of_all`)."""
     predicate: str = ""
     """The adjective a "Is X <adjective>?" part asks of its subject ("taxable"), which a grounding sentence must
     state, either way (`predicate_said`, read in `by`)."""
@@ -1216,6 +1235,7 @@ def _grounds(plan: ResearchPlan) -> Grounds:
         duty_verb=duty.group(1) if duty else "",
         years=frozenset(int(y) for y in YEAR_ASKED.findall(said) if not any(d.year == int(y) for d in dates(said))),
         exists_asked=bool(EXISTS_ASKED.match(said)),
+        universal=universal_asked(said),
         optional_asked=True if OPTIONAL_ASKED.search(said) else False if MANDATORY_ASKED.search(said) else None,
         predicate=""
         if DEONTIC_WORD.search(said) or STATUS_ASK.search(said) or EXEMPT_ASK.search(said) or forbid_asked
@@ -1457,7 +1477,7 @@ def _outside_scope(sentence: str) -> bool:
     wrong ("A company fined for a breach ... should be excluded from the award of public contracts") is a
     sanction, not a scope."""
     m = SCOPE_DENIAL.search(sentence)
-    return m is not None and not (m.group(0).lower().startswith("excluded") and WRONGDOING.search(sentence))
+    return m is not None and not ("excluded" in m.group(0).lower() and WRONGDOING.search(sentence))
 
 
 def _stated(wording: re.Pattern[str], sentence: str) -> bool | None:
@@ -1625,6 +1645,7 @@ def _one_verdict(
         if grounds.by(verdict.said, named_as[best.doc_id])
         and grounds.says_which_way(verdict.said, named_as[best.doc_id])
         and not (verdict.text.startswith("No.") and _denies_another_act(verdict.said, asked))
+        and not (verdict.text.startswith("Yes.") and not says_of_all(grounds.universal, verdict.said))
     ]
     by_name = {
         best.doc_id for best, _ in tried if best.jurisdiction in codes and grounds.name_source(named_as[best.doc_id])
@@ -1659,6 +1680,8 @@ def _one_verdict(
         and (grounds.forbid_asked or grounds.exempt or _stated(CRIMINALISES, best.text) is not True)
         and (not grounds.forbid_asked or _stated(PROHIBITS, best.text) is not None)
         and not held_before(best.quotes[-1].quote, ctx.as_of)
+        and not (verdict.text.startswith("Yes.") and PROPOSES.search(best.text) and not grounds.status_asked)
+        and not UNVERIFIED.search(best.quotes[-1].quote)
         and not (
             grounds.duty_asked
             and verdict.text.startswith("Yes.")
@@ -1781,6 +1804,7 @@ def _measure_ended(asked: set[str], pool: Sequence[Candidate], ctx: EngineContex
         for c in pool
         if not c.history
         and MEASURE_ENDED.search(c.text)
+        and not UNVERIFIED.search(c.quotes[-1].quote)
         and _part_words(subject, c.text)
         and all(d <= ctx.as_of for d in dates(c.text))
     ]

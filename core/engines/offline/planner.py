@@ -511,7 +511,9 @@ class OfflinePlanner:
         # is asked of the law, not of the facts set out before it
         asked = yes_no_sentence(question)
         on_facts = any(
-            asked_change(p) is None and (dates_own_past_event(p, ctx.as_of) or not asks_of_law(p)) for p in after_facts
+            asked_change(p) is None
+            and (dates_own_past_event(p, ctx.as_of) or not asks_of_law(p, facts_set_out(question)))
+            for p in after_facts
         ) or bool(
             asked
             and asked_change(asked) is None

@@ -18,7 +18,7 @@ from functools import partial
 
 from core.domain.answer import Claim, Quote
 from core.domain.documents import DocStatus, DocumentMeta
-from core.domain.figures import date_spans, format_date
+from core.domain.figures import date_spans, format_date, frequencies
 from core.domain.gazetteer import is_place_name, occurrences
 from core.domain.instructions import has_instructions
 from core.domain.plan import ANY_JURISDICTION, PlanItem, ResearchPlan
@@ -27,7 +27,18 @@ from core.engines.offline.ranking import Candidate
 from core.engines.offline.recall import names_in
 from core.engines.offline.relevance import min_relevance, said_terms, subject_terms
 from core.engines.offline.sources import doc_chunks, first_sentence, own_name, short_name
-from core.engines.text import LIST_MARK, WH_PART, is_anaphoric, sentences, term_set, trailing_yes_no, yes_no_sentence
+from core.engines.text import (
+    LIST_MARK,
+    STOPWORDS,
+    WH_PART,
+    is_anaphoric,
+    measures_facts,
+    sentences,
+    stem,
+    term_set,
+    trailing_yes_no,
+    yes_no_sentence,
+)
 
 CHANGE_STEMS = (
     "extend|rais|increas|lower|reduc|repeal|abolish|amend|chang|replac|remov|scrap|expand|broaden|widen|narrow|"
@@ -87,6 +98,14 @@ STILL_BOUND = re.compile(
 )
 """A yes/no asking whether a duty still binds ("Do franchisors still have to register ...?"): asked of the law,
 which a sentence stating the duty's end answers No ("... so franchisors no longer have to register")."""
+ALREADY_BOUND = re.compile(
+    r"\balready\s+(?:(?:have|has|need|needs)\s+to|must|required|obliged|bound)\b|"
+    r"\b(?:must|required|obliged)\s+(?:\w+\s+)?already\b",
+    re.I,
+)
+"""A yes/no asking whether a duty binds yet ("Are we already required to make the battery removable?"): asked of
+the law, which an act applying only later answers "No, not yet", unless the facts set out measure the asker (a
+headcount, a turnover), which a duty phased in by size turns on."""
 
 
 EXISTS_ASKED = re.compile(r"^\W*(?:is|are|was|were)\s+there\b", re.I)
@@ -94,11 +113,16 @@ EXISTS_ASKED = re.compile(r"^\W*(?:is|are|was|were)\s+there\b", re.I)
 ASKER = re.compile(r"\b(?:we|us|our|ours|I|me|my)\b", re.I)
 
 
-def asks_of_law(asked: str) -> bool:
-    """Whether a yes/no asked after facts is asked of the law, not of those facts: whether something still holds
-    (`still_in_force`), or whether a rule exists at all, saying nothing of the asker ("Is there a federal statute
-    on employee non-competes?"; "Is there a duty for us to ...?" is asked of the asker's facts)."""
-    return still_in_force(asked) or bool(EXISTS_ASKED.match(asked) and not ASKER.search(asked))
+def asks_of_law(asked: str, facts: str = "") -> bool:
+    """Whether a yes/no asked after facts (`facts`, those the question sets out) is asked of the law, not of those
+    facts: whether something still holds (`still_in_force`) or binds yet (`ALREADY_BOUND`), or whether a rule
+    exists at all, saying nothing of the asker ("Is there a federal statute on employee non-competes?"; "Is there a
+    duty for us to ...?" is asked of the asker's facts)."""
+    return (
+        still_in_force(asked)
+        or bool(ALREADY_BOUND.search(asked) and not measures_facts(facts))
+        or bool(EXISTS_ASKED.match(asked) and not ASKER.search(asked))
+    )
 
 
 def still_in_force(asked: str) -> bool:
@@ -520,3 +544,57 @@ def status_verdict(
     rule = _said_in_force(doc.id, ctx, quote.quote) or _rule_in_force(cands, doc.jurisdiction, ctx, quote.quote)
     stated, quotes = _beside_rule(pending_lead(doc, status, undated="a date not yet set"), quote, rule)
     return Claim(text=stated, plan_item_ids=(item.id,), kind="verdict", citations=quotes)
+
+
+UNIVERSAL_ASKED = re.compile(
+    r"\b(?:every|all)\s+(?:(?:of\s+)?(?:the|their|its|our|your)\s+)?(?P<noun>[A-Za-z][\w-]*)", re.I
+)
+"""A yes/no asked of every or all of something ("Is a warning required for every product sold ...?")."""
+ALL_BEFORE = re.compile(r"\b(?:every|all|any|each)\s+(?:[\w-]+\s+){0,2}$", re.I)
+"""A sentence's own universal before the noun ("any consumer product", "all large employers")."""
+SUBJECT_BEFORE = re.compile(r"^\W*(?:(?:a|an|the|all|any|every|each)\s+)?(?:[\w-]+\s+){0,2}$", re.I)
+DUTY_AFTER = re.compile(
+    r"^[\w-]*\W+(?:(?!(?:with|that|who|which|whose|of|above|below|over|under|having|employing)\b)[A-Za-z][\w-]*\s+)"
+    r"{0,5}?(?:must|shall|(?:is|are)\s+(?:required|obliged|bound)|(?:has|have|needs?)\s+to)\b",
+    re.I,
+)
+"""The noun opening a sentence as the subject of a duty ("Employers must ...", "A producer shall ..."): the law's
+way of saying it of all of them, unless words between bound it ("Employers with 250 or more workers must ...")."""
+
+
+FREQUENCY_REACH = 16
+"""Characters after "every" read for a frequency's unit ("every three years")."""
+
+
+WHICHEVER = re.compile(r"\b(?:whether\b[^.;,]*\bor|regardless of|irrespective of|whatever|whichever)\b[^.;,]*", re.I)
+"""A span saying the rule holds either way ("whether the loan is secured or unsecured", "regardless of size")."""
+
+
+def universal_asked(part: str) -> frozenset[str]:
+    """The stems of the nouns a yes/no asks of every or all of ("every product", "all member states"), not a
+    frequency ("every year")."""
+    found: set[str] = set()
+    for m in UNIVERSAL_ASKED.finditer(part):
+        noun = m.group("noun").lower()
+        if noun not in STOPWORDS and not frequencies(part[m.start() : m.end() + FREQUENCY_REACH]):
+            found.add(stem(noun))
+    return frozenset(found)
+
+
+def says_of_all(nouns: Collection[str], said: str) -> bool:
+    """Whether the sentences say what they say of every one of these nouns (stems): with a universal of their own
+    before it ("any product", "all employers"), by making it the subject of a duty ("Producers must ...") or by
+    saying the rule holds either way for it ("whether the loan is secured or unsecured"). A
+    "Yes" to "Is a warning required for every product?" does not rest on "Warnings may be placed on the product
+    label", which says where a warning goes, not that every product needs one."""
+    for noun in nouns:
+        if not any(
+            ALL_BEFORE.search(s[: m.start()])
+            or (SUBJECT_BEFORE.match(s[: m.start()]) and DUTY_AFTER.match(s[m.start() :]))
+            or any(w.start() < m.start() < w.end() for w in WHICHEVER.finditer(s))
+            for s in sentences(said)
+            for m in re.finditer(r"[A-Za-z][\w-]*", s)
+            if stem(m.group(0)) == noun
+        ):
+            return False
+    return True

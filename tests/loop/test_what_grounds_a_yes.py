@@ -1,0 +1,146 @@
+"""What a Yes rests on. A yes/no asked of every or all of something needs a sentence that says it of all of them:
+"Is a Proposition 65 warning required for every product sold in California?" was "Yes." from "Warnings may be
+placed on the product label ...", a sentence on where a warning goes. A thing "left out of" a rule is outside it
+("Does the French durability index apply to smartphones?" was "Yes." from "Smartphones ... were left out of the
+durability index"), and a bill introduced to extend an act does not extend it ("Does New York's Digital Fair Repair
+Act cover home appliances?" was "Yes." from "Bills have been introduced to extend the Act to home appliances").
+Plain documents built here; the rules are illustrations."""
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from core.engines.offline.verdicts import says_of_all, universal_asked
+from tests.loop.plain_corpora import ask_plain, plain_doc
+
+WARNINGS = plain_doc(
+    "us-ca-proposition-99-warnings",
+    "California: Proposition 99 - clear warnings for listed widget chemicals in consumer products, civil penalties",
+    "US-CA",
+    date(1988, 11, 5),
+)
+WARNINGS_TEXT = [
+    "Warnings may be placed on the product label, on a shelf sign or, for internet sales, on the product display "
+    'page before purchase. A shorter "short-form" warning may be used on product labels. WCA has amended the '
+    "short-form rules to require the name of at least one chemical, with a transition period (the dates of the "
+    "amendment and its transition period are not verified).",
+    "The warning requirement applies to businesses with 10 or more employees. Businesses with fewer than 10 "
+    "employees are exempt. No warning is needed where the exposure falls below the safe harbor level.",
+]
+
+
+def test_every_asked_is_no_yes_from_a_sentence_on_some(tmp_path: Path) -> None:
+    r = ask_plain(
+        tmp_path,
+        [(WARNINGS, WARNINGS_TEXT)],
+        "Is a Proposition 99 warning required for every product sold in California?",
+    )
+    assert r.answer.verdict is None, r.answer.verdict
+    assert any(g.plan_item_id == "*:verdict" for g in r.answer.gaps), r.answer.gaps
+
+
+def test_a_duty_of_some_is_no_yes_to_all(tmp_path: Path) -> None:
+    # "Must all employers in the EU report their gender pay gap every year?" was "Yes." from "Employers with 250 or
+    # more workers must report on the gender pay gap ... every year thereafter."
+    act = plain_doc("xy-widget-pay-gap", "XY: widget pay gap reporting act", "XY", date(2023, 6, 6))
+    text = (
+        "Employers with 250 or more workers must report on the widget pay gap by 7 June 2027 and every year "
+        "thereafter. Employers with 100 to 249 workers must report every three years."
+    )
+    r = ask_plain(tmp_path, [(act, [text])], "Must all employers in XY report their widget pay gap every year?")
+    assert r.answer.verdict is None, r.answer.verdict
+
+
+def test_a_sentence_on_every_one_still_grounds_a_yes(tmp_path: Path) -> None:
+    act = plain_doc("xy-widget-labels", "XY: widget labelling act", "XY", date(2020, 1, 1))
+    text = "Every widget sold in XY must carry a safety label in the official language. Fines reach EUR 5,000."
+    r = ask_plain(tmp_path, [(act, [text])], "Must every widget sold in XY carry a safety label?")
+    verdict = r.answer.verdict
+    assert verdict is not None and verdict.text.startswith("Yes."), verdict
+
+
+@pytest.mark.parametrize(
+    ("question", "nouns"),
+    [
+        ("Is a warning required for every product sold in California?", {"product"}),
+        ("Must all member states report every year?", {"member"}),
+        ("Do all of the firms need a licence?", {"firm"}),
+        ("Must the report be filed every three years?", set()),
+    ],
+)
+def test_what_a_yes_no_asks_of_every_one(question: str, nouns: set[str]) -> None:
+    assert universal_asked(question) == nouns
+
+
+@pytest.mark.parametrize(
+    ("sentence", "of_all"),
+    [
+        ("Every consumer product sold in XY must carry a warning.", True),
+        ("Any product offered to consumers needs a warning.", True),
+        ("Products must carry a warning before sale.", True),
+        ("A product placed on the market shall carry a warning.", True),
+        ("Warnings may be placed on the product label or on a shelf sign.", False),
+        ("The warning requirement applies to businesses with 10 or more employees.", False),
+        ("Products with a battery above 5 kg must carry a warning.", False),
+        ("A warning is due whether the product is sold in a shop or online.", True),
+    ],
+)
+def test_whether_a_sentence_says_it_of_every_one(sentence: str, of_all: bool) -> None:
+    assert says_of_all({"product"}, sentence) is of_all
+
+
+def test_left_out_of_an_index_is_a_no_to_whether_it_applies(tmp_path: Path) -> None:
+    # "Does the French durability index apply to smartphones?" was "Yes." from "Smartphones and tablets were left
+    # out of the durability index because ..."
+    act = plain_doc("xy-widget-index", "XY: widget durability index", "XY", date(2025, 1, 8))
+    text = (
+        "Since 8 January 2025, televisions and washing machines sold in XY must display a widget durability index. "
+        "Smartphones and tablets were left out of the widget durability index because the energy label for those "
+        "products applies from 20 June 2025."
+    )
+    r = ask_plain(tmp_path, [(act, [text])], "Does the XY widget durability index apply to smartphones?")
+    verdict = r.answer.verdict
+    assert verdict is not None and verdict.text.startswith("No."), verdict
+
+
+def test_a_bill_introduced_to_extend_an_act_is_no_yes_that_it_does(tmp_path: Path) -> None:
+    # "Does New York's Digital Fair Repair Act cover home appliances?" was "Yes." from "Bills have been introduced
+    # to extend the Act to home appliances ...", beside the sentence saying the Act does not apply to them
+    act = plain_doc("xy-widget-repair-act", "XY: Widget Fair Repair Act", "XY", date(2023, 12, 28))
+    text = [
+        "The Widget Fair Repair Act requires manufacturers to make parts, tools and documentation available to "
+        "owners and independent repairers on fair and reasonable terms.",
+        "The Act does not apply to motor vehicles, medical devices, home appliances or farm equipment.",
+        "Bills have been introduced to extend the Act to home appliances and to ban parts pairing; whether any of "
+        "them has been enacted is not verified here.",
+    ]
+    r = ask_plain(tmp_path, [(act, text)], "Does the XY Widget Fair Repair Act cover home appliances?")
+    verdict = r.answer.verdict
+    assert verdict is None or not verdict.text.startswith("Yes"), verdict.text
+
+
+def test_what_a_sentence_says_is_excluded_is_a_no_to_whether_it_is_covered(tmp_path: Path) -> None:
+    # "Does California's SB 244 cover video game consoles?" was "Yes." from "Alarm systems, video game consoles
+    # and ... are excluded."
+    act = plain_doc("xy-widget-repair-duty", "XY: widget repair duty act", "XY", date(2024, 7, 1))
+    text = (
+        "Manufacturers of electronic widgets priced at XYD 100 or more must provide parts, tools and documentation "
+        "for seven years. Alarm systems, video game consoles and farm widgets are excluded."
+    )
+    r = ask_plain(tmp_path, [(act, [text])], "Does the XY widget repair duty act cover video game consoles?")
+    verdict = r.answer.verdict
+    assert verdict is not None and verdict.text.startswith("No."), verdict
+
+
+def test_a_sentence_saying_only_that_something_is_not_verified_grounds_no_verdict(tmp_path: Path) -> None:
+    # "Is the French repairability index still in force for washing machines?" was "No." from "The exact date on
+    # which the French repairability index stopped being required for smartphones is not verified here."
+    act = plain_doc("xy-widget-index-rules", "XY: widget repairability and durability indexes", "XY", date(2021, 1, 1))
+    text = (
+        "Since 1 January 2021, sellers of widgets in XY must display a widget repairability index. The exact date on "
+        "which the widget repairability index stopped being required for phones is not verified here."
+    )
+    question = "Is the XY widget repairability index still in force for washing machines?"
+    verdict = ask_plain(tmp_path, [(act, [text])], question).answer.verdict
+    assert verdict is None or "not verified" not in verdict.text, verdict.text
