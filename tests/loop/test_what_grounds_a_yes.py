@@ -144,3 +144,50 @@ def test_a_sentence_saying_only_that_something_is_not_verified_grounds_no_verdic
     question = "Is the XY widget repairability index still in force for washing machines?"
     verdict = ask_plain(tmp_path, [(act, [text])], question).answer.verdict
     assert verdict is None or "not verified" not in verdict.text, verdict.text
+
+
+def _payment_acts() -> list:
+    directive = plain_doc(
+        "xy-widget-late-payment-directive", "XY: widget late payment directive", "XY", date(2013, 3, 16)
+    )
+    proposal = plain_doc(
+        "xy-widget-late-payment-proposal",
+        "XY: proposed widget late payment regulation",
+        "XY",
+        date(2023, 9, 12),
+        status="proposed",
+    )
+    return [
+        (
+            directive,
+            [
+                "Public authorities must pay widget invoices within 30 calendar days of receiving the invoice. Member "
+                "States may allow up to 60 calendar days for public authorities providing health care, and a contract "
+                "may set a period longer than 30 days only where this is expressly agreed. In no case may a public "
+                "authority's payment period exceed 60 calendar days."
+            ],
+        ),
+        (
+            proposal,
+            [
+                "The Commission proposed a strict maximum payment period of 30 calendar days for all widget "
+                "transactions, both between businesses and from public authorities to businesses."
+            ],
+        ),
+    ]
+
+
+def test_a_rule_in_force_answers_before_a_proposal_and_its_exceptions_bar_a_yes_to_all(tmp_path: Path) -> None:
+    # "Must all public authorities in the EU pay invoices within 30 days?" was "No, only proposed" from the late
+    # payment proposal: the directive's sentence had been set aside for stating "longer than 30 days" beside the
+    # asked "within 30 days", and its "In no case may ... exceed 60 days" read as a denial
+    plain = ask_plain(
+        tmp_path / "a", _payment_acts(), "Must public authorities in XY pay widget invoices within 30 days?"
+    )
+    verdict = plain.answer.verdict
+    assert verdict is not None and verdict.text.startswith("Yes."), verdict
+    assert verdict.doc_ids == ("xy-widget-late-payment-directive",)
+    every = ask_plain(
+        tmp_path / "b", _payment_acts(), "Must all public authorities in XY pay widget invoices within 30 days?"
+    )
+    assert every.answer.verdict is None, every.answer.verdict  # some may take 60 days: neither Yes nor "proposed"

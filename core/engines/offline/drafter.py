@@ -4,7 +4,7 @@ passage; a verdict first for a yes/no question; revision applies each approved c
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from functools import partial
@@ -94,6 +94,7 @@ from core.engines.text import (
     referred_subject,
     rival_kind,
     sentences,
+    stem,
     term_set,
     terms,
     trailing_yes_no,
@@ -384,11 +385,13 @@ def lapsed(sentence: str, as_of: date) -> bool:
 DATE_REACH = 30
 """Characters after "Before" within which the date it names stands."""
 LIMIT = re.compile(
-    r"\b(?:not|no)\s+(?:later|more|less|fewer|longer)\s+than\b|\bnot\s+exceed(?:s|ing)?\b|\bat\s+the\s+latest\b",
+    r"\b(?:not|no)\s+(?:later|more|less|fewer|longer)\s+than\b|\bnot\s+exceed(?:s|ing)?\b|\bat\s+the\s+latest\b|"
+    r"\bin\s+no\s+(?:case|event|circumstances?)\s+(?:may|shall|can|will|must)\b(?=[^.;]{0,80}\bexceed)",
     re.I,
 )
 """Wording that bounds a period or an amount ("within a period not exceeding three months", "no later than 30
-June", "late interest may not exceed 4% per month"): a limit the rule sets, not a denial of it."""
+June", "late interest may not exceed 4% per month", "In no case may a public authority's payment period exceed 60
+days"): a limit the rule sets, not a denial of it."""
 DENIAL_WINDOW = 4
 """The verdict with its context stays within about one plan item's words."""
 
@@ -1030,9 +1033,12 @@ class Grounds:
         keys, compared = {f.key for f in found}, {(f.key, f.comparator) for f in found}
         if any(key in keys and (key, op) not in compared for key, op in self.compared):
             return False  # "more than 25%" asked, "within the 25% limit" stated: which way it goes is not read
-        asked_side = {(n, unit): side for n, unit, side in self.sides}
-        if any(asked_side.get((n, unit), side) != side for n, unit, side in period_sides(sentence)):
-            return False  # "less than five years" asked, "at least five years" stated
+        bounded = period_sides(sentence)
+        if any(
+            (n, unit, side) not in bounded and (n, unit) in {(m, u) for m, u, _ in bounded}
+            for n, unit, side in self.sides
+        ):
+            return False  # "less than five years" asked, only "at least five years" stated
         stated = bool(
             self.amounts & keys or self.days & days_of_year(sentence) or self.periods & period_lengths(sentence)
         )
@@ -1637,6 +1643,11 @@ def _one_verdict(
         )
         for best in cands[:VERDICT_TRIES]
     ]
+    of_some = [  # a Yes to all of something from a sentence on some of it (`_of_all`)
+        best
+        for best, verdict in tried
+        if verdict.text.startswith("Yes.") and grounds.universal and not _of_all(grounds, best, passages, verdict.said)
+    ]
     barred = {best.text for best, _ in tried if _barred_without(best.text, grounds)}  # the contrary case is barred
     tried = [(best, _worded(verdict, "Yes.") if best.text in barred else verdict) for best, verdict in tried]
     spoken = [
@@ -1645,7 +1656,7 @@ def _one_verdict(
         if grounds.by(verdict.said, named_as[best.doc_id])
         and grounds.says_which_way(verdict.said, named_as[best.doc_id])
         and not (verdict.text.startswith("No.") and _denies_another_act(verdict.said, asked))
-        and not (verdict.text.startswith("Yes.") and not says_of_all(grounds.universal, verdict.said))
+        and best not in of_some
     ]
     by_name = {
         best.doc_id for best, _ in tried if best.jurisdiction in codes and grounds.name_source(named_as[best.doc_id])
@@ -1767,8 +1778,8 @@ def _one_verdict(
             # the place's own law decides, if any
             return proposed_verdict(item, grounds.by, named, cands, ctx, grounds.words, grounds.status_asked)
         return _from_elsewhere(verdict, best.jurisdiction)
-    if not grounds.words:
-        return None
+    if not grounds.words or any(grounds.by(best.text, named_as[best.doc_id]) for best in of_some):
+        return None  # a rule in force speaks to it, of some of what is asked: neither a Yes nor a proposal's No
     return proposed_verdict(item, grounds.by, codes, cands, ctx, grounds.words, grounds.status_asked)
 
 
@@ -1971,6 +1982,35 @@ def _not_yet(verdict: Claim, best: Candidate, ctx: EngineContext) -> Claim:
         return verdict
     lead = pending_lead(doc, status, undated="a date not yet set")
     return verdict.model_copy(update={"text": f"{lead} {verdict.said}"})
+
+
+EXCEPTION = re.compile(
+    r"\b(?:may|can)\s+(?:allow|permit|provide for|exempt|set)\b|\bexcept\b|\bunless\b|\bother than\b|\bexempt\w*|"
+    r"\bdoes not apply\b|\bdo not apply\b",
+    re.I,
+)
+"""Wording that makes room for cases a rule does not reach ("Member States may allow up to 60 days for public
+authorities carrying out economic activities")."""
+
+
+def _of_all(grounds: Grounds, best: Candidate, passages: list[tuple[str, str, str, float]], said: str) -> bool:
+    """Whether a Yes quoting `said` says it of all of what the yes/no asks of every or all of (`says_of_all`),
+    with no exception for some of them (`_excepted`)."""
+    return says_of_all(grounds.universal, said) and not _excepted(grounds.universal, best, passages, said)
+
+
+def _excepted(nouns: Collection[str], best: Candidate, passages: list[tuple[str, str, str, float]], said: str) -> bool:
+    """Whether a sentence the verdict quotes after its first (`said`), or one right after the candidate (within
+    VERDICT_CONTEXT), makes an exception for some of what a yes/no asks of all (`Grounds.universal`): "Must all
+    public authorities pay within 30 days?" is no plain Yes when the next sentence lets some of them take 60."""
+    last = best.quotes[-1]
+    text = next((t for _, c, t, _ in passages if c == last.chunk_id), "")
+    sents = sentences(text)
+    at = next((i for i, s in enumerate(sents) if s == last.quote), len(sents))
+    return any(
+        EXCEPTION.search(s) and any(stem(w) in nouns for w in re.findall(r"[A-Za-z][\w-]*", s))
+        for s in (*sentences(said)[1:], *sents[at + 1 : at + 1 + VERDICT_CONTEXT])
+    )
 
 
 def _stated_verdict(
