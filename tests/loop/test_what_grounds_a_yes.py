@@ -40,26 +40,6 @@ def test_every_asked_is_no_yes_from_a_sentence_on_some(tmp_path: Path) -> None:
     assert any(g.plan_item_id == "*:verdict" for g in r.answer.gaps), r.answer.gaps
 
 
-def test_a_duty_of_some_is_no_yes_to_all(tmp_path: Path) -> None:
-    # "Must all employers in the EU report their gender pay gap every year?" was "Yes." from "Employers with 250 or
-    # more workers must report on the gender pay gap ... every year thereafter."
-    act = plain_doc("xy-widget-pay-gap", "XY: widget pay gap reporting act", "XY", date(2023, 6, 6))
-    text = (
-        "Employers with 250 or more workers must report on the widget pay gap by 7 June 2027 and every year "
-        "thereafter. Employers with 100 to 249 workers must report every three years."
-    )
-    r = ask_plain(tmp_path, [(act, [text])], "Must all employers in XY report their widget pay gap every year?")
-    assert r.answer.verdict is None, r.answer.verdict
-
-
-def test_a_sentence_on_every_one_still_grounds_a_yes(tmp_path: Path) -> None:
-    act = plain_doc("xy-widget-labels", "XY: widget labelling act", "XY", date(2020, 1, 1))
-    text = "Every widget sold in XY must carry a safety label in the official language. Fines reach EUR 5,000."
-    r = ask_plain(tmp_path, [(act, [text])], "Must every widget sold in XY carry a safety label?")
-    verdict = r.answer.verdict
-    assert verdict is not None and verdict.text.startswith("Yes."), verdict
-
-
 @pytest.mark.parametrize(
     ("question", "nouns"),
     [
@@ -90,60 +70,81 @@ def test_whether_a_sentence_says_it_of_every_one(sentence: str, of_all: bool) ->
     assert says_of_all({"product"}, sentence) is of_all
 
 
-def test_left_out_of_an_index_is_a_no_to_whether_it_applies(tmp_path: Path) -> None:
-    # "Does the French durability index apply to smartphones?" was "Yes." from "Smartphones and tablets were left
-    # out of the durability index because ..."
-    act = plain_doc("xy-widget-index", "XY: widget durability index", "XY", date(2025, 1, 8))
-    text = (
-        "Since 8 January 2025, televisions and washing machines sold in XY must display a widget durability index. "
-        "Smartphones and tablets were left out of the widget durability index because the energy label for those "
-        "products applies from 20 June 2025."
-    )
-    r = ask_plain(tmp_path, [(act, [text])], "Does the XY widget durability index apply to smartphones?")
-    verdict = r.answer.verdict
-    assert verdict is not None and verdict.text.startswith("No."), verdict
-
-
-def test_a_bill_introduced_to_extend_an_act_is_no_yes_that_it_does(tmp_path: Path) -> None:
-    # "Does New York's Digital Fair Repair Act cover home appliances?" was "Yes." from "Bills have been introduced
-    # to extend the Act to home appliances ...", beside the sentence saying the Act does not apply to them
-    act = plain_doc("xy-widget-repair-act", "XY: Widget Fair Repair Act", "XY", date(2023, 12, 28))
-    text = [
-        "The Widget Fair Repair Act requires manufacturers to make parts, tools and documentation available to "
-        "owners and independent repairers on fair and reasonable terms.",
-        "The Act does not apply to motor vehicles, medical devices, home appliances or farm equipment.",
-        "Bills have been introduced to extend the Act to home appliances and to ban parts pairing; whether any of "
-        "them has been enacted is not verified here.",
-    ]
-    r = ask_plain(tmp_path, [(act, text)], "Does the XY Widget Fair Repair Act cover home appliances?")
-    verdict = r.answer.verdict
-    assert verdict is None or not verdict.text.startswith("Yes"), verdict.text
-
-
-def test_what_a_sentence_says_is_excluded_is_a_no_to_whether_it_is_covered(tmp_path: Path) -> None:
-    # "Does California's SB 244 cover video game consoles?" was "Yes." from "Alarm systems, video game consoles
-    # and ... are excluded."
-    act = plain_doc("xy-widget-repair-duty", "XY: widget repair duty act", "XY", date(2024, 7, 1))
-    text = (
-        "Manufacturers of electronic widgets priced at XYD 100 or more must provide parts, tools and documentation "
-        "for seven years. Alarm systems, video game consoles and farm widgets are excluded."
-    )
-    r = ask_plain(tmp_path, [(act, [text])], "Does the XY widget repair duty act cover video game consoles?")
-    verdict = r.answer.verdict
-    assert verdict is not None and verdict.text.startswith("No."), verdict
-
-
-def test_a_sentence_saying_only_that_something_is_not_verified_grounds_no_verdict(tmp_path: Path) -> None:
-    # "Is the French repairability index still in force for washing machines?" was "No." from "The exact date on
-    # which the French repairability index stopped being required for smartphones is not verified here."
-    act = plain_doc("xy-widget-index-rules", "XY: widget repairability and durability indexes", "XY", date(2021, 1, 1))
-    text = (
-        "Since 1 January 2021, sellers of widgets in XY must display a widget repairability index. The exact date on "
-        "which the widget repairability index stopped being required for phones is not verified here."
-    )
-    question = "Is the XY widget repairability index still in force for washing machines?"
-    verdict = ask_plain(tmp_path, [(act, [text])], question).answer.verdict
-    assert verdict is None or "not verified" not in verdict.text, verdict.text
+@pytest.mark.parametrize(
+    ("title", "texts", "question", "expected"),
+    [
+        pytest.param(
+            "XY: widget act",
+            [
+                "Since 8 January 2025, televisions and washing machines sold in XY must display a widget durability "
+                "index. Smartphones and tablets were left out of the widget durability index because the energy label "
+                "for those products applies from 20 June 2025."
+            ],
+            "Does the XY widget durability index apply to smartphones?",
+            "No.",
+            id="left-out-of",  # the French index "left out" smartphones: was "Yes."
+        ),
+        pytest.param(
+            "XY: Widget Fair Repair Act",
+            [
+                "The Widget Fair Repair Act requires manufacturers to make parts, tools and documentation available to "
+                "owners and independent repairers on fair and reasonable terms.",
+                "The Act does not apply to motor vehicles, medical devices, home appliances or farm equipment.",
+                "Bills have been introduced to extend the Act to home appliances and to ban parts pairing; whether any "
+                "of them has been enacted is not verified here.",
+            ],
+            "Does the XY Widget Fair Repair Act cover home appliances?",
+            "No.",
+            id="bill-introduced",  # New York's act: "Bills have been introduced to extend ..." was "Yes."
+        ),
+        pytest.param(
+            "XY: widget act",
+            [
+                "Manufacturers of electronic widgets priced at XYD 100 or more must provide parts, tools and "
+                "documentation for seven years. Alarm systems, video game consoles and farm widgets are excluded."
+            ],
+            "Does the XY widget repair duty act cover video game consoles?",
+            "No.",
+            id="are-excluded",  # SB 244: "... video game consoles ... are excluded." was "Yes."
+        ),
+        pytest.param(
+            "XY: widget act",
+            [
+                "Since 1 January 2021, sellers of widgets in XY must display a widget repairability index. The exact "
+                "date on which the widget repairability index stopped being required for phones is not verified here."
+            ],
+            "Is the XY widget repairability index still in force for washing machines?",
+            None,
+            id="not-verified",  # the French index: "No." from "The exact date ... is not verified here."
+        ),
+        pytest.param(
+            "XY: widget act",
+            [
+                "Employers with 250 or more workers must report on the widget pay gap by 7 June 2027 and every year "
+                "thereafter. Employers with 100 to 249 workers must report every three years."
+            ],
+            "Must all employers in XY report their widget pay gap every year?",
+            None,
+            id="duty-of-some",  # the EU pay gap: "Yes." from the duty of employers with 250 or more workers
+        ),
+        pytest.param(
+            "XY: widget act",
+            ["Every widget sold in XY must carry a safety label in the official language. Fines reach EUR 5,000."],
+            "Must every widget sold in XY carry a safety label?",
+            "Yes.",
+            id="said-of-every-one",
+        ),
+    ],
+)
+def test_what_a_yes_or_no_rests_on(
+    tmp_path: Path, title: str, texts: list[str], question: str, expected: str | None
+) -> None:
+    act = plain_doc("xy-widget-act", title, "XY", date(2021, 1, 1))
+    verdict = ask_plain(tmp_path, [(act, texts)], question).answer.verdict
+    if expected is None:
+        assert verdict is None, verdict
+    else:
+        assert verdict is not None and verdict.text.startswith(expected), verdict
 
 
 def _payment_acts() -> list:
