@@ -151,3 +151,22 @@ def test_already_bound_asked_of_a_measured_asker_stays_open(tmp_path: Path) -> N
     question = "Our group in XY has 6,000 employees. Do we already have to carry out widget due diligence?"
     r = ask_plain(tmp_path, [(act, [text])], question)
     assert r.plan.verdict_on_facts and r.answer.verdict is None, r.answer.verdict
+
+
+def test_a_not_yet_verdict_names_the_act_without_its_titles_description(tmp_path: Path) -> None:
+    # "No, not yet: European Union: Batteries Regulation (EU) 2023/1542, Article 11 – portable batteries in
+    # appliances must be removable ..., from 18 February 2027 applies only from 18 February 2027."
+    act = plain_doc(
+        "xy-widget-cell-article",
+        "XY: Widget Cells Regulation 2023/15, Article 11 – widget cells must be removable by the end user, from 18 "
+        "February 2027",
+        "XY",
+        date(2027, 2, 18),
+        status="not_yet_applicable",
+    )
+    text = "From 18 February 2027, appliances with widget cells must have cells that the end user can remove."
+    verdict = ask_plain(tmp_path, [(act, [text])], "Is the XY Widget Cells Regulation in force today?").answer.verdict
+    assert verdict is not None, verdict
+    assert verdict.text.startswith(
+        "No, not yet: XY: Widget Cells Regulation 2023/15, Article 11 applies only from 18 February 2027."
+    ), verdict.text

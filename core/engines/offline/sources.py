@@ -46,6 +46,19 @@ def short_name(doc: DocumentMeta) -> str:
     return doc.aliases[0]
 
 
+TITLE_DESCRIPTION = re.compile(r"\s+[\u2013\u2014-]\s+(?=[a-z])")
+"""Where a title goes on from the document's name to what it is about, in lower case ("... 2023/1542, Article 11 –
+portable batteries in appliances must be removable ...")."""
+
+
+def lead_name(doc: DocumentMeta) -> str:
+    """How "X applies only from D" names the document: its short name (`short_name`) without the description its
+    title goes on to (which often states D itself), so the sentence reads as one. A proposal's lead keeps the
+    whole title: what it describes is what is proposed."""
+    name = short_name(doc)
+    return name if doc.aliases and name == doc.aliases[0] else TITLE_DESCRIPTION.split(name, maxsplit=1)[0]
+
+
 def doc_chunks(doc_id: str, ctx: EngineContext) -> Iterator[tuple[str, str]]:
     """The document's passages in order, as (chunk id, text)."""
     index = 0
@@ -175,7 +188,7 @@ def usable(doc_id: str, plan: ResearchPlan, ctx: EngineContext) -> tuple[bool, b
 
 def applicability_text(doc: DocumentMeta, preds: Sequence[DocumentMeta]) -> str:
     """'X applies only from D; until then Y applies.' from the corpus metadata."""
-    name = short_name(doc)
+    name = lead_name(doc)
     text = (
         f"{name} applies only from {format_date(doc.effective)}" if doc.effective else f"{name} is not yet applicable"
     )

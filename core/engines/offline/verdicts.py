@@ -26,7 +26,7 @@ from core.engines.base import EngineContext
 from core.engines.offline.ranking import Candidate
 from core.engines.offline.recall import names_in
 from core.engines.offline.relevance import min_relevance, said_terms, subject_terms
-from core.engines.offline.sources import doc_chunks, first_sentence, own_name, short_name
+from core.engines.offline.sources import doc_chunks, first_sentence, lead_name, own_name, short_name
 from core.engines.text import (
     LIST_MARK,
     STOPWORDS,
@@ -348,7 +348,7 @@ def pending_lead(doc: DocumentMeta, status: DocStatus, undated: str = "not adopt
     when = format_date(doc.effective) if doc.effective else undated
     if status == DocStatus.proposed:
         return f"No, only proposed ({when}): not law in force, only a proposal: {short_name(doc)}."
-    return f"No, not yet: {short_name(doc)} applies only from {when}."
+    return f"No, not yet: {lead_name(doc)} applies only from {when}."
 
 
 def _beside_rule(lead: str, quote: Quote, rule: Candidate | Quote | None) -> tuple[str, tuple[Quote, ...]]:
@@ -466,7 +466,8 @@ def speaks_to(grounded: Callable[[str, str], bool], name: str, sentence: str) ->
 
 def presents_as_pending(claim: Claim, doc: DocumentMeta) -> bool:
     """Whether a verdict names the document as only proposed or not yet applicable (citing it as such is honest)."""
-    return claim.kind == "verdict" and short_name(doc) in claim.text and bool(NOT_IN_FORCE.search(claim.text))
+    named = short_name(doc) in claim.text or lead_name(doc) in claim.text
+    return claim.kind == "verdict" and named and bool(NOT_IN_FORCE.search(claim.text))
 
 
 STATUS_SUBJECT = re.compile(
