@@ -2003,14 +2003,23 @@ def _excepted(nouns: Collection[str], best: Candidate, passages: list[tuple[str,
     """Whether a sentence the verdict quotes after its first (`said`), or one right after the candidate (within
     VERDICT_CONTEXT), makes an exception for some of what a yes/no asks of all (`Grounds.universal`): "Must all
     public authorities pay within 30 days?" is no plain Yes when the next sentence lets some of them take 60."""
-    last = best.quotes[-1]
-    text = next((t for _, c, t, _ in passages if c == last.chunk_id), "")
-    sents = sentences(text)
-    at = next((i for i, s in enumerate(sents) if s == last.quote), len(sents))
     return any(
         EXCEPTION.search(s) and any(stem(w) in nouns for w in re.findall(r"[A-Za-z][\w-]*", s))
-        for s in (*sentences(said)[1:], *sents[at + 1 : at + 1 + VERDICT_CONTEXT])
+        for s in (*sentences(said)[1:], *_after(best.quotes[-1], _passage_of(best.quotes[-1], passages)))
     )
+
+
+def _passage_of(quote: Quote, passages: list[tuple[str, str, str, float]]) -> str:
+    """The text of the passage the quote comes from ("" when it is not among them)."""
+    return next((t for _, c, t, _ in passages if c == quote.chunk_id), "")
+
+
+def _after(quote: Quote, text: str) -> list[str]:
+    """The sentences right after the quoted one in its passage's `text`, at most VERDICT_CONTEXT of them: the
+    context a verdict reads on."""
+    sents = sentences(text)
+    at = next((i for i, s in enumerate(sents) if s == quote.quote), len(sents))
+    return sents[at + 1 : at + 1 + VERDICT_CONTEXT]
 
 
 def _stated_verdict(
@@ -2028,14 +2037,13 @@ def _stated_verdict(
     family leave?": "Private employers ... must provide Paid Family Leave coverage" is a Yes)."""
     quotes = list(best.quotes)
     last = quotes[-1]
-    text = next((t for d, c, t, _ in passages if c == last.chunk_id), "")
-    sents = sentences(text)
-    at = next((i for i, s in enumerate(sents) if s == last.quote), len(sents))
+    text = _passage_of(last, passages)
+    after = _after(last, text)
     following = []
-    for s in sents[at + 1 : at + 1 + VERDICT_CONTEXT]:
+    for s in after:
         if has_instructions(s):
             break  # a sentence addressing a model is never quoted, nor what lies beyond it
-        if not is_anaphoric(s) or s == sents[at + 1]:
+        if not is_anaphoric(s) or s == after[0]:
             following.append(s)
     on_it = term_set(best.text)
     denial = next((s for s in following if _denied(s, asked) and len(term_set(s) & on_it) >= LEAD_SHARED), None)

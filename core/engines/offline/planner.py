@@ -510,9 +510,9 @@ class OfflinePlanner:
         # a change ("has the EU changed the threshold?") or whether a rule still holds ("is that cap still valid?")
         # is asked of the law, not of the facts set out before it
         asked = yes_no_sentence(question)
+        facts = facts_set_out(question)
         on_facts = any(
-            asked_change(p) is None
-            and (dates_own_past_event(p, ctx.as_of) or not asks_of_law(p, facts_set_out(question)))
+            asked_change(p) is None and (dates_own_past_event(p, ctx.as_of) or not asks_of_law(p, facts))
             for p in after_facts
         ) or bool(
             asked
@@ -524,7 +524,7 @@ class OfflinePlanner:
         if yes_no and Aspect.exemption in aspects and Aspect.obligation not in aspects:
             aspects.append(Aspect.obligation)  # "Is a director exempt from disclosing ...?": the duty decides it
         supporting: set[Aspect] = set()
-        if on_facts and OWN_COUNT.search(facts_set_out(question)) and Aspect.threshold not in aspects:
+        if on_facts and OWN_COUNT.search(facts) and Aspect.threshold not in aspects:
             aspects.append(Aspect.threshold)  # "We have 30 employees. Must we ...?": the size tests decide, where
             supporting.add(Aspect.threshold)  # the law sets any (a duty "whatever its size" sets none)
         if yes_no and Aspect.date in aspects and not ASPECT_CUES[Aspect.date].search(PRESENT.sub(" ", question)):
@@ -669,7 +669,7 @@ def within_country(places: list[Place], read_by_name: list[str], catalog: Catalo
     province's law also applies there is left open, not silently dropped."""
     out = []
     for place in places:
-        if place.named_as not in read_by_name or city_place(place.named_as) != place.code:
+        if not _city_as_country(place, read_by_name):
             continue
         parts = sorted(c for c in catalog.jurisdictions() if c.startswith(f"{place.code}-"))
         if parts:
@@ -685,12 +685,14 @@ def without_parted_cities(places: list[Place], read_by_name: list[str]) -> list[
     return [
         p
         for p in places
-        if not (
-            p.named_as in read_by_name
-            and city_place(p.named_as) == p.code
-            and any(q.code.startswith(f"{p.code}-") for q in places)
-        )
+        if not (_city_as_country(p, read_by_name) and any(q.code.startswith(f"{p.code}-") for q in places))
     ]
+
+
+def _city_as_country(place: Place, read_by_name: list[str]) -> bool:
+    """Whether the place is a city the plan reads as its country (`city_place`), named by a name the libraries'
+    place names lack (`read_by_name`)."""
+    return place.named_as in read_by_name and city_place(place.named_as) == place.code
 
 
 def disclosed_items(
