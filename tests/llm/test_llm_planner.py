@@ -135,6 +135,37 @@ def test_added_jurisdictions_follow_the_offline_planners_item_conventions(
     assert plan.answer_codes() == ["RU", "BL", "XY"]
 
 
+def test_a_place_the_model_names_where_a_code_belongs_is_read_by_the_gazetteer(
+    llm_server: LoopbackLLM, llm_settings: Callable[..., Settings]
+) -> None:
+    """SmolLM2 wrote "Quebec" as the code, and the plan dropped it as "not a corpus or ISO 3166 code": a name the
+    gazetteer reads as one place stands for that place's code, answered from its own documents and its country's;
+    a name it cannot place is still dropped."""
+    quebec = DocumentMeta(id="qc-act", title="Quebec Act", jurisdiction="CA-QC")
+    question = "What owner disclosure threshold applies to a payment firm in Quebec?"
+    llm_server.push(
+        structured(
+            {
+                "jurisdictions": [
+                    {"code": "Quebec", "named_as": ["Quebec"]},
+                    {"code": "Atlantis", "named_as": ["Quebec"]},
+                ],
+                "entity_types": [],
+                "yes_no": False,
+                "comparison": False,
+                "items": [{"jurisdiction": "Quebec", "aspect": "threshold", "ask": "QC threshold", "query": "q"}],
+            }
+        )
+    )
+    ctx = engine_ctx(extra=(quebec,))
+    result = LlmPlanner(LlmClient(llm_settings()), fallback=FloorPlanner()).plan(question, ctx)
+    qc = result.plan.jurisdiction("CA-QC")
+    assert qc is not None and (qc.named_as, qc.in_corpus, qc.name) == (("Quebec",), True, "Quebec")
+    assert result.plan.item("CA-QC:threshold") is not None
+    notes = " | ".join(result.notes)
+    assert "'Quebec'" not in notes and "dropped jurisdiction 'Atlantis': not a corpus or ISO 3166 code" in notes
+
+
 def test_the_model_cannot_make_an_open_question_a_yes_no(
     llm_server: LoopbackLLM, llm_settings: Callable[..., Settings]
 ) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from core.domain.gazetteer import country_name, covered_by, iso_country, occurrences, own_law, read_places
+from core.domain.gazetteer import Place, country_name, covered_by, iso_country, occurrences, own_law, read_places
 from core.domain.plan import (
     ANY_JURISDICTION,
     Aspect,
@@ -45,32 +45,44 @@ def corpus_entities(ctx: EngineContext) -> set[str]:
 
 class _Codes:
     """Jurisdiction codes a plan may use: the corpus' own, or ISO 3166 alpha-2 countries (mapped onto the corpus
-    code when the corpus holds that country under another code, e.g. GB -> UK)."""
+    code when the corpus holds that country under another code, e.g. GB -> UK), or the code of the one place the
+    gazetteer reads in a name a model wrote where a code belongs ("Quebec" -> CA-QC)."""
 
     def __init__(self, ctx: EngineContext):
+        self._catalog = ctx.catalog
         self.corpus = set(ctx.catalog.jurisdictions())
         self._lower = {c.lower(): c for c in self.corpus}
         self._by_iso = {iso: c for c in self.corpus if (iso := iso_country(c))}
         self.covers = covered_by(ctx.catalog)
+        self._named: dict[str, Place] = {}  # the places read from names given as codes, by their code
 
     def valid(self, raw: str) -> str | None:
-        """The code `raw` stands for, or None when it is neither a corpus code nor an ISO alpha-2 country."""
+        """The code `raw` stands for, or None when it is neither a corpus code, an ISO alpha-2 country nor a name
+        the gazetteer reads as exactly one place."""
         key = raw.strip()
         if key.lower() in self._lower:
             return self._lower[key.lower()]
         if len(key) == 2 and country_name(key.upper()):
             return self._by_iso.get(key.upper(), key.upper())
-        return None
+        read = read_places(key, self._catalog) if len(key) > 2 else None
+        if read is None or len(read.places) != 1 or read.unclear:
+            return None
+        place = read.places[0]
+        self._named[place.code] = place
+        return place.code
 
     def planned(self, code: str, named_as: tuple[str, ...]) -> PlannedJurisdiction:
         """A new planned jurisdiction; whether the corpus holds it is computed here, never taken from the model."""
         in_corpus = code in self.corpus
+        place = self._named.get(code)
+        wider = place.wider if place else ()
         return PlannedJurisdiction(
             code=code,
-            name=place_name(code),
+            name=place.name if place else place_name(code),
             named_as=named_as,
             in_corpus=in_corpus,
-            via=None if in_corpus else self.covers.get(code),
+            via=None if in_corpus else (wider[0] if wider else self.covers.get(code)),
+            wider=() if in_corpus and not place else wider,
         )
 
 
@@ -80,7 +92,7 @@ def merge_plan(floor: ResearchPlan, out: PlanOut, ctx: EngineContext) -> tuple[R
     The merge rule: the floor (the offline planner's plan, built from the gazetteer and the corpus metadata) is
     never reduced. Its jurisdictions and items all stay as they are, so the model can add jurisdictions, items
     and entity types but never silently drop a jurisdiction the gazetteer found. What the model adds is checked:
-    a jurisdiction must be a corpus code or an ISO 3166 alpha-2 country and be named by words that occur in the
+    a jurisdiction must be a corpus code, an ISO 3166 alpha-2 country or a name the gazetteer reads as one place, and be named by words that occur in the
     question; an item must name a planned jurisdiction (or `*` when the question names none, or for a verdict or
     comparison); ids come from `item_id()`; `in_corpus`, `via` and `answerable` are computed in Python. Items
     follow the offline planner's conventions: a member state's items are asked of the bloc whose law applies
