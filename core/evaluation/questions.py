@@ -5,7 +5,7 @@ errors name the entry and key."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 from typing import Annotated, Any
@@ -43,6 +43,9 @@ class EvalQuestion:
     complete_in_corpus: bool = False
     """The full correct answer is in the corpus (no superseded, proposed or erroneous source needed): any residual
     deficiency left at the end is a false residual."""
+    corpus: str | None = None
+    """The corpus folder this question is answered from, when its file mixes corpora (`corpus:` in the file, read
+    relative to the file's folder); None when the whole file is answered from one corpus."""
 
 
 def load_questions(path: str | Path) -> list[EvalQuestion]:
@@ -58,7 +61,7 @@ def load_questions(path: str | Path) -> list[EvalQuestion]:
         data = load_yaml(text)
     except YamlInputError as exc:
         raise QuestionsFileError(f"{p}: the file {exc}") from None
-    return parse_questions(data, str(p))
+    return [replace(q, corpus=str(p.parent / q.corpus)) if q.corpus else q for q in parse_questions(data, str(p))]
 
 
 def parse_questions(data: Any, source: str = "questions") -> list[EvalQuestion]:
@@ -151,6 +154,14 @@ def _notes(value: Any) -> Any:
     return value.strip()
 
 
+def _folder(value: Any) -> Any:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip() or "\n" in value:
+        raise _problem("expected a folder path on one line")
+    return value.strip()
+
+
 def _verdict_word(value: Any) -> str:
     word = str(value).strip().lower() if isinstance(value, (str, bool)) else ""
     word = {"true": "yes", "false": "no"}.get(word, word)
@@ -194,6 +205,7 @@ class QuestionEntry(BaseModel):
     notes: Annotated[str, BeforeValidator(_notes)] = ""
     expected_verdict: Annotated[str | dict[str, str] | None, BeforeValidator(_expected_verdict)] = None
     complete_in_corpus: Annotated[bool, BeforeValidator(_flag)] = False
+    corpus: Annotated[str | None, BeforeValidator(_folder)] = None
 
 
 def _parse_entry(entry: Any, n: int, source: str) -> EvalQuestion:
@@ -218,6 +230,7 @@ def _parse_entry(entry: Any, n: int, source: str) -> EvalQuestion:
         notes=e.notes,
         expected_verdict=e.expected_verdict,
         complete_in_corpus=e.complete_in_corpus,
+        corpus=e.corpus,
     )
 
 

@@ -4,7 +4,9 @@
                                   [--max-cycles N] [--out DIR] [--update-docs] [--strict]
 
 `FILE=CORPUS_DIR` answers that file from its own corpus folder, ingested into a temporary data dir of its own
-(e.g. `questions/market-abuse.yaml=questions/corpora/market-abuse`); a bare FILE uses `--corpus DIR`.
+(e.g. `questions/market-abuse.yaml=questions/corpora/market-abuse`); a bare FILE uses `--corpus DIR`, or, when
+every question of the file names its own corpus folder (`corpus:`, as `questions/verdicts-extra.yaml` does), each
+question is answered from its own; the file is reported as one.
 
 All three strategies run on the same engine, store and settings (core.evaluation.strategies). Prints, per file, one table per
 strategy and a comparison, checks the targets (pass/fail: residual severity, coverage against both baselines and
@@ -62,6 +64,20 @@ def _file_and_corpus(arg: str, default: str | None) -> tuple[str, str | None]:
     return path, (corpus if sep and corpus else default)
 
 
+def _groups(pairs: list[tuple[str, str | None]], files: dict[str, list[Any]]) -> dict[str | None, dict[str, list[Any]]]:
+    """The questions to answer from each corpus folder, by file: a file's own (`FILE=CORPUS`, `--corpus`), else
+    each question's (`corpus:`) when every question names one, else the configured collection (None)."""
+    groups: dict[str | None, dict[str, list[Any]]] = {}
+    for path, corpus in pairs:
+        questions = files[path]
+        if corpus is None and all(q.corpus for q in questions):
+            for q in questions:
+                groups.setdefault(q.corpus, {}).setdefault(path, []).append(q)
+        else:
+            groups.setdefault(corpus, {})[path] = questions
+    return groups
+
+
 def _run_group(
     args: argparse.Namespace,
     corpus: str | None,
@@ -93,22 +109,25 @@ def _run_group(
             return 2
         store.search("warm-up", k=1)  # load the embedding model before any strategy is timed
         for path, questions in files.items():
-            results[path] = {}
+            reports = results.setdefault(path, {})
             for name in ORDER:
                 started = time.perf_counter()
-                results[path][name] = evaluate(
-                    wb, questions, name, collection=args.collection, max_cycles=args.max_cycles
-                )
+                report = evaluate(wb, questions, name, collection=args.collection, max_cycles=args.max_cycles)
                 print(f"\n== {path}: {LABELS[name]} ({name}), {time.perf_counter() - started:.2f}s")
-                print("\n".join(format_table(results[path][name])))
-            contexts[path] = {
-                "date": datetime.now(UTC).strftime("%Y-%m-%d"),
-                "engine": wb.engine_name,
-                "corpus": f"`{corpus}`" if corpus else corpus_label,
-                "chunks": store.count(),
-                "max_cycles": settings.max_cycles if args.max_cycles is None else args.max_cycles,
-                "retrieval_k": settings.retrieval_k,
-            }
+                print("\n".join(format_table(report)))
+                earlier = reports.get(name)  # the file's questions answered from another corpus before
+                reports[name] = EvalReport(name, [*earlier.rows, *report.rows]) if earlier else report
+            context = contexts.setdefault(path, {"corpus": "", "chunks": 0})
+            context.update(
+                {
+                    "date": datetime.now(UTC).strftime("%Y-%m-%d"),
+                    "engine": wb.engine_name,
+                    "corpus": ", ".join(filter(None, [context["corpus"], f"`{corpus}`" if corpus else corpus_label])),
+                    "chunks": context["chunks"] + store.count(),
+                    "max_cycles": settings.max_cycles if args.max_cycles is None else args.max_cycles,
+                    "retrieval_k": settings.retrieval_k,
+                }
+            )
         if corpus:
             store.close()  # release the temporary shard before its directory is removed
     return 0
@@ -136,20 +155,22 @@ def main(argv: list[str] | None = None) -> int:
     except QuestionsFileError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    missing = sorted({c for _, c in pairs if c and not Path(c).is_dir()})
+    groups = _groups(pairs, files)
+    missing = sorted(c for c in groups if c and not Path(c).is_dir())
     if missing:
         print(f"error: corpus folder {missing[0]} does not exist", file=sys.stderr)
         return 2
-    groups: dict[str | None, list[str]] = {}
-    for f, c in pairs:
-        groups.setdefault(c, []).append(f)
 
     results: dict[str, dict[str, EvalReport]] = {}
     contexts: dict[str, dict[str, Any]] = {}
-    for corpus, paths in groups.items():
-        code = _run_group(args, corpus, {p: files[p] for p in paths}, results, contexts)
+    for corpus, group in groups.items():
+        code = _run_group(args, corpus, group, results, contexts)
         if code:
             return code
+    for path, reports in results.items():  # a file answered from several corpora: its questions in its order
+        order = {q.label: i for i, q in enumerate(files[path])}
+        for name, report in reports.items():
+            reports[name] = EvalReport(name, sorted(report.rows, key=lambda r: order[r.label]))
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

@@ -100,3 +100,29 @@ def test_a_questions_file_names_its_own_corpus_with_file_equals_corpus() -> None
     assert pair("questions/b.yaml", "core/corpus") == ("questions/b.yaml", "core/corpus")
     assert pair("questions/c.yaml", None) == ("questions/c.yaml", None)
     assert module.main(["questions/q1-q6.yaml=/nonexistent/corpus"]) == 2
+
+
+def test_a_file_whose_questions_name_their_corpora_is_answered_from_each(tmp_path: Path) -> None:
+    spec = importlib.util.spec_from_file_location("bench_quality_groups", ROOT / "tests" / "bench" / "quality.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    from core.evaluation.questions import load_questions
+
+    mixed = tmp_path / "mixed.yaml"
+    mixed.write_text(
+        "- {id: M1, question: 'Is it a?', corpus: corpora/a}\n"
+        "- {id: M2, question: 'Is it b?', corpus: corpora/b}\n"
+        "- {id: M3, question: 'Is it a too?', corpus: corpora/a}\n",
+        encoding="utf-8",
+    )
+    plain = tmp_path / "plain.yaml"
+    plain.write_text("- {id: P1, question: 'Is it c?'}\n", encoding="utf-8")
+    files = {str(mixed): load_questions(mixed), str(plain): load_questions(plain)}
+    groups = module._groups([(str(mixed), None), (str(plain), "corpora/c")], files)
+    by_corpus = {c: {Path(f).name: [q.label for q in qs] for f, qs in g.items()} for c, g in groups.items()}
+    assert by_corpus == {
+        str(tmp_path / "corpora/a"): {"mixed.yaml": ["M1", "M3"]},
+        str(tmp_path / "corpora/b"): {"mixed.yaml": ["M2"]},
+        "corpora/c": {"plain.yaml": ["P1"]},
+    }
+    assert module.main([str(mixed)]) == 2  # the folders the questions name do not exist: said, nothing run

@@ -94,6 +94,7 @@ def test_the_shipped_questions_file_parses() -> None:
         ("- question: ok\n  expected_verdict: {}", "key 'expected_verdict': expected 'yes', 'no' or a mapping"),
         ("- question: ok\n  expected_verdict: {EU: perhaps}", "key 'expected_verdict'"),
         ("- question: ok\n  complete_in_corpus: sure", "key 'complete_in_corpus': expected true or false"),
+        ("- question: ok\n  corpus: [a, b]", "key 'corpus': expected a folder path on one line"),
     ],
 )
 def test_malformed_files_name_file_entry_and_key(tmp_path: Path, text: str, expected: str) -> None:
