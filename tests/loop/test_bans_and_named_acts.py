@@ -142,3 +142,26 @@ def test_a_sentence_referring_back_to_a_list_is_not_quoted_from_its_last_item(tm
     )
     found = [c.text for i in plan.items for c in candidates(i, [(act.id, f"{act.id}#0", text, 1.0)], plan, ctx)]
     assert all(starts_whole(t) for t in found), found
+
+
+def _repair_directive(jurisdiction: str) -> list:
+    directive = plain_doc(
+        "eu-widget-repair-directive", "Directive 2024/99 on the repair of widgets", jurisdiction, date(2024, 7, 30)
+    )
+    text = (
+        "Directive 2024/99, often called the Widget Repair Directive, promotes the repair of widgets bought by "
+        "consumers. It was published in the Official Journal on 10 July 2024 and entered into force on 30 July 2024."
+    )
+    return [(directive, [text])]
+
+
+def test_an_act_in_force_named_as_adopted_is_yes_where_it_is_the_places_own(tmp_path: Path) -> None:
+    # "Has the EU adopted the Right to Repair Directive?" got no verdict: no sentence says "adopted" of it, though
+    # it is in force and says when it was published and entered into force
+    r = ask_plain(tmp_path / "a", _repair_directive("EU"), "Has the EU adopted the Widget Repair Directive?")
+    verdict = r.answer.verdict
+    assert verdict is not None and verdict.text.startswith("Yes. Directive 2024/99"), verdict
+    assert "entered into force on 30 July 2024" in verdict.text
+    # a member state "adopting" the union's directive is transposing it: the directive does not say so
+    other = ask_plain(tmp_path / "b", _repair_directive("EU"), "Has Germany adopted the Widget Repair Directive?")
+    assert other.answer.verdict is None, other.answer.verdict

@@ -11,7 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from core.engines.offline.verdicts import says_of_all, universal_asked
+from core.engines.offline.verdicts import (
+    asked_change,
+    asker_role,
+    binds_another,
+    says_of_all,
+    says_of_some,
+    universal_asked,
+)
 from tests.loop.plain_corpora import ask_plain, plain_doc
 
 WARNINGS = plain_doc(
@@ -71,6 +78,34 @@ def test_whether_a_sentence_says_it_of_every_one(sentence: str, of_all: bool) ->
 
 
 @pytest.mark.parametrize(
+    ("nouns", "sentence", "of_some"),
+    [
+        ({"employer"}, "Employers with 25 or more employees must include a pay range in job postings.", True),
+        ({"employer"}, "Every employer must include a pay range in job postings.", False),
+        ({"bank"}, "Credit institutions with assets above EUR 1 billion must report.", False),  # says nothing of banks
+    ],
+)
+def test_whether_a_sentence_says_it_of_some_it_names(nouns: set[str], sentence: str, of_some: bool) -> None:
+    assert says_of_some(nouns, sentence) is of_some
+
+
+@pytest.mark.parametrize(
+    ("sentence", "another"),
+    [
+        ("A manufacturer or importer that learns of a serious accident must report it within 10 days.", True),
+        ("Manufacturers, distributors and retailers must report a serious accident within 24 hours.", False),
+        ("Any person who learns of a serious accident must report it.", False),
+        ("Serious accidents must be reported within 10 days.", False),  # what is to be done, by whoever
+        ("It must report within 10 days.", False),
+    ],
+)
+def test_whose_duty_a_sentence_states(sentence: str, another: bool) -> None:
+    role = asker_role("We run electronics shops. As the retailer, must we report this accident within 10 days?")
+    assert role == {"retailer"}
+    assert binds_another(role, sentence) is another
+
+
+@pytest.mark.parametrize(
     ("title", "texts", "question", "expected"),
     [
         pytest.param(
@@ -124,8 +159,51 @@ def test_whether_a_sentence_says_it_of_every_one(sentence: str, of_all: bool) ->
                 "thereafter. Employers with 100 to 249 workers must report every three years."
             ],
             "Must all employers in XY report their widget pay gap every year?",
-            None,
+            "No.",
             id="duty-of-some",  # the EU pay gap: "Yes." from the duty of employers with 250 or more workers
+        ),
+        pytest.param(
+            "XY: widget waste act",
+            [
+                "Since 1 January 2022 it is prohibited to display on a widget or its packaging the terms "
+                '"biodegradable" or "environmentally friendly" or any equivalent wording.'
+            ],
+            'Does XY ban printing the word "biodegradable" on a widget\'s packaging, for example on our bin liners '
+            "sold in XY supermarkets?",
+            "Yes.",
+            id="for-example",  # France's AGEC ban: no verdict, the example's words counted as what must be grounded
+        ),
+        pytest.param(
+            "XY: widget safety act",
+            [
+                "A manufacturer or importer of a widget that learns of a serious widget accident must report it to "
+                "the XY Widget Agency within 10 days. Retailers who learn of a serious widget accident must endeavour "
+                "to notify the manufacturer or importer."
+            ],
+            "As the retailer, must we report a serious widget accident to the XY Widget Agency within 10 days?",
+            None,
+            id="duty-of-another",  # Japan's 10-day report binds manufacturers and importers: was "Yes." to a retailer
+        ),
+        pytest.param(
+            "XY: widget safety act",
+            [
+                "Manufacturers, distributors and retailers of widgets must report a serious widget accident to the XY "
+                "Widget Agency within 10 days."
+            ],
+            "As the retailer, must we report a serious widget accident to the XY Widget Agency within 10 days?",
+            "Yes.",
+            id="duty-of-the-asker",
+        ),
+        pytest.param(
+            "XY: widget durability act",
+            [
+                "Since 5 October 2023, no person may trade in widgets for which obsolescence is planned, meaning "
+                "widgets on which a technique aimed at reducing their normal operating life is used.",
+                "The act also raised the penal fines for offences; the new amounts are not verified here.",
+            ],
+            "Does XY ban planned widget obsolescence, and since when?",
+            "Yes.",
+            id="no-person-may",  # Quebec's planned obsolescence ban: no verdict, "no person may" not read as a ban
         ),
         pytest.param(
             "XY: widget act",
@@ -178,7 +256,7 @@ def _payment_acts() -> list:
     ]
 
 
-def test_a_rule_in_force_answers_before_a_proposal_and_its_exceptions_bar_a_yes_to_all(tmp_path: Path) -> None:
+def test_a_rule_in_force_answers_before_a_proposal_and_its_exceptions_answer_no_to_all(tmp_path: Path) -> None:
     # "Must all public authorities in the EU pay invoices within 30 days?" was "No, only proposed" from the late
     # payment proposal: the directive's sentence had been set aside for stating "longer than 30 days" beside the
     # asked "within 30 days", and its "In no case may ... exceed 60 days" read as a denial
@@ -191,4 +269,49 @@ def test_a_rule_in_force_answers_before_a_proposal_and_its_exceptions_bar_a_yes_
     every = ask_plain(
         tmp_path / "b", _payment_acts(), "Must all public authorities in XY pay widget invoices within 30 days?"
     )
-    assert every.answer.verdict is None, every.answer.verdict  # some may take 60 days: neither Yes nor "proposed"
+    verdict = every.answer.verdict  # some may take 60 days: No, quoting the exception, not "only proposed"
+    assert verdict is not None and verdict.text.startswith("No.") and "60 calendar days" in verdict.text, verdict
+    assert verdict.doc_ids == ("xy-widget-late-payment-directive",)
+
+
+def test_a_cap_asked_of_a_proposal_is_only_proposed(tmp_path: Path) -> None:
+    # "Has the UK now capped business-to-business payment terms at 60 days ...?" got no verdict: "capped" was not
+    # read as a change, so the question's facts (90-day terms) left the yes or no to the analyst
+    act = plain_doc("xy-widget-payment-act", "XY: widget late payment act", "XY", date(1998, 11, 1))
+    proposal = plain_doc(
+        "xy-widget-payment-proposal",
+        "XY: proposals to cap widget payment terms",
+        "XY",
+        date(2025, 7, 31),
+        status="proposed",
+    )
+    docs = [
+        (
+            act,
+            [
+                "Between businesses, a widget payment period of more than 60 days is effective only if it is expressly "
+                "agreed and is not grossly unfair to the supplier."
+            ],
+        ),
+        (proposal, ["Under the proposals, widget payment terms between businesses would be capped at 60 days."]),
+    ]
+    question = (
+        "Our XY widget supply contracts give customers 90 days to pay, as expressly agreed. Has XY now capped "
+        "business-to-business widget payment terms at 60 days?"
+    )
+    verdict = ask_plain(tmp_path, docs, question).answer.verdict
+    assert verdict is not None and verdict.text.startswith("No, only proposed"), verdict
+
+
+@pytest.mark.parametrize(
+    ("question", "change"),
+    [
+        ("Has the UK now capped business-to-business payment terms at 60 days?", "capped"),
+        ("Is her dismissal unfair, is the compensation capped, and how long does she have to claim?", None),
+        ("Has XY extended the deadline to 2027?", "extended"),
+    ],
+)
+def test_which_questions_ask_of_a_change(question: str, change: str | None) -> None:
+    # "is the compensation capped?" asks whether there is a cap: read as a change, it drew "No, only proposed" from
+    # a proposal on whistleblower rewards
+    assert asked_change(question) == change

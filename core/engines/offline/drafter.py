@@ -66,13 +66,17 @@ from core.engines.offline.sources import (
 from core.engines.offline.verdicts import (
     EXISTS_ASKED,
     STILL_ASKED,
+    as_state,
     asked_change,
+    asker_role,
+    binds_another,
     change_verdict,
     names_act,
     pending_lead,
     per_jurisdiction,
     proposed_verdict,
     says_of_all,
+    says_of_some,
     speaks_to,
     status_verdict,
     still_in_force,
@@ -200,10 +204,11 @@ PARTIAL = re.compile(
 sentence denying the rule so says it depends, not that the rule does not hold."""
 PROHIBITS = re.compile(
     rf"\b(?:ban(?:s|ned)?|prohibit\w*|forbid\w*|outlaw\w*|{CRIME}|barred|"
-    r"(?:must|may|shall) not|not (?:be )?(?:entitled|permitted|allowed))\b",
+    r"(?:must|may|shall) not|not (?:be )?(?:entitled|permitted|allowed)|no (?:[a-z]+ ){1,2}(?:may|shall|must|can))\b",
     re.I,
 )
-"""Wording that forbids: what a sentence must state to answer whether something is banned or a crime."""
+"""Wording that forbids: what a sentence must state to answer whether something is banned or a crime ("no person
+may trade in goods for which obsolescence is planned" bans planned obsolescence)."""
 CRIMINALISES = re.compile(rf"\b(?:{CRIME}|felony|misdemeanou?r)\b", re.I)
 """Wording that makes an act a crime ("charging interest above 25% is criminal usury"): a plain yes/no ("Can a
 lender charge more than 25%?") cannot be read from its words, since the crime is the answer's No and no negation
@@ -664,8 +669,11 @@ def _verdict(
     trailing = trailing_yes_no(question)  # "How long ..., and is compensation capped?": the yes/no is the last part
     parts = yes_no_parts(trailing or question)
     first_changes = len(parts) > 1 and asked_change(parts[0]) and not any(asked_change(p) for p in parts[1:])
-    if asked_change(trailing or question) and not first_changes:  # "What did X change ...?" asks no yes or no
-        return change_verdict(item, plan, cands, ctx)  # about a change
+    change = asked_change(trailing or question)
+    if change and not first_changes:  # "What did X change ...?" asks no yes or no about a change
+        verdict = change_verdict(item, plan, cands, ctx)
+        if verdict is not None or not as_state(change):  # "Has XY capped ...?" no source says was done: is it capped?
+            return verdict
     if per_jurisdiction(plan):
         return _each(item, cands, passages, plan, ctx)
     if EITHER_OR.search(trailing or question):
@@ -981,6 +989,9 @@ class Grounds:
     universal: frozenset[str] = frozenset()
     """The nouns the part asks of every or all of (`universal_asked`): a Yes must say it of all of them
     (`says_of_all`)."""
+    role: frozenset[str] = frozenset()
+    """The capacity the asker asks in (`asker_role`): a Yes to a duty needs a sentence binding that role, not
+    another (`binds_another`)."""
     predicate: str = ""
     """The adjective a "Is X <adjective>?" part asks of its subject ("taxable"), which a grounding sentence must
     state, either way (`predicate_said`, read in `by`)."""
@@ -1196,11 +1207,16 @@ def _yes_no_part(plan: ResearchPlan) -> str:
     return FRAME.sub("", WH_PART.split(said, maxsplit=1)[0])
 
 
+EXAMPLE_ASIDE = re.compile(r",?\s*\b(?:for (?:example|instance)|e\.\s?g\.)[^.;?!]*", re.I)
+"""An example the question gives of its own case ("..., for example on our bin liners sold in French
+supermarkets?"): it illustrates what is asked, so a grounding sentence need not state its words."""
+
+
 def _grounds(plan: ResearchPlan) -> Grounds:
     """The grounds of the question's yes/no sentence (up to an open question it goes on to ask): its topic words
     without the names of the places it asks about ("Can a retailer's director be jailed in Canada for a late
     report?": retailer, director, jailed, late, report), and the figures and days it names."""
-    said = _yes_no_part(plan)
+    said = EXAMPLE_ASIDE.sub("", _yes_no_part(plan))
     places = _place_terms(plan)
     topic = set(plan.topic_terms)
     found = figures(said)
@@ -1242,6 +1258,7 @@ def _grounds(plan: ResearchPlan) -> Grounds:
         years=frozenset(int(y) for y in YEAR_ASKED.findall(said) if not any(d.year == int(y) for d in dates(said))),
         exists_asked=bool(EXISTS_ASKED.match(said)),
         universal=universal_asked(said),
+        role=asker_role(said),
         optional_asked=True if OPTIONAL_ASKED.search(said) else False if MANDATORY_ASKED.search(said) else None,
         predicate=""
         if DEONTIC_WORD.search(said) or STATUS_ASK.search(said) or EXEMPT_ASK.search(said) or forbid_asked
@@ -1684,27 +1701,31 @@ def _one_verdict(
     ]
     if not grounds.forbid_asked and spoken and conditional_no[:1] == spoken[:1]:
         return None  # "need not follow up anonymous reports unless ...": it depends, and a weaker sentence's Yes is a guess
+
+    def holds(best: Candidate, verdict: Claim) -> bool:  # what a verdict's sentence must be to ground it
+        return bool(
+            (grounds.forbid_asked or grounds.exempt or _stated(CRIMINALISES, best.text) is not True)
+            and (not grounds.forbid_asked or _stated(PROHIBITS, best.text) is not None)
+            and not held_before(best.quotes[-1].quote, ctx.as_of)
+            and not (verdict.text.startswith("Yes.") and PROPOSES.search(best.text) and not grounds.status_asked)
+            and not UNVERIFIED.search(best.quotes[-1].quote)
+            and not (verdict.text.startswith("Yes.") and binds_another(grounds.role, best.text))
+            and not (
+                grounds.duty_asked
+                and verdict.text.startswith("Yes.")
+                and not binds(verdict.said, grounds.duty_verb)
+                and best.text not in barred
+            )
+            and not (  # "Does a franchisor have to register ...?" is not denied by a sentence that never says registering
+                grounds.duty_asked
+                and verdict.text.startswith("No.")
+                and not _part_words(term_set(grounds.duty_verb), verdict.said)
+                and not DUTY_DENIED.search(verdict.said)
+            )
+        )
+
     grounded = [
-        (best, verdict)
-        for best, verdict in spoken
-        if (best, verdict) not in conditional_no
-        and (grounds.forbid_asked or grounds.exempt or _stated(CRIMINALISES, best.text) is not True)
-        and (not grounds.forbid_asked or _stated(PROHIBITS, best.text) is not None)
-        and not held_before(best.quotes[-1].quote, ctx.as_of)
-        and not (verdict.text.startswith("Yes.") and PROPOSES.search(best.text) and not grounds.status_asked)
-        and not UNVERIFIED.search(best.quotes[-1].quote)
-        and not (
-            grounds.duty_asked
-            and verdict.text.startswith("Yes.")
-            and not binds(verdict.said, grounds.duty_verb)
-            and best.text not in barred
-        )
-        and not (  # "Does a franchisor have to register ...?" is not denied by a sentence that never says registering
-            grounds.duty_asked
-            and verdict.text.startswith("No.")
-            and not _part_words(term_set(grounds.duty_verb), verdict.said)
-            and not DUTY_DENIED.search(verdict.said)
-        )
+        (best, verdict) for best, verdict in spoken if (best, verdict) not in conditional_no and holds(best, verdict)
     ]
     own = [g for g in grounded if any(same_jurisdiction(code, g[0].jurisdiction) for code in named)]
     if grounded:
@@ -1778,6 +1799,16 @@ def _one_verdict(
             # the place's own law decides, if any
             return proposed_verdict(item, grounds.by, named, cands, ctx, grounds.words, grounds.status_asked)
         return _from_elsewhere(verdict, best.jurisdiction)
+    for best, verdict in tried:  # a rule in force on some of what is asked, naming them: No to all of them
+        if (
+            best in of_some
+            and says_of_some(grounds.universal, best.text)
+            and grounds.by(verdict.said, named_as[best.doc_id])
+            and holds(best, verdict)
+            and ctx.catalog.status_at(best.doc_id, ctx.as_of) == DocStatus.in_force
+            and (not named or any(same_jurisdiction(code, best.jurisdiction) for code in named))
+        ):
+            return _worded(verdict, "No.")
     if not grounds.words or any(grounds.by(best.text, named_as[best.doc_id]) for best in of_some):
         return None  # a rule in force speaks to it, of some of what is asked: neither a Yes nor a proposal's No
     return proposed_verdict(item, grounds.by, codes, cands, ctx, grounds.words, grounds.status_asked)

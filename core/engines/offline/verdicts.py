@@ -26,7 +26,14 @@ from core.engines.base import EngineContext
 from core.engines.offline.ranking import Candidate
 from core.engines.offline.recall import names_in
 from core.engines.offline.relevance import min_relevance, said_terms, subject_terms
-from core.engines.offline.sources import doc_chunks, first_sentence, lead_name, own_name, short_name
+from core.engines.offline.sources import (
+    doc_chunks,
+    first_sentence,
+    first_statement,
+    lead_name,
+    own_name,
+    short_name,
+)
 from core.engines.text import (
     LIST_MARK,
     STOPWORDS,
@@ -55,7 +62,14 @@ CHANGE_QUESTION = re.compile(
 """A yes/no question about a change: an auxiliary, then (within a few words) a verb of change; not a word of change
 after an article or determiner, which qualifies a noun ("Is there still a lower minimum wage for small
 employers?" asks whether that rate exists, not whether it was lowered)."""
-CHANGE_WORD = re.compile(rf"\b(?:{CHANGE_STEMS})\w*", re.I)
+PERFECT_STEMS = "capp"
+"""Verbs of change asked only in the perfect ("Has the UK capped payment terms?"): "Is the compensation capped?"
+asks whether there is a cap, not whether one was brought in."""
+PERFECT_CHANGE = re.compile(
+    rf"\b(?:has|have|had|did)\b(?:\s+[\w'-]+){{0,10}}?\s+(?:been\s+)?{DETERMINED}(?P<verb>(?:{PERFECT_STEMS})\w*)\b",
+    re.I,
+)
+CHANGE_WORD = re.compile(rf"\b(?:{CHANGE_STEMS}|{PERFECT_STEMS})\w*", re.I)
 PROPOSED_CHANGE = re.compile(rf"{CHANGE_WORD.pattern}|\bwould\b", re.I)
 """How a pending source states what it would make law when asked whether it has been adopted: a verb of change, or
 what would hold under it ("A firm carrying on any of these activities would need full FCA authorisation")."""
@@ -134,8 +148,20 @@ def still_in_force(asked: str) -> bool:
 def asked_change(question: str) -> str | None:
     """The verb of change a yes/no question asks about ("extended"), or None. Only its yes/no counts, not an open
     question it goes on to ask: "Does the law apply, and how long is the withdrawal period?" asks no change."""
-    m = CHANGE_QUESTION.search(WH_PART.split(question, maxsplit=1)[0])
+    m = _change_asked(WH_PART.split(question, maxsplit=1)[0])
     return m.group("verb").lower() if m else None
+
+
+def as_state(verb: str) -> bool:
+    """Whether a change asked with this verb also asks what holds now, when no source states the change either way
+    ("Has XY capped widget clauses at three months?": are they capped), as `PERFECT_STEMS` verbs do."""
+    return verb.lower().startswith(tuple(PERFECT_STEMS.split("|")))
+
+
+def _change_asked(text: str) -> re.Match[str] | None:
+    """The first verb of change a yes/no asks about (`CHANGE_QUESTION`, `PERFECT_CHANGE`), or None."""
+    found = [m for m in (CHANGE_QUESTION.search(text), PERFECT_CHANGE.search(text)) if m]
+    return min(found, key=lambda m: m.start("verb"), default=None)
 
 
 def per_jurisdiction(plan: ResearchPlan) -> bool:
@@ -150,7 +176,7 @@ def per_jurisdiction(plan: ResearchPlan) -> bool:
 def _verb(question: str) -> re.Pattern[str]:
     """The asked verb of change as a pattern for its forms ("extended" -> extend, extends, extension ...)."""
     verb = asked_change(question) or ""
-    stem = next((s for s in CHANGE_STEMS.split("|") if verb.startswith(s)), verb[:5])
+    stem = next((s for s in f"{CHANGE_STEMS}|{PERFECT_STEMS}".split("|") if verb.startswith(s)), verb[:5])
     return re.compile(rf"\b{re.escape(stem)}\w*", re.I) if stem else CHANGE_WORD
 
 
@@ -225,6 +251,9 @@ def _part(
         quote = _stating(doc, plan, ctx, made=True, denied=True)
         if quote is not None:
             return f"No. {quote.quote}", (quote,)
+    made_law = _made_law(code, plan, docs, ctx)
+    if made_law:
+        return "Yes. " + " ".join(q.quote for q in made_law), made_law
     what = _what(plan)
     if ADOPTION.match(asked_change(plan.question) or "") and what:
         # "Has Poland introduced penalties for KSeF yet?": "... apply only from 1 January 2027", unless another
@@ -243,6 +272,25 @@ def _part(
         if quote is not None and first(later=False) is None:
             return f"No, not yet. {quote.quote}", (quote,)
     return None
+
+
+MADE_LAW_ASKED = re.compile(r"adopt|enact|pass", re.I)
+"""Verbs of change asking whether an act was made law ("Has the EU adopted the Right to Repair Directive?"), not
+whether a place transposed or implemented another's act."""
+MADE_LAW_SAID = re.compile(r"\b(?:adopted|enacted|passed|published|signed|entered into force|came into force)\b", re.I)
+
+
+def _made_law(code: str, plan: ResearchPlan, docs: Sequence[DocumentMeta], ctx: EngineContext) -> tuple[Quote, ...]:
+    """The sentences by which an act in force the yes/no names, filed under the very place asked about (not one
+    whose law applies there: "Has Germany adopted the Whistleblowing Directive?" asks of transposition), says when
+    it was made law: it is law, so it was adopted. Empty when the question names no such act, or it says no date."""
+    place = plan.jurisdiction(code)
+    if not MADE_LAW_ASKED.match(asked_change(plan.question) or "") or place is None or not place.in_corpus:
+        return ()
+    acts = [d for d in _named_acts(plan, docs) if d.jurisdiction == code]
+    if len(acts) != 1 or ctx.catalog.status_at(acts[0].id, ctx.as_of) != DocStatus.in_force:
+        return ()
+    return first_statement(acts[0].id, ctx, lambda s: bool(MADE_LAW_SAID.search(s) and date_spans(s)))
 
 
 ACT_NAME_WORDS = 2
@@ -386,7 +434,7 @@ def change_verdict(item: PlanItem, plan: ResearchPlan, cands: Sequence[Candidate
     Netherlands transposed the EU directive?" asks about the Netherlands, not the EU), each answered from its own
     sources where the corpus has them, else from the wider law that applies there."""
     asked = trailing_yes_no(plan.question) or plan.question
-    m = CHANGE_QUESTION.search(asked)
+    m = _change_asked(asked)
     before = asked[: m.start("verb")] if m else ""
     subjects = [j for j in plan.jurisdictions if any(occurrences(n, before) for n in j.named_as)]
     codes = list(
@@ -599,3 +647,43 @@ def says_of_all(nouns: Collection[str], said: str) -> bool:
         ):
             return False
     return True
+
+
+ROLE_ASKED = re.compile(
+    r"(?:\b(?:we|us|I)\s*,\s*|(?:^|[.?!]\s+))as\s+(?:a|an|the)\s+(?P<role>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s*,", re.I
+)
+"""The capacity in which the asker asks ("As the retailer, must we report ...?", "we, as a retailer, have to ...")."""
+ACTIVE_DUTY = re.compile(
+    r"\b(?:must|shall|(?:is|are)\s+(?:required|obliged|bound)\s+to|(?:has|have|needs?)\s+to)\s+(?!(?:be|not)\b)", re.I
+)
+"""A duty someone is to carry out, not one on what is to be done ("must report", not "must be reported")."""
+ANYONE = re.compile(r"\b(?:any|anyone|anybody|every|everyone|everybody|all|each|whoever|persons?|no\s+one)\b", re.I)
+"""A subject that names no one in particular: a duty on any person binds the asker too."""
+
+
+def asker_role(part: str) -> frozenset[str]:
+    """The stems of the capacity a yes/no says the asker is in ("As the retailer, ..."), if it says one."""
+    m = ROLE_ASKED.search(part)
+    return frozenset(term_set(m.group("role"))) if m else frozenset()
+
+
+def binds_another(role: Collection[str], sentence: str) -> bool:
+    """Whether the sentence's duty binds someone named otherwise than the asker's `role`: "A manufacturer or
+    importer ... must report it ... within 10 days" lays no duty on a retailer, so it grounds no Yes to "As the
+    retailer, must we report ...?". A subject naming the role ("Retailers and distributors must ..."), naming no
+    one in particular ("Any person must ...") or a duty on what is to be done ("Reports must be filed ...") does
+    not."""
+    duty = ACTIVE_DUTY.search(sentence) if role else None
+    if duty is None:
+        return False
+    subject = re.split(r"[;:]", sentence[: duty.start()])[-1]
+    said = term_set(subject)
+    return bool(said) and not (said & set(role)) and not ANYONE.search(subject)
+
+
+def says_of_some(nouns: Collection[str], sentence: str) -> bool:
+    """Whether the sentence names every one of these nouns (stems) but says its rule of some of them only
+    (`says_of_all` being false): "Employers with 25 or more employees must include ..." answers No to whether every
+    employer must, while a sentence on "credit institutions" says nothing of "every bank"."""
+    named = {stem(w) for w in re.findall(r"[A-Za-z][\w-]*", sentence)}
+    return bool(nouns) and set(nouns) <= named and not says_of_all(nouns, sentence)
