@@ -163,6 +163,34 @@ def test_whose_duty_a_sentence_states(sentence: str, another: bool) -> None:
             id="duty-of-some",  # the EU pay gap: "Yes." from the duty of employers with 250 or more workers
         ),
         pytest.param(
+            "XY: widget packaging act",
+            [
+                "A small widget producer is exempt from the widget program. A producer is a small widget producer if "
+                "it has gross revenue of less than XYD 5 million in the preceding year, or if it distributes less than "
+                "1 ton of widgets in XY each year."
+            ],
+            "Are small widget producers with less than XYD 5 million in gross revenue exempt from XY's widget program?",
+            "Yes.",
+            id="exempt-then-defined",  # Oregon's small producers: "No." read from the definition alone
+        ),
+        pytest.param(
+            "XY: widget packaging act",
+            [
+                "Charities are exempt from the widget program. Widget producers with gross revenue of XYD 5 million "
+                "or more must join the widget program and pay its fees."
+            ],
+            "Are widget producers with XYD 6 million in gross revenue exempt from the XY widget program?",
+            "No.",
+            id="others-exempt-duty-binds",
+        ),
+        pytest.param(
+            "XY: widget dealers act",
+            ["The XY Widget Agency publishes a list of the widget dealers registered with it, updated every month."],
+            "Does XY require widget dealers to register with the XY Widget Agency?",
+            None,
+            id="require-to-needs-a-duty",  # "require X to" was not read as asking of a duty: "Yes." from a list
+        ),
+        pytest.param(
             "XY: widget waste act",
             [
                 "Since 1 January 2022 it is prohibited to display on a widget or its packaging the terms "

@@ -312,9 +312,12 @@ STOPPED = re.compile(
 """Wording that says something has ended ("collected pay data for 2017 and 2018 only and then discontinued that
 collection"): no Yes to whether it still goes on."""
 DUTY_ASKED_OF = re.compile(
-    r"\b(?:must|shall|(?:has|have|need|needs) to|(?:required|obliged) to)\s+(?:\w+\s+){0,3}?([a-z]{3,})\b", re.I
+    r"\b(?:must|shall|(?:has|have|need|needs) to|(?:required|obliged) to|requires?\s+(?:[\w-]+\s+){1,3}?to)"
+    r"\s+(?:\w+\s+){0,3}?([a-z]{3,})\b",
+    re.I,
 )
-"""A yes/no asking whether someone must do something ("Do firms have to carry out due diligence?")."""
+"""A yes/no asking whether someone must do something ("Do firms have to carry out due diligence?", "Does California
+require franchisors to register ...?")."""
 BINDING = re.compile(
     rf"{DUTY.pattern}|\brequir(?:e|es|ed|ing)\b|\b(?:may|must|shall|can)\s*not\b|\bcannot\b|\bno more than\b|"
     r"\bnot (?:exceed|be more than)\b",
@@ -1512,6 +1515,17 @@ def _stated(wording: re.Pattern[str], sentence: str) -> bool | None:
     return not NEGATION.search(" ".join(sentence[: m.start()].split()[-DENIAL_WINDOW:]))
 
 
+def _silent_on_exemption(sentence: str, asked: set[str]) -> bool:
+    """Whether the sentence neither exempts, denies, binds nor puts out of scope: what it says (a definition, a
+    figure) does not answer whether something is exempt by itself."""
+    return (
+        _stated(EXEMPTS, sentence) is None
+        and not _outside_scope(sentence)
+        and not BINDING.search(sentence)
+        and not _denied(sentence, asked - term_set(EXEMPT_ASK.pattern))
+    )
+
+
 def _exempted(sentence: str, asked: set[str]) -> bool:
     """Whether the sentence says yes to whether something is exempt (see `EXEMPT_ASK`)."""
     if _outside_scope(sentence) and term_set(sentence) & asked:
@@ -2103,8 +2117,11 @@ def _stated_verdict(
     while leads and is_anaphoric(leads[0]):  # a lead that needs the sentence before it would open mid-thought
         leads.pop(0)
     quotes[:0] = [Quote(doc_id=first.doc_id, chunk_id=first.chunk_id, quote=lead) for lead in leads]
-    # asked whether exempt, read from the deciding sentence on: a lead on what else is exempt says nothing of it
-    word = _polarity(decided if exempt else " ".join([*leads, decided]), asked, exempt)
+    # asked whether exempt, read from the deciding sentence on: a lead on what else is exempt says nothing of it,
+    # unless the deciding sentence says nothing either way ("A small producer is exempt from the program." before
+    # "A producer is a small producer if it has gross revenue of less than $5 million ...")
+    own_word = exempt and not _silent_on_exemption(decided, asked)
+    word = _polarity(decided if own_word else " ".join([*leads, decided]), asked, exempt)
     said = " ".join([*leads, said])
     return Claim(
         text=f"{word} {said}", plan_item_ids=(item.id,), citations=tuple(quotes), kind="verdict", history=best.history
