@@ -191,6 +191,17 @@ def test_whose_duty_a_sentence_states(sentence: str, another: bool) -> None:
             id="require-to-needs-a-duty",  # "require X to" was not read as asking of a duty: "Yes." from a list
         ),
         pytest.param(
+            "XY: widget leave act",
+            [
+                "Widget leave is paid leave for both parents. Employed parents who meet the contribution requirements "
+                "receive the widget benefit, equal to 100% of their regulatory base. It is paid directly by the XY "
+                "Widget Institute, not by the employer. Workers under 21 need no minimum contribution period."
+            ],
+            "Is it true that in XY the employer pays the widget benefit a parent receives during widget leave?",
+            "No.",
+            id="denied-right-after",  # Spain's INSS pays, "not by the employer": no verdict, the "It ..." unread
+        ),
+        pytest.param(
             "XY: widget waste act",
             [
                 "Since 1 January 2022 it is prohibited to display on a widget or its packaging the terms "

@@ -2091,7 +2091,14 @@ def _stated_verdict(
         if not is_anaphoric(s) or s == after[0]:
             following.append(s)
     on_it = term_set(best.text)
-    denial = next((s for s in following if _denied(s, asked) and len(term_set(s) & on_it) >= LEAD_SHARED), None)
+    denial = next(  # on the same thing: sharing its words, or referring back to it right after ("It is paid ...")
+        (
+            s
+            for s in following
+            if _denied(s, asked) and (len(term_set(s) & on_it) >= LEAD_SHARED or (s == after[0] and is_anaphoric(s)))
+        ),
+        None,
+    )
     said = decided = best.text
     if not _denied(said, asked) and denial:
         upto = following[: following.index(denial) + 1]
