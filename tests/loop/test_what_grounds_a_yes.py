@@ -97,12 +97,34 @@ def test_whether_a_sentence_says_it_of_some_it_names(nouns: set[str], sentence: 
         ("Any person who learns of a serious accident must report it.", False),
         ("Serious accidents must be reported within 10 days.", False),  # what is to be done, by whoever
         ("It must report within 10 days.", False),
+        ("Within two days of learning of it, the business must inform the Minister.", False),
+        (
+            "In addition, the manufacturer or, if the manufacturer carries on business outside XY, the importer must "
+            "provide the Minister with a written report within 10 days.",
+            True,
+        ),
     ],
 )
 def test_whose_duty_a_sentence_states(sentence: str, another: bool) -> None:
     role = asker_role("We run electronics shops. As the retailer, must we report this accident within 10 days?")
     assert role == {"retailer"}
     assert binds_another(role, sentence) is another
+
+
+@pytest.mark.parametrize(
+    ("question", "role"),
+    [
+        (
+            "We are a Canadian retailer, not the manufacturer, and a kettle we sold burned a child. Must we report?",
+            "retailer",
+        ),
+        ("Do we, as a retailer, have to report this to the agency?", "retailer"),
+        ("We are a small online retailer based in Lyon. Must we register?", "retailer"),
+        ("Must retailers report serious accidents?", None),
+    ],
+)
+def test_the_capacity_the_asker_asks_in(question: str, role: str | None) -> None:
+    assert asker_role(question) == ({role} if role else set())
 
 
 @pytest.mark.parametrize(
@@ -222,6 +244,25 @@ def test_whose_duty_a_sentence_states(sentence: str, another: bool) -> None:
             "As the retailer, must we report a serious widget accident to the XY Widget Agency within 10 days?",
             None,
             id="duty-of-another",  # Japan's 10-day report binds manufacturers and importers: was "Yes." to a retailer
+        ),
+        pytest.param(
+            "XY: widget safety act",
+            [
+                "Within two days after learning of a widget incident, the business must provide the XY Minister with "
+                "all the information in its control. In addition, the manufacturer or, if the manufacturer carries on "
+                "business outside XY, the importer must provide the Minister with a written report within 10 days. "
+                "Retailers must keep records of the person from whom they obtained each widget."
+            ],
+            "As a widget retailer, do we have to file the 10-day written widget incident report with the XY Minister?",
+            None,
+            id="figure-in-anothers-duty",  # Canada's 10-day report: "Yes." from the two-day duty quoted before it
+        ),
+        pytest.param(
+            "XY: widget packaging act",
+            ["A widget producer must register in the widget producer register of XY before it first sells there."],
+            "As a widget brand, must we register in the widget producer register of XY?",
+            "Yes.",
+            id="role-the-law-never-names",  # a brand may be the producer: the law does not set brands apart
         ),
         pytest.param(
             "XY: widget safety act",

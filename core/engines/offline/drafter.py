@@ -70,6 +70,7 @@ from core.engines.offline.verdicts import (
     asked_change,
     asker_role,
     binds_another,
+    binds_role,
     change_verdict,
     names_act,
     pending_lead,
@@ -1075,6 +1076,13 @@ class Grounds:
         # the asked figure or day, when stated, is one of what the sentence must speak to
         return not words or len(said) + stated >= GROUNDED * (len(words) + dated)
 
+    def stating_figures(self, said: str) -> list[str]:
+        """The sentences of `said` that state a figure or a period the part asks ("the 10-day report"): the duty
+        the question asks about, wherever the verdict's quote puts it."""
+        return [
+            s for s in sentences(said) if self.periods & period_lengths(s) or self.amounts & {f.key for f in figures(s)}
+        ]
+
     def says_which_way(self, sentence: str, source: str = "") -> bool:
         """Whether the sentence itself says whether what is asked is mandatory or optional, when that is asked: a
         duty or choice of its own (`kin_words`), and GROUNDED of the other words, those of the `source`'s name
@@ -1261,7 +1269,7 @@ def _grounds(plan: ResearchPlan) -> Grounds:
         years=frozenset(int(y) for y in YEAR_ASKED.findall(said) if not any(d.year == int(y) for d in dates(said))),
         exists_asked=bool(EXISTS_ASKED.match(said)),
         universal=universal_asked(said),
-        role=asker_role(said),
+        role=asker_role(plan.question),
         optional_asked=True if OPTIONAL_ASKED.search(said) else False if MANDATORY_ASKED.search(said) else None,
         predicate=""
         if DEONTIC_WORD.search(said) or STATUS_ASK.search(said) or EXEMPT_ASK.search(said) or forbid_asked
@@ -1716,6 +1724,8 @@ def _one_verdict(
     if not grounds.forbid_asked and spoken and conditional_no[:1] == spoken[:1]:
         return None  # "need not follow up anonymous reports unless ...": it depends, and a weaker sentence's Yes is a guess
 
+    role_bound = any(binds_role(grounds.role, s) for _, _, text, _ in passages for s in sentences(text))
+
     def holds(best: Candidate, verdict: Claim) -> bool:  # what a verdict's sentence must be to ground it
         return bool(
             (grounds.forbid_asked or grounds.exempt or _stated(CRIMINALISES, best.text) is not True)
@@ -1723,7 +1733,11 @@ def _one_verdict(
             and not held_before(best.quotes[-1].quote, ctx.as_of)
             and not (verdict.text.startswith("Yes.") and PROPOSES.search(best.text) and not grounds.status_asked)
             and not UNVERIFIED.search(best.quotes[-1].quote)
-            and not (verdict.text.startswith("Yes.") and binds_another(grounds.role, best.text))
+            and not (
+                verdict.text.startswith("Yes.")
+                and role_bound
+                and any(binds_another(grounds.role, s) for s in (best.text, *grounds.stating_figures(verdict.said)))
+            )
             and not (
                 grounds.duty_asked
                 and verdict.text.startswith("Yes.")

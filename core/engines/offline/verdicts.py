@@ -650,21 +650,31 @@ def says_of_all(nouns: Collection[str], said: str) -> bool:
 
 
 ROLE_ASKED = re.compile(
-    r"(?:\b(?:we|us|I)\s*,\s*|(?:^|[.?!]\s+))as\s+(?:a|an|the)\s+(?P<role>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s*,", re.I
+    r"(?:\b(?:we|us|I)\s*,\s*|(?:^|[.?!]\s+))as\s+(?:a|an|the)\s+(?P<role>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s*,|"
+    r"\b(?:we|I)\s+(?:are|am)\s+(?:a|an)\s+(?P<is>(?:[\w-]+\s+){0,3}?[a-z][\w-]*)"
+    r"(?=\s*[,.;:]|\s+(?:of|in|on|at|that|which|who|with|and|based|from|selling|making)\b)",
+    re.I,
 )
-"""The capacity in which the asker asks ("As the retailer, must we report ...?", "we, as a retailer, have to ...")."""
+"""The capacity in which the asker asks ("As the retailer, must we report ...?", "we, as a retailer, have to ...",
+"We are a Canadian retailer, not the manufacturer, ..."): its last word names it."""
 ACTIVE_DUTY = re.compile(
     r"\b(?:must|shall|(?:is|are)\s+(?:required|obliged|bound)\s+to|(?:has|have|needs?)\s+to)\s+(?!(?:be|not)\b)", re.I
 )
 """A duty someone is to carry out, not one on what is to be done ("must report", not "must be reported")."""
-ANYONE = re.compile(r"\b(?:any|anyone|anybody|every|everyone|everybody|all|each|whoever|persons?|no\s+one)\b", re.I)
-"""A subject that names no one in particular: a duty on any person binds the asker too."""
+ANYONE = re.compile(
+    r"\b(?:any|anyone|anybody|every|everyone|everybody|all|each|whoever|persons?|no\s+one|business(?:es)?|"
+    r"undertakings?|entit(?:y|ies)|organi[sz]ations?)\b",
+    re.I,
+)
+"""A subject that names no one in particular (any person, a business): a duty on it binds the asker too."""
 
 
-def asker_role(part: str) -> frozenset[str]:
-    """The stems of the capacity a yes/no says the asker is in ("As the retailer, ..."), if it says one."""
-    m = ROLE_ASKED.search(part)
-    return frozenset(term_set(m.group("role"))) if m else frozenset()
+def asker_role(question: str) -> frozenset[str]:
+    """The stem of the capacity the question says the asker is in ("As the retailer, ...", "We are a Canadian
+    retailer, ..."), if it says one."""
+    m = ROLE_ASKED.search(question)
+    said = (m.group("role") or m.group("is")).split() if m else []
+    return frozenset(term_set(said[-1])) if said else frozenset()
 
 
 def binds_another(role: Collection[str], sentence: str) -> bool:
@@ -673,12 +683,26 @@ def binds_another(role: Collection[str], sentence: str) -> bool:
     retailer, must we report ...?". A subject naming the role ("Retailers and distributors must ..."), naming no
     one in particular ("Any person must ...") or a duty on what is to be done ("Reports must be filed ...") does
     not."""
-    duty = ACTIVE_DUTY.search(sentence) if role else None
-    if duty is None:
+    subject = _duty_subject(sentence) if role else None
+    if subject is None:
         return False
-    subject = re.split(r"[;:]", sentence[: duty.start()])[-1]
     said = term_set(subject)
-    return bool(said) and not (said & set(role)) and not ANYONE.search(subject)
+    head = subject.rsplit(",", 1)[-1]  # "the manufacturer or, if it carries on business outside XY, the importer"
+    return bool(said) and not (said & set(role)) and not ANYONE.search(head)
+
+
+def binds_role(role: Collection[str], sentence: str) -> bool:
+    """Whether the sentence lays a duty of its own on the asker's `role` ("Retailers ... must endeavour to notify
+    the manufacturer"): where the law does, a duty it lays on others is theirs alone; where it never names the role
+    (a brand, where the law speaks of producers), who else it binds says nothing of the asker."""
+    subject = _duty_subject(sentence) if role else None
+    return subject is not None and bool(term_set(subject) & set(role))
+
+
+def _duty_subject(sentence: str) -> str | None:
+    """The words before the sentence's first duty someone is to carry out (`ACTIVE_DUTY`), in its clause."""
+    duty = ACTIVE_DUTY.search(sentence)
+    return None if duty is None else re.split(r"[;:]", sentence[: duty.start()])[-1]
 
 
 def says_of_some(nouns: Collection[str], sentence: str) -> bool:
