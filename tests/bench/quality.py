@@ -167,6 +167,7 @@ def main(argv: list[str] | None = None) -> int:
         code = _run_group(args, corpus, group, results, contexts)
         if code:
             return code
+    results = {path: results[path] for path in files if path in results}  # in the order the files were given
     for path, reports in results.items():  # a file answered from several corpora: its questions in its order
         order = {q.label: i for i, q in enumerate(files[path])}
         for name, report in reports.items():
