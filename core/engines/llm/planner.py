@@ -92,8 +92,8 @@ def merge_plan(floor: ResearchPlan, out: PlanOut, ctx: EngineContext) -> tuple[R
     The merge rule: the floor (the offline planner's plan, built from the gazetteer and the corpus metadata) is
     never reduced. Its jurisdictions and items all stay as they are, so the model can add jurisdictions, items
     and entity types but never silently drop a jurisdiction the gazetteer found. What the model adds is checked:
-    a jurisdiction must be a corpus code, an ISO 3166 alpha-2 country or a name the gazetteer reads as one place, and be named by words that occur in the
-    question; an item must name a planned jurisdiction (or `*` when the question names none, or for a verdict or
+    a jurisdiction must be a corpus code, an ISO 3166 alpha-2 country or a name the gazetteer reads as one place,
+    and be named by words that occur in the question; an item must name a planned jurisdiction (or `*` when the question names none, or for a verdict or
     comparison); ids come from `item_id()`; `in_corpus`, `via` and `answerable` are computed in Python. Items
     follow the offline planner's conventions: a member state's items are asked of the bloc whose law applies
     there, plus one unanswerable item for its own national law; a jurisdiction the corpus holds nothing for gets

@@ -7,6 +7,10 @@ force denies ("The statute has not been repealed") is a "No" quoting it, never a
 change no source states gets no verdict (the verdict item stays open and is disclosed). A question asking "for each" jurisdiction,
 or naming several, gets one verdict per jurisdiction ("EU: No, ... US: Yes. ..."). The verbs below are English
 words for a change, not regulatory knowledge.
+
+Also here, what a Yes to a duty must rest on: a yes/no asked of every or all of something needs a sentence saying
+it of all of them (`says_of_all`; one naming only some answers No, `says_of_some`), and one asked in a capacity
+("As the retailer, ...") is not answered by a duty the law lays on another party (`asker_role`, `binds_another`).
 """
 
 from __future__ import annotations
