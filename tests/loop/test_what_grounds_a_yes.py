@@ -224,6 +224,33 @@ def test_the_capacity_the_asker_asks_in(question: str, role: str | None) -> None
             id="denied-right-after",  # Spain's INSS pays, "not by the employer": no verdict, the "It ..." unread
         ),
         pytest.param(
+            "XY: widget packaging act",
+            ["Registration in the XY widget register is free of charge and cannot be delegated to a service provider."],
+            "Can a producer delegate its XY widget registration to a service provider?",
+            "No.",
+            id="cannot-be-delegated",  # Germany's LUCID: "Yes.", "delegated" and "delegate" stemmed apart
+        ),
+        pytest.param(
+            "XY: widget clause rule",
+            [
+                "Employers should treat widget clauses as a matter of state law. Claims that a federal ban on widget "
+                "clauses is in force, or that employers must notify workers under the rule, are wrong."
+            ],
+            "Is the federal widget clause ban in force for XY employers?",
+            "No.",
+            id="ban-in-force",  # the FTC rule: "Yes." read as whether something is banned, from the word "ban"
+        ),
+        pytest.param(
+            "XY: widget invoicing act",
+            [
+                "From 1 February 2026, large taxpayers must issue widget invoices in WSeF. Financial penalties for "
+                "failing to issue an invoice in WSeF have been deferred and apply only from 1 January 2027."
+            ],
+            "Do WSeF penalties already apply in XY?",
+            "No, not yet.",
+            id="already-apply",  # Poland's KSeF penalties: "Yes." from "The obligation applies to taxpayers ..."
+        ),
+        pytest.param(
             "XY: widget waste act",
             [
                 "Since 1 January 2022 it is prohibited to display on a widget or its packaging the terms "

@@ -73,6 +73,7 @@ from core.engines.offline.verdicts import (
     binds_role,
     change_verdict,
     names_act,
+    not_yet_verdict,
     pending_lead,
     per_jurisdiction,
     proposed_verdict,
@@ -194,6 +195,11 @@ exempt", not "are no longer exempt") or denies what is asked ("need not report")
 EXEMPTS = re.compile(r"\b(?:exempt\w*|excluded?s?)\b", re.I)
 CRIME = r"crime|criminal|offen[cs]e|illegal|unlawful"
 PROHIBIT_ASK = re.compile(rf"\b(?:ban(?:s|ned)?|prohibit\w*|forbid\w*|outlaw\w*|{CRIME})\b", re.I)
+BAN_STATUS = re.compile(
+    r"\bbans?\s+(?:(?:is|are)\s+)?(?:still\s+)?(?:in force|in effect|valid|law|appl(?:y|ies))\b", re.I
+)
+"""A ban asked of its status ("Is the FTC's federal non-compete ban in force for US employers?"): whether the ban
+is law, not whether something is banned."""
 CONDITIONAL = re.compile(r"\b(?:only if|unless|except (?:where|if|when))\b", re.I)
 """A negation under a condition ("The presumption does not apply only if the importer shows ..."): an exception
 to the rule, not a No to whether the rule holds."""
@@ -673,6 +679,9 @@ def _verdict(
     trailing = trailing_yes_no(question)  # "How long ..., and is compensation capped?": the yes/no is the last part
     parts = yes_no_parts(trailing or question)
     first_changes = len(parts) > 1 and asked_change(parts[0]) and not any(asked_change(p) for p in parts[1:])
+    later = not_yet_verdict(item, plan, ctx)  # "Do Polish KSeF penalties already apply?": from 1 January 2027
+    if later is not None:
+        return later
     change = asked_change(trailing or question)
     if change and not first_changes:  # "What did X change ...?" asks no yes or no about a change
         verdict = change_verdict(item, plan, cands, ctx)
@@ -1240,7 +1249,8 @@ def _grounds(plan: ResearchPlan) -> Grounds:
     )
     amounts, days = frozenset(f.key for f in found), frozenset(days_of_year(said))
     compared = frozenset((f.key, f.comparator) for f in found if f.comparator)
-    own_law, forbid_asked = bool(OWN_LAW.search(said)), bool(PROHIBIT_ASK.search(said))
+    own_law = bool(OWN_LAW.search(said))
+    forbid_asked = bool(PROHIBIT_ASK.search(said)) and not BAN_STATUS.search(said)
     if forbid_asked:  # "banned?" is answered by wording that forbids ("prohibited"), checked apart (`PROHIBITS`)
         banned = term_set(" ".join(m.group(0) for m in PROHIBIT_ASK.finditer(said)))
         words = frozenset(words - banned) or words
@@ -1335,8 +1345,9 @@ def _denied(sentence: str, wanted: set[str]) -> bool:
             return True  # "The EU General Product Safety Regulation does not apply in Great Britain"
     words = NOT_ONLY.sub(" ", LIMIT.sub("within", sentence)).split()  # "and not only platforms, must ..." adds
     restricts = RESTRICTS.match(sentence)  # "Only stablecoins issued by licensed issuers may be offered": a condition
+    roots = _roots(wanted)
     for i, word in enumerate(words):
-        if not term_set(word) & wanted:
+        if not _roots(term_set(word)) & roots:  # "cannot be delegated" denies "delegate"
             continue
         before = _words_before(words, i)
         opens = max((k + 1 for k, w in enumerate(before) if w.endswith((":", ";"))), default=0)
@@ -1397,6 +1408,11 @@ def _words_before(words: Sequence[str], at: int) -> list[str]:
         at_present = word == "at" and start + 1 < at and words[start + 1].lower().strip(",") == "present"
         counted += not (word in FILLER or present or at_present)
     return list(words[start:at])
+
+
+def _roots(terms: Iterable[str]) -> set[str]:
+    """The stems without a final "e" (`stem` keeps it in "delegate" and drops it with "-ed" in "delegated")."""
+    return {t[:-1] if len(t) > 4 and t.endswith("e") else t for t in terms}
 
 
 def _negates(before: str, wanted: set[str]) -> bool:

@@ -258,24 +258,60 @@ def _part(
     made_law = _made_law(code, plan, docs, ctx)
     if made_law:
         return "Yes. " + " ".join(q.quote for q in made_law), made_law
-    what = _what(plan)
-    if ADOPTION.match(asked_change(plan.question) or "") and what:
-        # "Has Poland introduced penalties for KSeF yet?": "... apply only from 1 January 2027", unless another
-        # sentence on all of it starts it earlier ("From 1 February 2026, ... must issue ... in KSeF")
-        def first(later: bool) -> Quote | None:
-            def on_all_of_it(s: str) -> bool:
-                return (
-                    len(said_terms(set(what), s, what)) == len(what)
-                    and not (is_anaphoric(s) or has_instructions(s))
-                    and _starts(ctx.as_of, s, later)
-                )
-
-            return next((q for d in in_force if (q := first_sentence(d.id, ctx, on_all_of_it))), None)
-
-        quote = first(later=True)
-        if quote is not None and first(later=False) is None:
+    if ADOPTION.match(asked_change(plan.question) or ""):
+        # "Has Poland introduced penalties for KSeF yet?": "... apply only from 1 January 2027"
+        quote = _starting_later(plan, in_force, ctx)
+        if quote is not None:
             return f"No, not yet. {quote.quote}", (quote,)
     return None
+
+
+APPLIES_YET = re.compile(
+    r"\b(?:already|yet)\b[^?.;]*\b(?:appl(?:y|ies)|in force|in effect|take effect)\b|"
+    r"\b(?:appl(?:y|ies)|in force|in effect|take effect)\b[^?.;]*\b(?:already|yet)\b",
+    re.I,
+)
+"""A yes/no asking whether something applies yet ("Do Polish KSeF penalties already apply?")."""
+
+
+def not_yet_verdict(item: PlanItem, plan: ResearchPlan, ctx: EngineContext) -> Claim | None:
+    """ "No, not yet." to a yes/no asking whether something applies yet (`APPLIES_YET`) when a source in force of the
+    places asked says all of it starts only after the as-of date and none says it started before; else None."""
+    asked = trailing_yes_no(plan.question) or yes_no_sentence(plan.question) or plan.question
+    if not APPLIES_YET.search(asked):
+        return None
+    codes = set(plan.answer_codes())
+    docs = [
+        d
+        for d in ctx.catalog.all()
+        if (not codes or d.jurisdiction in codes) and ctx.catalog.status_at(d.id, ctx.as_of) == DocStatus.in_force
+    ]
+    quote = _starting_later(plan, docs, ctx)
+    if quote is None:
+        return None
+    return Claim(text=f"No, not yet. {quote.quote}", plan_item_ids=(item.id,), kind="verdict", citations=(quote,))
+
+
+def _starting_later(plan: ResearchPlan, docs: Sequence[DocumentMeta], ctx: EngineContext) -> Quote | None:
+    """The first sentence of these documents that states all of what the yes/no asks about (`_what`) as starting
+    only after the as-of date, when no sentence on all of it starts it on or before that date ("From 1 February
+    2026, ... must issue ... in KSeF" beside "penalties ... apply only from 1 January 2027"); else None."""
+    what = _what(plan)
+    if not what:
+        return None
+
+    def first(later: bool) -> Quote | None:
+        def on_all_of_it(s: str) -> bool:
+            return (
+                len(said_terms(set(what), s, what)) == len(what)
+                and not (is_anaphoric(s) or has_instructions(s))
+                and _starts(ctx.as_of, s, later)
+            )
+
+        return next((q for d in docs if (q := first_sentence(d.id, ctx, on_all_of_it))), None)
+
+    quote = first(later=True)
+    return quote if quote is not None and first(later=False) is None else None
 
 
 MADE_LAW_ASKED = re.compile(r"adopt|enact|pass", re.I)
