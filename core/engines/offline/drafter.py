@@ -1740,7 +1740,9 @@ def _one_verdict(
     if not grounds.forbid_asked and spoken and conditional_no[:1] == spoken[:1]:
         return None  # "need not follow up anonymous reports unless ...": it depends, and a weaker sentence's Yes is a guess
 
-    role_bound = any(binds_role(grounds.role, s) for _, _, text, _ in passages for s in sentences(text))
+    role_bound = bool(grounds.role) and any(  # only a question naming its capacity has its passages split here
+        binds_role(grounds.role, s) for _, _, text, _ in passages for s in sentences(text)
+    )
 
     def holds(best: Candidate, verdict: Claim) -> bool:  # what a verdict's sentence must be to ground it
         return bool(
