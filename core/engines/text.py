@@ -11,6 +11,7 @@ from __future__ import annotations
 import calendar
 import re
 import threading
+import unicodedata
 from collections.abc import Collection
 from datetime import date
 from functools import lru_cache
@@ -165,7 +166,8 @@ ORDINAL_BACK = re.compile(
 """A sentence naming by its rank one of the things the sentence before it counts ("There are two exceptions. ...
 The second applies to an employee who is an executive")."""
 
-_WORD_RE = re.compile(r"[A-Za-z0-9]+")
+_WORD_RE = re.compile(r"[^\W_]+")
+"""A word in any script: "Karenzentschädigung" and "Québec" are one word each, not two or three."""
 _ABBREVIATION_TAIL = re.compile(r"\b(?:[A-Z][a-z]{0,4}|[a-z]{1,4})\.$")
 _SEGMENTER = pysbd.Segmenter(language="en", clean=False)
 _SEGMENTER_LOCK = threading.Lock()
@@ -205,6 +207,13 @@ UNDOUBLED = "bgmnprt"
 word has doubled too ("staffed", "billed", "passed")."""
 
 
+@lru_cache(maxsize=65536)
+def unaccented(word: str) -> str:
+    """The word lower-cased without its diacritics ("québec" -> "quebec"): a question typed without accents
+    matches a source that has them."""
+    return "".join(ch for ch in unicodedata.normalize("NFKD", word.lower()) if not unicodedata.combining(ch))
+
+
 def terms(text: str) -> list[str]:
     """Content-word stems of a text, in order."""
     return list(_terms(text))
@@ -213,7 +222,7 @@ def terms(text: str) -> list[str]:
 @lru_cache(maxsize=16384)
 def _terms(text: str) -> tuple[str, ...]:
     """`terms`, kept for the sentences the engines score again and again (per item, per cycle, per check)."""
-    return tuple(stem(w) for w in _WORD_RE.findall(text) if w.lower() not in STOPWORDS and len(w) > 1)
+    return tuple(stem(unaccented(w)) for w in _WORD_RE.findall(text) if w.lower() not in STOPWORDS and len(w) > 1)
 
 
 def term_set(text: str) -> set[str]:
@@ -231,7 +240,7 @@ employer)."""
 
 def _runs(text: str) -> list[list[str]]:
     """Runs of adjacent words (no punctuation between them), lower-cased."""
-    return [[w.lower() for w in _WORD_RE.findall(chunk)] for chunk in re.split(r"[^\w\s'-]+", text)]
+    return [[unaccented(w) for w in _WORD_RE.findall(chunk)] for chunk in re.split(r"[^\w\s'-]+", text)]
 
 
 def _content(word: str) -> bool:
