@@ -1517,6 +1517,13 @@ def test_a_verb_in_ied_is_one_with_its_other_forms() -> None:
     assert said_terms({"apply"}, "From 2023 it applied to companies with 3,000 employees.") == {"apply"}
 
 
+def test_a_word_with_diacritics_is_one_word_matched_without_them() -> None:
+    # "Karenzentschädigung" was two words ("karenzentsch", "digung"), neither of which a question typed without
+    # the umlaut states; "Québec" was "qu" and "bec"
+    assert term_set("Karenzentschädigung") == term_set("Karenzentschadigung") == {"karenzentschadigung"}
+    assert term_set("in Québec") == term_set("in Quebec") == {"quebec"}
+
+
 def test_a_yes_no_on_an_exemption_plans_the_duty_it_would_exempt_from(wb: Workbench) -> None:
     # "exempt from disclosing ...?" had planned exemptions and dates only: the duty that decides it went unquoted
     plan = plan_of(wb, "Is a retailer in Canada exempt from giving the recall notice?")
@@ -3085,6 +3092,9 @@ def test_a_number_word_of_the_question_is_no_topic_word(tmp_path: Path) -> None:
         wb, "We take on interns for three months in the EU. Must we pay them the widget wage?"
     ).topic_terms
     assert {"intern", "widget", "wage"} <= set(terms_of) and not {"three", "month"} & set(terms_of)
+    # "right now" asks when, not about a right: "right" grounded no sentence on issuing e-invoices
+    now = plan_of(wb, "Do we have to notify dangerous widgets in the EU right now?").topic_terms
+    assert "right" not in now and "right" in plan_of(wb, "Is there a right to repair widgets in the EU?").topic_terms
     r = run(wb, question)
     assert fact_found(r.final_answer, "within two working days")
     assert "xy-eu-timeshare" not in r.answer.cited_doc_ids()

@@ -225,6 +225,8 @@ def entities_in(question: str, catalog: Catalog) -> list[str]:
     return [e for e in found if not any(e != o and set(terms(e)) < set(terms(o)) for o in found)]
 
 
+AT_PRESENT = re.compile(r"\b(?:right now|at (?:the|this) moment|at present|as (?:of|at) (?:today|now))\b", re.I)
+"""Wording for "now" whose words are no topic ("right now": not a right)."""
 PRESENT = re.compile(r"\b(?:now|still|today|currently)\b", re.I)
 """Words by which a yes/no asks what holds at the as-of date ("Does the UK now have ...?"), not about a change."""
 CONTENT_QUESTION = re.compile(r"^\s*(?:what|which|how)\b", re.I)
@@ -547,7 +549,11 @@ class OfflinePlanner:
         }
         topic = [
             t
-            for t in dict.fromkeys(terms(US_PRONOUN.sub(" ", COUNT_PRONOUN.sub(" ", MEMBERSHIP.sub(" ", question)))))
+            for t in dict.fromkeys(
+                terms(
+                    US_PRONOUN.sub(" ", COUNT_PRONOUN.sub(" ", MEMBERSHIP.sub(" ", AT_PRESENT.sub(" now ", question))))
+                )
+            )
             if t not in QUESTION_WORDS
             and t not in named_words
             and t not in STOPWORDS
