@@ -114,11 +114,14 @@ def own_name(doc: DocumentMeta) -> str:
     """Every name the document gives itself (its title and aliases): which act each of its sentences speaks of. A
     part of the title after a dash or colon that opens in lower case describes what the act is about ("– eight-hour
     day, 11 hours' rest, breaks, Sunday rest and time recording"): a sentence stating those words speaks to the
-    matter, so they are no name, unless the rest of the title only names a place."""
+    matter, so they are no name, unless the rest of the title only names a place: then the part after the place
+    names the act, and only that part."""
     parts = DESCRIBED.split(doc.title)
     named = [part for part in parts if not part[:1].islower()]
     if all(_names_place(part, doc) for part in named):
-        named = parts  # "Australia: proposed general safety provision ...": a place alone names no act
+        # "Australia: proposed general safety provision ...": a place alone names no act, so the part after it
+        # does; what a further part lists ("– large and small producer thresholds, registration") is the matter
+        named = parts[: len(named) + 1] if parts[: len(named)] == named else parts
     return " ".join((*named, *doc.aliases))
 
 
