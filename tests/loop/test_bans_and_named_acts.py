@@ -27,6 +27,8 @@ WANTED = {"product", "widget", "neutral", "offset"}
         ("The act prohibits product claims of widget neutrality that are based on offsets.", True),
         ("The act bans product claims of widget neutrality that are based on emission trading.", None),
         ("The act bans product claims of widget neutrality unless a report is published.", None),
+        ("Offset-based product claims of widget neutrality are banned.", True),
+        ("Offset-based product claims of widget neutrality are banned unless a report is published.", None),
         ("The act bans generic environmental claims without recognised performance.", False),
         ("Product claims of widget neutrality must be substantiated.", False),
     ],

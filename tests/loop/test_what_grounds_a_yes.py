@@ -165,6 +165,69 @@ def test_the_capacity_the_asker_asks_in(question: str, role: str | None) -> None
             id="are-excluded",  # SB 244: "... video game consoles ... are excluded." was "Yes."
         ),
         pytest.param(
+            "XY: widget rider act",
+            [
+                "A new provision presumes that an employment relationship exists for persons who deliver widgets "
+                "through a digital platform. The widget presumption covers delivery only; ride-hailing drivers and "
+                "other platform workers remain subject to the general test of dependence."
+            ],
+            "Does the XY widget presumption of employment apply to ride-hailing drivers?",
+            "No.",
+            id="covers-some-only",  # Spain's Ley Rider: "covers delivery only; ride-hailing ..." was "Yes."
+        ),
+        pytest.param(
+            "XY: widget promotion rules",
+            [
+                "Widget promotions to consumers must be fair, clear and not misleading. Incentives to invest, such as "
+                "refer-a-friend bonuses, are banned."
+            ],
+            "Are XY widget firms allowed to offer refer-a-friend bonuses in their promotions?",
+            "No.",
+            id="banned-in-the-passive",  # the FCA's crypto rules: no verdict, "are banned" was not read as a ban
+        ),
+        pytest.param(
+            "XY: widget scam reimbursement requirement",
+            [
+                "The widget requirement protects consumers, microenterprises and charities. It covers payments made "
+                "on or after 7 October 2024 between accounts held in XY. It does not cover international payments, "
+                "payments by card or cheque, or payments made for an unlawful purpose."
+            ],
+            "Does the XY widget scam reimbursement requirement cover card payments?",
+            "No.",
+            id="does-not-cover-after-two-its",  # UK APP scams: the third sentence's antecedent is two back
+        ),
+        pytest.param(
+            "XY: widget payment terms",
+            [
+                "The widget payment period agreed between businesses may not exceed 60 days from the date the invoice "
+                "is issued. For periodic widget invoices, the period may not exceed 45 days from the invoice date."
+            ],
+            "Can an XY supplier let a business customer pay widget invoices at 90 days?",
+            "No.",
+            id="beyond-the-limit",  # France's 60-day cap: no verdict, the sentence never states 90 days
+        ),
+        pytest.param(
+            "XY: widget payment terms",
+            [
+                "The widget payment period agreed between businesses may not exceed 60 days from the date the invoice "
+                "is issued. For periodic widget invoices, the period may not exceed 45 days from the invoice date."
+            ],
+            "Can an XY supplier let a business customer pay widget invoices at 50 days?",
+            None,
+            id="within-one-limit-beyond-another",  # 50 days: within the general cap, beyond the periodic one
+        ),
+        pytest.param(
+            "XY: widget sales act",
+            [
+                "Where the consumer chooses repair, the seller's widget liability period is extended once by 12 "
+                "months. The widget repair obligation applies after the seller's legal liability has ended as well as "
+                "before."
+            ],
+            "Under XY sales law, does choosing repair now extend the seller's widget liability by 12 months?",
+            "Yes.",
+            id="ended-in-a-clause-of-time",  # "No." from "... after the seller's legal liability has ended ..."
+        ),
+        pytest.param(
             "XY: widget act",
             [
                 "Since 1 January 2021, sellers of widgets in XY must display a widget repairability index. The exact "
@@ -422,3 +485,35 @@ def test_which_questions_ask_of_a_change(question: str, change: str | None) -> N
     # "is the compensation capped?" asks whether there is a cap: read as a change, it drew "No, only proposed" from
     # a proposal on whistleblower rewards
     assert asked_change(question) == change
+
+
+def test_a_proposal_says_nothing_of_what_may_still_be_done(tmp_path: Path) -> None:
+    # "Can UK businesses still agree payment terms longer than 60 days?" was "No, only proposed" from the proposed
+    # cap: a proposal to take a freedom away does not answer whether one has it now
+    act = plain_doc("xy-widget-payment-act", "XY: widget late payment act", "XY", date(1998, 11, 1))
+    proposal = plain_doc(
+        "xy-widget-payment-proposal",
+        "XY: proposals to cap widget payment terms",
+        "XY",
+        date(2025, 7, 31),
+        status="proposed",
+    )
+    docs = [
+        (
+            act,
+            [
+                "Between businesses, a widget payment period of more than 60 days is effective only if it is expressly "
+                "agreed and is not grossly unfair to the supplier."
+            ],
+        ),
+        (
+            proposal,
+            [
+                "Under the proposals, widget payment terms between businesses would be capped at 60 days. Until then a "
+                "widget payment period of more than 60 days is still possible where expressly agreed."
+            ],
+        ),
+    ]
+    plain = ask_plain(tmp_path, docs, "Can XY businesses still agree widget payment terms longer than 60 days?")
+    assert plain.answer.verdict is None, plain.answer.verdict
+    assert any(g.plan_item_id.endswith("verdict") for g in plain.answer.gaps)

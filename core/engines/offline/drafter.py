@@ -12,6 +12,7 @@ from functools import partial
 from core.domain.answer import INTENDED, Answer, Claim, Gap, Quote, gap_for, open_part, sourced_verdict
 from core.domain.documents import DocStatus, Hit
 from core.domain.figures import (
+    DAYS_IN,
     blanked,
     count_bounds,
     count_spans,
@@ -222,6 +223,15 @@ lender charge more than 25%?") cannot be read from its words, since the crime is
 says so."""
 NOT_APPLY = re.compile(r"\b(?:does|do|shall|will|would)\s+not\s+apply\s+to\b", re.I)
 """A rule that does not apply to something asked about denies it, whatever the rule is called."""
+NOT_COVERED = re.compile(
+    r"(?<!\bthat\s)(?<!\bwhich\s)\b(?:does|do|shall|will|would)\s+not\s+(?:cover|include|extend\s+to|reach)\b", re.I
+)
+"""A rule that leaves out what it lists ("It does not cover international payments, payments by card or cheque,
+..."): each thing listed is outside it; not a thing described by what it lacks ("a credit rate that does not
+include all credit charges")."""
+COVERED_WORDS = 2
+"""Asked words (or all, when fewer are asked) one thing a rule leaves out must state to be what is asked ("payments
+by card" for "card payments"; "international payments" is no answer on domestic ones)."""
 DENIES_WHAT_FOLLOWS = re.compile(
     r"\b(?:does|do|did|shall|will|would|need|may|must)\s+not\s+(?:oblige|require|compel|force)\b[^.;:,]{0,60}?\bto\b|"
     r"\bnot\s+(?:\w+\s+){0,2}?(?:condition|prerequisite|precondition|requirement)s?\s+(?:for|of|to)\b",
@@ -267,11 +277,20 @@ PERMISSION_ASK = re.compile(
 )
 """A yes/no asking whether something may be done ("Is a US company allowed to retaliate against ...?", "Is it true
 that we may still import such goods?")."""
+MAY_ASKED = re.compile(r"\W*(?:can|may|could)\b", re.I)
+"""A yes/no asking whether something can be done: a proposal that would change what may be done answers it
+neither way (it may grant or take away)."""
 PROTECTED_FROM = re.compile(r"\b(?:protect\w*|shield\w*|safeguard\w*)\b[^.;]{0,200}?\b(?:against|from)\s+(\w+)", re.I)
 
 
 BANS_WHAT = re.compile(r"\b(?:bans?|prohibits?|forbids?|outlaws?)\s+([^.;:]+)", re.I)
 """An act that bans something, and what it bans ("bans offset-based product claims of climate neutrality")."""
+BANNED_ARE = re.compile(
+    r"(?:^|[.;:]\s*)([^.;:]+?)\s+(?:is|are)\s+(?:(?:also|now|therefore)\s+)?(?:banned|prohibited|forbidden|outlawed)\b",
+    re.I,
+)
+"""What a sentence says is banned, in the passive ("Incentives to invest, such as refer-a-friend bonuses, are
+banned")."""
 BAN_PARTS = re.compile(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", re.I)
 """Where a ban's object goes on to another thing it bans ("offset-based claims and generic claims without ...")."""
 BAN_EXCEPT = re.compile(r"\b(?:unless|without|except|other than|save)\b", re.I)
@@ -288,15 +307,17 @@ def _bans(sentence: str, wanted: set[str]) -> bool | None:
     on offsetting), None when the ban spares some cases or covers only cases the question does not state (it
     depends on the facts), False when it bans nothing asked."""
     found: list[bool | None] = []
-    for m in BANS_WHAT.finditer(sentence):
+    for m in (*BANS_WHAT.finditer(sentence), *BANNED_ARE.finditer(sentence)):
         parts = BAN_PARTS.split(m.group(1))
+        # "... are banned unless the caller has consent": what follows a passive ban may spare some
+        spared = m.re is BANNED_ARE and bool(BAN_EXCEPT.search(sentence[m.end() :].split(";")[0]))
         for at, part in enumerate(parts):
             if len(said_terms(wanted, part)) < BANNED_WORDS:
                 continue
             after = parts[at + 1] if at + 1 < len(parts) else ""
             scope = f"{part} {after}" if BAN_EXCEPT.match(after) or BAN_NARROWS.match(after) else part
             narrowed = BAN_NARROWS.search(scope)
-            if BAN_EXCEPT.search(scope):
+            if spared or BAN_EXCEPT.search(scope):
                 found.append(None)
             else:
                 found.append(not narrowed or bool(said_terms(wanted, scope[narrowed.end() :])) or None)
@@ -702,7 +723,7 @@ def _verdict(
             return None  # "Are Mexican invoices valid without a PAC stamp?": which way a rule turns it is a guess
         verdict = _one_verdict(
             item, cands, passages, asked, grounds, ctx, plan.answer_codes(), _named(plan), pool, _for_named(plan)
-        )
+        ) or _beyond_limit(item, grounds, pool or cands, ctx)
         still = _asks_still_in_force(plan)
         if verdict is not None and verdict.history and still:
             return _ended(item, plan, ctx, verdict.doc_ids[:1])  # what held once does not answer whether it holds
@@ -978,6 +999,8 @@ class Grounds:
     """Whether the part asks whether something may be refused or left undone (`REFUSAL`)."""
     permission_asked: bool = False
     """Whether the part asks whether something is allowed (`PERMISSION_ASK`)."""
+    may_asked: bool = False
+    """Whether the part asks whether something can or may be done (`MAY_ASKED`), whoever is to do it."""
     still_asked: bool = False
     """Whether the part asks whether something still goes on (`STILL_ASKED`)."""
     years: frozenset[int] = frozenset()
@@ -1273,6 +1296,7 @@ def _grounds(plan: ResearchPlan) -> Grounds:
         every=frozenset(frequencies(said)),
         still_asked=bool(STILL_ASKED.search(said)),
         permission_asked=bool(PERMISSION_ASK.search(said)),
+        may_asked=bool(MAY_ASKED.match(said)),
         refusal_asked=bool(REFUSAL.search(said)),
         duty_asked=bool(duty),
         duty_verb=duty.group(1) if duty else "",
@@ -1331,7 +1355,7 @@ def _denied(sentence: str, wanted: set[str]) -> bool:
     three months" is no negation), or a sentence on one of them
     that puts it outside the rules' scope ("Credit agreements secured by a mortgage ... remain outside the
     scope")."""
-    if _outside_scope(sentence) and term_set(sentence) & wanted:
+    if (_outside_scope(sentence) and term_set(sentence) & wanted) or _only_others(sentence, wanted):
         return True
     # "Secondary sites claiming that the FATF defines beneficial owners as those owning 25% ... are wrong"
     refuted = REFUTED.search(sentence)
@@ -1340,6 +1364,10 @@ def _denied(sentence: str, wanted: set[str]) -> bool:
     for m in (*NOT_APPLY.finditer(sentence), *DENIES_WHAT_FOLLOWS.finditer(sentence)):
         if term_set(" ".join(sentence[m.end() :].split(";")[0].split()[: DENIAL_WINDOW + 1])) & wanted:
             return True  # "The right of rescission does not apply to a residential mortgage transaction"
+    for m in NOT_COVERED.finditer(sentence):
+        left_out = BAN_PARTS.split(sentence[m.end() :].split(";")[0])
+        if any(len(term_set(left) & wanted) >= min(COVERED_WORDS, len(wanted)) for left in left_out):
+            return True  # "It does not cover international payments, payments by card or cheque"
     for m in NOT_APPLYING.finditer(sentence):
         if len(term_set(sentence[: m.start()]) & wanted) >= SUBJECT_WORDS:
             return True  # "The EU General Product Safety Regulation does not apply in Great Britain"
@@ -1476,7 +1504,7 @@ def _denies_another_act(said: str, asked: set[str]) -> bool:
 
 
 def _only_other_acts(sentence: str, asked: set[str]) -> bool:
-    if _outside_scope(sentence) or NOT_APPLY.search(sentence):
+    if _outside_scope(sentence) or NOT_APPLY.search(sentence) or NOT_COVERED.search(sentence):
         return False
     acts = list(MODAL_NOT.finditer(sentence))
     if not acts or any(not any(a.start() <= n.start() < a.end() for a in acts) for n in NEGATION.finditer(sentence)):
@@ -1520,6 +1548,29 @@ def _contrary(sentence: str, subject: set[str]) -> bool:
         term_set(word) & subject and re.search(r"\bnot\b", " ".join(words[max(0, i - 1 - CONTRARY_WINDOW) : i]), re.I)
         for i, word in enumerate(words)
     )
+
+
+ONLY_SCOPE = re.compile(
+    r"\b(?:covers?|appl(?:y|ies)\s+to|extends?\s+to|(?:is|are)\s+(?:limited|confined|restricted)\s+to)\s+"
+    r"(?:(?P<first>only\s+[^.;,:]{1,60})|(?P<then>[^.;,:]{1,60}?)\s+only)\b"
+    r"|\b(?:appl(?:y|ies)|extends?)\s+only\s+to\s+(?P<to>[^.;,:]{1,60})",
+    re.I,
+)
+"""A scope stated as only some ("The presumption covers delivery only", "applies only to banks")."""
+SCOPE_VERBS = term_set("apply applies cover covers extend extends")
+"""The verbs stating a scope, which name no one in it."""
+
+
+def _only_others(sentence: str, wanted: set[str]) -> bool:
+    """Whether the sentence limits a rule's scope to some (`ONLY_SCOPE`) that state none of the asked words while
+    it names what is asked elsewhere: "The presumption covers delivery only; ride-hailing (VTC) drivers ... remain
+    subject to the general test" denies that it applies to ride-hailing drivers."""
+    for m in ONLY_SCOPE.finditer(sentence):
+        scope = term_set(m.group("first") or m.group("then") or m.group("to") or "")
+        rest = term_set(sentence[m.end() :]) - term_set(sentence[: m.start()])
+        if not scope & wanted and rest & wanted - scope - SCOPE_VERBS:
+            return True
+    return False
 
 
 def _outside_scope(sentence: str) -> bool:
@@ -1857,7 +1908,63 @@ def _one_verdict(
             return _worded(verdict, "No.")
     if not grounds.words or any(grounds.by(best.text, named_as[best.doc_id]) for best in of_some):
         return None  # a rule in force speaks to it, of some of what is asked: neither a Yes nor a proposal's No
+    if grounds.may_asked and not grounds.status_asked:
+        return None  # "Can businesses still agree terms over 60 days?": a proposed cap is no No to what is allowed now
     return proposed_verdict(item, grounds.by, codes, cands, ctx, grounds.words, grounds.status_asked)
+
+
+LIMITING = re.compile(
+    r"\b(?:must|shall|may\s+not|cannot|can\s*not|not\s+exceed\w*|at\s+most|no\s+(?:more|longer)\s+than|maximum|"
+    r"limited\s+to|capped)\b",
+    re.I,
+)
+"""Wording by which a rule sets a period's upper limit, not a period that happens to be short ("must pay within 30
+days", "may not exceed 60 days"; not "decisions are usually published within 60 days")."""
+LIMIT_WORDS = 2
+"""Asked words (or words derived from them: "pay" in "payment") a rule capping a period must state to speak of what
+the yes/no asks may be done for longer ("let a customer pay at 90 days": "The payment period agreed between
+businesses may not exceed 60 days")."""
+
+
+def _derived_words(words: Iterable[str], sentence: str) -> set[str]:
+    """The words a sentence states, or states a word derived from ("pay" by "payment", "notify" by "notification")."""
+    stated = term_set(sentence)
+    return {w for w in words if w in stated or (len(w) >= 3 and any(t.startswith(w) for t in stated))}
+
+
+def _beyond_limit(item: PlanItem, grounds: Grounds, pool: Sequence[Candidate], ctx: EngineContext) -> Claim | None:
+    """ "No." with the rule, when a yes/no asks whether something may be done for a period (`Grounds.periods`,
+    bounded from no side) that a rule in force speaking to it caps below ("Can a supplier let a customer pay at 90
+    days?": "The payment period ... may not exceed 60 days"), and no rule found allows as long or longer. None
+    otherwise: a period within the limit is not thereby allowed."""
+    if not (grounds.may_asked or grounds.permission_asked) or not grounds.periods or grounds.sides:
+        return None
+    unfigured = replace(grounds, periods=frozenset())
+    asked = min((n * DAYS_IN[unit][0] for n, unit in grounds.periods if unit in DAYS_IN), default=0.0)
+    if not asked:
+        return None
+
+    def limits(c: Candidate) -> list[float]:
+        return [n * DAYS_IN[unit][1] for n, unit, side in period_sides(c.text) if side == "below" and unit in DAYS_IN]
+
+    speaking = [
+        c
+        for c in pool
+        if not c.history
+        and ctx.catalog.status_at(c.doc_id, ctx.as_of) == DocStatus.in_force
+        and not UNVERIFIED.search(c.quotes[-1].quote)
+        and (unfigured.by(c.text, _source_name(c, ctx)) or len(_derived_words(grounds.words, c.text)) >= LIMIT_WORDS)
+    ]
+    capped = [c for c in speaking if LIMITING.search(c.text) and limits(c) and max(limits(c)) < asked]
+    allowing = [
+        c
+        for c in speaking
+        if any(n * DAYS_IN[unit][1] >= asked for n, unit in period_lengths(c.text) if unit in DAYS_IN)
+    ]
+    if not capped or allowing:
+        return None
+    best = capped[0]
+    return Claim(text=f"No. {best.text}", plan_item_ids=(item.id,), citations=best.quotes, kind="verdict")
 
 
 CARRIED_ON = re.compile(r"\b(?:continues? to (?:govern|apply)|remains? (?:governed|in force|applicable))\b", re.I)
@@ -1881,6 +1988,17 @@ HOLDS_NOW = re.compile(
 STILL_WORDS = term_set("still currently now today longer anymore continue force effect apply applies valid law")
 
 
+WHEN_ENDING = re.compile(r"\b(?:after|once|when|until|before|since|where|if)\b", re.I)
+"""A clause of time or condition: what "ended" there ends is when the rule applies ("The obligation applies after
+the seller's legal liability has ended"), not the end of the rule."""
+
+
+def _while_ending(sentence: str, at: int) -> bool:
+    """Whether the end stated at `at` lies in a clause of time or condition (`WHEN_ENDING`) of its own clause."""
+    clause = re.split(r"[,;:.]", sentence[:at])[-1]
+    return bool(WHEN_ENDING.search(clause))
+
+
 def _measure_ended(asked: set[str], pool: Sequence[Candidate], ctx: EngineContext) -> Candidate | None:
     """The current sentence that best names what a "still in force?" yes/no asks about (`asked`, its words) and
     states that it ended on or before the as-of date (`MEASURE_ENDED`): "is the ban it imposed in March 2020 still
@@ -1891,7 +2009,7 @@ def _measure_ended(asked: set[str], pool: Sequence[Candidate], ctx: EngineContex
         c
         for c in pool
         if not c.history
-        and MEASURE_ENDED.search(c.text)
+        and any(not _while_ending(c.text, m.start()) for m in MEASURE_ENDED.finditer(c.text))
         and not UNVERIFIED.search(c.quotes[-1].quote)
         and _part_words(subject, c.text)
         and all(d <= ctx.as_of for d in dates(c.text))

@@ -303,9 +303,15 @@ def candidates(
             shown, quote_texts = [sent], list(parts[i].quotes)
             if is_anaphoric(sent):
                 b = head if ordinal else b
+                between = b if b >= 0 and not ordinal and is_anaphoric(sents[b]) else -1  # "It covers ... It does not
+                b = parts[between].before if between >= 0 else b  # cover ...": the antecedent is one further back
                 if b < 0 or is_anaphoric(sents[b]) or has_instructions(sents[b]) or not starts_whole(sents[b]):
                     continue  # no antecedent a claim can open with ("does not restrict ...", a list's last item)
-                shown, quote_texts = [sents[b], sent], [*parts[b].quotes, *quote_texts]
+                if between >= 0 and has_instructions(sents[between]):
+                    continue
+                chain = [b] if between < 0 else [b, between]
+                shown = [*(sents[k] for k in chain), sent]
+                quote_texts = [*(q for k in chain for q in parts[k].quotes), *quote_texts]
             nxt, after = whole_after(parts, i), qualifier_after(parts, i)
             shown, quote_texts = shown + after, quote_texts + after
             named = 0.4 if doc_id in plan.named_doc_ids else 0.0

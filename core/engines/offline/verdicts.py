@@ -109,6 +109,8 @@ for small employers?"), or whether the law still allows something ("Are non-soli
 allowed?"; "are we now allowed to pay ...?" asks what the law allows since a change, not whether it still does)."""
 
 
+UNDER_LAW = re.compile(r"\b(?:under|in|by|according to)\s+(?:[\w'-]+\s+){0,3}?law\b", re.I)
+"""The law a question is asked under ("Under EU sales law, ..."): the law it asks of, not whether a law holds."""
 STILL_BOUND = re.compile(
     r"\bstill\s+(?:(?:have|has|need|needs)\s+to|must|required|obliged|bound)\b|"
     r"\b(?:must|required|obliged)\s+(?:\w+\s+)?still\b",
@@ -146,7 +148,8 @@ def asks_of_law(asked: str, facts: str = "") -> bool:
 def still_in_force(asked: str) -> bool:
     """Whether a yes/no (or one part of it) asks whether something still holds: a question about the law's
     present state, like a change, not about facts the question sets out."""
-    return bool(STILL_ASKED.search(asked) and IN_FORCE_ASKED.search(asked)) or bool(STILL_BOUND.search(asked))
+    unframed = UNDER_LAW.sub(" ", asked)  # "Under EU sales law, does choosing repair now extend ...?" asks no status
+    return bool(STILL_ASKED.search(unframed) and IN_FORCE_ASKED.search(unframed)) or bool(STILL_BOUND.search(asked))
 
 
 def asked_change(question: str) -> str | None:
