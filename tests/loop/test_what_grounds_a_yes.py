@@ -444,26 +444,26 @@ def test_a_rule_in_force_answers_before_a_proposal_and_its_exceptions_answer_no_
     assert verdict.doc_ids == ("xy-widget-late-payment-directive",)
 
 
+PAYMENT_ACT = plain_doc("xy-widget-payment-act", "XY: widget late payment act", "XY", date(1998, 11, 1))
+CAP_PROPOSAL = plain_doc(
+    "xy-widget-payment-proposal",
+    "XY: proposals to cap widget payment terms",
+    "XY",
+    date(2025, 7, 31),
+    status="proposed",
+)
+PAYMENT_RULE = (
+    "Between businesses, a widget payment period of more than 60 days is effective only if it is expressly agreed and "
+    "is not grossly unfair to the supplier."
+)
+
+
 def test_a_cap_asked_of_a_proposal_is_only_proposed(tmp_path: Path) -> None:
     # "Has the UK now capped business-to-business payment terms at 60 days ...?" got no verdict: "capped" was not
     # read as a change, so the question's facts (90-day terms) left the yes or no to the analyst
-    act = plain_doc("xy-widget-payment-act", "XY: widget late payment act", "XY", date(1998, 11, 1))
-    proposal = plain_doc(
-        "xy-widget-payment-proposal",
-        "XY: proposals to cap widget payment terms",
-        "XY",
-        date(2025, 7, 31),
-        status="proposed",
-    )
     docs = [
-        (
-            act,
-            [
-                "Between businesses, a widget payment period of more than 60 days is effective only if it is expressly "
-                "agreed and is not grossly unfair to the supplier."
-            ],
-        ),
-        (proposal, ["Under the proposals, widget payment terms between businesses would be capped at 60 days."]),
+        (PAYMENT_ACT, [PAYMENT_RULE]),
+        (CAP_PROPOSAL, ["Under the proposals, widget payment terms between businesses would be capped at 60 days."]),
     ]
     question = (
         "Our XY widget supply contracts give customers 90 days to pay, as expressly agreed. Has XY now capped "
@@ -490,30 +490,11 @@ def test_which_questions_ask_of_a_change(question: str, change: str | None) -> N
 def test_a_proposal_says_nothing_of_what_may_still_be_done(tmp_path: Path) -> None:
     # "Can UK businesses still agree payment terms longer than 60 days?" was "No, only proposed" from the proposed
     # cap: a proposal to take a freedom away does not answer whether one has it now
-    act = plain_doc("xy-widget-payment-act", "XY: widget late payment act", "XY", date(1998, 11, 1))
-    proposal = plain_doc(
-        "xy-widget-payment-proposal",
-        "XY: proposals to cap widget payment terms",
-        "XY",
-        date(2025, 7, 31),
-        status="proposed",
+    proposed = (
+        "Under the proposals, widget payment terms between businesses would be capped at 60 days. Until then a widget "
+        "payment period of more than 60 days is still possible where expressly agreed."
     )
-    docs = [
-        (
-            act,
-            [
-                "Between businesses, a widget payment period of more than 60 days is effective only if it is expressly "
-                "agreed and is not grossly unfair to the supplier."
-            ],
-        ),
-        (
-            proposal,
-            [
-                "Under the proposals, widget payment terms between businesses would be capped at 60 days. Until then a "
-                "widget payment period of more than 60 days is still possible where expressly agreed."
-            ],
-        ),
-    ]
+    docs = [(PAYMENT_ACT, [PAYMENT_RULE]), (CAP_PROPOSAL, [proposed])]
     plain = ask_plain(tmp_path, docs, "Can XY businesses still agree widget payment terms longer than 60 days?")
     assert plain.answer.verdict is None, plain.answer.verdict
     assert any(g.plan_item_id.endswith("verdict") for g in plain.answer.gaps)
