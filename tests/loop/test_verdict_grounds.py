@@ -274,6 +274,17 @@ def test_a_title_naming_only_its_place_before_the_colon_is_named_by_its_descript
         date(2025, 1, 1),
     )
     assert own_name(epr) == "XY widget packaging producer responsibility"
+    # nor is a later part listing things, capitalised or not: "Karenzentschädigung" and "waiver" in "– HGB §§ 74 to
+    # 75d, Karenzentschädigung, two-year limit, written form, waiver" were the act's own words, so "does it still
+    # owe Karenzentschädigung?" was answered "No." from "an employee may not compete with the employer"
+    covenant = plain_doc(
+        "xy-widget-covenants",
+        "XY: widget covenants (Widgetverbot) – WCA §§ 74 to 75d, Widgetentschädigung, two-year limit, waiver",
+        "XY",
+        date(2020, 1, 1),
+    )
+    assert own_name(covenant) == "XY widget covenants (Widgetverbot)"
+    assert own_name(ACT) == "XY Working Time Act (Arbeitszeitgesetz)"
 
 
 def test_a_duty_on_those_asked_of_answers_no_to_their_exemption(tmp_path: Path) -> None:

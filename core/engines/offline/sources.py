@@ -111,17 +111,15 @@ DESCRIBED = re.compile(r"\s+[\u2013\u2014-]\s+|:\s+")
 
 
 def own_name(doc: DocumentMeta) -> str:
-    """Every name the document gives itself (its title and aliases): which act each of its sentences speaks of. A
-    part of the title after a dash or colon that opens in lower case describes what the act is about ("– eight-hour
-    day, 11 hours' rest, breaks, Sunday rest and time recording"): a sentence stating those words speaks to the
-    matter, so they are no name, unless the rest of the title only names a place: then the part after the place
-    names the act, and only that part."""
+    """Every name the document gives itself (its title and aliases): which act each of its sentences speaks of. The
+    title names the act up to its first part that names more than a place ("Germany: Working Time Act
+    (Arbeitszeitgesetz)", "Australia: proposed general safety provision ..."); a later part that opens in lower case
+    or lists things describes what the act is about ("– eight-hour day, 11 hours' rest, breaks, Sunday rest and time
+    recording", "– HGB §§ 74 to 75d, Karenzentschädigung, two-year limit, written form, waiver"): a sentence
+    stating those words speaks to the matter, so they are no name."""
     parts = DESCRIBED.split(doc.title)
-    named = [part for part in parts if not part[:1].islower()]
-    if all(_names_place(part, doc) for part in named):
-        # "Australia: proposed general safety provision ...": a place alone names no act, so the part after it
-        # does; what a further part lists ("– large and small producer thresholds, registration") is the matter
-        named = parts[: len(named) + 1] if parts[: len(named)] == named else parts
+    first = next((i for i, part in enumerate(parts) if not _names_place(part, doc)), len(parts) - 1)
+    named = [*parts[: first + 1], *(p for p in parts[first + 1 :] if not p[:1].islower() and "," not in p)]
     return " ".join((*named, *doc.aliases))
 
 
