@@ -262,18 +262,20 @@ PROPOSAL = plain_doc(
 )
 
 
+EPR = plain_doc(
+    "xy-widget-epr",
+    "XY: widget packaging producer responsibility – large and small producer thresholds, registration, fees",
+    "XY",
+    date(2025, 1, 1),
+)
+
+
 def test_a_title_naming_only_its_place_before_the_colon_is_named_by_its_description() -> None:
     assert "general safety provision" in own_name(PROPOSAL)
     assert "eight-hour day" not in own_name(ACT)
     # the matter listed after the description is no name: "small" and "registration" had been set aside as the
     # act's own words, and "Small producers must register ..." grounded no No to "exempt from registration?"
-    epr = plain_doc(
-        "xy-widget-epr",
-        "XY: widget packaging producer responsibility – large and small producer thresholds, registration, fees",
-        "XY",
-        date(2025, 1, 1),
-    )
-    assert own_name(epr) == "XY widget packaging producer responsibility"
+    assert own_name(EPR) == "XY widget packaging producer responsibility"
     # nor is a later part listing things, capitalised or not: "Karenzentschädigung" and "waiver" in "– HGB §§ 74 to
     # 75d, Karenzentschädigung, two-year limit, written form, waiver" were the act's own words, so "does it still
     # owe Karenzentschädigung?" was answered "No." from "an employee may not compete with the employer"
@@ -288,17 +290,11 @@ def test_a_title_naming_only_its_place_before_the_colon_is_named_by_its_descript
 
 
 def test_a_duty_on_those_asked_of_answers_no_to_their_exemption(tmp_path: Path) -> None:
-    epr = plain_doc(
-        "xy-widget-epr",
-        "XY: widget packaging producer responsibility – large and small producer thresholds, registration, fees",
-        "XY",
-        date(2025, 1, 1),
-    )
     text = (
         "Widget packaging producers must register with the regulator. Small producers must register and report "
         "their widget packaging data but do not pay waste management fees."
     )
-    r = ask_plain(tmp_path, [(epr, [text])], "Are small widget packaging producers in XY exempt from registration?")
+    r = ask_plain(tmp_path, [(EPR, [text])], "Are small widget packaging producers in XY exempt from registration?")
     assert r.answer.verdict is not None and r.answer.verdict.text.startswith("No."), r.answer.verdict
 
 

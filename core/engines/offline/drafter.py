@@ -1955,7 +1955,7 @@ def _beyond_limit(item: PlanItem, grounds: Grounds, pool: Sequence[Candidate], c
         and not UNVERIFIED.search(c.quotes[-1].quote)
         and (unfigured.by(c.text, _source_name(c, ctx)) or len(_derived_words(grounds.words, c.text)) >= LIMIT_WORDS)
     ]
-    capped = [c for c in speaking if LIMITING.search(c.text) and limits(c) and max(limits(c)) < asked]
+    capped = [c for c in speaking if LIMITING.search(c.text) and max(limits(c), default=asked) < asked]
     allowing = [
         c
         for c in speaking

@@ -302,14 +302,14 @@ def candidates(
             rel = relevance(topic, sent, weights, plan.topic_terms)
             shown, quote_texts = [sent], list(parts[i].quotes)
             if is_anaphoric(sent):
-                b = head if ordinal else b
-                between = b if b >= 0 and not ordinal and is_anaphoric(sents[b]) else -1  # "It covers ... It does not
-                b = parts[between].before if between >= 0 else b  # cover ...": the antecedent is one further back
-                if b < 0 or is_anaphoric(sents[b]) or has_instructions(sents[b]) or not starts_whole(sents[b]):
+                chain = [head if ordinal else b]  # the sentences the claim quotes before this one
+                if not ordinal and chain[0] >= 0 and is_anaphoric(sents[chain[0]]):
+                    chain.insert(0, parts[chain[0]].before)  # "It covers ... It does not cover ...": one further back
+                opener = chain[0]
+                if opener < 0 or is_anaphoric(sents[opener]) or not starts_whole(sents[opener]):
                     continue  # no antecedent a claim can open with ("does not restrict ...", a list's last item)
-                if between >= 0 and has_instructions(sents[between]):
+                if any(has_instructions(sents[k]) for k in chain):
                     continue
-                chain = [b] if between < 0 else [b, between]
                 shown = [*(sents[k] for k in chain), sent]
                 quote_texts = [*(q for k in chain for q in parts[k].quotes), *quote_texts]
             nxt, after = whole_after(parts, i), qualifier_after(parts, i)
