@@ -13,7 +13,9 @@ from core.domain.answer import Answer, Gap, Quote
 from core.domain.plan import ResearchPlan
 from core.domain.records import Deficiency, DeficiencyType, Evidence
 from core.engines.llm import LlmClient, LlmDrafter
+from core.engines.llm.drafter import AnswerBuilder, Given
 from core.engines.llm.prompts import data
+from core.engines.llm.schemas import AnswerOut
 from core.engines.offline.drafter import OfflineDrafter
 from tests.llm.conftest import RU_TEXT, XY_TEXT, engine_ctx, hits_for, ru_answer, two_country_plan
 from tests.llm.loopback import LoopbackLLM, claim, structured, user_text
@@ -122,6 +124,24 @@ def test_a_citation_to_a_chunk_not_given_is_dropped(
     ):
         assert part in notes
     assert "attacker" not in answer.body_text()
+
+
+def test_a_section_headed_by_an_alias_of_a_planned_code_is_kept_under_that_code() -> None:
+    # the real model headed its section "UK" where the plan says GB: the whole draft was dropped as "not a
+    # jurisdiction of the plan", and the answer held no claim
+    gb = two_country_plan().jurisdictions[0].model_copy(update={"code": "GB", "name": "United Kingdom"})
+    plan = two_country_plan().model_copy(update={"jurisdictions": (gb,), "items": ()})
+    out = AnswerOut.model_validate(
+        {
+            "verdict": None,
+            "sections": [
+                {"jurisdiction": "UK", "claims": [claim("Owner disclosure applies.", [], "ru-act#0", RU_TEXT)]}
+            ],
+        }
+    )
+    answer, notes = AnswerBuilder(plan, {"ru-act#0": Given("ru-act", (RU_TEXT,))}, engine_ctx(), 40).build(out, ())
+    assert [s.jurisdiction for s in answer.sections] == ["GB"], notes
+    assert not any("dropped a section" in n for n in notes)
 
 
 def test_claims_beyond_the_cap_are_dropped_with_a_note(

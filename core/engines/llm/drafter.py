@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 
 from core.domain.answer import Answer, Claim, ClaimKind, Gap, Quote, gap_for
 from core.domain.documents import Hit
+from core.domain.gazetteer import jurisdiction_key
 from core.domain.instructions import has_instructions
 from core.domain.plan import ANY_JURISDICTION, Aspect, ResearchPlan
 from core.domain.records import Deficiency, Evidence
@@ -42,8 +43,9 @@ class AnswerBuilder:
     A citation must name a chunk the model was given (a document id stands for its chunk when exactly one chunk
     of it was given) and quote text that occurs in that passage (white space and case normalised); a claim left
     without a valid citation is dropped; plan item ids not in the plan are dropped; sections must be a planned
-    jurisdiction or the jurisdiction of a passage given; a claim repeated word for word in a section is kept once
-    with the items and citations of both; at most `max_claims` claims are kept. Each drop is noted.
+    jurisdiction or the jurisdiction of a passage given, by its code or an alias of it ("UK" for GB); a claim
+    repeated word for word in a section is kept once with the items and citations of both; at most `max_claims`
+    claims are kept. Each drop is noted.
     """
 
     def __init__(self, plan: ResearchPlan, given: Mapping[str, Given], ctx: EngineContext, max_claims: int):
@@ -56,6 +58,7 @@ class AnswerBuilder:
         codes = {*plan.answer_codes(), *(j.code for j in plan.jurisdictions)}
         codes |= {doc.jurisdiction for g in given.values() if (doc := ctx.catalog.get(g.doc_id))}
         self._codes = {c.lower(): c for c in codes}
+        self._by_key = {jurisdiction_key(c): c for c in codes}  # "UK" heads the section of a plan's GB
         self._kept = 0
         self._over = 0
 
@@ -72,7 +75,8 @@ class AnswerBuilder:
                 self.notes.append("llm drafter: dropped a verdict: the question is not a yes/no question")
         answer = Answer(verdict=verdict)
         for section in out.sections:
-            code = self._codes.get(" ".join(section.jurisdiction.split()).strip("# ").lower())
+            heading = " ".join(section.jurisdiction.split()).strip("# ")
+            code = self._codes.get(heading.lower()) or self._by_key.get(jurisdiction_key(heading.upper()))
             if code is None:
                 self.notes.append(
                     f"llm drafter: dropped a section headed {section.jurisdiction[:40]!r}: "
